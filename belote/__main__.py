@@ -1,0 +1,3 @@
+from belote.cli import main
+
+main()

@@ -1,0 +1,24 @@
+"""Bots: players that act through the same protocol as humans (:mod:`belote.ai.base`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from belote.ai.base import DECLINE, Player
+from belote.ai.heuristic import HeuristicBot
+from belote.ai.random_bot import RandomBot
+
+BOTS: dict[str, Callable[[int | None], Player]] = {
+    "random": lambda seed: RandomBot(seed),
+    "heuristic": lambda seed: HeuristicBot(seed),
+}
+
+
+def make_bot(name: str, seed: int | None = None) -> Player:
+    try:
+        return BOTS[name](seed)
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}; available: {', '.join(sorted(BOTS))}") from None
+
+
+__all__ = ["BOTS", "DECLINE", "Player", "make_bot"]

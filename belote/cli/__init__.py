@@ -1,0 +1,37 @@
+"""The `belote` command line: play, simulate, replay."""
+
+from __future__ import annotations
+
+import typer
+
+from belote.cli.replay import replay_command
+from belote.cli.simulate import simulate_command
+
+app = typer.Typer(
+    name="belote",
+    help="Belote: play against bots, simulate bot matches, replay game records.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+app.command("simulate")(simulate_command)
+app.command("replay")(replay_command)
+
+
+@app.command("play")
+def play_command(
+    lang: str = typer.Option("en", "--lang", help="Language: it, es, fr or en."),
+    preset: str = typer.Option("classic", "--preset", help="Rules preset."),
+    bots: str = typer.Option("heuristic", "--bots", help="Bot for the three other seats."),
+    seed: int | None = typer.Option(None, "--seed", help="Deal from a seed (else random)."),
+    save: str | None = typer.Option(None, "--save", help="Write the game record to this file."),
+    name: str = typer.Option("", "--name", help="Your name at the table."),
+) -> None:
+    """Play a match against three bots in a line-by-line, screen-reader friendly session."""
+    from belote.cli.play import run_terminal_game
+
+    raise typer.Exit(run_terminal_game(lang=lang, preset=preset, bots=bots, seed=seed,
+                                       save=save, name=name))
+
+
+def main() -> None:
+    app()

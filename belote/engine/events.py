@@ -1,0 +1,166 @@
+"""Events: every state change of a game is one of these, in order.
+
+An event is public unless ``private_to`` names the one seat that may see it (a seat's own
+cards).  Consumers (announcer, terminal, server, records, bots) read events; nothing else
+mutates a game.  ``kind`` is the snake-case name used by message catalogs and the wire format.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar
+
+from belote.cards import Card, CardSet
+
+# A trump code: a suit 0..3, or one of these whole-hand modes (the italian call).
+NO_TRUMP = 4
+ALL_TRUMP = 5
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    kind: ClassVar[str] = "event"
+
+    @property
+    def private_to(self) -> int | None:
+        return None
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Whether ``seat`` (None: a spectator) may see this event."""
+        owner = self.private_to
+        return owner is None or owner == seat
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["kind"] = self.kind
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStarted(Event):
+    preset: str
+    target: int
+    first_dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted(Event):
+    hand_no: int  # deals counted from 1, redeals included
+    dealer: int
+    turned: Card
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDealt(Event):
+    """Cards given to one seat: the first five, or the completion after the bidding."""
+
+    seat: int
+    cards: CardSet
+
+    @property
+    def private_to(self) -> int | None:
+        return self.seat
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade(Event):
+    seat: int
+    action: int
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class AllPassed(Event):
+    hand_no: int
+    next_dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class ContractSet(Event):
+    taker: int
+    trump: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnedCardTaken(Event):
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Event):
+    seat: int
+    card: Card
+    trick_no: int
+
+
+@dataclass(frozen=True, slots=True)
+class BeloteAnnounced(Event):
+    seat: int
+    word: str  # "belote" or "rebelote"
+    suit: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon(Event):
+    seat: int
+    trick_no: int
+    leader: int
+    cards: tuple[Card, ...]
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandScored(Event):
+    """The hand's result; pairs are indexed by team (0: seats 0 and 2, 1: seats 1 and 3)."""
+
+    hand_no: int
+    taker: int
+    outcome: str  # "made", "failed" or "litige"
+    capot_team: int | None
+    card_points: tuple[int, int]
+    belote: tuple[int, int]
+    scores: tuple[int, int]
+    pot: int
+    pot_winner: int | None
+    pot_won: int
+    totals: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOver(Event):
+    winner: int
+    totals: tuple[int, int]
+
+
+_ALL_EVENTS: tuple[type[Event], ...] = (
+    MatchStarted,
+    HandStarted,
+    CardsDealt,
+    BidMade,
+    AllPassed,
+    ContractSet,
+    TurnedCardTaken,
+    CardPlayed,
+    BeloteAnnounced,
+    TrickWon,
+    HandScored,
+    MatchOver,
+)
+for _cls in _ALL_EVENTS:
+    _cls.kind = _snake(_cls.__name__)
+EVENT_TYPES: dict[str, type[Event]] = {cls.kind: cls for cls in _ALL_EVENTS}
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    cls = EVENT_TYPES[data["kind"]]
+    values = {f.name: data[f.name] for f in fields(cls)}
+    for key, value in values.items():
+        if isinstance(value, list):
+            values[key] = tuple(value)
+    return cls(**values)

@@ -1,0 +1,85 @@
+"""What one seat (or a spectator) may see of a game: the only view that leaves the engine.
+
+A seat sees its own hand, everything public (bids, the turned card, cards played, tricks,
+announcements, scores) and how many cards each other seat holds; never another hand.  A
+spectator sees only the public part.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from belote.cards import CardSet
+
+if TYPE_CHECKING:
+    from belote.engine.state import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    seat: int | None  # None: a spectator
+    rules: str
+    phase: int
+    deal_no: int
+    dealer: int
+    current_player: int
+    hand: CardSet  # this seat's cards (0 for a spectator)
+    hand_sizes: tuple[int, int, int, int]
+    turned: int | None
+    bids: tuple[tuple[int, int], ...]
+    taker: int | None
+    trump: int | None
+    leader: int
+    trick: tuple[tuple[int, int], ...]  # (seat, card) in play order
+    trick_no: int
+    last_trick: tuple[tuple[int, int], ...] | None
+    played: CardSet
+    tricks_won: tuple[int, int]
+    card_points: tuple[int, int]
+    belote_said: tuple[tuple[int, str], ...]
+    totals: tuple[int, int]
+    pot: int
+    legal_actions: tuple[int, ...]  # what this seat may do now (empty for a spectator)
+    winner: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def observe(game: Game, seat: int | None) -> Observation:
+    from belote.engine.state import Phase
+
+    dealt = game.phase in (Phase.BIDDING, Phase.PLAYING)
+    trick = tuple(((game.leader + i) % 4, card) for i, card in enumerate(game.trick))
+    last = None
+    if game.last_trick is not None:
+        leader, cards = game.last_trick
+        last = tuple(((leader + i) % 4, card) for i, card in enumerate(cards))
+    contract = game.contract
+    return Observation(
+        seat=seat,
+        rules=game.rules.name,
+        phase=int(game.phase),
+        deal_no=game.deal_no,
+        dealer=game.dealer,
+        current_player=game.current_player(),
+        hand=game.hands[seat] if seat is not None and dealt else 0,
+        hand_sizes=tuple(h.bit_count() for h in game.hands) if dealt else (0, 0, 0, 0),  # type: ignore[arg-type]
+        turned=game.turned if dealt else None,
+        bids=tuple(game.bid_history),
+        taker=contract.taker if contract else None,
+        trump=contract.trump if contract else None,
+        leader=game.leader,
+        trick=trick,
+        trick_no=game.trick_no,
+        last_trick=last,
+        played=game.played,
+        tricks_won=(game.tricks_won[0], game.tricks_won[1]),
+        card_points=(game.card_points[0], game.card_points[1]),
+        belote_said=tuple(game.belote_said),
+        totals=(game.totals[0], game.totals[1]),
+        pot=game.pot,
+        legal_actions=tuple(game.legal_actions(seat)) if seat is not None else (),
+        winner=game.winner,
+    )

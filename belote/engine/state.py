@@ -1,0 +1,507 @@
+"""The game state of a whole match: one API for humans, bots, records and the server.
+
+``current_player()`` (``CHANCE`` when a deck must be dealt, ``TERMINAL`` at the end),
+``legal_actions(seat)``, ``apply(action, seat) -> events``, ``deal(deck) -> events``,
+``undo()``, ``clone()``, ``is_terminal()``, ``returns()``.  ``apply`` and ``deal`` validate and
+change nothing on bad input; ``_push`` is the unchecked fast path (python-chess style).
+
+The engine is pure: no clock, no I/O, no randomness.  Decks come from the caller
+(:mod:`belote.engine.dealing` draws them from a seed or a cryptographic source).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from enum import IntEnum
+
+from belote.cards import ALL_CARDS, NUM_CARDS, Card, CardSet, Rank
+from belote.engine import actions as A
+from belote.engine.bidding import Contract, bidding_system
+from belote.engine.bidding.base import BidState
+from belote.engine.events import (
+    ALL_TRUMP,
+    NO_TRUMP,
+    AllPassed,
+    BeloteAnnounced,
+    BidMade,
+    CardPlayed,
+    CardsDealt,
+    ContractSet,
+    Event,
+    HandScored,
+    HandStarted,
+    MatchOver,
+    MatchStarted,
+    TrickWon,
+    TurnedCardTaken,
+)
+from belote.engine.observation import Observation, observe
+from belote.engine.scoring import score_hand
+from belote.engine.tricks import CARD_POINTS, illegal_reason, legal_plays, trick_winner
+from belote.errors import IllegalActionError
+from belote.rules.base import Rules
+
+CHANCE = -1
+TERMINAL = -4
+
+
+class Phase(IntEnum):
+    DEAL = 0
+    BIDDING = 1
+    PLAYING = 2
+    MATCH_OVER = 3
+
+
+# Belote claim stages: the holder of K and Q of a belote suit moves through these.
+_UNPLAYED, _FIRST_OPEN, _BELOTE_SAID, _SECOND_OPEN, _COMPLETE, _VOID = range(6)
+
+
+class Game:
+    """A match of belote under ``rules``, from the first deal to the match's end."""
+
+    def __init__(self, rules: Rules, first_dealer: int = 0) -> None:
+        if not 0 <= first_dealer < 4:
+            raise ValueError("first_dealer must be a seat 0..3")
+        self.rules = rules
+        self.first_dealer = first_dealer
+        self._bidding = bidding_system(rules.bidding)
+        self.phase = Phase.DEAL
+        self.dealer = first_dealer
+        self.deal_no = 0  # deals so far, redeals included
+        self.totals = [0, 0]
+        self.pot = 0
+        self.winner: int | None = None
+        self._log: list[tuple[int, object]] = []  # (seat or CHANCE, action or deck)
+        self._reset_hand()
+
+    def _reset_hand(self) -> None:
+        self.hands: list[CardSet] = [0, 0, 0, 0]
+        self.deck: tuple[Card, ...] = ()
+        self.turned: Card = -1
+        self.bids: BidState = BidState()
+        self.bid_history: list[tuple[int, int]] = []
+        self.contract: Contract | None = None
+        self.trump = -1
+        self.leader = 0
+        self.to_play = 0
+        self.trick: list[Card] = []
+        self.trick_no = 0
+        self.last_trick: tuple[int, tuple[Card, ...]] | None = None
+        self.played: CardSet = 0
+        self.card_points = [0, 0]
+        self.tricks_won = [0, 0]
+        self.belote_points = [0, 0]
+        self.belote_said: list[tuple[int, str]] = []
+        # [suit, holder, stage] per belote suit; the holder stays hidden until announced.
+        self._claims: list[list[int]] = []
+        self._mask_cache = -1  # legal play mask of the player to move; -1: not computed
+
+    # ------------------------------------------------------------------ queries
+    def current_player(self) -> int:
+        if self.phase == Phase.PLAYING:
+            return self.to_play
+        if self.phase == Phase.BIDDING:
+            return self.bids.to_speak
+        if self.phase == Phase.DEAL:
+            return CHANCE
+        return TERMINAL
+
+    def is_terminal(self) -> bool:
+        return self.phase == Phase.MATCH_OVER
+
+    def returns(self) -> tuple[float, float, float, float]:
+        """+1 for each seat of the winning team, -1 for the others, 0 before the end."""
+        if self.winner is None:
+            return (0.0, 0.0, 0.0, 0.0)
+        return tuple(1.0 if seat % 2 == self.winner else -1.0 for seat in range(4))  # type: ignore[return-value]
+
+    def legal_plays(self, seat: int | None = None) -> CardSet:
+        """The cards ``seat`` (default: the player to move) may play now, as a mask."""
+        if self.phase != Phase.PLAYING or (seat is not None and seat != self.to_play):
+            return 0
+        return legal_plays(self.hands[self.to_play], self.trick, self.trump, self.rules)
+
+    def legal_actions(self, seat: int | None = None) -> list[int]:
+        """Sorted legal action ids for ``seat`` (default: the player to move).
+
+        A seat whose belote announcement window is open may announce out of turn.
+        """
+        mover = self.current_player()
+        if seat is None:
+            seat = mover
+        result: list[int] = []
+        if seat == mover and self.phase == Phase.BIDDING:
+            return self._bidding.legal_bids(self.bids, self.turned, self.rules.jack_oblige)
+        if seat == mover and self.phase == Phase.PLAYING:
+            mask = self._mover_mask()
+            while mask:
+                low = mask & -mask
+                result.append(low.bit_length() - 1)
+                mask ^= low
+            if self._claims:
+                result.extend(
+                    A.PLAY_ANNOUNCE_BASE + c for c in result if self._may_announce(seat, c)
+                )
+        if self._claims and self._window_open_for(seat):
+            result.append(A.ANNOUNCE_BELOTE)
+        return result
+
+    def _mover_mask(self) -> CardSet:
+        mask = self._mask_cache
+        if mask < 0:
+            mask = legal_plays(self.hands[self.to_play], self.trick, self.trump, self.rules)
+            self._mask_cache = mask
+        return mask
+
+    def is_legal(self, action: int, seat: int | None = None) -> bool:
+        mover = self.current_player()
+        if seat is None:
+            seat = mover
+        if type(action) is not int:
+            return False
+        if 0 <= action < A.PASS:
+            if self.phase != Phase.PLAYING or seat != mover:
+                return False
+            card = action & 31
+            if not self._mover_mask() >> card & 1:
+                return False
+            return action < A.PLAY_ANNOUNCE_BASE or self._may_announce(seat, card)
+        if action == A.ANNOUNCE_BELOTE:
+            return self._window_open_for(seat)
+        return seat == mover and action in self.legal_actions(seat)
+
+    def observation(self, seat: int | None) -> Observation:
+        """What ``seat`` may see now; ``None`` gives the spectator's view."""
+        return observe(self, seat)
+
+    def spectator_view(self) -> Observation:
+        return observe(self, None)
+
+    # ------------------------------------------------------------------ dealing
+    def deal(self, deck: Sequence[Card]) -> list[Event]:
+        """Deal a shuffled deck (32 distinct cards, dealt from index 0) for the next hand."""
+        if self.phase != Phase.DEAL:
+            raise IllegalActionError("no deal is due now")
+        if len(deck) != NUM_CARDS or sorted(deck) != list(range(NUM_CARDS)):
+            raise IllegalActionError("a deck must hold each of the 32 cards exactly once")
+        deck = tuple(deck)
+        self._log.append((CHANCE, deck))
+        return self._deal(deck)
+
+    def _deal(self, deck: tuple[Card, ...]) -> list[Event]:
+        events: list[Event] = []
+        if self.deal_no == 0:
+            events.append(MatchStarted(self.rules.name, self.rules.target_score, self.dealer))
+        self._reset_hand()
+        self.deck = deck
+        position = 0
+        order = [(self.dealer + 1 + i) % 4 for i in range(4)]
+        for packet in self.rules.deal_packets:
+            for seat in order:
+                for card in deck[position:position + packet]:
+                    self.hands[seat] |= 1 << card
+                position += packet
+        self.turned = deck[position]
+        self.bids = self._bidding.start(self.dealer)
+        self.phase = Phase.BIDDING
+        events.append(HandStarted(self.deal_no + 1, self.dealer, self.turned))
+        events.extend(CardsDealt(seat, self.hands[seat]) for seat in order)
+        return events
+
+    def _complete_deal(self, contract: Contract) -> list[Event]:
+        """Give the taker the turned card and 2 more, everyone else 3 more (seed 002)."""
+        events: list[Event] = [ContractSet(contract.taker, contract.trump)]
+        position = sum(self.rules.deal_packets) * 4 + 1
+        if contract.takes_turned_card:
+            self.hands[contract.taker] |= 1 << self.turned
+            events.append(TurnedCardTaken(contract.taker, self.turned))
+        for i in range(4):
+            seat = (self.dealer + 1 + i) % 4
+            n = 2 if seat == contract.taker and contract.takes_turned_card else 3
+            given = 0
+            for card in self.deck[position:position + n]:
+                given |= 1 << card
+            position += n
+            self.hands[seat] |= given
+            events.append(CardsDealt(seat, given))
+        self.contract = contract
+        self.trump = contract.trump
+        self._claims = self._find_belote_claims()
+        self.phase = Phase.PLAYING
+        self.leader = self.to_play = (self.dealer + 1) % 4
+        return events
+
+    def _find_belote_claims(self) -> list[list[int]]:
+        if not self.rules.belote_enabled or self.trump == NO_TRUMP:
+            return []
+        suits = range(4) if self.trump == ALL_TRUMP else (self.trump,)
+        claims = []
+        for suit in suits:
+            pair = (1 << (suit * 8 + Rank.KING)) | (1 << (suit * 8 + Rank.QUEEN))
+            for seat in range(4):
+                if self.hands[seat] & pair == pair:
+                    claims.append([suit, seat, _UNPLAYED])
+        return claims
+
+    # ------------------------------------------------------------------ actions
+    def apply(self, action: int, seat: int | None = None) -> list[Event]:
+        """Apply ``action`` by ``seat`` (default: the player to move) after checking it.
+
+        Raises IllegalActionError with the reason and leaves the state unchanged if the
+        action is not legal now.
+        """
+        if (
+            self.phase == Phase.PLAYING
+            and (seat is None or seat == self.to_play)
+            and type(action) is int
+            and 0 <= action < A.PLAY_ANNOUNCE_BASE
+            and self._mover_mask() >> action & 1
+        ):
+            # The common case, checked inline: the player to move plays a legal card.
+            seat = self.to_play
+        else:
+            mover = self.current_player()
+            if seat is None:
+                if mover < 0:
+                    raise IllegalActionError("nobody is to act now")
+                seat = mover
+            if type(seat) is not int or not 0 <= seat < 4:
+                raise IllegalActionError(f"no seat {seat!r}")
+            if not self.is_legal(action, seat):
+                raise IllegalActionError(self.explain_illegal(action, seat))
+        self._log.append((seat, action))
+        return self._push(seat, action)
+
+    def explain_illegal(self, action: int, seat: int) -> str:
+        """A sentence saying why ``action`` by ``seat`` is not legal now."""
+        mover = self.current_player()
+        if action == A.ANNOUNCE_BELOTE:
+            return "no belote or rebelote to announce now"
+        if seat != mover:
+            return f"it is not seat {seat}'s turn"
+        if A.is_play(action):
+            if self.phase != Phase.PLAYING:
+                return "cards are not being played now"
+            card = A.played_card(action)
+            reason = illegal_reason(card, self.hands[seat], self.trick, self.trump, self.rules)
+            if reason is None and A.announces(action):
+                return "that card does not open a belote announcement"
+            return (reason or "illegal").replace("_", " ")
+        if A.is_bid(action):
+            return "that bid is not allowed now"
+        return f"unknown action {action}"
+
+    def _push(self, seat: int, action: int) -> list[Event]:
+        """Apply an action known to be legal.  Does NOT check legality."""
+        self._mask_cache = -1
+        if action < A.PASS:
+            return self._play(seat, action & 31, action >= A.PLAY_ANNOUNCE_BASE)
+        if action == A.ANNOUNCE_BELOTE:
+            return self._announce(seat)
+        return self._bid(seat, action)
+
+    def _bid(self, seat: int, action: int) -> list[Event]:
+        events: list[Event] = [BidMade(seat, action, self.bids.round)]
+        self.bid_history.append((seat, action))
+        result = self._bidding.apply(self.bids, seat, action, self.turned)
+        if result is True:
+            next_dealer = (self.dealer + 1) % 4
+            events.append(AllPassed(self.deal_no + 1, next_dealer))
+            self.dealer = next_dealer
+            self.deal_no += 1
+            self.phase = Phase.DEAL
+        elif result is not False:
+            events.extend(self._complete_deal(result))
+        return events
+
+    def _play(self, seat: int, card: Card, announce: bool) -> list[Event]:
+        events: list[Event] = []
+        if self._claims and self.rules.belote_window == "next_card":
+            self._close_windows()
+        self.hands[seat] &= ~(1 << card)
+        self.played |= 1 << card
+        self.trick.append(card)
+        events.append(CardPlayed(seat, card, self.trick_no))
+        if self._claims:
+            self._belote_card_played(seat, card, announce, events)
+        if len(self.trick) < 4:
+            self.to_play = (seat + 1) % 4
+            return events
+        return self._finish_trick(events)
+
+    def _finish_trick(self, events: list[Event]) -> list[Event]:
+        trick = self.trick
+        winner = (self.leader + trick_winner(trick, self.trump)) % 4
+        points = CARD_POINTS[self.trump]
+        value = points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]]
+        if self.trick_no == 7:
+            value += self.rules.last_trick_bonus
+        team = winner & 1
+        self.card_points[team] += value
+        self.tricks_won[team] += 1
+        events.append(TrickWon(winner, self.trick_no, self.leader, tuple(trick), value))
+        self.last_trick = (self.leader, tuple(trick))
+        if self._claims:
+            self._close_windows()
+        self.trick = []
+        self.trick_no += 1
+        self.leader = self.to_play = winner
+        if self.trick_no == 8:
+            events.extend(self._score_hand())
+        return events
+
+    def _score_hand(self) -> list[Event]:
+        assert self.contract is not None
+        taker = self.contract.taker
+        result = score_hand(
+            self.rules,
+            taker & 1,
+            (self.card_points[0], self.card_points[1]),
+            (self.tricks_won[0], self.tricks_won[1]),
+            (self.belote_points[0], self.belote_points[1]),
+            self.pot,
+        )
+        self.totals[0] += result.scores[0]
+        self.totals[1] += result.scores[1]
+        self.pot = result.pot
+        events: list[Event] = [
+            HandScored(
+                self.deal_no + 1,
+                taker,
+                result.outcome,
+                result.capot_team,
+                result.card_points,
+                (self.belote_points[0], self.belote_points[1]),
+                result.scores,
+                result.pot,
+                result.pot_winner,
+                result.pot_won,
+                (self.totals[0], self.totals[1]),
+            )
+        ]
+        self.deal_no += 1
+        self.dealer = (self.dealer + 1) % 4
+        winner = self._match_winner()
+        if winner is None:
+            self.phase = Phase.DEAL
+        else:
+            self.winner = winner
+            self.phase = Phase.MATCH_OVER
+            events.append(MatchOver(winner, (self.totals[0], self.totals[1])))
+        return events
+
+    def _match_winner(self) -> int | None:
+        """The team that has won the match, if any: past the target and ahead."""
+        target = self.rules.target_score
+        reached = [
+            total > target if self.rules.target_strict else total >= target
+            for total in self.totals
+        ]
+        if not any(reached) or self.totals[0] == self.totals[1]:
+            return None
+        return 0 if self.totals[0] > self.totals[1] else 1
+
+    # ------------------------------------------------------------------ belote
+    def _may_announce(self, seat: int, card: Card) -> bool:
+        """Whether playing ``card`` now opens a belote/rebelote announcement for ``seat``."""
+        rank = card & 7
+        if rank != Rank.KING and rank != Rank.QUEEN:
+            return False
+        for suit, holder, stage in self._claims:
+            if holder == seat and suit == card >> 3:
+                if stage == _UNPLAYED:
+                    return not (self.rules.belote_king_first and rank == Rank.QUEEN)
+                return stage == _BELOTE_SAID
+        return False
+
+    def seats_with_open_window(self) -> list[int]:
+        """Seats that may announce belote/rebelote right now (out of turn)."""
+        return [seat for seat in range(4) if self._claims and self._window_open_for(seat)]
+
+    def _window_open_for(self, seat: int) -> bool:
+        for _, holder, stage in self._claims:
+            if holder == seat and (stage in (_FIRST_OPEN, _SECOND_OPEN)):
+                return True
+        return False
+
+    def _belote_card_played(
+        self, seat: int, card: Card, announce: bool, events: list[Event]
+    ) -> None:
+        rank = card & 7
+        if rank != Rank.KING and rank != Rank.QUEEN:
+            return
+        for claim in self._claims:
+            suit, holder, stage = claim
+            if holder != seat or suit != card >> 3:
+                continue
+            if stage == _UNPLAYED:
+                if self.rules.belote_king_first and rank == Rank.QUEEN:
+                    claim[2] = _VOID
+                else:
+                    claim[2] = _FIRST_OPEN
+            elif stage == _BELOTE_SAID:
+                claim[2] = _SECOND_OPEN
+            if announce:
+                self._say(claim, events)
+
+    def _announce(self, seat: int) -> list[Event]:
+        events: list[Event] = []
+        for claim in self._claims:
+            if claim[1] == seat and claim[2] in (_FIRST_OPEN, _SECOND_OPEN):
+                self._say(claim, events)
+                break
+        return events
+
+    def _say(self, claim: list[int], events: list[Event]) -> None:
+        suit, seat, stage = claim
+        word = "belote" if stage == _FIRST_OPEN else "rebelote"
+        claim[2] = _BELOTE_SAID if stage == _FIRST_OPEN else _COMPLETE
+        self.belote_said.append((seat, word))
+        events.append(BeloteAnnounced(seat, word, suit))
+        if claim[2] == _COMPLETE:
+            self.belote_points[seat & 1] += self.rules.belote_points
+
+    def _close_windows(self) -> None:
+        """A forgotten announcement voids the bonus (seed 002: "el olvido ... nula")."""
+        for claim in self._claims:
+            if claim[2] == _FIRST_OPEN or claim[2] == _SECOND_OPEN:
+                claim[2] = _VOID
+
+    # ------------------------------------------------------------------ history
+    def clone(self) -> Game:
+        other = copy.copy(self)
+        other.totals = self.totals[:]
+        other.hands = self.hands[:]
+        other.bids = copy.copy(self.bids)
+        other.bid_history = self.bid_history[:]
+        other.trick = self.trick[:]
+        other.card_points = self.card_points[:]
+        other.tricks_won = self.tricks_won[:]
+        other.belote_points = self.belote_points[:]
+        other.belote_said = self.belote_said[:]
+        other._claims = [claim[:] for claim in self._claims]
+        other._log = self._log[:]
+        return other
+
+    @property
+    def log(self) -> list[tuple[int, object]]:
+        """Every deal (CHANCE, deck) and action (seat, action id) so far, in order."""
+        return list(self._log)
+
+    def undo(self) -> None:
+        """Take back the last deal or action (replays the match without it)."""
+        if not self._log:
+            raise IllegalActionError("nothing to undo")
+        replayed = Game(self.rules, self.first_dealer)
+        for who, what in self._log[:-1]:
+            if who == CHANCE:
+                replayed._log.append((who, what))
+                replayed._deal(what)  # type: ignore[arg-type]
+            else:
+                replayed._log.append((who, what))
+                replayed._push(who, what)  # type: ignore[arg-type]
+        self.__dict__.update(replayed.__dict__)
+
+    def remaining_cards(self) -> CardSet:
+        return ALL_CARDS & ~self.played

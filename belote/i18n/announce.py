@@ -1,0 +1,228 @@
+"""One sentence per event for a screen reader, in the listener's language.
+
+``describe_event`` reads only the event and the listener's seat: it keeps no state, so it can
+announce a live game, a replay or a reconnecting client's backlog alike.  Hidden information is
+respected: an event that the listener may not see (another seat's cards) describes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from belote.cards import card_list
+from belote.engine import actions
+from belote.engine import events as ev
+from belote.i18n.catalog import check_language, has_message, translate
+from belote.i18n.names import (
+    TRUMP_MODE_KEYS,
+    action_name,
+    card_name,
+    cards_text,
+    preset_name,
+    seat_name,
+    suit_name,
+    team_name,
+)
+
+Verbosity = Literal["brief", "normal"]
+VERBOSITIES: tuple[str, ...] = ("brief", "normal")
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    lang: str
+    viewer: int | None
+    names: Sequence[str] | None
+    verbosity: str
+
+    def say(self, key: str, seat: int | None = None, **values: Any) -> str:
+        """The message ``key`` (``key.you`` when ``seat`` is the listener; ``.brief`` if any)."""
+        if seat is not None:
+            values.setdefault("player", seat_name(seat, self.lang, self.names))
+            if seat == self.viewer:
+                key += ".you"
+        if self.verbosity == "brief" and has_message(self.lang, key + ".brief"):
+            key += ".brief"
+        return translate(self.lang, key, **values)
+
+    def card(self, card: int) -> dict[str, str]:
+        return {
+            "card": card_name(card, self.lang),
+            "the_card": card_name(card, self.lang, definite=True),
+        }
+
+    def teams(self, prefix: str, pair: tuple[int, int]) -> dict[str, Any]:
+        return {
+            "team0": team_name(0, self.lang),
+            "team1": team_name(1, self.lang),
+            f"{prefix}0": pair[0],
+            f"{prefix}1": pair[1],
+        }
+
+
+def _match_started(e: ev.MatchStarted, c: _Context) -> str:
+    dealer = seat_name(e.first_dealer, c.lang, c.names)
+    preset = preset_name(e.preset, c.lang)
+    return c.say(
+        "event.match_started",
+        e.first_dealer,
+        preset=preset,
+        target=e.target,
+        dealer=dealer,
+    )
+
+
+def _hand_started(e: ev.HandStarted, c: _Context) -> str:
+    dealer = seat_name(e.dealer, c.lang, c.names)
+    return c.say(
+        "event.hand_started",
+        e.dealer,
+        hand_no=e.hand_no,
+        dealer=dealer,
+        **c.card(e.turned),
+    )
+
+
+def _cards_dealt(e: ev.CardsDealt, c: _Context) -> str:
+    return translate(
+        c.lang, "event.cards_dealt", cards=cards_text(card_list(e.cards), c.lang)
+    )
+
+
+_BID_KEYS: dict[int, str] = {
+    actions.PASS: "pass",
+    actions.TAKE: "take",
+    actions.SENZA: "no_trump",
+    actions.TUTTE: "all_trump",
+    **{actions.name_suit(suit): "name_suit" for suit in range(4)},
+}
+
+
+def _bid_made(e: ev.BidMade, c: _Context) -> str:
+    if e.action not in _BID_KEYS:
+        raise ValueError(f"BidMade with an action id that is not a bid: {e.action!r}")
+    values: dict[str, Any] = {"round": e.round, "bid": action_name(e.action, c.lang)}
+    if _BID_KEYS[e.action] == "name_suit":
+        values["suit"] = suit_name(e.action - actions.NAME_SUIT_BASE, c.lang)
+    if c.verbosity == "brief":
+        return c.say("event.bid_made", e.seat, **values)
+    return c.say(f"event.bid_made.{_BID_KEYS[e.action]}", e.seat, **values)
+
+
+def _all_passed(e: ev.AllPassed, c: _Context) -> str:
+    dealer = seat_name(e.next_dealer, c.lang, c.names)
+    return c.say("event.all_passed", e.next_dealer, hand_no=e.hand_no, dealer=dealer)
+
+
+def _contract_set(e: ev.ContractSet, c: _Context) -> str:
+    if e.trump in TRUMP_MODE_KEYS:
+        return c.say(f"event.contract_set.{TRUMP_MODE_KEYS[e.trump]}", e.taker)
+    return c.say("event.contract_set.suit", e.taker, suit=suit_name(e.trump, c.lang))
+
+
+def _turned_card_taken(e: ev.TurnedCardTaken, c: _Context) -> str:
+    return c.say("event.turned_card_taken", e.seat, **c.card(e.card))
+
+
+def _card_played(e: ev.CardPlayed, c: _Context) -> str:
+    return c.say("event.card_played", e.seat, trick_no=e.trick_no, **c.card(e.card))
+
+
+def _belote_announced(e: ev.BeloteAnnounced, c: _Context) -> str:
+    key = f"announce.{e.word}"
+    word = translate(c.lang, key) if has_message(c.lang, key) else e.word
+    return c.say(
+        "event.belote_announced", e.seat, word=word, suit=suit_name(e.suit, c.lang)
+    )
+
+
+def _trick_won(e: ev.TrickWon, c: _Context) -> str:
+    key = "event.trick_won" if e.points else "event.trick_won.no_points"
+    return c.say(key, e.seat, points=e.points, trick_no=e.trick_no)
+
+
+def _hand_scored(e: ev.HandScored, c: _Context) -> str:
+    taker_team = team_name(e.taker % 2, c.lang)
+    parts: list[str] = []
+    if e.outcome == "litige":
+        parts.append(c.say("event.hand_scored.litige", team=taker_team, pot=e.pot))
+    elif e.outcome in ("made", "failed"):
+        parts.append(c.say(f"event.hand_scored.{e.outcome}", team=taker_team))
+    else:
+        raise ValueError(f"unknown hand outcome {e.outcome!r}")
+    if e.capot_team is not None:
+        parts.append(
+            c.say("event.hand_scored.capot", team=team_name(e.capot_team, c.lang))
+        )
+    for team, points in enumerate(e.belote):
+        if points:
+            parts.append(
+                c.say(
+                    "event.hand_scored.belote",
+                    team=team_name(team, c.lang),
+                    points=points,
+                )
+            )
+    if e.pot_winner is not None and e.pot_won:
+        winner = team_name(e.pot_winner, c.lang)
+        parts.append(c.say("event.hand_scored.pot_won", team=winner, points=e.pot_won))
+    parts.append(c.say("event.hand_scored.scores", **c.teams("score", e.scores)))
+    parts.append(c.say("event.hand_scored.totals", **c.teams("total", e.totals)))
+    return " ".join(parts)
+
+
+def _match_over(e: ev.MatchOver, c: _Context) -> str:
+    key = "event.match_over"
+    if c.viewer is not None:
+        key += ".won" if c.viewer % 2 == e.winner else ".lost"
+    return c.say(
+        key,
+        team=team_name(e.winner, c.lang),
+        winner_total=e.totals[e.winner],
+        loser_total=e.totals[1 - e.winner],
+    )
+
+
+_DESCRIBERS: dict[type[ev.Event], Callable[[Any, _Context], str]] = {
+    ev.MatchStarted: _match_started,
+    ev.HandStarted: _hand_started,
+    ev.CardsDealt: _cards_dealt,
+    ev.BidMade: _bid_made,
+    ev.AllPassed: _all_passed,
+    ev.ContractSet: _contract_set,
+    ev.TurnedCardTaken: _turned_card_taken,
+    ev.CardPlayed: _card_played,
+    ev.BeloteAnnounced: _belote_announced,
+    ev.TrickWon: _trick_won,
+    ev.HandScored: _hand_scored,
+    ev.MatchOver: _match_over,
+}
+
+
+def describe_event(
+    event: ev.Event,
+    lang: str,
+    viewer: int | None,
+    names: Sequence[str] | None = None,
+    verbosity: Verbosity = "normal",
+) -> str | None:
+    """The sentence announcing ``event`` to ``viewer`` (a seat, or None for a spectator).
+
+    Returns None when the listener may not see the event (another seat's cards).  ``names``
+    gives the players' names by seat; without it seats are North, East, South, West.  The
+    listener's own actions are told in the second person ("You played the jack of hearts.").
+    ``verbosity="brief"`` shortens the frequent sentences (plays and bids).
+    """
+    check_language(lang)
+    if verbosity not in VERBOSITIES:
+        raise ValueError(f"verbosity must be one of {VERBOSITIES}, got {verbosity!r}")
+    if names is not None and len(names) != 4:
+        raise ValueError(f"names must give the four seats, got {len(names)}")
+    describer = _DESCRIBERS.get(type(event))
+    if describer is None:
+        raise TypeError(f"no description for event {type(event).__name__}")
+    if not event.visible_to(viewer):
+        return None
+    return describer(event, _Context(lang, viewer, names, verbosity))

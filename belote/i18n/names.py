@@ -1,0 +1,114 @@
+"""Names of cards, suits, ranks, trump modes, seats, teams and actions, from the catalogs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from belote.cards import RANKS, SUITS, Card, rank_of, suit_of
+from belote.engine import actions
+from belote.engine.events import ALL_TRUMP, NO_TRUMP
+from belote.i18n.catalog import has_message, translate
+
+RANK_KEYS: tuple[str, ...] = (
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
+    "ace",
+)
+SUIT_KEYS: tuple[str, ...] = ("hearts", "diamonds", "clubs", "spades")
+SEAT_KEYS: tuple[str, ...] = ("north", "east", "south", "west")
+TEAM_KEYS: tuple[str, ...] = ("north_south", "east_west")
+TRUMP_MODE_KEYS: dict[int, str] = {NO_TRUMP: "no_trump", ALL_TRUMP: "all_trump"}
+
+
+def _check(value: int, count: int, what: str) -> int:
+    if not 0 <= value < count:
+        raise ValueError(f"{what} must be in 0..{count - 1}, got {value!r}")
+    return value
+
+
+def rank_name(rank: int, lang: str, *, definite: bool = False) -> str:
+    """``jack`` / ``fante``; with ``definite``, the form with its article (``il fante``)."""
+    group = "the" if definite else "rank"
+    return translate(
+        lang, f"card.{group}.{RANK_KEYS[_check(rank, len(RANKS), 'rank')]}"
+    )
+
+
+def suit_name(suit: int, lang: str) -> str:
+    return translate(lang, f"card.suit.{SUIT_KEYS[_check(suit, len(SUITS), 'suit')]}")
+
+
+def card_name(card: Card, lang: str, *, definite: bool = False) -> str:
+    """``jack of hearts`` / ``fante di cuori``; with ``definite``, ``il fante di cuori``."""
+    _check(card, 32, "card")
+    return translate(
+        lang,
+        "card.name",
+        rank=rank_name(rank_of(card), lang, definite=definite),
+        suit=suit_name(suit_of(card), lang),
+    )
+
+
+def trump_name(trump: int, lang: str) -> str:
+    """A trump code in words: a suit 0..3, ``NO_TRUMP`` (senza) or ``ALL_TRUMP`` (tutte)."""
+    if trump in TRUMP_MODE_KEYS:
+        return translate(lang, f"trump.{TRUMP_MODE_KEYS[trump]}")
+    return suit_name(trump, lang)
+
+
+def seat_name(seat: int, lang: str, names: Sequence[str] | None = None) -> str:
+    """``names[seat]`` when given, else the catalog's compass name (North, East, South, West)."""
+    _check(seat, 4, "seat")
+    if names is not None:
+        return names[seat]
+    return translate(lang, f"seat.{SEAT_KEYS[seat]}")
+
+
+def team_name(team: int, lang: str) -> str:
+    """Team 0 is North-South (seats 0 and 2), team 1 East-West."""
+    return translate(lang, f"team.{TEAM_KEYS[_check(team, 2, 'team')]}")
+
+
+def preset_name(preset: str, lang: str) -> str:
+    """A preset's translated name, or the preset's own name if the catalogs do not know it."""
+    key = f"preset.{preset}"
+    return translate(lang, key) if has_message(lang, key) else preset
+
+
+def join_list(items: Iterable[str], lang: str) -> str:
+    return translate(lang, "list.separator").join(items)
+
+
+def cards_text(cards: Iterable[Card], lang: str) -> str:
+    """Card names in the given order, joined with the catalog's list separator."""
+    return join_list((card_name(card, lang) for card in cards), lang)
+
+
+def action_name(action: int, lang: str) -> str:
+    """A short label for an action id (a card name for a play), for menus and brief forms."""
+    if actions.is_play(action):
+        name = card_name(actions.played_card(action), lang)
+        if actions.announces(action):
+            return translate(lang, "action.play_announcing", card=name)
+        return name
+    if actions.NAME_SUIT_BASE <= action < actions.NAME_SUIT_BASE + len(SUITS):
+        return translate(
+            lang,
+            "action.name_suit",
+            suit=suit_name(action - actions.NAME_SUIT_BASE, lang),
+        )
+    simple = {
+        actions.PASS: "pass",
+        actions.TAKE: "take",
+        actions.SENZA: "no_trump",
+        actions.TUTTE: "all_trump",
+        actions.ANNOUNCE_BELOTE: "announce_belote",
+    }
+    if action not in simple:
+        raise ValueError(f"no name for action id {action!r}")
+    return translate(lang, f"action.{simple[action]}")

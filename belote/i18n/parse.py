@@ -1,0 +1,77 @@
+"""Reading card names typed by a player, in any of the catalog languages.
+
+The lookup is built from the catalogs themselves (``card.rank.*``, ``card.the.*``,
+``card.suit.*`` and the ``card.name`` pattern), so a corrected translation is understood at once.
+Matching ignores case, accents, apostrophes and extra spaces, and accepts the short form without
+the preposition ("fante cuori", "valet coeur").
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import cache
+
+from belote.cards import RANKS, SUITS, Card, make_card
+from belote.errors import InvalidNotationError
+from belote.i18n.catalog import LANGUAGES, check_language, translate
+from belote.i18n.names import RANK_KEYS, SUIT_KEYS
+
+_LIGATURES = str.maketrans(
+    {"œ": "oe", "æ": "ae", "ß": "ss", "'": " ", "\u2019": " ", "`": " "}
+)
+_AMBIGUOUS = -1
+
+
+def normalize(text: str) -> str:
+    """Casefolded, accent-free, single-spaced form of ``text`` used for matching."""
+    folded = unicodedata.normalize("NFKD", text.casefold().translate(_LIGATURES))
+    plain = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    return " ".join(plain.strip(" \t\r\n.!;").split())
+
+
+def _names(lang: str) -> dict[str, Card]:
+    pattern = translate(lang, "card.name", rank="\0rank\0", suit="\0suit\0")
+    table: dict[str, Card] = {}
+    for suit in SUITS:
+        suit_word = translate(lang, f"card.suit.{SUIT_KEYS[suit]}")
+        for rank in RANKS:
+            card = make_card(suit, rank)
+            for group in ("rank", "the"):
+                rank_word = translate(lang, f"card.{group}.{RANK_KEYS[rank]}")
+                full = pattern.replace("\0rank\0", rank_word).replace(
+                    "\0suit\0", suit_word
+                )
+                for form in (full, f"{rank_word} {suit_word}"):
+                    key = normalize(form)
+                    table[key] = card if table.get(key, card) == card else _AMBIGUOUS
+    return table
+
+
+@cache
+def _lookup(lang: str | None) -> dict[str, Card]:
+    if lang is not None:
+        return _names(lang)
+    merged: dict[str, Card] = {}
+    for each in LANGUAGES:
+        for key, card in _names(each).items():
+            merged[key] = card if merged.get(key, card) == card else _AMBIGUOUS
+    return merged
+
+
+def parse_card_name(text: str, lang: str | None = None) -> Card:
+    """The card named by ``text`` in ``lang`` (default: any catalog language).
+
+    >>> parse_card_name("Valet de coeur")
+    4
+    >>> parse_card_name("fante  cuori", "it")
+    4
+    """
+    if lang is not None:
+        check_language(lang)
+    card = _lookup(lang).get(normalize(text))
+    where = f"in {lang!r}" if lang is not None else f"in any of {', '.join(LANGUAGES)}"
+    if card is None:
+        raise InvalidNotationError(f"not a card name {where}: {text!r}")
+    if card == _AMBIGUOUS:
+        raise InvalidNotationError(f"ambiguous card name {where}: {text!r}")
+    return card
