@@ -1,0 +1,269 @@
+"""`belote play`: a human against three bots, one line at a time, for screen readers.
+
+No full-screen UI: every event is one sentence on its own line, in the chosen language, and
+the keys mirror the seed's room (seed 002, "Resumen de los atajos de teclado"): c cards on
+the table, a trump, f lead suit, s scores, b or space belote/rebelote, a number or a card
+name then Enter to play, ? help.  Bad input gets a message and changes nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+import unicodedata
+from pathlib import Path
+from typing import TextIO
+
+from belote.ai import DECLINE, make_bot
+from belote.ai.base import Player
+from belote.cards import cards_in
+from belote.engine import actions as A
+from belote.engine.dealing import secure_deck_source, seeded_deck_source
+from belote.engine.events import ALL_TRUMP, NO_TRUMP, Event
+from belote.engine.observation import Observation
+from belote.engine.state import Game
+from belote.engine.tricks import illegal_reason
+from belote.errors import InvalidNotationError
+from belote.i18n import (
+    LANGUAGES,
+    action_name,
+    card_name,
+    describe_event,
+    parse_card_name,
+    preset_name,
+    seat_name,
+    suit_name,
+    team_name,
+    translate,
+)
+from belote.match import play_step
+from belote.notation import parse_card
+from belote.records import save_record, to_record
+from belote.rules import find_preset
+
+HUMAN_SEAT = 2  # South; the partner is North (seat 0)
+STATUS_KEYS = ("c", "a", "f", "s", "h", "?")
+HELP_KEYS = ("cards", "trump", "lead", "scores", "hand", "belote", "play", "help", "quit")
+
+
+class Quit(Exception):
+    """The player typed q (or closed the input)."""
+
+
+def _fold(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in text if not unicodedata.combining(c)).strip()
+
+
+class TerminalPlayer:
+    """The human seat: reads commands, answers status keys, returns legal actions."""
+
+    def __init__(self, game: Game, lang: str, stdin: TextIO, stdout: TextIO,
+                 names: list[str]) -> None:
+        self.name = names[HUMAN_SEAT]
+        self.game = game
+        self.lang = lang
+        self.stdin = stdin
+        self.stdout = stdout
+        self.names = names
+        self.belote_armed = False
+
+    def say(self, text: str) -> None:
+        print(text, file=self.stdout, flush=True)
+
+    def t(self, key: str, **values: object) -> str:
+        return translate(self.lang, key, **values)
+
+    def notify(self, event: Event) -> None:
+        pass  # the table's listener speaks every event
+
+    # ------------------------------------------------------------------ status keys
+    def status(self, key: str, obs: Observation) -> str:
+        lang = self.lang
+        if key == "?":
+            lines = [self.t("ui.help.title")] + [self.t(f"ui.help.{k}") for k in HELP_KEYS]
+            return "\n".join(lines)
+        if key == "h":
+            return self.t("ui.hand", cards=self._cards(cards_in(obs.hand)))
+        if key == "c":
+            if not obs.trick:
+                return self.t("ui.status.no_card")
+            entries = [
+                self.t("ui.status.table_entry", card=card_name(card, lang),
+                       player=seat_name(seat, lang, self.names))
+                for seat, card in obs.trick
+            ]
+            return self.t("ui.status.table", cards=translate(lang, "list.separator").join(entries))
+        if key == "a":
+            if obs.trump is None:
+                return self.t("ui.status.no_trump_yet")
+            if obs.trump == NO_TRUMP:
+                return self.t("ui.status.no_trump_contract")
+            if obs.trump == ALL_TRUMP:
+                return self.t("ui.status.all_trump_contract")
+            return self.t("ui.status.trump", suit=suit_name(obs.trump, lang))
+        if key == "f":
+            if not obs.trick:
+                return self.t("ui.status.no_card")
+            return self.t("ui.status.lead", suit=suit_name(obs.trick[0][1] >> 3, lang))
+        return self.t("ui.status.scores", team0=team_name(0, lang), score0=obs.totals[0],
+                      team1=team_name(1, lang), score1=obs.totals[1])
+
+    def _cards(self, cards: object) -> str:
+        sep = translate(self.lang, "list.separator")
+        return sep.join(card_name(c, self.lang) for c in cards)  # type: ignore[attr-defined]
+
+    # ------------------------------------------------------------------ input
+    def read(self) -> str:
+        self.stdout.write("> ")
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            raise Quit
+        return line.rstrip("\r\n")
+
+    def choose(self, obs: Observation) -> int:
+        legal = obs.legal_actions
+        if legal == (A.ANNOUNCE_BELOTE,):
+            return self._after_card()
+        if legal[0] >= A.PASS:
+            options = [a for a in legal if a != A.ANNOUNCE_BELOTE]
+            labels = [action_name(a, self.lang) for a in options]
+            prompt = self.t("ui.prompt.bid", options=self._numbered(labels))
+        else:
+            options = [a for a in legal if a < A.PLAY_ANNOUNCE_BASE]
+            labels = [card_name(a, self.lang) for a in options]
+            prompt = self.t("ui.prompt.your_turn", cards=self._numbered(labels))
+        self.say(prompt)
+        while True:
+            line = self.read()
+            action = self._interpret(line, obs, options, labels)
+            if action is not None:
+                return action
+
+    def _after_card(self) -> int:
+        self.say(self.t("ui.prompt.after_card"))
+        line = self.read()
+        if line.strip().lower() == "b" or (line and not line.strip()):
+            return A.ANNOUNCE_BELOTE
+        if line.strip().lower() == "q":
+            raise Quit
+        return DECLINE
+
+    def _numbered(self, labels: list[str]) -> str:
+        sep = translate(self.lang, "list.separator")
+        return sep.join(self.t("ui.numbered", number=i, item=label)
+                        for i, label in enumerate(labels, start=1))
+
+    def _interpret(self, line: str, obs: Observation, options: list[int],
+                   labels: list[str]) -> int | None:
+        """The action a line asks for, or None after answering it (status, help, error)."""
+        word = line.strip().lower()
+        if line and not word:
+            word = "b"  # the space bar
+        if not word:
+            return None
+        if word == "q":
+            raise Quit
+        if word in STATUS_KEYS:
+            self.say(self.status(word, obs))
+            return None
+        if word == "b":
+            return self._belote_key(obs)
+        if word.isdigit():
+            number = int(word)
+            if 1 <= number <= len(options):
+                return self._with_belote(options[number - 1], obs)
+            self.say(self.t("error.bad_number", number=number))
+            return None
+        folded = _fold(word)
+        for action, label in zip(options, labels, strict=True):
+            if _fold(label) == folded:
+                return self._with_belote(action, obs)
+        card = self._parse_card(word)
+        if card is None:
+            self.say(self.t("error.unknown_input", text=line.strip()))
+            return None
+        if options[0] >= A.PASS:
+            self.say(self.t("error.bidding_in_progress"))
+            return None
+        if card in options:
+            return self._with_belote(card, obs)
+        self.say(self._why_not(card, obs))
+        return None
+
+    def _parse_card(self, text: str) -> int | None:
+        for parse in (parse_card, lambda s: parse_card_name(s, self.lang), parse_card_name):
+            try:
+                return parse(text)
+            except (InvalidNotationError, ValueError):
+                continue
+        return None
+
+    def _why_not(self, card: int, obs: Observation) -> str:
+        trump = obs.trump if obs.trump is not None else -1
+        reason = illegal_reason(card, obs.hand, [c for _, c in obs.trick], trump,
+                                self.game.rules)
+        the_card = card_name(card, self.lang, definite=True)
+        lead = suit_name(obs.trick[0][1] >> 3, self.lang) if obs.trick else ""
+        return self.t(f"error.{reason or 'unknown_input'}", the_card=the_card, suit=lead,
+                      text=the_card)
+
+    def _belote_key(self, obs: Observation) -> int | None:
+        if any(A.announces(a) for a in obs.legal_actions):
+            self.belote_armed = True
+            self.say(self.t("ui.belote_armed"))
+        else:
+            self.say(self.t("error.no_belote_to_announce"))
+        return None
+
+    def _with_belote(self, action: int, obs: Observation) -> int:
+        if self.belote_armed and A.is_play(action):
+            combined = A.PLAY_ANNOUNCE_BASE + action
+            if combined in obs.legal_actions:
+                self.belote_armed = False
+                return combined
+        return action
+
+
+def run_terminal_game(lang: str = "en", preset: str = "classic", bots: str = "heuristic",
+                      seed: int | None = None, save: str | None = None, name: str = "",
+                      stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Run one match in the terminal; returns the process exit code."""
+    out = stdout or sys.stdout
+    if lang not in LANGUAGES:
+        print(translate("en", "error.unknown_language", language=lang), file=out)
+        return 2
+    try:
+        rules = find_preset(preset)
+        bot_players = [make_bot(bots, None if seed is None else seed + s) for s in range(4)]
+    except ValueError as exc:
+        print(f"error: {exc}", file=out)
+        return 2
+    names = [seat_name(s, lang) for s in range(4)]
+    if name:
+        names[HUMAN_SEAT] = name
+    game = Game(rules, first_dealer=0)
+    human = TerminalPlayer(game, lang, stdin or sys.stdin, out, names)
+    players: list[Player] = [*bot_players]
+    players[HUMAN_SEAT] = human
+    deck_source = secure_deck_source() if seed is None else seeded_deck_source(seed)
+
+    def speak(_game: Game, events: list[Event]) -> None:
+        for event in events:
+            sentence = describe_event(event, lang, HUMAN_SEAT, names)
+            if sentence:
+                human.say(sentence)
+
+    human.say(translate(lang, "ui.welcome", preset=preset_name(preset, lang),
+                        seat=names[HUMAN_SEAT],
+                        partner=names[(HUMAN_SEAT + 2) % 4]))
+    try:
+        while not game.is_terminal():
+            play_step(game, players, deck_source, speak)
+    except (Quit, KeyboardInterrupt):
+        human.say(translate(lang, "ui.bye"))
+    if save:
+        path = Path(save)
+        save_record(to_record(game, [p.name for p in players], seed=seed), path)
+        human.say(translate(lang, "ui.saved", path=path))
+    return 0
