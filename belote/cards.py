@@ -66,8 +66,16 @@ def cards_in(mask: CardSet) -> Iterator[Card]:
         mask ^= low
 
 
+_BYTE_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+    tuple(tuple(suit * 8 + r for r in range(8) if byte >> r & 1) for byte in range(256))
+    for suit in range(4)
+)
+_H, _D, _C, _S = _BYTE_CARDS
+
+
 def card_list(mask: CardSet) -> list[Card]:
-    return list(cards_in(mask))
+    """The cards of ``mask`` in index order (table lookup per suit byte: a hot path)."""
+    return [*_H[mask & 255], *_D[mask >> 8 & 255], *_C[mask >> 16 & 255], *_S[mask >> 24 & 255]]
 
 
 def to_mask(cards: Iterable[Card]) -> CardSet:

@@ -15,7 +15,7 @@ import copy
 from collections.abc import Sequence
 from enum import IntEnum
 
-from belote.cards import ALL_CARDS, NUM_CARDS, Card, CardSet, Rank
+from belote.cards import ALL_CARDS, NUM_CARDS, Card, CardSet, Rank, card_list
 from belote.engine import actions as A
 from belote.engine.bidding import Contract, bidding_system
 from belote.engine.bidding.base import BidState
@@ -134,11 +134,7 @@ class Game:
         if seat == mover and self.phase == Phase.BIDDING:
             return self._bidding.legal_bids(self.bids, self.turned, self.rules.jack_oblige)
         if seat == mover and self.phase == Phase.PLAYING:
-            mask = self._mover_mask()
-            while mask:
-                low = mask & -mask
-                result.append(low.bit_length() - 1)
-                mask ^= low
+            result = card_list(self._mover_mask())
             if self._claims:
                 result.extend(
                     A.PLAY_ANNOUNCE_BASE + c for c in result if self._may_announce(seat, c)
