@@ -12,6 +12,7 @@ The engine is pure: no clock, no I/O, no randomness.  Decks come from the caller
 from __future__ import annotations
 
 import copy
+import operator
 from collections.abc import Sequence
 from enum import IntEnum
 
@@ -55,6 +56,16 @@ class Phase(IntEnum):
 
 # Belote claim stages: the holder of K and Q of a belote suit moves through these.
 _UNPLAYED, _FIRST_OPEN, _BELOTE_SAID, _SECOND_OPEN, _COMPLETE, _VOID = range(6)
+
+
+def _action_id(action: object) -> int:
+    """An action id from an int-like value (numpy integers); anything else is refused."""
+    if isinstance(action, bool):
+        raise IllegalActionError(f"an action is an int id, not {action!r}")
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        raise IllegalActionError(f"an action is an int id, not {action!r}") from None
 
 
 class Game:
@@ -247,6 +258,8 @@ class Game:
         Raises IllegalActionError with the reason and leaves the state unchanged if the
         action is not legal now.
         """
+        if type(action) is not int:
+            action = _action_id(action)
         if (
             self.phase == Phase.PLAYING
             and (seat is None or seat == self.to_play)
@@ -338,7 +351,9 @@ class Game:
         self.tricks_won[team] += 1
         events.append(TrickWon(winner, self.trick_no, self.leader, tuple(trick), value))
         self.last_trick = (self.leader, tuple(trick))
-        if self._claims:
+        if self._claims and (self.rules.belote_window == "trick" or self.trick_no == 7):
+            # "next_card" windows stay open past the trick's end until the next card; the
+            # hand's end closes every window (the last card must be announced with itself).
             self._close_windows()
         self.trick = []
         self.trick_no += 1

@@ -1,0 +1,40 @@
+"""Shared test configuration.
+
+Hypothesis runs derandomized by default (the same examples every run, no example database
+written to the working tree); set ``HYPOTHESIS_PROFILE=explore`` for fresh random examples.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+# tests/helpers.py is imported as ``helpers`` by the test modules.
+sys.path.insert(0, str(Path(__file__).parent))
+
+settings.register_profile(
+    "ci",
+    deadline=None,
+    database=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "explore",
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # When a property fails, Hypothesis imports libcst to write a patch file; under
+    # ``filterwarnings = error`` libcst's own DeprecationWarning would hide the failure.
+    config.addinivalue_line(
+        "filterwarnings", "ignore:mypy_extensions.TypedDict is deprecated:DeprecationWarning"
+    )
