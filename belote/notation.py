@@ -10,9 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from typing import TYPE_CHECKING
+
 from belote.cards import Card, CardSet, cards_in
 from belote.engine import actions as A
 from belote.errors import InvalidNotationError
+
+if TYPE_CHECKING:
+    from belote.rules.base import Rules
 
 RANK_CODES = ("7", "8", "9", "10", "J", "Q", "K", "A")
 SUIT_LETTERS = ("H", "D", "C", "S")
@@ -60,17 +65,30 @@ def to_cards(cards: CardSet | Iterable[Card], symbols: bool = False) -> str:
     return " ".join(to_card(c, symbols) for c in seq)
 
 
-_WORD_ACTIONS = {
-    "pass": A.PASS,
-    "take": A.TAKE,
-    "senza": A.SENZA,
-    "tutte": A.TUTTE,
-    "belote": A.ANNOUNCE_BELOTE,
-} | {word: A.NAME_SUIT_BASE + suit for suit, word in enumerate(SUIT_WORDS)}
+_WORD_ACTIONS = (
+    {
+        "pass": A.PASS,
+        "take": A.TAKE,
+        "senza": A.SENZA,
+        "tutte": A.TUTTE,
+        "belote": A.ANNOUNCE_BELOTE,
+        "aspetto": A.ASPETTO,
+        "ancora": A.ANCORA,
+        "alzo": A.ALZO,
+        "contro": A.CONTRO,
+        "surcontro": A.SURCONTRO,
+        "declare": A.DECLARE,
+        "ottava": A.OTTAVA,
+    }
+    | {word: A.NAME_SUIT_BASE + suit for suit, word in enumerate(SUIT_WORDS)}
+    | {f"declare:{name}": A.DECLARE_NAME_BASE + i for i, name in enumerate(A.DECLARE_NAMES)}
+)
 _ACTION_WORDS = {action: word for word, action in _WORD_ACTIONS.items()}
 
 
-def parse_action(text: str) -> A.Action:
+def parse_action(text: str, rules: Rules | None = None) -> A.Action:
+    """Parse an action; an auction contract ("92H", "250S") needs the rules' level table
+    (without it, "#3H" names level index 3)."""
     word = text.strip().lower()
     if word in _WORD_ACTIONS:
         return _WORD_ACTIONS[word]
@@ -79,13 +97,35 @@ def parse_action(text: str) -> A.Action:
     try:
         return A.PLAY_BASE + parse_card(word)
     except InvalidNotationError:
-        raise InvalidNotationError(f"not an action: {text!r}") from None
+        pass
+    contract = _parse_contract(word, rules)
+    if contract is None:
+        raise InvalidNotationError(f"not an action: {text!r}")
+    return contract
 
 
-def to_action(action: A.Action) -> str:
+def _parse_contract(word: str, rules: Rules | None) -> A.Action | None:
+    level, suit = word[:-1], word[-1:].upper()
+    if suit not in _SUIT_INPUT:
+        return None
+    if level.startswith("#") and level[1:].isdigit():
+        return A.contract_bid(int(level[1:]), _SUIT_INPUT[suit])
+    if level.isdigit() and rules is not None and rules.auction is not None:
+        levels = rules.auction.levels
+        if int(level) in levels:
+            return A.contract_bid(levels.index(int(level)), _SUIT_INPUT[suit])
+    return None
+
+
+def to_action(action: A.Action, rules: Rules | None = None) -> str:
     if A.is_play(action):
         card = to_card(A.played_card(action))
         return card + "+belote" if A.announces(action) else card
+    if A.CONTRACT_BASE <= action < A.CONTRACT_END:
+        index, suit = A.contract_level_index(action), SUIT_LETTERS[A.contract_suit(action)]
+        if rules is not None and rules.auction is not None and index < len(rules.auction.levels):
+            return f"{rules.auction.levels[index]}{suit}"
+        return f"#{index}{suit}"
     try:
         return _ACTION_WORDS[action]
     except KeyError:

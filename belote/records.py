@@ -39,7 +39,7 @@ def to_record(game: Game, players: list[str] | None = None, seed: int | None = N
         if who == CHANCE:
             deals.append({"deck": " ".join(to_card(c) for c in what), "actions": []})  # type: ignore[attr-defined]
         else:
-            deals[-1]["actions"].append([who, to_action(what)])  # type: ignore[arg-type]
+            deals[-1]["actions"].append([who, to_action(what, game.rules)])  # type: ignore[arg-type]
     record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -117,7 +117,7 @@ def replay_steps(data: dict[str, Any]) -> Iterator[tuple[Game, ReplayStep]]:
             here = f"{where}, action {a}"
             try:
                 seat, text = step
-                events = game.apply(parse_action(str(text)), int(seat))
+                events = game.apply(parse_action(str(text), rules), int(seat))
             except (TypeError, ValueError) as exc:
                 if isinstance(exc, IllegalActionError):
                     who = f"seat {step[0]} {step[1]!r}"

@@ -7,6 +7,8 @@ sentence of seed 002 (Spanish) or the RULES.md line that it checks.
 
 from __future__ import annotations
 
+import dataclasses
+
 import random
 
 import pytest
@@ -42,7 +44,7 @@ from belote.engine.events import (
     TrickWon,
     TurnedCardTaken,
 )
-from belote.engine.scoring import score_hand
+from belote.engine import scoring
 from belote.engine.state import CHANCE, TERMINAL, Game, Phase
 from belote.engine.tricks import CARD_POINTS, trick_winner
 from belote.errors import BeloteError, IllegalActionError
@@ -501,6 +503,15 @@ def test_belote_announce_without_king_and_queen_is_illegal() -> None:
 
 
 # ---------------------------------------------------------------------------- scoring
+
+
+def score_hand(rules, taker_team, card_points, tricks_won, belote, pot):  # type: ignore[no-untyped-def]
+    """The scoring call in the take-or-pass shape; ``pot`` in and out as plain points."""
+    facts = scoring.HandFacts(taker_team=taker_team, trump=0, card_points=card_points,
+                              tricks_won=tricks_won, belote=belote)
+    result = scoring.score_hand(rules, facts, scoring.Pot(pot, 1 - taker_team if pot else None))
+    return dataclasses.replace(result, pot=result.pot.points)  # type: ignore[arg-type]
+
 
 
 def test_contract_made_each_team_scores_its_own() -> None:

@@ -9,8 +9,13 @@
 | 66..69  | name suit ``id - 66`` as trump (round 2)                        |
 | 70, 71  | call senza (no trump), tutte (all trump) (italian call)         |
 | 72      | announce belote/rebelote for the card just played (any seat)    |
-
-Later bidding systems (auction contracts, declarations) take ids from ``FIRST_FREE`` on.
+| 73      | aspetto: a pass saying "I hold at least one ace" (64 is passo)  |
+| 74, 75  | ancora, alzo: support passes on the partner's contract          |
+| 76, 77  | contro (double), surcontro (redouble)                           |
+| 78      | declare every sequence and carré held (first trick, in turn)    |
+| 79..82  | declare by name only: tierce, cinquante, cent, carré (valdostana)|
+| 83      | ottava: show all eight cards of a suit and win the match        |
+| 100+    | auction contract: ``100 + 4 * level_index + suit``              |
 """
 
 from __future__ import annotations
@@ -29,7 +34,19 @@ NAME_SUIT_BASE = 66
 SENZA = 70
 TUTTE = 71
 ANNOUNCE_BELOTE = 72
-FIRST_FREE = 73
+ASPETTO = 73
+ANCORA = 74
+ALZO = 75
+CONTRO = 76
+SURCONTRO = 77
+DECLARE = 78
+DECLARE_NAME_BASE = 79
+DECLARE_NAMES = ("tierce", "cinquante", "cent", "carre")
+OTTAVA = 83
+FIRST_FREE = 84  # ids 84..99 are unused
+CONTRACT_BASE = 100
+MAX_LEVELS = 80  # contract ids run from CONTRACT_BASE to CONTRACT_END
+CONTRACT_END = CONTRACT_BASE + 4 * MAX_LEVELS
 
 
 def play(card: Card) -> Action:
@@ -58,7 +75,27 @@ def announces(action: Action) -> bool:
 
 
 def is_bid(action: Action) -> bool:
-    return PASS <= action <= TUTTE
+    return (
+        PASS <= action <= TUTTE
+        or ASPETTO <= action <= SURCONTRO
+        or CONTRACT_BASE <= action < CONTRACT_END
+    )
+
+
+def contract_bid(level_index: int, suit: int) -> Action:
+    return CONTRACT_BASE + 4 * level_index + suit
+
+
+def contract_level_index(action: Action) -> int:
+    return (action - CONTRACT_BASE) >> 2
+
+
+def contract_suit(action: Action) -> int:
+    return (action - CONTRACT_BASE) & 3
+
+
+def is_declaration(action: Action) -> bool:
+    return DECLARE <= action < DECLARE_NAME_BASE + len(DECLARE_NAMES)
 
 
 def named_suit(action: Action) -> Suit:

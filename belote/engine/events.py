@@ -52,7 +52,7 @@ class MatchStarted(Event):
 class HandStarted(Event):
     hand_no: int  # deals counted from 1, redeals included
     dealer: int
-    turned: Card
+    turned: Card | None  # None when all eight cards are dealt at once (auction)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +84,8 @@ class AllPassed(Event):
 class ContractSet(Event):
     taker: int
     trump: int
+    level: int = 0  # auction level; 0 for take-or-pass
+    multiplier: int = 1  # contro x2, surcontro x4
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +105,39 @@ class CardPlayed(Event):
 class BeloteAnnounced(Event):
     seat: int
     word: str  # "belote" or "rebelote"
+    suit: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeclarationAnnounced(Event):
+    """A player announces declarations in the first trick (names only: "sequence_4"...)."""
+
+    seat: int
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DeclarationsResolved(Event):
+    """After the first trick: which team's declarations score, and how much."""
+
+    team: int | None
+    points: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class DeclarationsShown(Event):
+    """At the second trick a scoring declaration is shown: its cards become public."""
+
+    seat: int
+    names: tuple[str, ...]
+    cards: CardSet
+
+
+@dataclass(frozen=True, slots=True)
+class OttavaShown(Event):
+    """Italian ottava: all eight cards of a suit shown; the match is won at once."""
+
+    seat: int
     suit: int
 
 
@@ -130,6 +165,7 @@ class HandScored(Event):
     pot_winner: int | None
     pot_won: int
     totals: tuple[int, int]
+    declarations: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +184,10 @@ _ALL_EVENTS: tuple[type[Event], ...] = (
     TurnedCardTaken,
     CardPlayed,
     BeloteAnnounced,
+    DeclarationAnnounced,
+    DeclarationsResolved,
+    DeclarationsShown,
+    OttavaShown,
     TrickWon,
     HandScored,
     MatchOver,

@@ -66,7 +66,7 @@ def observe(game: Game, seat: int | None) -> Observation:
         current_player=game.current_player(),
         hand=game.hands[seat] if seat is not None and dealt else 0,
         hand_sizes=tuple(h.bit_count() for h in game.hands) if dealt else (0, 0, 0, 0),  # type: ignore[arg-type]
-        turned=game.turned if dealt else None,
+        turned=game.turned if dealt and game.turned >= 0 else None,
         bids=tuple(game.bid_history),
         taker=contract.taker if contract else None,
         trump=contract.trump if contract else None,

@@ -1,69 +1,149 @@
-"""Scoring a finished hand (RULES.md "Scoring a hand"), driven by the rules' flags."""
+"""Scoring a finished hand (RULES.md "Scoring a hand"), for every preset, from flags only.
+
+| rule | where it is decided |
+|---|---|
+| what the takers must make | ``taker_min_points`` / the contract level, ``taker_must_beat_defenders``, what counts (``belote_counts_for_contract``, ``declarations_count_for_contract``) |
+| made | each team its own; ``made_adds_contract``; ``multiplier_scope`` |
+| failed | ``failed_defenders_points`` (None: every card point of the hand), ``failed_adds_contract``, ``failed_defenders_take_all_declarations``, ``failed_takers_keep_belote`` |
+| capot | ``capot_bonus`` on the last trick; ``capot_all_points`` (cappotto: every point, and impossible against a belote) |
+| tie | ``tie_rule`` (litige pot, pinasca prigione), ``doubled_tie`` (the last caller loses ties) |
+| senza | ``senza_multiplier`` on the card points (declarations unchanged, seed 000) |
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from belote.engine.events import NO_TRUMP
 from belote.rules.base import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class HandFacts:
+    """Everything scoring needs to know about a played hand; pairs are per team."""
+
+    taker_team: int
+    trump: int
+    card_points: tuple[int, int]  # trick points with the last trick's bonus, no capot bonus
+    tricks_won: tuple[int, int]
+    belote: tuple[int, int]  # belote points that scored
+    declarations: tuple[int, int] = (0, 0)  # valid declaration points
+    level: int = 0  # the contract level of an auction; 0: take-or-pass
+    capot_contract: bool = False  # a contract won only by taking every trick
+    multiplier: int = 1  # contro x2, surcontro x4
+    last_caller_team: int | None = None  # who made the last call of the auction
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    """Points at stake after a tie, and the team whose points they are ("in prison")."""
+
+    points: int = 0
+    team: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class HandOutcome:
     outcome: str  # "made", "failed" or "litige"
     capot_team: int | None
-    card_points: tuple[int, int]  # after the capot bonus
+    card_points: tuple[int, int]  # after the capot bonus and the senza multiplier
     scores: tuple[int, int]  # what each team adds to its match total now
-    pot: int  # points left at stake for the next hand
+    pot: Pot  # points left at stake for the next hand
     pot_winner: int | None  # the team that took an earlier pot with this hand
     pot_won: int
 
 
-def score_hand(
-    rules: Rules,
-    taker_team: int,
-    card_points: tuple[int, int],
-    tricks_won: tuple[int, int],
-    belote: tuple[int, int],
-    pot: int,
-) -> HandOutcome:
-    """Score one hand.
+def _capot_team(rules: Rules, facts: HandFacts) -> int | None:
+    points = facts.card_points
+    for team in (0, 1):
+        if rules.capot_all_points:
+            # Seed 000: "la squadra che ha mandato riesca ad effettuare tutti i punti
+            # possibili"; "nel caso la squadra non chiamante abbia 'Belot e Rebelot', non è
+            # possibile effettuare il 'Cappotto'".
+            if points[1 - team] == 0 and facts.tricks_won[team] > 0 and not facts.belote[1 - team]:
+                return team
+        elif facts.tricks_won[team] == 8:
+            return team
+    return None
 
-    Seed 002: the takers need at least 82 and more than the defenders, belote counted; if not,
-    the defenders score 162 and the takers 0; on a tie the defenders score theirs and the
-    takers' points go to the winner of the next hand.  Belote always stays with its team and
-    never goes into the pot.  Capot (every trick) is worth 252.
-    """
-    tt, dt = taker_team, 1 - taker_team
-    points = list(card_points)
-    capot_team = next((t for t in (0, 1) if tricks_won[t] == 8), None)
+
+def score_hand(rules: Rules, facts: HandFacts, pot: Pot = Pot()) -> HandOutcome:
+    """Score one hand and settle any pot left by earlier ties."""
+    tt, dt = facts.taker_team, 1 - facts.taker_team
+    factor = rules.senza_multiplier if facts.trump == NO_TRUMP else 1
+    points = [facts.card_points[0] * factor, facts.card_points[1] * factor]
+    capot_team = _capot_team(rules, facts)
     if capot_team is not None:
-        points[capot_team], points[1 - capot_team] = rules.capot_points, 0
-    counted = belote if rules.belote_counts_for_contract else (0, 0)
-    takers = points[tt] + counted[tt]
-    defenders = points[dt] + counted[dt]
-    scores = [belote[0], belote[1]]
-    new_pot = 0
-    if takers == defenders:
+        points[capot_team] += rules.capot_bonus * factor
+    hand_total = points[0] + points[1]
+    belote, decl = facts.belote, facts.declarations
+    counted = [
+        points[t]
+        + (belote[t] if rules.belote_counts_for_contract else 0)
+        + (decl[t] if rules.declarations_count_for_contract else 0)
+        for t in (0, 1)
+    ]
+    takers, defenders = counted[tt], counted[dt]
+    needed = facts.level if facts.level else rules.taker_min_points
+
+    if facts.capot_contract:
+        outcome = "made" if facts.tricks_won[tt] == 8 else "failed"
+    elif takers == defenders and (not facts.level or takers >= needed):
         outcome = "litige"
-        scores[dt] += points[dt]
-        new_pot = points[tt]
-    elif takers >= rules.taker_min_points and (
-        takers > defenders or not rules.taker_must_beat_defenders
-    ):
+        if facts.multiplier > 1 and rules.doubled_tie == "last_caller_loses":
+            # Seed 000 (valdostana): with a contro the attackers win a tie, with a
+            # surcontro the defenders do: the side that made the last call must beat.
+            outcome = "failed" if facts.last_caller_team == tt else "made"
+    elif takers >= needed and (takers > defenders or not rules.taker_must_beat_defenders):
         outcome = "made"
-        scores[tt] += points[tt]
-        scores[dt] += points[dt]
     else:
         outcome = "failed"
-        scores[dt] += rules.capot_points if capot_team == dt else rules.failed_defenders_points
+
+    own = [points[t] + belote[t] + decl[t] for t in (0, 1)]
+    scores = [0, 0]
+    new_pot = Pot()
+    mult = facts.multiplier
+    if outcome == "made":
+        scores = own[:]
+        if rules.made_adds_contract:
+            scores[tt] += facts.level * (mult if rules.multiplier_scope == "contract" else 1)
+        if mult > 1 and rules.multiplier_scope == "lines":
+            scores[tt], scores[dt] = (own[0] + own[1]) * mult, 0
+    elif outcome == "failed":
+        base = hand_total if rules.failed_defenders_points is None else rules.failed_defenders_points
+        if capot_team == dt:
+            base = max(base, points[dt])
+        scores[dt] = base + belote[dt] + decl[dt]
+        if rules.failed_defenders_take_all_declarations:
+            scores[dt] += decl[tt] + belote[tt]
+        elif rules.failed_takers_keep_belote:
+            scores[tt] = belote[tt]
+        if rules.failed_adds_contract:
+            scores[dt] += facts.level * (mult if rules.multiplier_scope == "contract" else 1)
+        if mult > 1 and rules.multiplier_scope == "lines":
+            scores[dt] *= mult
+    else:
+        # Seed 002: "el equipo que no ha tomado marca inmediatamente sus puntos, mientras que
+        # los puntos del equipo atacante se vuelven a poner en juego"; belote never does.
+        scores[dt] = own[dt]
+        scores[tt] = belote[tt] + (0 if rules.declarations_count_for_contract else decl[tt])
+        at_stake = points[tt] + (decl[tt] if rules.declarations_count_for_contract else 0)
+        new_pot = Pot(at_stake, tt)
+
     pot_winner: int | None = None
     pot_won = 0
-    if outcome == "litige":
-        new_pot += pot
-    elif pot:
-        pot_winner = tt if outcome == "made" else dt
-        pot_won = pot
-        scores[pot_winner] += pot
+    if pot.points:
+        if outcome != "litige":
+            pot_winner = tt if outcome == "made" else dt
+            pot_won = pot.points
+        elif rules.tie_rule == "prigione":
+            # Seed 001: on a second tie in a row only one hand's points stay frozen; the
+            # earlier prison goes to the team not now in prison.
+            pot_winner, pot_won = dt, pot.points
+        else:
+            new_pot = Pot(pot.points + new_pot.points, tt)
+        if pot_winner is not None:
+            scores[pot_winner] += pot_won
     return HandOutcome(
         outcome=outcome,
         capot_team=capot_team,

@@ -16,7 +16,7 @@ import operator
 from collections.abc import Sequence
 from enum import IntEnum
 
-from belote.cards import ALL_CARDS, NUM_CARDS, Card, CardSet, Rank, card_list
+from belote.cards import ALL_CARDS, NUM_CARDS, SUIT_MASKS, Card, CardSet, Rank, card_list
 from belote.engine import actions as A
 from belote.engine.bidding import Contract, bidding_system
 from belote.engine.bidding.base import BidState
@@ -29,16 +29,26 @@ from belote.engine.events import (
     CardPlayed,
     CardsDealt,
     ContractSet,
+    DeclarationAnnounced,
+    DeclarationsResolved,
+    DeclarationsShown,
     Event,
     HandScored,
     HandStarted,
     MatchOver,
     MatchStarted,
+    OttavaShown,
     TrickWon,
     TurnedCardTaken,
 )
 from belote.engine.observation import Observation, observe
-from belote.engine.scoring import score_hand
+from belote.rules.declarations import (
+    Declaration,
+    find_declarations,
+    score_declarations,
+    valdostana_valid,
+)
+from belote.engine.scoring import HandFacts, Pot, score_hand
 from belote.engine.tricks import CARD_POINTS, illegal_reason, legal_plays, trick_winner
 from belote.errors import IllegalActionError
 from belote.rules.base import Rules
@@ -68,6 +78,13 @@ def _action_id(action: object) -> int:
         raise IllegalActionError(f"an action is an int id, not {action!r}") from None
 
 
+def _kind_name(declaration: Declaration) -> str:
+    """The name a valdostana player says: tierce, cinquante, cent or carre."""
+    if declaration.kind == "carre":
+        return "carre"
+    return A.DECLARE_NAMES[min(declaration.length, 5) - 3]
+
+
 class Game:
     """A match of belote under ``rules``, from the first deal to the match's end."""
 
@@ -81,7 +98,7 @@ class Game:
         self.dealer = first_dealer
         self.deal_no = 0  # deals so far, redeals included
         self.totals = [0, 0]
-        self.pot = 0
+        self.pot_state = Pot()  # points at stake after a tie, and whose they are
         self.winner: int | None = None
         self._log: list[tuple[int, object]] = []  # (seat or CHANCE, action or deck)
         self._reset_hand()
@@ -104,11 +121,20 @@ class Game:
         self.tricks_won = [0, 0]
         self.belote_points = [0, 0]
         self.belote_said: list[tuple[int, str]] = []
+        self.declaration_points: tuple[int, int] = (0, 0)
+        self._held: list[list[Declaration]] = [[], [], [], []]  # hidden until shown
+        self._declared: list[list[Declaration] | None] = [None, None, None, None]
+        self._counted: tuple[tuple[Declaration, ...], ...] = ()
         # [suit, holder, stage] per belote suit; the holder stays hidden until announced.
         self._claims: list[list[int]] = []
         self._mask_cache = -1  # legal play mask of the player to move; -1: not computed
 
     # ------------------------------------------------------------------ queries
+    @property
+    def pot(self) -> int:
+        """Points at stake after a tie (litige), won with the next hand."""
+        return self.pot_state.points
+
     def current_player(self) -> int:
         if self.phase == Phase.PLAYING:
             return self.to_play
@@ -143,9 +169,11 @@ class Game:
             seat = mover
         result: list[int] = []
         if seat == mover and self.phase == Phase.BIDDING:
-            return self._bidding.legal_bids(self.bids, self.turned, self.rules.jack_oblige)
+            return self._bidding.legal_bids(self.bids, self.turned, self.rules)
         if seat == mover and self.phase == Phase.PLAYING:
             result = card_list(self._mover_mask())
+            if self.trick_no == 0 and (self.rules.declarations or self.rules.ottava):
+                result.extend(self._first_trick_extras(seat))
             if self._claims:
                 result.extend(
                     A.PLAY_ANNOUNCE_BASE + c for c in result if self._may_announce(seat, c)
@@ -153,6 +181,21 @@ class Game:
         if self._claims and self._window_open_for(seat):
             result.append(A.ANNOUNCE_BELOTE)
         return result
+
+    def _first_trick_extras(self, seat: int) -> list[int]:
+        """Declarations and the ottava, offered in the first trick before the card."""
+        extras: list[int] = []
+        if self.rules.ottava and any(self.hands[seat] & m == m for m in SUIT_MASKS):
+            extras.append(A.OTTAVA)
+        decl_rules = self.rules.declarations
+        if decl_rules is not None and self._held[seat] and self._declared[seat] is None:
+            if decl_rules.name_only:
+                kinds = {_kind_name(d) for d in self._held[seat]}
+                extras.extend(A.DECLARE_NAME_BASE + i
+                              for i, name in enumerate(A.DECLARE_NAMES) if name in kinds)
+            else:
+                extras.append(A.DECLARE)
+        return extras
 
     def _mover_mask(self) -> CardSet:
         mask = self._mask_cache
@@ -209,21 +252,24 @@ class Game:
                 for card in deck[position:position + packet]:
                     self.hands[seat] |= 1 << card
                 position += packet
-        self.turned = deck[position]
+        self.turned = deck[position] if self.rules.turned_card else -1
         self.bids = self._bidding.start(self.dealer)
         self.phase = Phase.BIDDING
-        events.append(HandStarted(self.deal_no + 1, self.dealer, self.turned))
+        turned = self.turned if self.turned >= 0 else None
+        events.append(HandStarted(self.deal_no + 1, self.dealer, turned))
         events.extend(CardsDealt(seat, self.hands[seat]) for seat in order)
         return events
 
     def _complete_deal(self, contract: Contract) -> list[Event]:
         """Give the taker the turned card and 2 more, everyone else 3 more (seed 002)."""
-        events: list[Event] = [ContractSet(contract.taker, contract.trump)]
+        events: list[Event] = [
+            ContractSet(contract.taker, contract.trump, contract.level, contract.multiplier)
+        ]
         position = sum(self.rules.deal_packets) * 4 + 1
         if contract.takes_turned_card:
             self.hands[contract.taker] |= 1 << self.turned
             events.append(TurnedCardTaken(contract.taker, self.turned))
-        for i in range(4):
+        for i in range(4 if self.rules.turned_card else 0):
             seat = (self.dealer + 1 + i) % 4
             n = 2 if seat == contract.taker and contract.takes_turned_card else 3
             given = 0
@@ -235,6 +281,11 @@ class Game:
         self.contract = contract
         self.trump = contract.trump
         self._claims = self._find_belote_claims()
+        if self.rules.declarations is not None:
+            self._held = [
+                find_declarations(self.hands[seat], self.rules.declarations, self.trump)
+                for seat in range(4)
+            ]
         self.phase = Phase.PLAYING
         self.leader = self.to_play = (self.dealer + 1) % 4
         return events
@@ -297,9 +348,15 @@ class Game:
             if reason is None and A.announces(action):
                 return "that card does not open a belote announcement"
             return (reason or "illegal").replace("_", " ")
-        if A.is_bid(action):
+        if A.is_bid(action) and self._known_bid(action):
             return "that bid is not allowed now"
         return f"unknown action {action}"
+
+    def _known_bid(self, action: int) -> bool:
+        if action < A.CONTRACT_BASE:
+            return True
+        auction = self.rules.auction
+        return auction is not None and A.contract_level_index(action) < len(auction.levels)
 
     def _push(self, seat: int, action: int) -> list[Event]:
         """Apply an action known to be legal.  Does NOT check legality."""
@@ -308,12 +365,16 @@ class Game:
             return self._play(seat, action & 31, action >= A.PLAY_ANNOUNCE_BASE)
         if action == A.ANNOUNCE_BELOTE:
             return self._announce(seat)
+        if A.is_declaration(action):
+            return self._declare(seat, action)
+        if action == A.OTTAVA:
+            return self._ottava(seat)
         return self._bid(seat, action)
 
     def _bid(self, seat: int, action: int) -> list[Event]:
         events: list[Event] = [BidMade(seat, action, self.bids.round)]
         self.bid_history.append((seat, action))
-        result = self._bidding.apply(self.bids, seat, action, self.turned)
+        result = self._bidding.apply(self.bids, seat, action, self.turned, self.rules)
         if result is True:
             next_dealer = (self.dealer + 1) % 4
             events.append(AllPassed(self.deal_no + 1, next_dealer))
@@ -332,6 +393,9 @@ class Game:
         self.played |= 1 << card
         self.trick.append(card)
         events.append(CardPlayed(seat, card, self.trick_no))
+        if self._counted and self.trick_no == 1:
+            # Seed 000/001: the declarations are shown at the second trick.
+            self._show_declarations(events)
         if self._claims:
             self._belote_card_played(seat, card, announce, events)
         if len(self.trick) < 4:
@@ -351,6 +415,8 @@ class Game:
         self.tricks_won[team] += 1
         events.append(TrickWon(winner, self.trick_no, self.leader, tuple(trick), value))
         self.last_trick = (self.leader, tuple(trick))
+        if self.trick_no == 0 and self.rules.declarations is not None:
+            self._resolve_declarations(events)
         if self._claims and (self.rules.belote_window == "trick" or self.trick_no == 7):
             # "next_card" windows stay open past the trick's end until the next card; the
             # hand's end closes every window (the last card must be announced with itself).
@@ -363,32 +429,38 @@ class Game:
         return events
 
     def _score_hand(self) -> list[Event]:
-        assert self.contract is not None
-        taker = self.contract.taker
-        result = score_hand(
-            self.rules,
-            taker & 1,
-            (self.card_points[0], self.card_points[1]),
-            (self.tricks_won[0], self.tricks_won[1]),
-            (self.belote_points[0], self.belote_points[1]),
-            self.pot,
+        contract = self.contract
+        assert contract is not None
+        facts = HandFacts(
+            taker_team=contract.taker & 1,
+            trump=contract.trump,
+            card_points=(self.card_points[0], self.card_points[1]),
+            tricks_won=(self.tricks_won[0], self.tricks_won[1]),
+            belote=self._scoring_belote(),
+            declarations=self.declaration_points,
+            level=contract.level,
+            capot_contract=contract.capot,
+            multiplier=contract.multiplier,
+            last_caller_team=None if contract.last_caller is None else contract.last_caller & 1,
         )
+        result = score_hand(self.rules, facts, self.pot_state)
         self.totals[0] += result.scores[0]
         self.totals[1] += result.scores[1]
-        self.pot = result.pot
+        self.pot_state = result.pot
         events: list[Event] = [
             HandScored(
                 self.deal_no + 1,
-                taker,
+                contract.taker,
                 result.outcome,
                 result.capot_team,
                 result.card_points,
-                (self.belote_points[0], self.belote_points[1]),
+                facts.belote,
                 result.scores,
-                result.pot,
+                result.pot.points,
                 result.pot_winner,
                 result.pot_won,
                 (self.totals[0], self.totals[1]),
+                facts.declarations,
             )
         ]
         self.deal_no += 1
@@ -412,6 +484,51 @@ class Game:
         if not any(reached) or self.totals[0] == self.totals[1]:
             return None
         return 0 if self.totals[0] > self.totals[1] else 1
+
+    # ------------------------------------------------------------------ declarations
+    def _declare(self, seat: int, action: int) -> list[Event]:
+        held = self._held[seat]
+        decl_rules = self.rules.declarations
+        assert decl_rules is not None
+        if action == A.DECLARE:
+            declared = list(held)
+            names = tuple(d.name for d in held)
+        else:
+            name = A.DECLARE_NAMES[action - A.DECLARE_NAME_BASE]
+            # Seed 000 (valdostana): "l'accuso di una combinazione di valore +basso rende
+            # nulla quella di valore +alto eventualmente posseduta".
+            declared = valdostana_valid(name, held)
+            names = (name,)
+        self._declared[seat] = declared
+        return [DeclarationAnnounced(seat, names)]
+
+    def _resolve_declarations(self, events: list[Event]) -> None:
+        decl_rules = self.rules.declarations
+        assert decl_rules is not None and self.contract is not None
+        declared = [d or [] for d in self._declared]
+        # A valdostana player's valid list already holds his lower, unannounced accusi.
+        score = score_declarations(declared, decl_rules, self.trump,
+                                   first_to_declare=(self.dealer + 1) % 4,
+                                   taker_team=self.contract.taker & 1)
+        self.declaration_points = score.team_points
+        self._counted = score.counted
+        if any(declared):
+            events.append(DeclarationsResolved(score.winner_team, score.team_points))
+
+    def _show_declarations(self, events: list[Event]) -> None:
+        for seat, counted in enumerate(self._counted):
+            if counted:
+                cards = 0
+                for d in counted:
+                    cards |= d.cards
+                events.append(DeclarationsShown(seat, tuple(d.name for d in counted), cards))
+        self._counted = ()
+
+    def _ottava(self, seat: int) -> list[Event]:
+        suit = next(s for s, m in enumerate(SUIT_MASKS) if self.hands[seat] & m == m)
+        self.winner = seat & 1
+        self.phase = Phase.MATCH_OVER
+        return [OttavaShown(seat, suit), MatchOver(self.winner, (self.totals[0], self.totals[1]))]
 
     # ------------------------------------------------------------------ belote
     def _may_announce(self, seat: int, card: Card) -> bool:
@@ -473,6 +590,18 @@ class Game:
         if claim[2] == _COMPLETE:
             self.belote_points[seat & 1] += self.rules.belote_points
 
+    def _scoring_belote(self) -> tuple[int, int]:
+        """Belote points that score; in tutte only the highest suit's (seed 000: "solo il
+        'Belot e Rebelot' del seme più alto")."""
+        if self.trump == ALL_TRUMP and self.rules.tutte_only_highest_belote:
+            done = [(suit, seat) for suit, seat, stage in self._claims if stage == _COMPLETE]
+            points = [0, 0]
+            if done:
+                _, seat = min(done)  # suits are numbered from the highest, hearts
+                points[seat & 1] = self.rules.belote_points
+            return (points[0], points[1])
+        return (self.belote_points[0], self.belote_points[1])
+
     def _close_windows(self) -> None:
         """A forgotten announcement voids the bonus (seed 002: "el olvido ... nula")."""
         for claim in self._claims:
@@ -492,6 +621,7 @@ class Game:
         other.belote_points = self.belote_points[:]
         other.belote_said = self.belote_said[:]
         other._claims = [claim[:] for claim in self._claims]
+        other._declared = self._declared[:]
         other._log = self._log[:]
         return other
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from belote.rules.base import Rules
-from belote.rules.presets import PLANNED, PRESETS
+from belote.rules.base import AuctionRules, Rules
+from belote.rules.presets import PRESETS
 
 
 def find_preset(name: str) -> Rules:
@@ -11,9 +11,8 @@ def find_preset(name: str) -> Rules:
     try:
         return PRESETS[name]
     except KeyError:
-        hint = f" ({name} is planned but not yet playable)" if name in PLANNED else ""
-        available = ", ".join(sorted(PRESETS))
-        raise ValueError(f"unknown preset {name!r}{hint}; available: {available}") from None
+        available = ", ".join(PRESETS)
+        raise ValueError(f"unknown preset {name!r}; available: {available}") from None
 
 
-__all__ = ["PRESETS", "Rules", "find_preset"]
+__all__ = ["PRESETS", "AuctionRules", "Rules", "find_preset"]

@@ -1,20 +1,45 @@
 """The frozen rules object: every flag and table of RULES.md that the engine reads.
 
 A preset is an instance of :class:`Rules`; a table host starts from one and changes flags with
-:meth:`Rules.with_flags`.  The engine branches on these fields only, never on ``name``.
-Where a variant differs in kind (bidding system, scoring policy) a field names a strategy.
+:meth:`Rules.with_flags` (nested groups by dotted name: ``"auction.support_calls"``).  The
+engine branches on these fields only, never on ``name``.  Where a variant differs in kind
+(the bidding system) a field names a strategy.  Fields marked *reading* are our choice where
+a source is silent or ambiguous (RULES.md), so a club can set them the other way.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-Bidding = Literal["take_or_pass", "italian", "auction"]
+from belote.rules.declarations import DeclarationRules
+
+Bidding = Literal["take_or_pass", "auction"]
 BeloteWindow = Literal["next_card", "trick"]
-TieRule = Literal["litige"]
+TieRule = Literal["litige", "prigione"]
+DoubledTie = Literal["last_caller_loses", "litige"]
+MultiplierScope = Literal["lines", "contract"]
 Direction = Literal["clockwise", "counterclockwise"]
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionRules:
+    """The auction machine (valdostana, coinche), RULES.md "auction"."""
+
+    # Contract levels in increasing order; the first contract may be any level, every later
+    # one must be higher than the last contract, in any suit.
+    levels: tuple[int, ...] = tuple(range(82, 803, 10))
+    # A level that is won only by taking every trick (coinche's "capot"); 0: none.
+    capot_level: int = 0
+    # Passes say "passo" (no ace) or "aspetto" (at least one ace): both are passes.
+    pass_words: bool = True
+    # ancora (two cards in partner's suit), alzo (three or more): passes carrying information,
+    # said on the partner's standing contract (reading).
+    support_calls: bool = True
+    contro_multiplier: int = 2
+    surcontro_multiplier: int = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,12 +49,17 @@ class Rules:
     name: str
     # Seating is presentation only: the engine numbers seats in playing order.
     direction: Direction = "clockwise"
-    # Packets for the first five cards of each player (3+2 or 2+3).
+    # Packets dealt to each player before the bidding: 3+2 (five cards and a turned card)
+    # or 3+2+3 (all eight cards, no turned card: the auction).
     deal_packets: tuple[int, ...] = (3, 2)
 
     # Bidding.
     bidding: Bidding = "take_or_pass"
-    jack_oblige: bool = False
+    jack_oblige: bool = False  # a turned Jack must be taken by the first player
+    allow_senza: bool = False  # round 2 may call senza (no trump)
+    allow_tutte: bool = False  # round 2 may call tutte (all trump)
+    senza_override: bool = False  # partner of a round-2 suit caller may replace it by senza
+    auction: AuctionRules | None = None
 
     # Card-play obligations (RULES.md "Card play obligations").
     must_follow_suit: bool = True
@@ -44,34 +74,109 @@ class Rules:
     belote_king_first: bool = False
     belote_window: BeloteWindow = "next_card"
     belote_counts_for_contract: bool = True
+    tutte_only_highest_belote: bool = True  # in tutte only the highest suit's belote scores
+
+    # Declarations (sequences and carrés); None: not played.
+    declarations: DeclarationRules | None = None
+    ottava: bool = False  # all 8 cards of a suit shown wins the match at once
 
     # Scoring a hand.
     last_trick_bonus: int = 10
-    capot_points: int = 252
+    capot_bonus: int = 90  # capot: the last trick is worth 100, the hand 252
+    capot_all_points: bool = False  # capot means every point, not every trick (cappotto)
     taker_min_points: int = 82
     taker_must_beat_defenders: bool = True
-    failed_defenders_points: int = 162
+    declarations_count_for_contract: bool = True
+    made_adds_contract: bool = False  # coinche: the takers add the contract level
+    failed_defenders_points: int | None = None  # None: every card point of the hand
+    failed_adds_contract: bool = False  # coinche: the defenders add the contract level
+    failed_defenders_take_all_declarations: bool = False
+    failed_takers_keep_belote: bool = True
     tie_rule: TieRule = "litige"
+    doubled_tie: DoubledTie = "litige"
+    multiplier_scope: MultiplierScope = "contract"
+    senza_multiplier: int = 1
 
     # Match.
     target_score: int = 1000
     target_strict: bool = False  # True: a team must exceed the target, not just reach it.
 
+    @property
+    def turned_card(self) -> bool:
+        """Whether the deal stops at five cards and turns one up (take-or-pass, italian)."""
+        return sum(self.deal_packets) == 5
+
     def with_flags(self, **flags: Any) -> Rules:
-        """A copy with some flags changed; unknown flag names are an error."""
+        """A copy with some flags changed; unknown flag names are an error.
+
+        Nested groups take dotted names: ``with_flags(**{"auction.support_calls": False})``.
+        """
+        direct: dict[str, Any] = {}
+        nested: dict[str, dict[str, Any]] = {}
+        for key, value in flags.items():
+            group, _, sub = key.partition(".")
+            if sub:
+                nested.setdefault(group, {})[sub] = value
+            else:
+                direct[key] = value
         known = {f.name for f in dataclasses.fields(self)}
-        unknown = sorted(set(flags) - known)
+        unknown = sorted(set(direct) - known) + sorted(g for g in nested if g not in known)
         if unknown:
             raise ValueError(f"unknown rule flag(s): {', '.join(unknown)}")
-        return dataclasses.replace(self, **flags)
+        for group, values in nested.items():
+            current = direct.get(group, getattr(self, group))
+            if current is None:
+                raise ValueError(f"rule group {group!r} is not used by {self.name!r}")
+            sub_known = {f.name for f in dataclasses.fields(current)}
+            bad = sorted(set(values) - sub_known)
+            if bad:
+                raise ValueError(f"unknown rule flag(s): {', '.join(f'{group}.{b}' for b in bad)}")
+            direct[group] = dataclasses.replace(current, **_coerce(current, values))
+        return dataclasses.replace(self, **_coerce(self, direct))
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
+    def flag_items(self) -> Iterator[tuple[str, Any]]:
+        """Every flag as (name, value), nested groups flattened to dotted names."""
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if dataclasses.is_dataclass(value):
+                for sub in dataclasses.fields(value):
+                    yield f"{f.name}.{sub.name}", getattr(value, sub.name)
+            else:
+                yield f.name, value
+
     def flags_changed_from(self, base: Rules) -> dict[str, Any]:
         """The flags whose value differs from ``base`` (for records and table summaries)."""
-        return {
-            f.name: getattr(self, f.name)
-            for f in dataclasses.fields(self)
-            if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
-        }
+        changed: dict[str, Any] = {}
+        for group in GROUPS:
+            if (getattr(self, group) is None) != (getattr(base, group) is None):
+                value = getattr(self, group)
+                changed[group] = None if value is None else dataclasses.asdict(value)
+        mine = dict(self.flag_items())
+        theirs = dict(base.flag_items())
+        for key, value in mine.items():
+            if key == "name" or key.partition(".")[0] in changed:
+                continue
+            if key not in theirs or theirs[key] != value:
+                changed[key] = value
+        return changed
+
+
+GROUPS: dict[str, type[Any]] = {"auction": AuctionRules, "declarations": DeclarationRules}
+
+
+def _coerce(target: Any, values: dict[str, Any]) -> dict[str, Any]:
+    """JSON gives lists where the rules hold tuples, dicts where they hold groups."""
+    out = {}
+    for key, value in values.items():
+        current = getattr(target, key)
+        if key in GROUPS and isinstance(value, dict):
+            group = GROUPS[key]
+            defaults = group()
+            value = group(**_coerce(defaults, value))
+        elif isinstance(current, tuple) and isinstance(value, list):
+            value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
+        out[key] = value
+    return out
