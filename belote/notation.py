@@ -9,7 +9,6 @@ announcing belote ("KH+belote"), and the words below.
 from __future__ import annotations
 
 from collections.abc import Iterable
-
 from typing import TYPE_CHECKING
 
 from belote.cards import Card, CardSet, cards_in

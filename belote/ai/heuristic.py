@@ -8,80 +8,54 @@ partner is already winning.  It always announces belote and rebelote with the ca
 
 from __future__ import annotations
 
+from belote.ai.bidding import choose_bid
 from belote.cards import ALL_CARDS, SUIT_MASKS, Card, CardSet, Rank, cards_in
 from belote.engine import actions as A
-from belote.engine.events import Event
+from belote.engine.events import ALL_TRUMP, Event
 from belote.engine.observation import Observation
 from belote.engine.tricks import CARD_POINTS, WIN_KEY, trick_winner
 from belote.rules.tables import PLAIN_STRENGTH, TRUMP_STRENGTH
 
-# Bidding weights: a rough count of the tricks and points a suit brings as trump.
-_TRUMP_WEIGHT = {Rank.JACK: 4.0, Rank.NINE: 3.0, Rank.ACE: 2.0, Rank.TEN: 1.5}
-_OTHER_TRUMP_WEIGHT = 1.0
-_SIDE_ACE_WEIGHT = 1.5
-_SIDE_TEN_WITH_ACE_WEIGHT = 0.8
-TAKE_THRESHOLD = 9.0
-
-
-def suit_value(hand: CardSet, trump: int) -> float:
-    """How good ``hand`` (8 or fewer cards) would be with ``trump`` as trump."""
-    value = 0.0
-    trumps = hand & SUIT_MASKS[trump]
-    if trumps.bit_count() < 3:
-        return 0.0
-    for card in cards_in(trumps):
-        value += _TRUMP_WEIGHT.get(Rank(card & 7), _OTHER_TRUMP_WEIGHT)
-    for suit in range(4):
-        if suit == trump:
-            continue
-        ace = 1 << (suit * 8 + Rank.ACE)
-        ten = 1 << (suit * 8 + Rank.TEN)
-        if hand & ace:
-            value += _SIDE_ACE_WEIGHT
-            if hand & ten:
-                value += _SIDE_TEN_WITH_ACE_WEIGHT
-    return value
+# How much lower than the plain thresholds of belote.ai.bidding this bot bids, per bidding
+# system.  Tuned by simulation (300 matches each side, same decks): in classic, boldness 2
+# won 80% [76%, 85%] of matches against 0 (1: 72%, 3: 78%); in valdostana 1 won 61%
+# [56%, 67%] against 0 (2: 51%, -1: 25%).
+BOLDNESS = {"take_or_pass": 2.0, "auction": 1.0}
 
 
 def _strength(card: Card, trump: int | None) -> int:
-    if trump is not None and card >> 3 == trump:
+    if trump is not None and (trump == ALL_TRUMP or card >> 3 == trump):
         return TRUMP_STRENGTH[card & 7]
     return PLAIN_STRENGTH[card & 7]
 
 
 class HeuristicBot:
-    def __init__(self, seed: int | None = None, name: str = "heuristic") -> None:
+    def __init__(self, seed: int | None = None, name: str = "heuristic",
+                 boldness: float | None = None) -> None:
         self.name = name
+        self.boldness = boldness
 
     def notify(self, event: Event) -> None:
         pass
 
     def choose(self, observation: Observation) -> int:
         legal = observation.legal_actions
-        if legal == (A.ANNOUNCE_BELOTE,) or A.ANNOUNCE_BELOTE in legal:
+        if A.ANNOUNCE_BELOTE in legal:
             return A.ANNOUNCE_BELOTE
+        if A.OTTAVA in legal:
+            return A.OTTAVA  # seed 000: showing the ottava wins the match
+        declarations = [a for a in legal if A.is_declaration(a)]
+        if declarations:
+            return max(declarations)  # declare all, or the best name (carré > cent > ...)
         if legal[0] >= A.PASS:
-            return self._bid(observation)
+            boldness = self.boldness
+            if boldness is None:
+                system = observation.ruleset.bidding if observation.ruleset else "take_or_pass"
+                boldness = BOLDNESS[system]
+            return choose_bid(observation, boldness)
         plays = [a for a in legal if a < A.PLAY_ANNOUNCE_BASE]
         card = plays[0] if len(plays) == 1 else self._play(observation, plays)
         return A.PLAY_ANNOUNCE_BASE + card if A.PLAY_ANNOUNCE_BASE + card in legal else card
-
-    # ------------------------------------------------------------------ bidding
-    def _bid(self, obs: Observation) -> int:
-        legal = obs.legal_actions
-        assert obs.turned is not None
-        with_turned = obs.hand | (1 << obs.turned)
-        if A.TAKE in legal:
-            if len(legal) == 1 or suit_value(with_turned, obs.turned >> 3) >= TAKE_THRESHOLD:
-                return A.TAKE
-            return A.PASS
-        best, best_value = A.PASS, TAKE_THRESHOLD
-        for action in legal:
-            if A.NAME_SUIT_BASE <= action < A.NAME_SUIT_BASE + 4:
-                value = suit_value(with_turned, action - A.NAME_SUIT_BASE)
-                if value >= best_value:
-                    best, best_value = action, value
-        return best
 
     # ------------------------------------------------------------------ card play
     def _play(self, obs: Observation, plays: list[Card]) -> Card:

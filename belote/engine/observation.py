@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from belote.cards import CardSet
+from belote.rules.base import Rules
 
 if TYPE_CHECKING:
     from belote.engine.state import Game
@@ -42,9 +43,13 @@ class Observation:
     pot: int
     legal_actions: tuple[int, ...]  # what this seat may do now (empty for a spectator)
     winner: int | None
+    declarations_said: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    ruleset: Rules | None = None  # the table's rules (flags included), for bots
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        del data["ruleset"]
+        return data
 
 
 def observe(game: Game, seat: int | None) -> Observation:
@@ -82,4 +87,6 @@ def observe(game: Game, seat: int | None) -> Observation:
         pot=game.pot,
         legal_actions=tuple(game.legal_actions(seat)) if seat is not None else (),
         winner=game.winner,
+        declarations_said=tuple(game.declarations_said),
+        ruleset=game.rules,
     )

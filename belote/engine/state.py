@@ -42,16 +42,16 @@ from belote.engine.events import (
     TurnedCardTaken,
 )
 from belote.engine.observation import Observation, observe
+from belote.engine.scoring import HandFacts, Pot, score_hand
+from belote.engine.tricks import CARD_POINTS, illegal_reason, legal_plays, trick_winner
+from belote.errors import IllegalActionError
+from belote.rules.base import Rules
 from belote.rules.declarations import (
     Declaration,
     find_declarations,
     score_declarations,
     valdostana_valid,
 )
-from belote.engine.scoring import HandFacts, Pot, score_hand
-from belote.engine.tricks import CARD_POINTS, illegal_reason, legal_plays, trick_winner
-from belote.errors import IllegalActionError
-from belote.rules.base import Rules
 
 CHANCE = -1
 TERMINAL = -4
@@ -122,6 +122,7 @@ class Game:
         self.belote_points = [0, 0]
         self.belote_said: list[tuple[int, str]] = []
         self.declaration_points: tuple[int, int] = (0, 0)
+        self.declarations_said: list[tuple[int, tuple[str, ...]]] = []
         self._held: list[list[Declaration]] = [[], [], [], []]  # hidden until shown
         self._declared: list[list[Declaration] | None] = [None, None, None, None]
         self._counted: tuple[tuple[Declaration, ...], ...] = ()
@@ -500,6 +501,7 @@ class Game:
             declared = valdostana_valid(name, held)
             names = (name,)
         self._declared[seat] = declared
+        self.declarations_said.append((seat, names))
         return [DeclarationAnnounced(seat, names)]
 
     def _resolve_declarations(self, events: list[Event]) -> None:
@@ -510,10 +512,17 @@ class Game:
         score = score_declarations(declared, decl_rules, self.trump,
                                    first_to_declare=(self.dealer + 1) % 4,
                                    taker_team=self.contract.taker & 1)
-        self.declaration_points = score.team_points
+        # A "beloté" sequence is worth its table value plus the belote's own 20 (seed 000:
+        # "sommando i punti della tabella precedente ai punti Belote"), and the belote scores
+        # only if announced with the cards: so the 20 is counted once, by the announcement.
+        bonus = [0, 0]
+        for seat, counted in enumerate(score.counted):
+            bonus[seat & 1] += sum(d.belote_bonus for d in counted)
+        self.declaration_points = (score.team_points[0] - bonus[0],
+                                   score.team_points[1] - bonus[1])
         self._counted = score.counted
         if any(declared):
-            events.append(DeclarationsResolved(score.winner_team, score.team_points))
+            events.append(DeclarationsResolved(score.winner_team, self.declaration_points))
 
     def _show_declarations(self, events: list[Event]) -> None:
         for seat, counted in enumerate(self._counted):
@@ -622,6 +631,7 @@ class Game:
         other.belote_said = self.belote_said[:]
         other._claims = [claim[:] for claim in self._claims]
         other._declared = self._declared[:]
+        other.declarations_said = self.declarations_said[:]
         other._log = self._log[:]
         return other
 

@@ -1,0 +1,118 @@
+"""The Pinasca tournament (seed 001): game scores and the neighbourhood ranking.
+
+=====================================  ==========================================================
+rule                                   regulation sentence (seed 001)
+=====================================  ==========================================================
+a game is won at the target (1500)     "Le partite si vinceranno all'arrivo ai 1500 punti."
+the winner scores its total + 2000     "Ad ogni partita vinta si sommeranno ai 1500 della
++ what the loser lacks to the target   vittoria un bonus di 2000 punti, in aggiunta ai punti che
+                                       mancano all'avversario per arrivare a 1500"
+the loser scores its own total         "La Squadra B segnerà 1200 punti, la Squadra A segnerà
+                                       1500+2000+300 per un totale di 3800 punti"
+past the target: the winner's whole    "Nel caso che la squadra vincitrice superi la soglia dei
+total, the difference still from 1500  1500 punti, verranno accreditati il totale dei punti
+                                       fatti, ma la differenza con l'altra squadra verrà
+                                       calcolata sempre sulla base dei 1500."
+a loser past 1500 adds nothing         RULES.md *(reading)*: "1500 - loser's total, floored at 0"
+(floor at 0)
+the neighbourhood's total: every       "Per la classifica finale saranno sommati i punti di tutte
+game of both its pairs                 le partite di entrambe le squadre di quartiere."
+ranking points 5, 3, 2, last 1         "alla 1a squadra classificata verranno assegnati 5 punti
+                                       ... alla 2a ... 3 punti ... alla 3a ... 2 punti ...
+                                       all'ultima squadra classificata verrà assegnato 1 punto"
+organiser adjustments, with a reason   "i punteggi sopra indicati possono essere modificati con
+                                       il "Potere della Girandola" o la "Maledizione del
+                                       Framasun""
+=====================================  ==========================================================
+
+Readings (the regulation is written for four neighbourhoods): places below the 3rd score
+:data:`OTHER_PLACE_POINTS` (1, as the last); equal totals share the better place and its points
+(competition ranking 1, 2, 2, 4); the order of equal totals is by name, for a stable list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+TARGET = 1500
+WIN_BONUS = 2000
+# Ranking points of the 1st, 2nd and 3rd place; every place below scores OTHER_PLACE_POINTS.
+PLACE_POINTS: tuple[int, ...] = (5, 3, 2)
+OTHER_PLACE_POINTS = 1
+
+
+def game_scores(winner_total: int, loser_total: int, target: int = TARGET,
+                bonus: int = WIN_BONUS) -> tuple[int, int]:
+    """(winner's game score, loser's game score) of a won game.
+
+    >>> game_scores(1500, 1200)
+    (3800, 1200)
+    >>> game_scores(1620, 1200)
+    (3920, 1200)
+    """
+    if winner_total < 0 or loser_total < 0:
+        raise ValueError(f"match totals cannot be negative ({winner_total}, {loser_total})")
+    if winner_total < target:
+        raise ValueError(f"a won game reaches the target {target}; the winner has {winner_total}")
+    if loser_total >= winner_total:
+        raise ValueError(f"the winner ({winner_total}) must be ahead of the loser ({loser_total})")
+    return winner_total + bonus + max(0, target - loser_total), loser_total
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    """An organiser's change to a neighbourhood's ranking points, with its stated reason
+    (the seed's "Potere della Girandola", "Maledizione del Framasun")."""
+
+    team: str
+    points: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    team: str
+    total: int  # the sum of every game of both its pairs
+    place: int  # 1 = first; equal totals share a place
+    base_points: int  # ranking points of the place
+    adjustments: tuple[Adjustment, ...]
+
+    @property
+    def points(self) -> int:
+        """Ranking points after the organiser's adjustments."""
+        return self.base_points + sum(a.points for a in self.adjustments)
+
+
+def place_points(place: int) -> int:
+    """Ranking points of a place (1-based)."""
+    return PLACE_POINTS[place - 1] if place <= len(PLACE_POINTS) else OTHER_PLACE_POINTS
+
+
+def ranking(totals: Mapping[str, int], adjustments: Sequence[Adjustment] = ()) -> list[Standing]:
+    """The neighbourhoods from first to last with their ranking points."""
+    for adj in adjustments:
+        if adj.team not in totals:
+            raise ValueError(f"adjustment for {adj.team!r}, which is not in the ranking")
+        if not adj.reason.strip():
+            raise ValueError(f"the adjustment of {adj.points} for {adj.team!r} needs a reason")
+    ordered = sorted(totals.items(), key=lambda item: (-item[1], item[0]))
+    standings: list[Standing] = []
+    for index, (team, total) in enumerate(ordered):
+        place = standings[-1].place if standings and standings[-1].total == total else index + 1
+        standings.append(Standing(team, total, place, place_points(place),
+                                  tuple(a for a in adjustments if a.team == team)))
+    return standings
+
+
+__all__ = [
+    "OTHER_PLACE_POINTS",
+    "PLACE_POINTS",
+    "TARGET",
+    "WIN_BONUS",
+    "Adjustment",
+    "Standing",
+    "game_scores",
+    "place_points",
+    "ranking",
+]
