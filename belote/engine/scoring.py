@@ -1,13 +1,18 @@
 """Scoring a finished hand (RULES.md "Scoring a hand"), for every preset, from flags only.
 
-| rule | where it is decided |
-|---|---|
-| what the takers must make | ``taker_min_points`` / the contract level, ``taker_must_beat_defenders``, what counts (``belote_counts_for_contract``, ``declarations_count_for_contract``) |
-| made | each team its own; ``made_adds_contract``; ``multiplier_scope`` |
-| failed | ``failed_defenders_points`` (None: every card point of the hand), ``failed_adds_contract``, ``failed_defenders_take_all_declarations``, ``failed_takers_keep_belote`` |
-| capot | ``capot_bonus`` on the last trick; ``capot_all_points`` (cappotto: every point, and impossible against a belote) |
-| tie | ``tie_rule`` (litige pot, pinasca prigione), ``doubled_tie`` (the last caller loses ties) |
-| senza | ``senza_multiplier`` on the card points (declarations unchanged, seed 000) |
+Which flags decide each rule:
+
+* what the takers must make: ``taker_min_points`` or the contract level,
+  ``taker_must_beat_defenders``, and what counts (``belote_counts_for_contract``,
+  ``declarations_count_for_contract``);
+* made: each team its own; ``made_adds_contract``; ``multiplier_scope``;
+* failed: ``failed_defenders_points`` (None: every card point of the hand),
+  ``failed_adds_contract``, ``failed_defenders_take_all_declarations``,
+  ``failed_takers_keep_belote``;
+* capot: ``capot_bonus`` on the last trick; ``capot_all_points`` (cappotto: every point, and
+  impossible against a belote);
+* tie: ``tie_rule`` (litige pot, pinasca prigione), ``doubled_tie`` (the last caller loses);
+* senza: ``senza_multiplier`` on the card points (declarations unchanged, seed 000).
 """
 
 from __future__ import annotations
@@ -60,7 +65,8 @@ def _capot_team(rules: Rules, facts: HandFacts) -> int | None:
             # Seed 000: "la squadra che ha mandato riesca ad effettuare tutti i punti
             # possibili"; "nel caso la squadra non chiamante abbia 'Belot e Rebelot', non è
             # possibile effettuare il 'Cappotto'".
-            if points[1 - team] == 0 and facts.tricks_won[team] > 0 and not facts.belote[1 - team]:
+            others = 1 - team
+            if points[others] == 0 and facts.tricks_won[team] > 0 and not facts.belote[others]:
                 return team
         elif facts.tricks_won[team] == 8:
             return team

@@ -66,7 +66,7 @@ ITALIAN = Rules(
     failed_defenders_take_all_declarations=True,  # "punteggio pieno ... comprese le scale"
     failed_takers_keep_belote=False,
     capot_all_points=True,  # seed 000: "riesca ad effettuare tutti i punti possibili"
-    senza_multiplier=2,  # seed 000: "30x4 ... + 10 per l'ultima mano, il tutto moltiplicato per due"
+    senza_multiplier=2,  # seed 000: "30x4 ... + 10 ..., il tutto moltiplicato per due"
     target_score=751,
     target_strict=True,  # seed 000: "Vince la coppia che per prima supera i 751 punti"
 )
@@ -77,7 +77,7 @@ VALDOSTANA = Rules(
     deal_packets=(3, 2, 3),  # seed 000: "8 carte a testa in tre giri (prima 3 poi 2 poi 3"
     bidding="auction",
     auction=AuctionRules(
-        levels=tuple(range(82, 803, 10)),  # seed 000: "Il valore minimo è di 82, il massimo è di 802"
+        levels=tuple(range(82, 803, 10)),  # seed 000: "minimo è di 82, il massimo è di 802"
         pass_words=True,  # "PASSO/PASSE (non ho Assi) - ASPETTO (ho almeno un Asso)"
         support_calls=True,  # "ANCORA (due carte ...) - ALZO (almeno tre carte ...)"
     ),
