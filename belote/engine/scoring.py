@@ -116,7 +116,9 @@ def score_hand(rules: Rules, facts: HandFacts, pot: Pot = Pot()) -> HandOutcome:
         if mult > 1 and rules.multiplier_scope == "lines":
             scores[tt], scores[dt] = (own[0] + own[1]) * mult, 0
     elif outcome == "failed":
-        base = hand_total if rules.failed_defenders_points is None else rules.failed_defenders_points
+        base = rules.failed_defenders_points
+        if base is None:
+            base = hand_total
         if capot_team == dt:
             base = max(base, points[dt])
         scores[dt] = base + belote[dt] + decl[dt]
