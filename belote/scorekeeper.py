@@ -445,9 +445,9 @@ def check_hand(rules: Rules, entry: HandEntry) -> HandFacts:
             raise ScoreError("error.bad_double", "double", value=str(entry.double))
 
     ns, ew = entry.tricks
-    for team, points in enumerate(entry.tricks):
-        if points < 0:
-            raise ScoreError("error.negative", ("tricks_ns", "tricks_ew")[team], value=points)
+    for team, counted in enumerate(entry.tricks):
+        if counted < 0:
+            raise ScoreError("error.negative", ("tricks_ns", "tricks_ew")[team], value=counted)
     total = hand_total(rules, trump)
     if ns + ew != total:
         raise ScoreError("error.tricks_sum", "tricks_ns+tricks_ew", total=total,
@@ -769,8 +769,9 @@ def write_csv(sheet: ScoreSheet | Iterable[HandResult], stream: TextIO,
     if isinstance(sheet, ScoreSheet):
         rules, results = sheet.rules, sheet.hands
     else:
-        assert rules is not None, "rules are needed to export bare results"
         results = tuple(sheet)
+    if rules is None:
+        raise ValueError("rules are needed to export bare results")
     writer = csv.DictWriter(stream, fieldnames=[*COLUMNS, *RESULT_COLUMNS], lineterminator="\n")
     writer.writeheader()
     for result in results:

@@ -15,11 +15,15 @@ from belote.engine import events as ev
 from belote.i18n import (
     LANGUAGES,
     action_name,
+    contract_name,
+    declaration_name,
     describe_event,
     messages,
     placeholders,
     translate,
 )
+from belote.rules import PRESETS
+from belote.rules.declarations import SPOKEN_NAMES
 
 JH = make_card(Suit.HEARTS, Rank.JACK)
 NAMES = ("Marco", "Anna", "Luca", "Sara")
@@ -69,7 +73,37 @@ def sample_events() -> Iterator[ev.Event]:
     yield _score("failed", scores=(182, 20), capot_team=0)
     yield _score("litige", pot=81, scores=(81, 20))
     yield _score("made", pot_winner=1, pot_won=81)
+    yield _score("made", declarations=(50, 0), belote=(0, 0))
+    yield _score("failed", declarations=(20, 170))
     yield ev.MatchOver(winner=1, totals=(840, 1012))
+    yield from auction_events()
+
+
+def auction_events() -> Iterator[ev.Event]:
+    """The events of auctions and declarations (valdostana, coinche, pinasca, italian)."""
+    yield ev.HandStarted(hand_no=2, dealer=3, turned=None)
+    for action in (actions.ASPETTO, actions.ANCORA, actions.ALZO, actions.CONTRO,
+                   actions.SURCONTRO):
+        yield ev.BidMade(seat=2, action=action, round=1)
+    for action in (actions.contract_bid(0, Suit.HEARTS), actions.contract_bid(3, Suit.SPADES),
+                   actions.contract_bid(9, Suit.CLUBS)):
+        yield ev.BidMade(seat=1, action=action, round=1)
+    for multiplier in (1, 2, 4, 8):
+        yield ev.ContractSet(taker=1, trump=Suit.DIAMONDS, level=112, multiplier=multiplier)
+    yield ev.ContractSet(taker=0, trump=Suit.SPADES, level=250)
+    yield ev.DeclarationAnnounced(seat=0, names=("sequence_4", "carre_J"))
+    yield ev.DeclarationAnnounced(seat=1, names=("cinquante",))
+    yield ev.DeclarationAnnounced(seat=3, names=())
+    yield ev.DeclarationsResolved(team=0, points=(150, 0))
+    yield ev.DeclarationsResolved(team=1, points=(20, 100))
+    yield ev.DeclarationsResolved(team=None, points=(0, 0))
+    yield ev.DeclarationsResolved(team=None, points=(20, 20))
+    yield ev.DeclarationsShown(
+        seat=2,
+        names=("sequence_3",),
+        cards=to_mask([make_card(Suit.CLUBS, r) for r in (Rank.TEN, Rank.JACK, Rank.QUEEN)]),
+    )
+    yield ev.OttavaShown(seat=3, suit=Suit.HEARTS)
 
 
 # --- catalogs ---------------------------------------------------------------------------
@@ -155,6 +189,70 @@ def test_action_names() -> None:
         action_name(actions.FIRST_FREE, "en")
 
 
+def test_new_action_names() -> None:
+    assert action_name(actions.ASPETTO, "it") == "aspetto"
+    assert action_name(actions.ANCORA, "it") == "ancora"
+    assert action_name(actions.ALZO, "it") == "alzo"
+    assert action_name(actions.CONTRO, "it") == "contro"
+    assert action_name(actions.SURCONTRO, "it") == "surcontro"
+    assert action_name(actions.CONTRO, "fr") == "coinche"
+    assert action_name(actions.SURCONTRO, "fr") == "surcoinche"
+    assert action_name(actions.CONTRO, "en") == "double"
+    assert action_name(actions.DECLARE_NAME_BASE + 1, "it") == "accuso cinquante"
+    assert action_name(actions.DECLARE_NAME_BASE + 3, "fr") == "annonce carré"
+    assert "ottava" in action_name(actions.OTTAVA, "it")
+    # PASS says the table's word: "via" (take or pass), "passo" (auction).
+    assert action_name(actions.PASS, "it", PRESETS["classic"]) == "via"
+    assert action_name(actions.PASS, "it", PRESETS["valdostana"]) == "passo"
+    assert action_name(actions.PASS, "en", PRESETS["valdostana"]) == "pass (no ace)"
+    assert action_name(actions.PASS, "en", PRESETS["coinche"]) == "pass"
+
+
+def test_contract_names_need_the_level_table() -> None:
+    valdostana, coinche = PRESETS["valdostana"], PRESETS["coinche"]
+    first = actions.contract_bid(0, Suit.HEARTS)
+    assert action_name(first, "it", valdostana) == "82 cuori"
+    assert action_name(actions.contract_bid(3, Suit.DIAMONDS), "it", valdostana) == "112 quadri"
+    assert action_name(first, "fr", coinche) == "80 à cœur"
+    capot = actions.contract_bid(len(coinche.auction.levels) - 1, Suit.SPADES)  # type: ignore[union-attr]
+    assert action_name(capot, "fr", coinche) == "capot à pique"
+    assert contract_name(250, Suit.SPADES, "en", coinche) == "capot in spades"
+    assert contract_name(250, Suit.SPADES, "en") == "250 in spades"
+    # Without rules a contract is named by its position in the level table (from 1).
+    assert action_name(first, "en") == "contract no. 1 in hearts"
+    for lang in LANGUAGES:
+        for rules in (valdostana, coinche):
+            assert rules.auction is not None
+            for index in range(len(rules.auction.levels)):
+                for suit in Suit:
+                    label = action_name(actions.contract_bid(index, suit), lang, rules)
+                    assert str(rules.auction.levels[index]) in label or "capot" in label.lower() \
+                        or "cappotto" in label
+        for action in range(actions.CONTRACT_BASE, actions.CONTRACT_END):
+            assert action_name(action, lang)
+        for action in range(actions.FIRST_FREE):
+            for rules in PRESETS.values():
+                assert action_name(action, lang, rules)
+    with pytest.raises(ValueError, match="levels"):
+        action_name(actions.contract_bid(len(coinche.auction.levels), 0), "en", coinche)  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="no auction"):
+        action_name(first, "en", PRESETS["classic"])
+    with pytest.raises(ValueError, match="action id"):
+        action_name(actions.CONTRACT_END, "en", valdostana)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_declaration_names(lang: str) -> None:
+    names = [f"sequence_{n}" for n in range(3, 9)]
+    names += [f"carre_{r}" for r in ("7", "8", "9", "10", "J", "Q", "K", "A")]
+    names += list(SPOKEN_NAMES)
+    texts = [declaration_name(name, lang) for name in names]
+    assert all(text and text not in names[:14] for text in texts)
+    assert len(set(texts[:14])) == 14
+    assert "12" in declaration_name("sequence_12", lang)
+    assert declaration_name("unknown_thing", lang) == "unknown_thing"
+
+
 def test_doctests() -> None:
     for module in (belote.i18n, belote.i18n.parse):
         result = doctest.testmod(module)
@@ -167,6 +265,106 @@ def test_doctests() -> None:
 
 def test_every_event_class_has_a_sample() -> None:
     assert {type(event) for event in sample_events()} == set(ev.EVENT_TYPES.values())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_event_is_described_with_rules(lang: str, preset: str) -> None:
+    rules = PRESETS[preset]
+    for event in sample_events():
+        contract = isinstance(event, ev.BidMade) and event.action >= actions.CONTRACT_BASE
+        if contract and rules.auction is None:
+            continue
+        for viewer in VIEWERS:
+            for verbosity in ("normal", "brief"):
+                text = describe_event(event, lang, viewer, NAMES, verbosity, rules)  # type: ignore[arg-type]
+                if not event.visible_to(viewer):
+                    assert text is None
+                    continue
+                assert text and "{" not in text and text == text.strip(), (event, text)
+
+
+def test_auction_bids_and_contracts() -> None:
+    valdostana, coinche = PRESETS["valdostana"], PRESETS["coinche"]
+    bid = ev.BidMade(1, actions.contract_bid(3, Suit.HEARTS), 1)
+    assert describe_event(bid, "it", None, rules=valdostana) == "Est dice 112 cuori."
+    assert describe_event(bid, "it", 1, rules=valdostana) == "Hai detto 112 cuori."
+    assert describe_event(bid, "fr", None, rules=coinche) == "Est annonce 110 à cœur."
+    assert describe_event(bid, "en", None) == "East bids contract no. 4 in hearts."
+    assert describe_event(bid, "it", None, NAMES, "brief", valdostana) == "Anna: 112 cuori"
+    passo = ev.BidMade(2, actions.PASS, 1)
+    assert describe_event(passo, "it", None, rules=valdostana) == "Sud dice passo."
+    assert describe_event(passo, "en", None, rules=valdostana) == "South passes (no ace)."
+    assert describe_event(passo, "en", None, rules=coinche) == "South passes."
+    assert describe_event(passo, "it", None) == "Sud dice via (giro 1)."
+    assert describe_event(ev.BidMade(3, actions.ASPETTO, 1), "it", None) == (
+        "Ovest dice aspetto."
+    )
+    assert describe_event(ev.BidMade(3, actions.CONTRO, 1), "fr", 3) == "Vous coinchez !"
+    assert describe_event(ev.BidMade(0, actions.SURCONTRO, 1), "en", None) == (
+        "North redoubles."
+    )
+    doubled = ev.ContractSet(taker=1, trump=Suit.HEARTS, level=112, multiplier=2)
+    assert describe_event(doubled, "it", None, rules=valdostana) == (
+        "Contratto a Est: 112 cuori. Il contratto è contrato: punti per 2."
+    )
+    redoubled = ev.ContractSet(taker=1, trump=Suit.HEARTS, level=112, multiplier=4)
+    assert describe_event(redoubled, "en", 1) == (
+        "You win the auction: 112 in hearts. Redoubled: points times 4."
+    )
+    capot = ev.ContractSet(taker=0, trump=Suit.SPADES, level=250)
+    assert describe_event(capot, "fr", None, rules=coinche) == (
+        "Nord remporte les enchères : capot à pique."
+    )
+    # A take-or-pass contract (level 0) is told as before.
+    assert describe_event(ev.ContractSet(0, Suit.HEARTS), "it", None) == (
+        "Ha preso Nord: la briscola è cuori."
+    )
+
+
+def test_auction_hand_has_no_turned_card() -> None:
+    started = ev.HandStarted(hand_no=2, dealer=3, turned=None)
+    assert describe_event(started, "it", None) == "Smazzata 2: dà le carte Ovest."
+    assert describe_event(started, "en", 3) == "Hand 2: you deal."
+
+
+def test_declarations_are_told() -> None:
+    announced = ev.DeclarationAnnounced(seat=0, names=("sequence_4", "carre_J"))
+    assert describe_event(announced, "it", None) == "Nord dichiara quarta, poker di fanti."
+    assert describe_event(announced, "fr", 0) == "Vous annoncez cinquante, carré de valets."
+    spoken = ev.DeclarationAnnounced(seat=1, names=("cinquante",))
+    assert describe_event(spoken, "it", None) == "Est dichiara cinquante."
+    assert describe_event(spoken, "en", None) == "East declares fifty."
+    resolved = ev.DeclarationsResolved(team=1, points=(0, 70))
+    assert describe_event(resolved, "it", None) == (
+        "Le dichiarazioni valgono per Est-Ovest: 70 punti."
+    )
+    both = ev.DeclarationsResolved(team=0, points=(150, 20))
+    assert describe_event(both, "en", None) == (
+        "Declarations: North-South 150 points, East-West 20 points."
+    )
+    assert describe_event(ev.DeclarationsResolved(None, (0, 0)), "es", 2) == (
+        "Ninguna combinación vale."
+    )
+    tens = [make_card(Suit.CLUBS, r) for r in (Rank.TEN, Rank.JACK, Rank.QUEEN)]
+    shown = ev.DeclarationsShown(seat=2, names=("sequence_3",), cards=to_mask(tens))
+    assert describe_event(shown, "en", None) == (
+        "South shows sequence of three: ten of clubs, jack of clubs, queen of clubs."
+    )
+    assert describe_event(shown, "it", 2) == (
+        "Mostri terza: dieci di fiori, fante di fiori, donna di fiori."
+    )
+    ottava = ev.OttavaShown(seat=3, suit=Suit.HEARTS)
+    assert describe_event(ottava, "it", None) == (
+        "Ovest mostra l'ottava, tutte e otto le carte di cuori: la sua coppia vince la partita!"
+    )
+
+
+def test_hand_scored_tells_declarations() -> None:
+    text = describe_event(_score("made", declarations=(0, 50)), "it", None) or ""
+    assert "Est-Ovest segna 50 punti di dichiarazioni." in text
+    plain = describe_event(_score("made"), "it", None) or ""
+    assert "dichiarazioni" not in plain
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

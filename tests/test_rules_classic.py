@@ -8,7 +8,6 @@ sentence of seed 002 (Spanish) or the RULES.md line that it checks.
 from __future__ import annotations
 
 import dataclasses
-
 import random
 
 import pytest
@@ -30,6 +29,7 @@ from helpers import (
 
 from belote.cards import Rank, Suit, make_card
 from belote.engine import actions as A
+from belote.engine import scoring
 from belote.engine.dealing import seeded_deck_source
 from belote.engine.events import (
     AllPassed,
@@ -44,7 +44,6 @@ from belote.engine.events import (
     TrickWon,
     TurnedCardTaken,
 )
-from belote.engine import scoring
 from belote.engine.state import CHANCE, TERMINAL, Game, Phase
 from belote.engine.tricks import CARD_POINTS, trick_winner
 from belote.errors import BeloteError, IllegalActionError

@@ -15,6 +15,9 @@ app = typer.Typer(
 )
 app.command("simulate")(simulate_command)
 app.command("replay")(replay_command)
+from belote.cli.rules_sheet import rules_command  # noqa: E402  (belote rules, the rule sheet)
+
+app.command("rules")(rules_command)
 from belote.cli.score import score_command  # noqa: E402  (belote score, the scorekeeper)
 
 app.command("score")(score_command)

@@ -38,7 +38,7 @@ from belote.scorekeeper import (
     parse_trump,
     write_csv,
 )
-from belote.tournament import game_scores
+from belote.tournament.pinasca import WIN_BONUS, game_scores
 
 
 def _steps(rules: Rules, answers: dict[str, Any]) -> list[str]:
@@ -199,8 +199,8 @@ def run_score(preset: str = "classic", csv_in: str | None = None, csv_out: str |
         w = sheet.winner
         won, lost = game_scores(sheet.totals[w], sheet.totals[1 - w], target=rules.target_score)
         ns, ew = (won, lost) if w == 0 else (lost, won)
-        print(message("report.game_scores", target=rules.target_score, bonus=2000, ns=ns,
-                      ew=ew), file=out)
+        print(message("report.game_scores", target=rules.target_score, bonus=WIN_BONUS,
+                      ns=ns, ew=ew), file=out)
     if csv_out is not None:
         try:
             with open(csv_out, "w", encoding="utf-8", newline="") as stream:

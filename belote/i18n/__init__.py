@@ -13,11 +13,15 @@ Message ids are symbolic and grouped by prefix:
 ``preset.*``       names of the rule presets
 ``announce.*``     the words "belote" and "rebelote"
 ``list.*``         the list separator
-``action.*``       short labels of actions (menus, brief announcements)
+``action.*``       short labels of actions (menus, brief announcements); auction contracts
+                   (``action.contract``: "{level} {suit}")
+``declaration.*``  names of declarations ("sequence_4", "carre_J", spoken "cinquante")
 ``event.*``        one sentence per event kind; ``.you`` when the listener is the player,
                    ``.brief`` for the brief verbosity
 ``ui.*``           the terminal table: help lines, prompts, status answers
 ``error.*``        answers to bad input, one per reason
+``sheet.*``        the rule sheet (``belote rules``): ``sheet.FLAG.VALUE`` or ``sheet.FLAG``
+                   with ``{value}``, section headings ``sheet.section.*``
 =================  ===============================================================
 
 >>> card_name(4, "it")
@@ -38,6 +42,8 @@ from belote.i18n.names import (
     action_name,
     card_name,
     cards_text,
+    contract_name,
+    declaration_name,
     join_list,
     preset_name,
     rank_name,
@@ -53,6 +59,8 @@ __all__ = [
     "action_name",
     "card_name",
     "cards_text",
+    "contract_name",
+    "declaration_name",
     "describe_event",
     "has_message",
     "join_list",

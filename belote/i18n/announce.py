@@ -1,15 +1,18 @@
 """One sentence per event for a screen reader, in the listener's language.
 
-``describe_event`` reads only the event and the listener's seat: it keeps no state, so it can
-announce a live game, a replay or a reconnecting client's backlog alike.  Hidden information is
-respected: an event that the listener may not see (another seat's cards) describes nothing.
+``describe_event`` reads only the event, the listener's seat and (optionally) the rules: it keeps
+no state, so it can announce a live game, a replay or a reconnecting client's backlog alike.
+The rules are needed to name auction contracts by their level ("112 cuori") and to say an
+auction pass with the table's word; without them a contract is named by its position.
+Hidden information is respected: an event that the listener may not see (another seat's
+cards) describes nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from belote.cards import card_list
 from belote.engine import actions
@@ -20,11 +23,18 @@ from belote.i18n.names import (
     action_name,
     card_name,
     cards_text,
+    contract_name,
+    declaration_name,
+    join_list,
+    pass_key,
     preset_name,
     seat_name,
     suit_name,
     team_name,
 )
+
+if TYPE_CHECKING:
+    from belote.rules.base import Rules
 
 Verbosity = Literal["brief", "normal"]
 VERBOSITIES: tuple[str, ...] = ("brief", "normal")
@@ -36,6 +46,7 @@ class _Context:
     viewer: int | None
     names: Sequence[str] | None
     verbosity: str
+    rules: Rules | None = None
 
     def say(self, key: str, seat: int | None = None, **values: Any) -> str:
         """The message ``key`` (``key.you`` when ``seat`` is the listener; ``.brief`` if any)."""
@@ -76,6 +87,10 @@ def _match_started(e: ev.MatchStarted, c: _Context) -> str:
 
 def _hand_started(e: ev.HandStarted, c: _Context) -> str:
     dealer = seat_name(e.dealer, c.lang, c.names)
+    if e.turned is None:
+        return c.say(
+            "event.hand_started.no_turned", e.dealer, hand_no=e.hand_no, dealer=dealer
+        )
     return c.say(
         "event.hand_started",
         e.dealer,
@@ -97,18 +112,36 @@ _BID_KEYS: dict[int, str] = {
     actions.SENZA: "no_trump",
     actions.TUTTE: "all_trump",
     **{actions.name_suit(suit): "name_suit" for suit in range(4)},
+    actions.ASPETTO: "aspetto",
+    actions.ANCORA: "ancora",
+    actions.ALZO: "alzo",
+    actions.CONTRO: "contro",
+    actions.SURCONTRO: "surcontro",
 }
 
 
+def _bid_key(action: int, rules: Rules | None) -> str:
+    if actions.CONTRACT_BASE <= action < actions.CONTRACT_END:
+        return "contract"
+    if action not in _BID_KEYS:
+        raise ValueError(f"BidMade with an action id that is not a bid: {action!r}")
+    if action == actions.PASS:
+        # "via" in take-or-pass; "passo" (no ace) or a plain pass in an auction.
+        return pass_key(rules)
+    return _BID_KEYS[action]
+
+
 def _bid_made(e: ev.BidMade, c: _Context) -> str:
-    if e.action not in _BID_KEYS:
-        raise ValueError(f"BidMade with an action id that is not a bid: {e.action!r}")
-    values: dict[str, Any] = {"round": e.round, "bid": action_name(e.action, c.lang)}
-    if _BID_KEYS[e.action] == "name_suit":
+    key = _bid_key(e.action, c.rules)
+    values: dict[str, Any] = {
+        "round": e.round,
+        "bid": action_name(e.action, c.lang, c.rules),
+    }
+    if key == "name_suit":
         values["suit"] = suit_name(e.action - actions.NAME_SUIT_BASE, c.lang)
     if c.verbosity == "brief":
         return c.say("event.bid_made", e.seat, **values)
-    return c.say(f"event.bid_made.{_BID_KEYS[e.action]}", e.seat, **values)
+    return c.say(f"event.bid_made.{key}", e.seat, **values)
 
 
 def _all_passed(e: ev.AllPassed, c: _Context) -> str:
@@ -118,8 +151,32 @@ def _all_passed(e: ev.AllPassed, c: _Context) -> str:
 
 def _contract_set(e: ev.ContractSet, c: _Context) -> str:
     if e.trump in TRUMP_MODE_KEYS:
-        return c.say(f"event.contract_set.{TRUMP_MODE_KEYS[e.trump]}", e.taker)
-    return c.say("event.contract_set.suit", e.taker, suit=suit_name(e.trump, c.lang))
+        text = c.say(f"event.contract_set.{TRUMP_MODE_KEYS[e.trump]}", e.taker)
+    elif e.level:
+        contract = contract_name(e.level, e.trump, c.lang, c.rules)
+        text = c.say("event.contract_set.level", e.taker, contract=contract)
+    else:
+        text = c.say("event.contract_set.suit", e.taker, suit=suit_name(e.trump, c.lang))
+    if e.multiplier == 1:
+        return text
+    return text + " " + c.say(
+        f"event.contract_set.{_multiplier_key(e.multiplier, c.rules)}",
+        multiplier=e.multiplier,
+    )
+
+
+def _multiplier_key(multiplier: int, rules: Rules | None) -> str:
+    """Which word a contract's multiplier is: the rules' contro / surcontro, else x2 / x4."""
+    auction = None if rules is None else rules.auction
+    contro, surcontro = (2, 4) if auction is None else (
+        auction.contro_multiplier,
+        auction.surcontro_multiplier,
+    )
+    if multiplier == surcontro:
+        return "surcontro"
+    if multiplier == contro:
+        return "contro"
+    return "multiplied"
 
 
 def _turned_card_taken(e: ev.TurnedCardTaken, c: _Context) -> str:
@@ -136,6 +193,47 @@ def _belote_announced(e: ev.BeloteAnnounced, c: _Context) -> str:
     return c.say(
         "event.belote_announced", e.seat, word=word, suit=suit_name(e.suit, c.lang)
     )
+
+
+def _declarations(names: Sequence[str], lang: str) -> str:
+    return join_list((declaration_name(name, lang) for name in names), lang)
+
+
+def _declaration_announced(e: ev.DeclarationAnnounced, c: _Context) -> str:
+    if not e.names:
+        return c.say("event.declaration_announced.nothing", e.seat)
+    return c.say(
+        "event.declaration_announced",
+        e.seat,
+        declarations=_declarations(e.names, c.lang),
+    )
+
+
+def _declarations_resolved(e: ev.DeclarationsResolved, c: _Context) -> str:
+    scoring = [team for team, points in enumerate(e.points) if points]
+    if not scoring:
+        return c.say("event.declarations_resolved.none")
+    if len(scoring) == 1:
+        team = scoring[0]
+        return c.say(
+            "event.declarations_resolved.one",
+            team=team_name(team, c.lang),
+            points=e.points[team],
+        )
+    return c.say("event.declarations_resolved.both", **c.teams("points", e.points))
+
+
+def _declarations_shown(e: ev.DeclarationsShown, c: _Context) -> str:
+    return c.say(
+        "event.declarations_shown",
+        e.seat,
+        declarations=_declarations(e.names, c.lang),
+        cards=cards_text(card_list(e.cards), c.lang),
+    )
+
+
+def _ottava_shown(e: ev.OttavaShown, c: _Context) -> str:
+    return c.say("event.ottava_shown", e.seat, suit=suit_name(e.suit, c.lang))
 
 
 def _trick_won(e: ev.TrickWon, c: _Context) -> str:
@@ -156,6 +254,15 @@ def _hand_scored(e: ev.HandScored, c: _Context) -> str:
         parts.append(
             c.say("event.hand_scored.capot", team=team_name(e.capot_team, c.lang))
         )
+    for team, points in enumerate(e.declarations):
+        if points:
+            parts.append(
+                c.say(
+                    "event.hand_scored.declarations",
+                    team=team_name(team, c.lang),
+                    points=points,
+                )
+            )
     for team, points in enumerate(e.belote):
         if points:
             parts.append(
@@ -195,6 +302,10 @@ _DESCRIBERS: dict[type[ev.Event], Callable[[Any, _Context], str]] = {
     ev.TurnedCardTaken: _turned_card_taken,
     ev.CardPlayed: _card_played,
     ev.BeloteAnnounced: _belote_announced,
+    ev.DeclarationAnnounced: _declaration_announced,
+    ev.DeclarationsResolved: _declarations_resolved,
+    ev.DeclarationsShown: _declarations_shown,
+    ev.OttavaShown: _ottava_shown,
     ev.TrickWon: _trick_won,
     ev.HandScored: _hand_scored,
     ev.MatchOver: _match_over,
@@ -207,13 +318,16 @@ def describe_event(
     viewer: int | None,
     names: Sequence[str] | None = None,
     verbosity: Verbosity = "normal",
+    rules: Rules | None = None,
 ) -> str | None:
     """The sentence announcing ``event`` to ``viewer`` (a seat, or None for a spectator).
 
     Returns None when the listener may not see the event (another seat's cards).  ``names``
     gives the players' names by seat; without it seats are North, East, South, West.  The
     listener's own actions are told in the second person ("You played the jack of hearts.").
-    ``verbosity="brief"`` shortens the frequent sentences (plays and bids).
+    ``verbosity="brief"`` shortens the frequent sentences (plays and bids).  ``rules`` (the
+    table's rules, optional) names auction contracts by level and says the auction's pass word;
+    without them contracts are named by their position in the level table.
     """
     check_language(lang)
     if verbosity not in VERBOSITIES:
@@ -225,4 +339,4 @@ def describe_event(
         raise TypeError(f"no description for event {type(event).__name__}")
     if not event.visible_to(viewer):
         return None
-    return describer(event, _Context(lang, viewer, names, verbosity))
+    return describer(event, _Context(lang, viewer, names, verbosity, rules))

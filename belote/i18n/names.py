@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from belote.cards import RANKS, SUITS, Card, rank_of, suit_of
 from belote.engine import actions
 from belote.engine.events import ALL_TRUMP, NO_TRUMP
 from belote.i18n.catalog import has_message, translate
+
+if TYPE_CHECKING:
+    from belote.rules.base import Rules
 
 RANK_KEYS: tuple[str, ...] = (
     "seven",
@@ -89,8 +93,58 @@ def cards_text(cards: Iterable[Card], lang: str) -> str:
     return join_list((card_name(card, lang) for card in cards), lang)
 
 
-def action_name(action: int, lang: str) -> str:
-    """A short label for an action id (a card name for a play), for menus and brief forms."""
+def declaration_name(name: str, lang: str) -> str:
+    """A declaration in words: a ``Declaration.name`` ("sequence_4", "carre_J") or a spoken
+    name ("tierce", "cinquante", "cent", "carre").  An unknown name is returned as it is."""
+    key = f"declaration.{name}"
+    if has_message(lang, key):
+        return translate(lang, key)
+    kind, _, size = name.partition("_")
+    if kind == "sequence" and size.isdigit():
+        return translate(lang, "declaration.sequence_n", count=int(size))
+    return name
+
+
+def contract_name(level: int, suit: int, lang: str, rules: Rules | None = None) -> str:
+    """An auction contract in words ("112 cuori"); the rules' capot level says "capot"."""
+    auction = None if rules is None else rules.auction
+    values = {"level": level, "suit": suit_name(suit, lang)}
+    if auction is not None and auction.capot_level and level == auction.capot_level:
+        return translate(lang, "action.contract.capot", **values)
+    return translate(lang, "action.contract", **values)
+
+
+# Action ids with a fixed label (``action.<key>``); PASS depends on the bidding system.
+_SIMPLE_ACTIONS: dict[int, str] = {
+    actions.PASS: "pass",
+    actions.TAKE: "take",
+    actions.SENZA: "no_trump",
+    actions.TUTTE: "all_trump",
+    actions.ANNOUNCE_BELOTE: "announce_belote",
+    actions.ASPETTO: "aspetto",
+    actions.ANCORA: "ancora",
+    actions.ALZO: "alzo",
+    actions.CONTRO: "contro",
+    actions.SURCONTRO: "surcontro",
+    actions.DECLARE: "declare",
+    actions.OTTAVA: "ottava",
+}
+
+
+def pass_key(rules: Rules | None) -> str:
+    """The label of PASS: "pass" (take-or-pass, "via"), "pass_auction" or "passo" (no ace)."""
+    if rules is None or rules.auction is None:
+        return "pass"
+    return "passo" if rules.auction.pass_words else "pass_auction"
+
+
+def action_name(action: int, lang: str, rules: Rules | None = None) -> str:
+    """A short label for an action id (a card name for a play), for menus and brief forms.
+
+    ``rules`` (optional) names auction contracts by their level ("112 cuori") and picks the
+    auction's word for a pass; without it a contract is named by its position in the level
+    table ("contract no. 4 in hearts").
+    """
     if actions.is_play(action):
         name = card_name(actions.played_card(action), lang)
         if actions.announces(action):
@@ -102,13 +156,35 @@ def action_name(action: int, lang: str) -> str:
             "action.name_suit",
             suit=suit_name(action - actions.NAME_SUIT_BASE, lang),
         )
-    simple = {
-        actions.PASS: "pass",
-        actions.TAKE: "take",
-        actions.SENZA: "no_trump",
-        actions.TUTTE: "all_trump",
-        actions.ANNOUNCE_BELOTE: "announce_belote",
-    }
-    if action not in simple:
+    if actions.DECLARE_NAME_BASE <= action < actions.DECLARE_NAME_BASE + len(
+        actions.DECLARE_NAMES
+    ):
+        spoken = actions.DECLARE_NAMES[action - actions.DECLARE_NAME_BASE]
+        return translate(
+            lang, "action.declare_name", name=declaration_name(spoken, lang)
+        )
+    if actions.CONTRACT_BASE <= action < actions.CONTRACT_END:
+        return _contract_action_name(action, lang, rules)
+    if action == actions.PASS:
+        return translate(lang, f"action.{pass_key(rules)}")
+    if action not in _SIMPLE_ACTIONS:
         raise ValueError(f"no name for action id {action!r}")
-    return translate(lang, f"action.{simple[action]}")
+    return translate(lang, f"action.{_SIMPLE_ACTIONS[action]}")
+
+
+def _contract_action_name(action: int, lang: str, rules: Rules | None) -> str:
+    index = actions.contract_level_index(action)
+    suit = actions.contract_suit(action)
+    if rules is None:
+        return translate(
+            lang, "action.contract.index", number=index + 1, suit=suit_name(suit, lang)
+        )
+    if rules.auction is None:
+        raise ValueError(f"action id {action!r} is a contract, but {rules.name!r} has no auction")
+    levels = rules.auction.levels
+    if index >= len(levels):
+        raise ValueError(
+            f"action id {action!r} names contract level {index}, "
+            f"but {rules.name!r} has {len(levels)} levels"
+        )
+    return contract_name(levels[index], suit, lang, rules)

@@ -1,0 +1,415 @@
+"""The rule sheet: what a rules object enforces, in words, generated from the object itself.
+
+``rule_sheet(rules, lang)`` walks :meth:`Rules.flag_items` (every flag, nested groups by dotted
+name) and says one catalog sentence per flag value, so the sheet always says what the engine
+enforces, including the flags a table host changed.  The sentence of a flag is the message
+``sheet.FLAG.VALUE`` when the catalog has one (``sheet.partner_master_frees.true``,
+``sheet.tie_rule.prigione``, ``sheet.taker_min_points.0``), else ``sheet.FLAG`` with the value
+filled in (``sheet.target_score``: "The match is played to {value} points.").  Tables (contract
+levels, declaration points, card orders from :mod:`belote.rules.tables`) are written out.  A flag
+the catalogs do not know yet still appears, as ``sheet.generic`` ("flag: value").
+
+Sections: dealing and seating, bidding, card play obligations, belote, declarations, scoring,
+match (:data:`SECTIONS`).  :func:`sheet_lines` gives the lines with their section, flag and
+message key (tests check that every flag has its own sentence).
+
+:func:`rules_with_flags` applies ``NAME=VALUE`` texts (``belote rules PRESET --flag ...``) with
+:meth:`Rules.with_flags` and checks every value against the field's type.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+
+from belote.i18n.catalog import check_language, has_message, translate
+from belote.i18n.names import declaration_name, join_list, preset_name, rank_name
+from belote.rules.base import GROUPS, Rules
+from belote.rules.declarations import RANK_CODES, carre_value
+from belote.rules.presets import PRESETS
+from belote.rules.tables import PLAIN_ORDER, PLAIN_POINTS, TRUMP_ORDER, TRUMP_POINTS
+
+SECTIONS: tuple[str, ...] = (
+    "deal",
+    "bidding",
+    "play",
+    "belote",
+    "declarations",
+    "scoring",
+    "match",
+)
+OTHER = "other"  # flags without a section yet (a flag added after this module)
+
+# The section of each top-level flag; a nested group's flags go with the group.
+SECTION_OF: dict[str, str] = {
+    "direction": "deal",
+    "deal_packets": "deal",
+    "bidding": "bidding",
+    "jack_oblige": "bidding",
+    "allow_senza": "bidding",
+    "allow_tutte": "bidding",
+    "senza_override": "bidding",
+    "auction": "bidding",
+    "must_follow_suit": "play",
+    "must_trump": "play",
+    "partner_master_frees": "play",
+    "must_overtrump": "play",
+    "must_undertrump": "play",
+    "belote_enabled": "belote",
+    "belote_points": "belote",
+    "belote_king_first": "belote",
+    "belote_window": "belote",
+    "belote_counts_for_contract": "belote",
+    "tutte_only_highest_belote": "belote",
+    "declarations": "declarations",
+    "ottava": "declarations",
+    "last_trick_bonus": "scoring",
+    "capot_bonus": "scoring",
+    "capot_all_points": "scoring",
+    "taker_min_points": "scoring",
+    "taker_must_beat_defenders": "scoring",
+    "declarations_count_for_contract": "scoring",
+    "made_adds_contract": "scoring",
+    "failed_defenders_points": "scoring",
+    "failed_adds_contract": "scoring",
+    "failed_defenders_take_all_declarations": "scoring",
+    "failed_takers_keep_belote": "scoring",
+    "tie_rule": "scoring",
+    "doubled_tie": "scoring",
+    "multiplier_scope": "scoring",
+    "senza_multiplier": "scoring",
+    "target_score": "match",
+    "target_strict": "match",
+}
+TITLE_FLAG = "name"
+
+# Card points of one hand's 32 cards with one trump suit (152).
+CARD_POINTS_TOTAL = sum(TRUMP_POINTS.values()) + 3 * sum(PLAIN_POINTS.values())
+CARDS_EACH = 8
+
+
+@dataclass(frozen=True, slots=True)
+class SheetLine:
+    """One line of the sheet: ``flag`` is the flag it states (None: a fixed rule or heading)."""
+
+    section: str
+    flag: str | None
+    key: str
+    text: str
+
+
+# --- Values filled into a flag's sentence ----------------------------------------------------
+
+# A formatter returns (key suffix or None, placeholder values) for a flag value.
+Formatter = Callable[[Rules, Any, str], tuple[str | None, dict[str, Any]]]
+
+
+def _deal_packets(rules: Rules, value: Any, lang: str) -> tuple[str | None, dict[str, Any]]:
+    count = sum(value)
+    values = {
+        "packets": "+".join(str(p) for p in value),
+        "count": count,
+        "rest": CARDS_EACH - count,
+        "taker_rest": CARDS_EACH - count - 1,
+    }
+    return ("turned" if rules.turned_card else None), values
+
+
+def _level_runs(levels: Sequence[int]) -> list[tuple[int, int, int] | int]:
+    """Levels as arithmetic runs (start, end, step) of three or more, and single levels."""
+    out: list[tuple[int, int, int] | int] = []
+    i = 0
+    while i < len(levels):
+        if i + 2 < len(levels):
+            step = levels[i + 1] - levels[i]
+            if step > 0 and levels[i + 2] - levels[i + 1] == step:
+                j = i + 2
+                while j + 1 < len(levels) and levels[j + 1] - levels[j] == step:
+                    j += 1
+                out.append((levels[i], levels[j], step))
+                i = j + 1
+                continue
+        out.append(levels[i])
+        i += 1
+    return out
+
+
+def levels_text(levels: Sequence[int], lang: str) -> str:
+    """``82 to 802 by 10``; ``80 to 160 by 10, 250``."""
+    parts = [
+        translate(lang, "sheet.range", start=run[0], end=run[1], step=run[2])
+        if isinstance(run, tuple)
+        else str(run)
+        for run in _level_runs(levels)
+    ]
+    return join_list(parts, lang)
+
+
+def _levels(rules: Rules, value: Any, lang: str) -> tuple[str | None, dict[str, Any]]:
+    return None, {"levels": levels_text(value, lang)}
+
+
+def _sequence_points(rules: Rules, value: Any, lang: str) -> tuple[str | None, dict[str, Any]]:
+    rows = [
+        translate(
+            lang,
+            "sheet.sequence_row.last" if i == len(value) - 1 else "sheet.sequence_row",
+            name=declaration_name(f"sequence_{length}", lang),
+            length=length,
+            points=points,
+        )
+        for i, (length, points) in enumerate(value)
+        if points
+    ]
+    return ("none" if not rows else None), {"rows": join_list(rows, lang)}
+
+
+def _carre_points(rules: Rules, value: Any, lang: str) -> tuple[str | None, dict[str, Any]]:
+    decl = rules.declarations
+    assert decl is not None
+    rows = []
+    for rank in TRUMP_ORDER:  # J 9 A 10 K Q 8 7: the order carrés are compared in
+        points = carre_value(rank, decl)
+        if points > 0:
+            name = declaration_name(f"carre_{RANK_CODES[rank]}", lang)
+            rows.append(translate(lang, "sheet.carre_row", carre=name, points=points))
+    return ("none" if not rows else None), {"rows": join_list(rows, lang)}
+
+
+def _last_trick(rules: Rules, value: Any, lang: str) -> tuple[str | None, dict[str, Any]]:
+    return None, {"total": CARD_POINTS_TOTAL + value}
+
+
+def _capot(rules: Rules, value: Any, lang: str) -> tuple[str | None, dict[str, Any]]:
+    last = rules.last_trick_bonus + value
+    return None, {"last": last, "total": CARD_POINTS_TOTAL + last}
+
+
+def _target(rules: Rules, value: Any, lang: str) -> tuple[str | None, dict[str, Any]]:
+    return _token(value), {"target": rules.target_score}
+
+
+FORMATTERS: dict[str, Formatter] = {
+    "deal_packets": _deal_packets,
+    "auction.levels": _levels,
+    "declarations.sequence_points": _sequence_points,
+    "declarations.carre_points": _carre_points,
+    "last_trick_bonus": _last_trick,
+    "capot_bonus": _capot,
+    "target_strict": _target,
+}
+
+
+def _token(value: Any) -> str | None:
+    """The key suffix of a plain value: true/false, none, the number or the word."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, (int, str)):
+        return str(value)
+    return None
+
+
+def _shown(value: Any) -> str:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        value = dataclasses.asdict(value)
+    return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
+
+
+def flag_sentence(rules: Rules, flag: str, value: Any, lang: str) -> tuple[str, str]:
+    """(message key, sentence) saying what ``flag`` set to ``value`` means at this table."""
+    formatter = FORMATTERS.get(flag)
+    if formatter is not None:
+        suffix, values = formatter(rules, value, lang)
+    else:
+        suffix, values = _token(value), {}
+    values.setdefault("value", value)
+    keys = ([f"sheet.{flag}.{suffix}"] if suffix is not None else []) + [f"sheet.{flag}"]
+    for key in keys:
+        if has_message(lang, key):
+            return key, translate(lang, key, **values)
+    return "sheet.generic", translate(lang, "sheet.generic", flag=flag, value=_shown(value))
+
+
+# --- The sheet -------------------------------------------------------------------------------
+
+
+def _order_text(order: Iterable[int], points: dict[Any, int], lang: str) -> str:
+    return join_list(
+        (
+            translate(lang, "sheet.card_points", rank=rank_name(rank, lang), points=points[rank])
+            for rank in order
+        ),
+        lang,
+    )
+
+
+def _fixed_lines(rules: Rules, lang: str) -> dict[tuple[str, str], list[tuple[str, str]]]:
+    """Rules no flag changes, as (section, "before"/"after") -> [(key, text)]."""
+
+    def say(key: str, **values: Any) -> tuple[str, str]:
+        return key, translate(lang, key, **values)
+
+    fixed: dict[tuple[str, str], list[tuple[str, str]]] = {
+        ("deal", "before"): [say("sheet.common")],
+        ("deal", "after"): [say("sheet.dealer_rotates")],
+        ("play", "before"): [
+            say("sheet.trick"),
+            say("sheet.cards.trump_order", cards=_order_text(TRUMP_ORDER, TRUMP_POINTS, lang)),
+            say("sheet.cards.plain_order", cards=_order_text(PLAIN_ORDER, PLAIN_POINTS, lang)),
+        ],
+    }
+    if rules.declarations is not None:
+        fixed[("declarations", "before")] = [say("sheet.declarations.intro")]
+    if rules.auction is not None:
+        fixed[("scoring", "before")] = [say("sheet.auction_contract")]
+    return fixed
+
+
+def section_of(flag: str) -> str:
+    return SECTION_OF.get(flag.partition(".")[0], OTHER)
+
+
+def sheet_lines(rules: Rules, lang: str) -> list[SheetLine]:
+    """Every line of the sheet in order: the title (flag ``name``), the changed flags, then
+    each section's heading (flag None, key ``sheet.section.*``) and sentences."""
+    check_language(lang)
+    title = SheetLine("", TITLE_FLAG, "sheet.name",
+                      translate(lang, "sheet.name", preset=preset_name(rules.name, lang)))
+    lines = [title]
+    base = PRESETS.get(rules.name)
+    if base is not None and base != rules:
+        changed = ", ".join(rules.flags_changed_from(base))
+        lines.append(SheetLine("", None, "sheet.changed",
+                               translate(lang, "sheet.changed", flags=changed)))
+    by_section: dict[str, list[SheetLine]] = {}
+    for flag, value in rules.flag_items():
+        if flag == TITLE_FLAG:
+            continue
+        section = section_of(flag)
+        key, text = flag_sentence(rules, flag, value, lang)
+        by_section.setdefault(section, []).append(SheetLine(section, flag, key, text))
+    fixed = _fixed_lines(rules, lang)
+    for section in (*SECTIONS, OTHER):
+        body = by_section.get(section, [])
+        if not body:
+            continue
+        heading = f"sheet.section.{section}"
+        lines.append(SheetLine(section, None, heading, translate(lang, heading)))
+        lines += [SheetLine(section, None, k, t) for k, t in fixed.get((section, "before"), [])]
+        lines += body
+        lines += [SheetLine(section, None, k, t) for k, t in fixed.get((section, "after"), [])]
+    return lines
+
+
+def rule_sheet(rules: Rules, lang: str) -> str:
+    """The rule sheet of ``rules`` in ``lang``: a title, then one paragraph per section (a
+    heading line, then one sentence per line), sections separated by a blank line."""
+    out: list[str] = []
+    for line in sheet_lines(rules, lang):
+        if line.key.startswith("sheet.section."):
+            out.append("")
+        out.append(line.text)
+    return "\n".join(out) + "\n"
+
+
+# --- Flags from the command line ------------------------------------------------------------
+
+
+def parse_flag(text: str) -> tuple[str, Any]:
+    """``"name=value"`` -> (name, value); the value is JSON (``true``, ``2``, ``[3, 2, 3]``,
+    ``null``) or else a plain word (``counterclockwise``)."""
+    name, sep, raw = text.partition("=")
+    name, raw = name.strip(), raw.strip()
+    if not sep or not name:
+        raise ValueError(f"bad flag {text!r}: expected NAME=VALUE")
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    return name, value
+
+
+def rules_with_flags(rules: Rules, texts: Iterable[str]) -> Rules:
+    """``rules`` with the ``NAME=VALUE`` flags applied; ValueError names a bad one."""
+    flags = dict(parse_flag(text) for text in texts)
+    if not flags:
+        return rules
+    try:
+        changed = rules.with_flags(**flags)
+    except TypeError as exc:  # a group given something that is not an object
+        raise ValueError(f"bad flag value: {exc}") from None
+    check_flag_types(changed)
+    return changed
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    origin, args = get_origin(hint), get_args(hint)
+    if hint is Any:
+        return True
+    if hint is type(None):
+        return value is None
+    if origin is Literal:
+        return any(value == a and type(value) is type(a) for a in args)
+    if origin is Union or origin is types.UnionType:
+        return any(_fits(value, a) for a in args)
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is str:
+        return isinstance(value, str)
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_fits(v, args[0]) for v in value)
+        return len(args) == len(value) and all(
+            _fits(v, a) for v, a in zip(value, args, strict=True)
+        )
+    if isinstance(hint, type):
+        return isinstance(value, hint)
+    return True
+
+
+def _describe(hint: Any) -> str:
+    origin, args = get_origin(hint), get_args(hint)
+    if origin is Literal:
+        return " or ".join(json.dumps(a) for a in args)
+    text = getattr(hint, "__name__", None) if origin is None else None
+    return text or str(hint).replace("typing.", "")
+
+
+def check_flag_types(rules: Rules) -> None:
+    """ValueError naming every flag whose value does not fit the field's declared type."""
+    bad: list[str] = []
+    for obj, prefix in [(rules, ""), *((getattr(rules, g), f"{g}.") for g in GROUPS)]:
+        if obj is None:
+            continue
+        hints = get_type_hints(type(obj))
+        for field in dataclasses.fields(obj):
+            value = getattr(obj, field.name)
+            if not _fits(value, hints[field.name]):
+                bad.append(f"{prefix}{field.name}={_shown(value)} (expected "
+                           f"{_describe(hints[field.name])})")
+    if bad:
+        raise ValueError(f"bad flag value(s): {'; '.join(bad)}")
+
+
+__all__ = [
+    "SECTIONS",
+    "SheetLine",
+    "check_flag_types",
+    "flag_sentence",
+    "levels_text",
+    "parse_flag",
+    "rule_sheet",
+    "rules_with_flags",
+    "section_of",
+    "sheet_lines",
+]
