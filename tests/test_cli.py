@@ -107,3 +107,22 @@ def test_replay_rejects_a_file_that_is_not_a_record(tmp_path: Path) -> None:
     bad.write_text("{not json")
     result = runner.invoke(app, ["replay", str(bad)])
     assert result.exit_code == 1 and "not JSON" in result.output
+
+
+def test_every_preset_is_playable_from_the_terminal() -> None:
+    for preset in ("classic", "pinasca", "italian", "valdostana", "coinche"):
+        out = io.StringIO()
+        code = run_terminal_game(lang="it", preset=preset, seed=4, stdin=Lines([], "1"),
+                                 stdout=out)
+        assert code == 0
+        assert "Partita finita: la tua squadra" in out.getvalue(), preset
+
+
+def test_an_auction_contract_is_typed_with_its_level_and_suit() -> None:
+    # Seed 000 (valdostana): "92 Fiori, 112 Quadri, 172 Cuori, 92 Picche".
+    out = io.StringIO()
+    script = ["999 cuori", "q"]
+    run_terminal_game(lang="it", preset="valdostana", seed=5, stdin=Lines(script), stdout=out)
+    text = out.getvalue()
+    assert "Oppure scrivi un contratto" in text
+    assert "999 cuori" in text  # refused and quoted back: not a level of the table

@@ -36,7 +36,7 @@ from belote.i18n import (
     translate,
 )
 from belote.match import play_step
-from belote.notation import parse_card
+from belote.notation import SUIT_LETTERS, SUIT_SYMBOLS, parse_card
 from belote.records import save_record, to_record
 from belote.rules import find_preset
 
@@ -66,6 +66,7 @@ class TerminalPlayer:
         self.stdout = stdout
         self.names = names
         self.belote_armed = False
+        self.contracts: list[int] = []
 
     def say(self, text: str) -> None:
         print(text, file=self.stdout, flush=True)
@@ -125,14 +126,31 @@ class TerminalPlayer:
         legal = obs.legal_actions
         if legal == (A.ANNOUNCE_BELOTE,):
             return self._after_card()
+        rules = self.game.rules
+        contracts = [a for a in legal if A.CONTRACT_BASE <= a < A.CONTRACT_END]
         if legal[0] >= A.PASS:
-            options = [a for a in legal if a != A.ANNOUNCE_BELOTE]
-            labels = [action_name(a, self.lang) for a in options]
+            options = [a for a in legal if a != A.ANNOUNCE_BELOTE and a not in contracts]
+            labels = [action_name(a, self.lang, rules) for a in options]
             prompt = self.t("ui.prompt.bid", options=self._numbered(labels))
+            if contracts and rules.auction is not None:
+                # Hundreds of contracts are never read out: the player types one.
+                levels = rules.auction.levels
+                low = levels[A.contract_level_index(contracts[0])]
+                prompt += " " + self.t("ui.prompt.contract", low=low, high=levels[-1],
+                                       example=action_name(contracts[0], self.lang, rules))
         else:
             options = [a for a in legal if a < A.PLAY_ANNOUNCE_BASE]
+            extras = [a for a in legal if A.is_declaration(a) or a == A.OTTAVA]
             labels = [card_name(a, self.lang) for a in options]
             prompt = self.t("ui.prompt.your_turn", cards=self._numbered(labels))
+            if extras:
+                prompt += " " + self.t(
+                    "ui.prompt.announce",
+                    options=self._numbered([action_name(a, self.lang, rules) for a in extras],
+                                           start=len(options) + 1))
+                options += extras
+                labels += [action_name(a, self.lang, rules) for a in extras]
+        self.contracts = contracts
         self.say(prompt)
         while True:
             line = self.read()
@@ -149,10 +167,10 @@ class TerminalPlayer:
             raise Quit
         return DECLINE
 
-    def _numbered(self, labels: list[str]) -> str:
+    def _numbered(self, labels: list[str], start: int = 1) -> str:
         sep = translate(self.lang, "list.separator")
         return sep.join(self.t("ui.numbered", number=i, item=label)
-                        for i, label in enumerate(labels, start=1))
+                        for i, label in enumerate(labels, start=start))
 
     def _interpret(self, line: str, obs: Observation, options: list[int],
                    labels: list[str]) -> int | None:
@@ -179,6 +197,13 @@ class TerminalPlayer:
         for action, label in zip(options, labels, strict=True):
             if _fold(label) == folded:
                 return self._with_belote(action, obs)
+        if self.contracts:
+            contract = self._parse_contract(word)
+            if contract is not None:
+                if contract in self.contracts:
+                    return contract
+                self.say(self.t("error.bid_not_allowed"))
+                return None
         card = self._parse_card(word)
         if card is None:
             self.say(self.t("error.unknown_input", text=line.strip()))
@@ -189,6 +214,36 @@ class TerminalPlayer:
         if card in options:
             return self._with_belote(card, obs)
         self.say(self._why_not(card, obs))
+        return None
+
+    def _parse_contract(self, text: str) -> int | None:
+        """ "92 cuori", "92H", "92 hearts", "capot picche" as a contract id, or None."""
+        auction = self.game.rules.auction
+        if auction is None:
+            return None
+        parts = text.replace(",", " ").split()
+        if len(parts) == 1 and len(text) > 1:
+            parts = [text[:-1], text[-1]]
+        if len(parts) != 2:
+            return None
+        level_text, suit_text = parts
+        if level_text == "capot" and auction.capot_level:
+            level = auction.capot_level
+        elif level_text.isdigit():
+            level = int(level_text)
+        else:
+            return None
+        suit = self._parse_suit(suit_text)
+        if suit is None or level not in auction.levels:
+            return None
+        return A.contract_bid(auction.levels.index(level), suit)
+
+    def _parse_suit(self, text: str) -> int | None:
+        folded = _fold(text)
+        for suit in range(4):
+            names = {_fold(suit_name(suit, lang)) for lang in LANGUAGES}
+            if folded in names or folded.upper() in (SUIT_LETTERS[suit], SUIT_SYMBOLS[suit]):
+                return suit
         return None
 
     def _parse_card(self, text: str) -> int | None:
@@ -250,7 +305,7 @@ def run_terminal_game(lang: str = "en", preset: str = "classic", bots: str = "he
 
     def speak(_game: Game, events: list[Event]) -> None:
         for event in events:
-            sentence = describe_event(event, lang, HUMAN_SEAT, names)
+            sentence = describe_event(event, lang, HUMAN_SEAT, names, rules=rules)
             if sentence:
                 human.say(sentence)
 
