@@ -116,11 +116,12 @@ def score_hand(rules: Rules, facts: HandFacts, pot: Pot = Pot()) -> HandOutcome:
         if mult > 1 and rules.multiplier_scope == "lines":
             scores[tt], scores[dt] = (own[0] + own[1]) * mult, 0
     elif outcome == "failed":
+        # A fixed amount (valdostana 162, coinche 160) stays fixed even when the defenders
+        # took every trick (seed 000: "il massimo ... è la somma di 162 e degli accusi");
+        # otherwise every card point of the hand, the capot bonus included.
         base = rules.failed_defenders_points
         if base is None:
             base = hand_total
-        if capot_team == dt:
-            base = max(base, points[dt])
         scores[dt] = base + belote[dt] + decl[dt]
         if rules.failed_defenders_take_all_declarations:
             scores[dt] += decl[tt] + belote[tt]

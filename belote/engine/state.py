@@ -379,6 +379,7 @@ class Game:
         if result is True:
             next_dealer = (self.dealer + 1) % 4
             events.append(AllPassed(self.deal_no + 1, next_dealer))
+            self.hands = [0, 0, 0, 0]  # the cards go back to the deck
             self.dealer = next_dealer
             self.deal_no += 1
             self.phase = Phase.DEAL

@@ -1,0 +1,121 @@
+"""Plain-Python wrappers over the compiled kernels: checked inputs, Python types out.
+
+Importing this module compiles nothing either: :mod:`belote.engine._kernels` (numba) is
+imported on the first call.  Values are the card points of team 0 (seats 0 and 2) from the
+cards still on the table and in hand, with the last trick's bonus and the capot bonus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from belote.cards import NUM_CARDS, Card, CardSet
+from belote.errors import BeloteError
+from belote.rules.base import Rules
+
+_kernels: ModuleType | None = None
+
+
+def kernels() -> ModuleType:
+    """The compiled kernels (compiled on first use, then loaded from numba's cache)."""
+    global _kernels
+    if _kernels is None:
+        from belote.engine import _kernels as module
+
+        _kernels = module
+    return _kernels
+
+
+def rule_flags(rules: Rules) -> int:
+    k = kernels()
+    return (
+        (k.PARTNER_FREES if rules.partner_master_frees else 0)
+        | (k.MUST_OVERTRUMP if rules.must_overtrump else 0)
+        | (k.MUST_UNDERTRUMP if rules.must_undertrump else 0)
+        | (k.MUST_TRUMP if rules.must_trump else 0)
+    )
+
+
+@dataclass(frozen=True)
+class Position:
+    """A card-play position with every hand known (a deal, or one sampled world)."""
+
+    hands: tuple[CardSet, CardSet, CardSet, CardSet]  # cards still held, by seat
+    trick: tuple[Card, ...]  # cards on the table, leader first
+    leader: int
+    trump: int
+    won: int = 0  # bit t set if team t has already taken a trick (capot bonus)
+
+    def check(self) -> None:
+        seen = 0
+        for hand in (*self.hands, *(1 << c for c in self.trick)):
+            if seen & hand:
+                raise BeloteError("a card is in two places")
+            seen |= hand
+        if not 0 <= self.leader < 4 or not 0 <= self.trump <= 5 or len(self.trick) > 3:
+            raise BeloteError("bad leader, trump or trick")
+        sizes = [h.bit_count() for h in self.hands]
+        n = len(self.trick)
+        expected = [sizes[(self.leader + n) % 4] - (1 if (i - self.leader) % 4 < n else 0)
+                    for i in range(4)]
+        if sizes != expected or seen.bit_count() % 4 or seen.bit_count() > NUM_CARDS:
+            raise BeloteError("hand sizes do not match the trick")
+
+    @property
+    def tricks_left(self) -> int:
+        return (sum(h.bit_count() for h in self.hands) + len(self.trick)) // 4
+
+    @property
+    def to_move(self) -> int:
+        return (self.leader + len(self.trick)) % 4
+
+
+class Solver:
+    """Exact ("double-dummy") solver with a transposition table that lives across calls."""
+
+    def __init__(self, rules: Rules) -> None:
+        k = kernels()
+        self.rules = rules
+        self.flags = rule_flags(rules)
+        self.tt_key = np.full(k.TT_SIZE, -1, dtype=np.int64)
+        self.tt_lo = np.zeros(k.TT_SIZE, dtype=np.int64)
+        self.tt_hi = np.zeros(k.TT_SIZE, dtype=np.int64)
+        self.tt_move = np.zeros(k.TT_SIZE, dtype=np.int64)
+        self.stats = np.zeros(2, dtype=np.int64)  # nodes, root passes
+
+    def clear(self) -> None:
+        self.tt_key[:] = -1
+
+    def solve(self, position: Position, check: bool = True) -> dict[Card, int]:
+        """Value (team 0's points from here) of every legal card of the player to move."""
+        if check:
+            position.check()
+        k = kernels()
+        self.clear()  # the table's keys assume one deal
+        hands = np.array(position.hands, dtype=np.int64)
+        trick = np.zeros(4, dtype=np.int64)
+        trick[: len(position.trick)] = position.trick
+        cards = np.zeros(8, dtype=np.int64)
+        values = np.zeros(8, dtype=np.int64)
+        count = k.solve_root(hands, trick, len(position.trick), position.leader,
+                             position.trump, self.flags, self.rules.last_trick_bonus,
+                             self.rules.capot_bonus, position.won, position.tricks_left,
+                             self.tt_key, self.tt_lo, self.tt_hi, self.tt_move, cards,
+                             values, self.stats)
+        return {int(cards[i]): int(values[i]) for i in range(count)}
+
+
+def random_playouts(rules: Rules, n_hands: int, seed: int = 0) -> int:
+    """Play ``n_hands`` random hands in the compiled kernel (benchmark); a checksum."""
+    k = kernels()
+    return int(k.random_hands(n_hands, seed, rule_flags(rules), rules.last_trick_bonus,
+                              rules.capot_bonus))
+
+
+def as_int_list(values: Sequence[Any]) -> list[int]:
+    return [int(v) for v in values]
