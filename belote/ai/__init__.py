@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from belote.ai.base import DECLINE, Player
+from belote.ai.expert import ExpertBot
 from belote.ai.heuristic import HeuristicBot
 from belote.ai.random_bot import RandomBot
 
 BOTS: dict[str, Callable[[int | None], Player]] = {
     "random": lambda seed: RandomBot(seed),
     "heuristic": lambda seed: HeuristicBot(seed),
+    "expert": lambda seed: ExpertBot(seed),
 }
 
 
@@ -22,3 +24,6 @@ def make_bot(name: str, seed: int | None = None) -> Player:
 
 
 __all__ = ["BOTS", "DECLINE", "Player", "make_bot"]
+
+# colver's agents register themselves (colver itself is imported only when one is made)
+import belote.ai.colver_agents  # noqa: E402,F401

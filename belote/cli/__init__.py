@@ -21,6 +21,9 @@ app.command("rules")(rules_command)
 from belote.cli.score import score_command  # noqa: E402  (belote score, the scorekeeper)
 
 app.command("score")(score_command)
+from belote.cli.arena import arena_command  # noqa: E402  (belote arena, duplicate deals)
+
+app.command("arena")(arena_command)
 
 
 @app.command("play")

@@ -328,11 +328,12 @@ def _trick_value(trick: np.ndarray, trump: int) -> int:
 def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: int,
             flags: int, last_bonus: int, capot_bonus: int, won0: int, left0: int,
             alpha0: int, beta0: int, tt_key: np.ndarray, tt_lo: np.ndarray,
-            tt_hi: np.ndarray, tt_move: np.ndarray, stats: np.ndarray) -> int:
+            tt_hi: np.ndarray, tt_move: np.ndarray, stats: np.ndarray, gen: int) -> int:
     """Fail-soft alpha-beta, iterative (an explicit stack: numba's cache does not reload
     recursive functions reliably).  Value: team 0's points from the cards on the table and
     in hand.  A transposition table at trick starts keys on (cards left, leader, which
-    teams have taken a trick); the table must be cleared between deals."""
+    teams have taken a trick) and ``gen``, a number the caller changes with each deal
+    (so the table need not be cleared between deals)."""
     f_n = np.empty(MAX_PLY, dtype=np.int64)
     f_leader = np.empty(MAX_PLY, dtype=np.int64)
     f_won = np.empty(MAX_PLY, dtype=np.int64)
@@ -407,7 +408,7 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
                 # At a trick's start a node is the cards left in hand (each card's owner is
                 # fixed in a deal), the leader and which teams have taken a trick.
                 remaining = hands[0] | hands[1] | hands[2] | hands[3]
-                key = remaining | (leader << 32) | (f_won[p] << 34) | (1 << 40)
+                key = remaining | (leader << 32) | (f_won[p] << 34) | (1 << 40) | (gen << 41)
                 slot = _tt_index(key)
                 f_key[p] = key
                 f_slot[p] = slot
@@ -445,7 +446,11 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
                     f_moves[p, 0] = lowest_card(legal)  # a forced card
                     count = 1
                 else:
+                    # a card on the table separates two cards of this hand as much as a
+                    # card in another hand does (the 8 led between our 9 and 7)
                     others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
+                    for i in range(n):
+                        others |= 1 << trick[i]
                     count = _candidates(hand, legal, others, trump, f_moves[p])
                     if count > 1:
                         _order(f_moves[p], count, trick, n, trump, seat, leader, first,
@@ -552,7 +557,7 @@ def _value_after(card: int, hands: np.ndarray, trick: np.ndarray, n: int, leader
                  trump: int, flags: int, last_bonus: int, capot_bonus: int, won: int,
                  tricks_left: int, alpha: int, beta: int, tt_key: np.ndarray,
                  tt_lo: np.ndarray, tt_hi: np.ndarray, tt_move: np.ndarray,
-                 stats: np.ndarray) -> int:
+                 stats: np.ndarray, gen: int) -> int:
     """Fail-soft value of the position after the player to move plays ``card``."""
     seat = (leader + n) % 4
     hand = hands[seat]
@@ -561,7 +566,7 @@ def _value_after(card: int, hands: np.ndarray, trick: np.ndarray, n: int, leader
     trick[n] = card
     if n < 3:
         value = _search(hands, trick, n + 1, leader, trump, flags, last_bonus, capot_bonus,
-                        won, tricks_left, alpha, beta, tt_key, tt_lo, tt_hi, tt_move, stats)
+                        won, tricks_left, alpha, beta, tt_key, tt_lo, tt_hi, tt_move, stats, gen)
     else:
         w = (leader + trick_winner(trick, 4, trump)) % 4
         value = _trick_value(trick, trump)
@@ -575,7 +580,7 @@ def _value_after(card: int, hands: np.ndarray, trick: np.ndarray, n: int, leader
         else:
             value = mine + _search(hands, trick, 0, w, trump, flags, last_bonus, capot_bonus,
                                    new_won, left, alpha - mine, beta - mine, tt_key,
-                                   tt_lo, tt_hi, tt_move, stats)
+                                   tt_lo, tt_hi, tt_move, stats, gen)
     for i in range(4):
         trick[i] = saved[i]
     hands[seat] = hand
@@ -587,7 +592,7 @@ def solve_root(hands: np.ndarray, trick: np.ndarray, n: int, leader: int, trump:
                flags: int, last_bonus: int, capot_bonus: int, won: int, tricks_left: int,
                tt_key: np.ndarray, tt_lo: np.ndarray, tt_hi: np.ndarray,
                tt_move: np.ndarray, out_cards: np.ndarray, out_values: np.ndarray,
-               stats: np.ndarray) -> int:
+               stats: np.ndarray, gen: int) -> int:
     """Exact value of every legal card of the player to move (team 0's points from the
     cards on the table and in hand, with perfect play).  Returns the number of cards.
 
@@ -597,6 +602,8 @@ def solve_root(hands: np.ndarray, trick: np.ndarray, n: int, leader: int, trump:
     legal = legal_mask(hands[seat], trick, n, trump, flags)
     rep = np.full(32, -1, dtype=np.int64)
     others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
+    for i in range(n):
+        others |= 1 << trick[i]
     _representatives(hands[seat], legal, others, trump, rep)
     solved = np.full(32, -1, dtype=np.int64)
     count = 0
@@ -625,7 +632,7 @@ def solve_root(hands: np.ndarray, trick: np.ndarray, n: int, leader: int, trump:
             beta = g + 1 if g == lo else g
             g = _value_after(card, hands, trick, n, leader, trump, flags, last_bonus,
                              capot_bonus, won, tricks_left, beta - 1, beta, tt_key,
-                             tt_lo, tt_hi, tt_move, stats)
+                             tt_lo, tt_hi, tt_move, stats, gen)
             stats[1] += 1
             if g < beta:
                 hi = g
@@ -637,3 +644,25 @@ def solve_root(hands: np.ndarray, trick: np.ndarray, n: int, leader: int, trump:
         guess = g
         count += 1
     return count
+
+
+@njit(cache=True)
+def solve_value(hands: np.ndarray, leader: int, trump: int, flags: int, last_bonus: int,
+                capot_bonus: int, won: int, tricks_left: int, guess: int,
+                tt_key: np.ndarray, tt_lo: np.ndarray, tt_hi: np.ndarray,
+                tt_move: np.ndarray, stats: np.ndarray, gen: int) -> int:
+    """Exact value of a position at a trick's start (team 0's points from the cards in
+    hand), by MTD(f) from ``guess``: cheaper than scoring every card."""
+    trick = np.zeros(4, dtype=np.int64)
+    lo = 0
+    hi = INF
+    g = guess
+    while lo < hi:
+        beta = g + 1 if g == lo else g
+        g = _search(hands, trick, 0, leader, trump, flags, last_bonus, capot_bonus, won,
+                    tricks_left, beta - 1, beta, tt_key, tt_lo, tt_hi, tt_move, stats, gen)
+        if g < beta:
+            hi = g
+        else:
+            lo = g
+    return g

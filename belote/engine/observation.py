@@ -44,6 +44,13 @@ class Observation:
     legal_actions: tuple[int, ...]  # what this seat may do now (empty for a spectator)
     winner: int | None
     declarations_said: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    # every finished trick of the hand: (leader, cards in play order) (public)
+    tricks: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    declaration_points: tuple[int, int] = (0, 0)  # public once resolved (first trick)
+    contract_level: int = 0
+    contract_multiplier: int = 1
+    # cards each seat has shown to everybody (declarations shown at the second trick)
+    shown: tuple[int, int, int, int] = (0, 0, 0, 0)
     ruleset: Rules | None = None  # the table's rules (flags included), for bots
 
     def to_dict(self) -> dict[str, Any]:
@@ -88,5 +95,11 @@ def observe(game: Game, seat: int | None) -> Observation:
         legal_actions=tuple(game.legal_actions(seat)) if seat is not None else (),
         winner=game.winner,
         declarations_said=tuple(game.declarations_said),
+        tricks=tuple(game.trick_history),
+        declaration_points=game.declaration_points,
+        contract_level=contract.level if contract else 0,
+        contract_multiplier=contract.multiplier if contract else 1,
+        shown=(game.shown_cards[0], game.shown_cards[1], game.shown_cards[2],
+               game.shown_cards[3]),
         ruleset=game.rules,
     )

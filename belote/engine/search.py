@@ -52,6 +52,13 @@ class Position:
     won: int = 0  # bit t set if team t has already taken a trick (capot bonus)
 
     def check(self) -> None:
+        for hand in self.hands:
+            if not 0 <= hand < 1 << NUM_CARDS:
+                raise BeloteError("a hand is a 32-bit card mask")
+        if any(not 0 <= c < NUM_CARDS for c in self.trick):
+            raise BeloteError("a card on the table is not a card (0..31)")
+        if not 0 <= self.won <= 3:
+            raise BeloteError("won is a 2-bit set of teams that took a trick (0..3)")
         seen = 0
         for hand in (*self.hands, *(1 << c for c in self.trick)):
             if seen & hand:
@@ -87,16 +94,26 @@ class Solver:
         self.tt_hi = np.zeros(k.TT_SIZE, dtype=np.int64)
         self.tt_move = np.zeros(k.TT_SIZE, dtype=np.int64)
         self.stats = np.zeros(2, dtype=np.int64)  # nodes, root passes
+        self.generation = 0
 
     def clear(self) -> None:
         self.tt_key[:] = -1
+        self.generation = 0
+
+    def _next_generation(self) -> int:
+        """A fresh key space for a new deal (the table's keys assume one deal)."""
+        self.generation += 1
+        if self.generation >= 1 << 22:
+            self.clear()
+            self.generation = 1
+        return self.generation
 
     def solve(self, position: Position, check: bool = True) -> dict[Card, int]:
         """Value (team 0's points from here) of every legal card of the player to move."""
         if check:
             position.check()
         k = kernels()
-        self.clear()  # the table's keys assume one deal
+        gen = self._next_generation()
         hands = np.array(position.hands, dtype=np.int64)
         trick = np.zeros(4, dtype=np.int64)
         trick[: len(position.trick)] = position.trick
@@ -106,8 +123,19 @@ class Solver:
                              position.trump, self.flags, self.rules.last_trick_bonus,
                              self.rules.capot_bonus, position.won, position.tricks_left,
                              self.tt_key, self.tt_lo, self.tt_hi, self.tt_move, cards,
-                             values, self.stats)
+                             values, self.stats, gen)
         return {int(cards[i]): int(values[i]) for i in range(count)}
+
+    def value(self, hands: tuple[CardSet, CardSet, CardSet, CardSet], leader: int, trump: int,
+              guess: int = 81) -> int:
+        """Team 0's points over a whole deal (8 cards each) with perfect play."""
+        k = kernels()
+        gen = self._next_generation()
+        tricks = sum(h.bit_count() for h in hands) // 4
+        return int(k.solve_value(np.array(hands, dtype=np.int64), leader, trump, self.flags,
+                                 self.rules.last_trick_bonus, self.rules.capot_bonus, 0,
+                                 tricks, guess, self.tt_key, self.tt_lo, self.tt_hi,
+                                 self.tt_move, self.stats, gen))
 
 
 def random_playouts(rules: Rules, n_hands: int, seed: int = 0) -> int:

@@ -116,6 +116,7 @@ class Game:
         self.trick: list[Card] = []
         self.trick_no = 0
         self.last_trick: tuple[int, tuple[Card, ...]] | None = None
+        self.trick_history: list[tuple[int, tuple[Card, ...]]] = []  # (leader, cards)
         self.played: CardSet = 0
         self.card_points = [0, 0]
         self.tricks_won = [0, 0]
@@ -123,6 +124,7 @@ class Game:
         self.belote_said: list[tuple[int, str]] = []
         self.declaration_points: tuple[int, int] = (0, 0)
         self.declarations_said: list[tuple[int, tuple[str, ...]]] = []
+        self.shown_cards: list[CardSet] = [0, 0, 0, 0]  # shown at the second trick, by seat
         self._held: list[list[Declaration]] = [[], [], [], []]  # hidden until shown
         self._declared: list[list[Declaration] | None] = [None, None, None, None]
         self._counted: tuple[tuple[Declaration, ...], ...] = ()
@@ -417,6 +419,7 @@ class Game:
         self.tricks_won[team] += 1
         events.append(TrickWon(winner, self.trick_no, self.leader, tuple(trick), value))
         self.last_trick = (self.leader, tuple(trick))
+        self.trick_history.append(self.last_trick)
         if self.trick_no == 0 and self.rules.declarations is not None:
             self._resolve_declarations(events)
         if self._claims and (self.rules.belote_window == "trick" or self.trick_no == 7):
@@ -532,6 +535,7 @@ class Game:
                 for d in counted:
                     cards |= d.cards
                 events.append(DeclarationsShown(seat, tuple(d.name for d in counted), cards))
+                self.shown_cards[seat] |= cards
         self._counted = ()
 
     def _ottava(self, seat: int) -> list[Event]:
@@ -626,6 +630,8 @@ class Game:
         other.bids = copy.copy(self.bids)
         other.bid_history = self.bid_history[:]
         other.trick = self.trick[:]
+        other.trick_history = self.trick_history[:]
+        other.shown_cards = self.shown_cards[:]
         other.card_points = self.card_points[:]
         other.tricks_won = self.tricks_won[:]
         other.belote_points = self.belote_points[:]

@@ -1,0 +1,297 @@
+"""The expert bot: information-set search with an exact solver, bidding by simulation.
+
+Card play (the GIB / Kermit / colver recipe): sample worlds consistent with everything
+public (:mod:`belote.ai.worlds`), solve each world exactly (:class:`belote.engine.search.
+Solver`), turn each card's value into the hand's score for our team with the rules' own
+scoring (contract made or failed, capot, litige) and play the card with the best average.
+Worlds are sampled until the per-move time budget is spent.
+
+Bidding: for every candidate contract, deal worlds for the cards still unseen (including the
+cards still to be dealt in take-or-pass), solve each world's whole hand, score it as that
+contract, and bid the candidate whose average beats passing.
+
+Announcements (belote, declarations, ottava) follow the heuristic bot: always.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterable
+
+from belote.ai.heuristic import HeuristicBot
+from belote.ai.worlds import Knowledge, knowledge, sample_world
+from belote.cards import ALL_CARDS, SUIT_MASKS, CardSet, Rank
+from belote.engine import actions as A
+from belote.engine.events import Event
+from belote.engine.observation import Observation
+from belote.engine.scoring import HandFacts, Pot, score_hand
+from belote.engine.search import Position, Solver
+from belote.engine.tricks import CARD_POINTS
+from belote.rules.base import Rules
+
+ACES = sum(1 << (s * 8 + Rank.ACE) for s in range(4))
+# Double-dummy worlds flatter the taker (every finesse works): a bid must beat passing by
+# this many points per hand on average.
+BID_MARGIN = 10.0
+
+
+def hand_total(rules: Rules, trump: int) -> int:
+    """Every card point of a hand in this trump mode, with the last trick's bonus."""
+    return sum(CARD_POINTS[trump]) + rules.last_trick_bonus
+
+
+def team_score(rules: Rules, obs: Observation, team0_from_here: int, team: int,
+               taker: int, trump: int, level: int, multiplier: int) -> float:
+    """Our team's score minus theirs for the hand, if team 0 makes ``team0_from_here``
+    points from the cards still in play (the solver's value)."""
+    so_far = obs.card_points
+    remaining = hand_total(rules, trump) - so_far[0] - so_far[1]
+    capot0 = team0_from_here > remaining
+    points0 = so_far[0] + (team0_from_here - rules.capot_bonus if capot0 else team0_from_here)
+    points1 = hand_total(rules, trump) - points0
+    capot1 = points0 == 0 and obs.tricks_won[0] == 0 and team0_from_here == 0
+    tricks = (8, 0) if capot0 else (0, 8) if capot1 else (4, 4)
+    belote = [0, 0]
+    said: dict[int, int] = {}
+    for seat, _word in obs.belote_said:
+        said[seat] = said.get(seat, 0) + 1
+    for seat in said:  # a "belote" already said is counted as completed
+        belote[seat & 1] += rules.belote_points
+    facts = HandFacts(
+        taker_team=taker & 1,
+        trump=trump,
+        card_points=(points0, points1),
+        tricks_won=tricks,
+        belote=(belote[0], belote[1]),
+        declarations=obs.declaration_points,
+        level=level,
+        capot_contract=bool(rules.auction and rules.auction.capot_level
+                            and level == rules.auction.capot_level),
+        multiplier=multiplier,
+    )
+    result = score_hand(rules, facts, Pot(obs.pot, None))
+    return float(result.scores[team] - result.scores[1 - team])
+
+
+class ExpertBot:
+    """Information-set search with exact solving; ``budget_ms`` per decision."""
+
+    def __init__(self, seed: int | None = None, name: str = "expert", budget_ms: float = 150.0,
+                 max_worlds: int = 48, min_worlds: int = 2, bid_budget_ms: float = 1000.0,
+                 bid_worlds: int = 32, min_bid_worlds: int = 16) -> None:
+        self.name = name
+        self.rng = random.Random(seed)
+        self.budget = budget_ms / 1000.0
+        self.bid_budget = bid_budget_ms / 1000.0
+        self.bid_worlds = bid_worlds
+        self.min_bid_worlds = min_bid_worlds
+        self.max_worlds = max_worlds
+        self.min_worlds = min_worlds
+        self.fallback = HeuristicBot(seed)
+        self._solvers: dict[Rules, Solver] = {}
+        self.last_worlds = 0
+
+    def notify(self, event: Event) -> None:
+        pass
+
+    def solver(self, rules: Rules) -> Solver:
+        if rules not in self._solvers:
+            self._solvers[rules] = Solver(rules)
+        return self._solvers[rules]
+
+    def choose(self, observation: Observation) -> int:
+        legal = observation.legal_actions
+        if A.ANNOUNCE_BELOTE in legal or A.OTTAVA in legal:
+            return self.fallback.choose(observation)
+        if any(A.is_declaration(a) for a in legal):
+            return self.fallback.choose(observation)
+        if legal[0] >= A.PASS:
+            return self._bid(observation)
+        plays = [a for a in legal if a < A.PLAY_ANNOUNCE_BASE]
+        if len(plays) == 1:
+            card = plays[0]
+        else:
+            card = self._play(observation, plays)
+        announce = A.PLAY_ANNOUNCE_BASE + card
+        return announce if announce in legal else card
+
+    # ------------------------------------------------------------------ card play
+    def _play(self, obs: Observation, plays: list[int]) -> int:
+        rules = obs.ruleset
+        assert rules is not None and obs.seat is not None and obs.trump is not None
+        assert obs.taker is not None
+        info = knowledge(obs)
+        solver = self.solver(rules)
+        trick = tuple(c for _, c in obs.trick)
+        leader = obs.trick[0][0] if obs.trick else obs.leader
+        won = (1 if obs.tricks_won[0] else 0) | (2 if obs.tricks_won[1] else 0)
+        team = obs.seat & 1
+        totals = dict.fromkeys(plays, 0.0)
+        cache: dict[int, float] = {}
+        start = time.perf_counter()
+        worlds = 0
+        while worlds < self.max_worlds and (
+            worlds < self.min_worlds or time.perf_counter() - start < self.budget
+        ):
+            world = list(sample_world(info, self.rng))
+            world[obs.seat] = obs.hand
+            values = solver.solve(Position((world[0], world[1], world[2], world[3]), trick,
+                                           leader, obs.trump, won), check=False)
+            for card in plays:
+                v = values[card]
+                if v not in cache:
+                    cache[v] = team_score(rules, obs, v, team, obs.taker, obs.trump,
+                                          obs.contract_level, obs.contract_multiplier)
+                totals[card] += cache[v]
+            worlds += 1
+        self.last_worlds = worlds
+        best = max(totals.values())
+        # ties: keep the heuristic's human-like choice when it is among the best
+        choices = [c for c in plays if totals[c] >= best - 1e-9]
+        preferred = self.fallback.choose(obs)
+        preferred &= 31
+        return preferred if preferred in choices else min(choices)
+
+    # ------------------------------------------------------------------ bidding
+    def _bid(self, obs: Observation) -> int:
+        rules = obs.ruleset
+        assert rules is not None and obs.seat is not None
+        candidates = self._candidates(obs, rules)
+        if not candidates:
+            return self.fallback.choose(obs)
+        scores = self._simulate_bids(obs, rules, candidates)
+        best_action, best_score = max(scores.items(), key=lambda kv: kv[1])
+        if A.TAKE in obs.legal_actions and len(obs.legal_actions) == 1:
+            return A.TAKE  # jack oblige
+        return best_action if best_score > 0 else self._pass_word(obs)
+
+    def _pass_word(self, obs: Observation) -> int:
+        legal = obs.legal_actions
+        if A.ASPETTO in legal and obs.hand & ACES:
+            return A.ASPETTO  # truthful: "aspetto" only with an ace
+        return A.PASS if A.PASS in legal else self.fallback.choose(obs)
+
+    def _candidates(self, obs: Observation, rules: Rules) -> dict[int, tuple[int, int, int]]:
+        """Bids worth simulating: action -> (trump, level, multiplier)."""
+        legal = obs.legal_actions
+        out: dict[int, tuple[int, int, int]] = {}
+        for action in legal:
+            if action == A.TAKE and obs.turned is not None:
+                out[action] = (obs.turned >> 3, 0, 1)
+            elif A.NAME_SUIT_BASE <= action < A.NAME_SUIT_BASE + 4:
+                out[action] = (action - A.NAME_SUIT_BASE, 0, 1)
+            elif action in (A.SENZA, A.TUTTE):
+                out[action] = (4 if action == A.SENZA else 5, 0, 1)
+        if rules.auction is not None:
+            levels = rules.auction.levels
+            contracts = [a for a in legal if A.CONTRACT_BASE <= a < A.CONTRACT_END]
+            # the lowest legal level in each suit, and a few higher ones
+            by_suit: dict[int, list[int]] = {}
+            for a in contracts:
+                by_suit.setdefault(A.contract_suit(a), []).append(a)
+            for suit, actions in by_suit.items():
+                for a in actions[:6]:
+                    out[a] = (suit, levels[A.contract_level_index(a)], 1)
+        return out
+
+    def _worlds_for_bidding(self, obs: Observation, rules: Rules, taker: int,
+                            count: int) -> Iterable[tuple[int, int, int, int]]:
+        """Whole deals (8 cards each) as they would be if ``taker`` took: the cards not yet
+        dealt are dealt at random too."""
+        seat = obs.seat
+        assert seat is not None
+        info = knowledge(obs)
+        mine = obs.hand
+        turned = obs.turned
+        unseen = ALL_CARDS & ~mine & ~(1 << turned if turned is not None else 0)
+        for _ in range(count):
+            cards = [c for c in range(32) if unseen >> c & 1]
+            self.rng.shuffle(cards)
+            hands = [0, 0, 0, 0]
+            hands[seat] = mine
+            if turned is not None:
+                hands[taker] |= 1 << turned
+            for s in range(4):
+                while hands[s].bit_count() < 8:
+                    card = next((c for c in cards if not info.forbidden[s] >> c & 1), cards[0])
+                    cards.remove(card)
+                    hands[s] |= 1 << card
+            yield (hands[0], hands[1], hands[2], hands[3])
+
+    def _standing(self, obs: Observation, rules: Rules) -> tuple[int, int, int, int] | None:
+        """The auction's standing contract as (taker seat, trump, level, multiplier)."""
+        if rules.auction is None:
+            return None
+        standing = None
+        multiplier = 1
+        for who, action in obs.bids:
+            if A.CONTRACT_BASE <= action < A.CONTRACT_END:
+                level = rules.auction.levels[A.contract_level_index(action)]
+                standing = (who, A.contract_suit(action), level)
+                multiplier = 1
+            elif action == A.CONTRO:
+                multiplier = rules.auction.contro_multiplier
+        return None if standing is None else (*standing, multiplier)
+
+    def _simulate_bids(self, obs: Observation, rules: Rules,
+                       candidates: dict[int, tuple[int, int, int]]) -> dict[int, float]:
+        """Average score of each candidate, minus the average of passing (the standing
+        contract stays, or nothing is played)."""
+        seat = obs.seat
+        assert seat is not None
+        solver = self.solver(rules)
+        leader = (obs.dealer + 1) % 4
+        start = time.perf_counter()
+        standing = self._standing(obs, rules)
+        worlds = list(self._worlds_for_bidding(obs, rules, seat, self.bid_worlds))
+        scores = dict.fromkeys(candidates, 0.0)
+        baseline = 0.0
+        counted = 0
+        for world in worlds:
+            if counted >= self.min_bid_worlds and time.perf_counter() - start > self.bid_budget:
+                break
+            values: dict[int, int] = {}  # trump -> team 0's points in this world
+
+            def value(trump: int, world: tuple[int, int, int, int] = world,
+                      values: dict[int, int] = values) -> int:
+                if trump not in values:
+                    values[trump] = solver.value(world, leader, trump)
+                return values[trump]
+
+            for action, (trump, level, mult) in candidates.items():
+                scores[action] += self._contract_score(rules, value(trump), seat & 1,
+                                                       seat & 1, trump, level, mult)
+            if standing is not None:
+                taker, trump, level, mult = standing
+                baseline += self._contract_score(rules, value(trump), seat & 1, taker & 1,
+                                                 trump, level, mult)
+            counted += 1
+        counted = max(1, counted)
+        return {a: (s - baseline) / counted - BID_MARGIN for a, s in scores.items()}
+
+    @staticmethod
+    def _contract_score(rules: Rules, team0_points: int, team: int, taker_team: int,
+                        trump: int, level: int, multiplier: int) -> float:
+        """Our team's score minus theirs if team 0 takes ``team0_points`` in a whole hand
+        played under the given contract."""
+        total = hand_total(rules, trump)
+        capot0 = team0_points > total
+        points0 = team0_points - rules.capot_bonus if capot0 else team0_points
+        capot1 = points0 == 0
+        tricks = (8, 0) if capot0 else (0, 8) if capot1 else (4, 4)
+        facts = HandFacts(taker_team=taker_team, trump=trump,
+                          card_points=(points0, total - points0), tricks_won=tricks,
+                          belote=(0, 0), level=level,
+                          capot_contract=bool(rules.auction and rules.auction.capot_level
+                                              and level == rules.auction.capot_level),
+                          multiplier=multiplier)
+        result = score_hand(rules, facts)
+        return float(result.scores[team] - result.scores[1 - team])
+
+
+def suit_mask(suit: int) -> CardSet:
+    return SUIT_MASKS[suit]
+
+
+__all__ = ["ExpertBot", "Knowledge"]

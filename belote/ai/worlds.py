@@ -1,0 +1,200 @@
+"""Sampling the hidden cards: worlds consistent with everything a seat has seen.
+
+From one seat's :class:`Observation` we infer, from public facts only:
+
+* cards whose place is known: the turned card with the taker, the partner card of an
+  announced belote (the queen after "belote" with the king), declarations shown;
+* voids: a player who did not follow the led suit has none of it;
+* trump ceilings: a player who, by the obligations of the rules in force, had to trump or to
+  overtrump and did not, holds no trump (or no trump above the one on the table then);
+* auction words: "passo" says no ace, "aspetto" at least one (said truthfully by bots,
+  RULES.md), "ancora" two cards of the partner's suit, "alzo" three or more.
+
+Then the unseen cards are dealt at random to the other seats within those constraints (most
+constrained cards first, retrying on a dead end).  Hard constraints are always respected;
+the ace and support-call counts are checked by rejection, and dropped only if a world cannot
+be found in a reasonable number of tries.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from belote.cards import SUIT_MASKS, CardSet, Rank
+from belote.engine import actions as A
+from belote.engine.events import ALL_TRUMP, NO_TRUMP
+from belote.engine.observation import Observation
+from belote.engine.tricks import TRUMP_ABOVE, WIN_KEY
+from belote.rules.base import Rules
+
+ACES = sum(1 << (s * 8 + Rank.ACE) for s in range(4))
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What ``seat`` knows about the other hands right now."""
+
+    seat: int
+    unseen: CardSet  # cards in other hands whose place is unknown
+    known: tuple[CardSet, CardSet, CardSet, CardSet]  # cards known to be in each hand
+    forbidden: tuple[CardSet, CardSet, CardSet, CardSet]  # cards a seat cannot hold
+    sizes: tuple[int, int, int, int]  # how many unknown cards each seat holds
+    min_aces: tuple[int, int, int, int]  # a seat must hold at least this many aces
+    suit_counts: tuple[tuple[int, int, int], ...]  # (seat, suit, count) with count -1: >= 3
+
+
+def _infer_play(rules: Rules, trump: int, leader: int, cards: tuple[int, ...],
+                forbidden: list[CardSet]) -> None:
+    """Add what the cards of one trick (in play order) prove about the players' hands."""
+    for i in range(1, len(cards)):
+        seat = (leader + i) % 4
+        card = cards[i]
+        led = cards[0] >> 3
+        before = cards[:i]
+        keys = WIN_KEY[trump][led]
+        best_index = max(range(i), key=lambda j: keys[before[j]])
+        best = before[best_index]
+        partner_master = best_index == i - 2
+        trump_suit = trump if trump < 4 else (led if trump == ALL_TRUMP else -1)
+        suit = card >> 3
+        if suit != led:
+            forbidden[seat] |= SUIT_MASKS[led]  # did not follow: void in the led suit
+            if trump_suit < 0 or trump == ALL_TRUMP or led == trump_suit:
+                continue
+            required = rules.must_trump and not (rules.partner_master_frees and partner_master)
+            best_is_trump = best >> 3 == trump_suit
+            if suit != trump_suit and required:
+                if best_is_trump and not rules.must_undertrump:
+                    # only an overtrump was required: no trump above the best one
+                    forbidden[seat] |= TRUMP_ABOVE[best]
+                else:
+                    forbidden[seat] |= SUIT_MASKS[trump_suit]  # no trump at all
+            elif suit == trump_suit and best_is_trump and required and rules.must_overtrump:
+                if not TRUMP_ABOVE[best] >> card & 1:
+                    forbidden[seat] |= TRUMP_ABOVE[best]  # undertrumped: none higher
+        elif led == trump_suit and rules.must_overtrump and best >> 3 == trump_suit:
+            if not TRUMP_ABOVE[best] >> card & 1:
+                forbidden[seat] |= TRUMP_ABOVE[best]  # followed trump without overtrumping
+
+
+def knowledge(obs: Observation) -> Knowledge:
+    """What ``obs.seat`` can deduce about the other hands."""
+    seat = obs.seat
+    if seat is None:
+        raise ValueError("a spectator has no hand to reason from")
+    rules = obs.ruleset
+    if rules is None:
+        raise ValueError("the observation carries no rules")
+    in_trick = sum(1 << c for _, c in obs.trick)
+    out = obs.played | obs.hand
+    known = [0, 0, 0, 0]
+    if obs.turned is not None and obs.taker is not None and obs.phase == 2:
+        known[obs.taker] |= 1 << obs.turned
+    for s in range(4):
+        known[s] |= obs.shown[s]
+    if obs.trump is not None and obs.trump < 4:
+        said: dict[int, int] = {}
+        for who, word in obs.belote_said:
+            said[who] = said.get(who, 0) + 1
+        for who, count in said.items():
+            if count == 1:  # "belote" said: the other of K and Q is still in that hand
+                pair = (1 << (obs.trump * 8 + Rank.KING)) | (1 << (obs.trump * 8 + Rank.QUEEN))
+                known[who] |= pair
+    for s in range(4):
+        known[s] &= ~out
+    known[seat] = 0
+    forbidden = [0, 0, 0, 0]
+    if obs.trump is not None:
+        for leader, cards in obs.tricks:
+            _infer_play(rules, obs.trump, leader, cards, forbidden)
+        if obs.trick:
+            _infer_play(rules, obs.trump, obs.trick[0][0], tuple(c for _, c in obs.trick),
+                        forbidden)
+    min_aces = [0, 0, 0, 0]
+    suit_counts: list[tuple[int, int, int]] = []
+    auction = rules.auction
+    if auction is not None and auction.pass_words:
+        spoken = set()
+        for who, action in obs.bids:
+            if who in spoken or who == seat:
+                continue
+            if action == A.PASS:
+                forbidden[who] |= ACES  # "passo": no ace
+                spoken.add(who)
+            elif action == A.ASPETTO:
+                min_aces[who] = 1  # "aspetto": at least one ace
+                spoken.add(who)
+    if auction is not None and auction.support_calls:
+        standing: dict[int, int] = {}
+        for who, action in obs.bids:
+            if A.CONTRACT_BASE <= action < A.CONTRACT_END:
+                standing[who % 2] = A.contract_suit(action)
+            elif action in (A.ANCORA, A.ALZO) and who != seat and who % 2 in standing:
+                suit = standing[who % 2]
+                suit_counts.append((who, suit, 2 if action == A.ANCORA else -1))
+    sizes = [0, 0, 0, 0]
+    for s in range(4):
+        if s != seat:
+            sizes[s] = obs.hand_sizes[s] - known[s].bit_count()
+        forbidden[s] &= ~known[s]
+    unseen = ~out & ~in_trick & 0xFFFFFFFF
+    for s in range(4):
+        unseen &= ~known[s]
+    return Knowledge(
+        seat=seat,
+        unseen=unseen,
+        known=(known[0], known[1], known[2], known[3]),
+        forbidden=(forbidden[0], forbidden[1], forbidden[2], forbidden[3]),
+        sizes=(sizes[0], sizes[1], sizes[2], sizes[3]),
+        min_aces=(min_aces[0], min_aces[1], min_aces[2], min_aces[3]),
+        suit_counts=tuple(suit_counts),
+    )
+
+
+def _deal_once(info: Knowledge, rng: random.Random,
+               hard_only: bool) -> tuple[CardSet, CardSet, CardSet, CardSet] | None:
+    room = list(info.sizes)
+    hands = list(info.known)
+    cards = [c for c in range(32) if info.unseen >> c & 1]
+    allowed = {c: [s for s in range(4) if s != info.seat and room[s] > 0
+                   and not info.forbidden[s] >> c & 1] for c in cards}
+    rng.shuffle(cards)
+    cards.sort(key=lambda c: len(allowed[c]))
+    for card in cards:
+        seats = [s for s in allowed[card] if room[s] > 0]
+        if not seats:
+            return None
+        total = sum(room[s] for s in seats)
+        pick = rng.randrange(total)
+        for s in seats:
+            pick -= room[s]
+            if pick < 0:
+                break
+        hands[s] |= 1 << card
+        room[s] -= 1
+    if any(room):
+        return None
+    if not hard_only:
+        for s in range(4):
+            if info.min_aces[s] and (hands[s] & ACES).bit_count() < info.min_aces[s]:
+                return None
+        for s, suit, count in info.suit_counts:
+            held = (hands[s] & SUIT_MASKS[suit]).bit_count()
+            if (count >= 0 and held != count) or (count < 0 and held < 3):
+                return None
+    return (hands[0], hands[1], hands[2], hands[3])
+
+
+def sample_world(info: Knowledge, rng: random.Random,
+                 tries: int = 200) -> tuple[CardSet, CardSet, CardSet, CardSet]:
+    """The other seats' hands in one random world (the sampling seat's own hand is 0)."""
+    for attempt in range(2 * tries):
+        world = _deal_once(info, rng, hard_only=attempt >= tries)
+        if world is not None:
+            return world
+    raise RuntimeError("no world is consistent with what was seen")
+
+
+def trump_is_suit(trump: int | None) -> bool:
+    return trump is not None and trump != NO_TRUMP and trump != ALL_TRUMP

@@ -1,0 +1,360 @@
+"""The arena: two bots compared on duplicate deals (DESIGN.md: how strength is measured).
+
+A **duplicate pair** is one shuffled deck played twice as a single hand (not a match): first
+with bot A at North-South (seats 0 and 2) and bot B at East-West (seats 1 and 3), then with
+the teams swapped, B at North-South and A at East-West.  The deck, the dealer and the
+seat-by-seat hands are the same in both plays, so the luck of the cards cancels out.
+
+Each hand is scored on its own with the preset's scoring (``HandScored.scores``): no match
+target, nothing carried over -- a litige's stake is not carried to a next hand (the takers'
+points in the pot are lost for this deal), and a hand where all four pass scores 0 for both.
+
+The **margin** of pair ``i``, in points, with ``(ns1, ew1)`` the scores of the first play
+and ``(ns2, ew2)`` those of the second::
+
+    margin_i = ((ns1 - ew1) + (ew2 - ns2)) / 2
+
+that is, A's score minus B's score, averaged over the two plays: what A gains over B per
+deal.  The arena reports the mean margin with its 95% confidence interval
+(:func:`belote.stats.mean_interval`, pairs being independent) and how many pairs A won
+(margin > 0), tied (0) and lost.
+
+**Same bidder at every seat** (``bidder``): when set, that bot makes every bid at every seat
+in both plays, so the contracts come from one bidding system and the comparison is of card
+play only; otherwise each bot bids for itself.
+
+Seeds: the deck of pair ``i`` comes from ``random.Random(f"arena:{seed}:{i}")``, the dealer
+is ``i % 4``; the bot at seat ``s`` of pair ``i`` gets the seed ``(seed * 1_000_003 + i) * 4 +
+s`` in both plays, so two deterministic copies of one bot give a margin of exactly 0.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from belote.ai import Player, make_bot
+from belote.ai import colver_agents as _colver_agents  # registers the colver-* bots
+from belote.cards import NUM_CARDS, Card, CardSet
+from belote.engine.dealing import DeckSource
+from belote.engine.events import AllPassed, Event, HandScored
+from belote.engine.observation import Observation
+from belote.engine.state import Game, Phase
+from belote.match import play_step
+from belote.rules import find_preset
+from belote.rules.base import Rules
+from belote.stats import mean_interval
+
+__all__ = [
+    "ArenaResult",
+    "PairResult",
+    "SameBidder",
+    "arena_rules",
+    "pair_deck",
+    "play_hand",
+    "play_pair",
+    "run_arena",
+]
+
+Progress = Callable[[int, int], None]  # (pairs done, pairs in all)
+
+
+def arena_rules(preset: str) -> Rules:
+    """A preset by name; ``colver`` is coinche aligned with colver's rules (COLVER_RULES)."""
+    if preset == "colver":
+        return _colver_agents.COLVER_RULES
+    return find_preset(preset)
+
+
+# ----------------------------------------------------------------------------- players
+
+
+class SameBidder:
+    """One seat's player whose bids come from another player (the arena's common bidder).
+
+    Both players are notified of every event the seat sees, so each stays in step with the
+    game; ``choose`` asks the bidder during the auction and the card player afterwards.
+    """
+
+    def __init__(self, bidder: Player, player: Player) -> None:
+        self.bidder = bidder
+        self.player = player
+        self.name = f"{player.name} (bids: {bidder.name})"
+
+    def see_deal(self, dealer: int, hands: Sequence[CardSet]) -> None:
+        for inner in (self.bidder, self.player):
+            see = getattr(inner, "see_deal", None)
+            if see is not None:
+                see(dealer, hands)
+
+    def notify(self, event: Event) -> None:
+        self.bidder.notify(event)
+        self.player.notify(event)
+
+    def choose(self, observation: Observation) -> int:
+        if observation.phase == Phase.BIDDING:
+            return self.bidder.choose(observation)
+        return self.player.choose(observation)
+
+
+def _seat_players(names: Sequence[str], bidder: str | None, seeds: Sequence[int]) -> list[Player]:
+    players: list[Player] = []
+    for name, seed in zip(names, seeds, strict=True):
+        player = make_bot(name, seed)
+        if bidder is not None:
+            player = SameBidder(make_bot(bidder, seed), player)
+        players.append(player)
+    return players
+
+
+# ----------------------------------------------------------------------------- one hand
+
+
+def pair_deck(seed: int, index: int) -> list[Card]:
+    """The deck of pair ``index`` of an arena run with ``seed``."""
+    deck = list(range(NUM_CARDS))
+    random.Random(f"arena:{seed}:{index}").shuffle(deck)
+    return deck
+
+
+def play_hand(rules: Rules, players: Sequence[Player], deck: Sequence[Card],
+              dealer: int) -> tuple[int, int]:
+    """Play one hand from ``deck`` and return its score (N-S, E-W); (0, 0) if all pass.
+
+    Players with a ``see_deal(dealer, hands)`` method (the colver adapters) are handed the
+    four hands before the deal's events: the arena's side channel, see
+    :mod:`belote.ai.colver_agents`.
+    """
+    if len(players) != 4:
+        raise ValueError("a hand needs four players")
+    hands = _hands_of(rules, deck, dealer)
+    for player in players:
+        see = getattr(player, "see_deal", None)
+        if see is not None:
+            see(dealer, hands)
+    game = Game(rules, dealer)
+    outcome: list[tuple[int, int]] = []
+
+    def listen(_game: Game, events: list[Event]) -> None:
+        for event in events:
+            if isinstance(event, HandScored):
+                outcome.append(event.scores)
+            elif isinstance(event, AllPassed):
+                outcome.append((0, 0))
+
+    dealt = False
+
+    def source() -> list[Card]:
+        nonlocal dealt
+        if dealt:
+            raise RuntimeError("the arena deals one hand per deck")
+        dealt = True
+        return list(deck)
+
+    deck_source: DeckSource = source
+    while not outcome:
+        if game.is_terminal():  # e.g. an italian ottava ends the match in the first trick
+            break
+        play_step(game, players, deck_source, listen)
+    if outcome:
+        return outcome[0]
+    return (0, 0)
+
+
+def _hands_of(rules: Rules, deck: Sequence[Card], dealer: int) -> tuple[CardSet, ...]:
+    """The hands a deal of ``deck`` gives (with a turned card: the first five cards)."""
+    probe = Game(rules, dealer)
+    probe.deal(deck)
+    return tuple(probe.hands)
+
+
+# ----------------------------------------------------------------------------- one pair
+
+
+@dataclass(frozen=True, slots=True)
+class PairResult:
+    index: int
+    dealer: int
+    first: tuple[int, int]  # (N-S, E-W) scores, A at N-S
+    second: tuple[int, int]  # (N-S, E-W) scores, B at N-S
+
+    @property
+    def score_a(self) -> float:
+        """A's mean score per deal in this pair."""
+        return (self.first[0] + self.second[1]) / 2
+
+    @property
+    def score_b(self) -> float:
+        return (self.first[1] + self.second[0]) / 2
+
+    @property
+    def margin(self) -> float:
+        """((ns1 - ew1) + (ew2 - ns2)) / 2: A's score minus B's, per deal."""
+        return self.score_a - self.score_b
+
+
+def play_pair(rules: Rules, bot_a: str, bot_b: str, seed: int, index: int,
+              bidder: str | None = None) -> PairResult:
+    """Play duplicate pair ``index``: the same deck and dealer, A at N-S then at E-W."""
+    deck = pair_deck(seed, index)
+    dealer = index % 4
+    base = (seed * 1_000_003 + index) * 4
+    seeds = [base + s for s in range(4)]
+    first = play_hand(rules, _seat_players([bot_a, bot_b, bot_a, bot_b], bidder, seeds),
+                      deck, dealer)
+    second = play_hand(rules, _seat_players([bot_b, bot_a, bot_b, bot_a], bidder, seeds),
+                       deck, dealer)
+    return PairResult(index, dealer, first, second)
+
+
+def _play_chunk(rules: Rules, bot_a: str, bot_b: str, seed: int, indices: Sequence[int],
+                bidder: str | None) -> list[PairResult]:
+    return [play_pair(rules, bot_a, bot_b, seed, i, bidder) for i in indices]
+
+
+# ----------------------------------------------------------------------------- results
+
+
+@dataclass
+class ArenaResult:
+    rules: str
+    bot_a: str
+    bot_b: str
+    bidder: str | None
+    seed: int
+    deals: int  # pairs asked for
+    pairs: list[PairResult] = field(default_factory=list)
+    seconds: float = 0.0  # wall time spent playing (over every resumed run)
+
+    @property
+    def margins(self) -> list[float]:
+        return [p.margin for p in self.pairs]
+
+    @property
+    def complete(self) -> bool:
+        return len(self.pairs) >= self.deals
+
+    def mean_margin(self) -> tuple[float, float]:
+        """Mean margin per deal (A minus B, points) and the half-width of its 95% CI."""
+        return mean_interval(self.margins)
+
+    def mean_scores(self) -> tuple[float, float]:
+        n = len(self.pairs) or 1
+        return (sum(p.score_a for p in self.pairs) / n, sum(p.score_b for p in self.pairs) / n)
+
+    @property
+    def wins(self) -> int:
+        return sum(p.margin > 0 for p in self.pairs)
+
+    @property
+    def ties(self) -> int:
+        return sum(p.margin == 0 for p in self.pairs)
+
+    @property
+    def losses(self) -> int:
+        return sum(p.margin < 0 for p in self.pairs)
+
+    @property
+    def seconds_per_pair(self) -> float:
+        return self.seconds / len(self.pairs) if self.pairs else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        mean, half = self.mean_margin()
+        score_a, score_b = self.mean_scores()
+        return {
+            "rules": self.rules, "bot_a": self.bot_a, "bot_b": self.bot_b,
+            "bidder": self.bidder, "seed": self.seed, "deals": self.deals,
+            "pairs_played": len(self.pairs),
+            "mean_margin": mean, "ci95": half if math.isfinite(half) else None,
+            "mean_score_a": score_a, "mean_score_b": score_b,
+            "wins": self.wins, "ties": self.ties, "losses": self.losses,
+            "seconds": self.seconds, "seconds_per_pair": self.seconds_per_pair,
+            "pairs": [asdict(p) for p in self.pairs],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ArenaResult:
+        pairs = [PairResult(p["index"], p["dealer"], tuple(p["first"]),  # type: ignore[arg-type]
+                            tuple(p["second"])) for p in data["pairs"]]  # type: ignore[arg-type]
+        return cls(data["rules"], data["bot_a"], data["bot_b"], data["bidder"], data["seed"],
+                   data["deals"], pairs, data.get("seconds", 0.0))
+
+    def same_run(self, other: ArenaResult) -> bool:
+        return (self.rules, self.bot_a, self.bot_b, self.bidder, self.seed) == (
+            other.rules, other.bot_a, other.bot_b, other.bidder, other.seed)
+
+
+# ----------------------------------------------------------------------------- the run
+
+
+def run_arena(
+    rules: Rules,
+    bot_a: str,
+    bot_b: str,
+    deals: int,
+    seed: int = 0,
+    bidder: str | None = None,
+    progress: Progress | None = None,
+    *,
+    workers: int = 1,
+    chunk: int = 0,
+    checkpoint: Path | None = None,
+) -> ArenaResult:
+    """Play ``deals`` duplicate pairs of ``bot_a`` against ``bot_b`` (see the module doc).
+
+    Pairs are played in chunks (``chunk`` pairs; 0: a size that reports often); after each
+    chunk ``progress(done, deals)`` is called and, with ``checkpoint``, the result so far is
+    written there as JSON.  A run given a checkpoint that holds the same run (rules, bots,
+    bidder, seed) resumes after its last pair.  ``workers`` > 1 plays chunks in a process
+    pool (spawned processes: each builds its own bots); the result is the same as with one.
+    """
+    if deals < 1:
+        raise ValueError("deals must be at least 1")
+    if workers < 1:
+        raise ValueError("workers must be at least 1")
+    for name in {bot_a, bot_b} | ({bidder} if bidder else set()):
+        make_bot(name, 0)  # unknown names and a missing colver fail here, before any play
+    result = ArenaResult(rules.name, bot_a, bot_b, bidder, seed, deals)
+    if checkpoint is not None and checkpoint.exists():
+        saved = ArenaResult.from_dict(json.loads(checkpoint.read_text()))
+        if not saved.same_run(result):
+            raise ValueError(f"{checkpoint} holds another run "
+                             f"({saved.bot_a} v {saved.bot_b}, seed {saved.seed})")
+        result.pairs = saved.pairs[:deals]
+        result.seconds = saved.seconds
+    todo = list(range(len(result.pairs), deals))
+    size = chunk or max(1, min(10, len(todo) // (4 * workers) or 1))
+    chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
+    if progress is not None:
+        progress(len(result.pairs), deals)
+
+    def record(pairs: list[PairResult], started: float) -> None:
+        result.pairs.extend(pairs)
+        result.seconds += time.perf_counter() - started
+        if checkpoint is not None:
+            checkpoint.write_text(json.dumps(result.to_dict()))
+        if progress is not None:
+            progress(len(result.pairs), deals)
+
+    if workers == 1 or len(chunks) <= 1:
+        for indices in chunks:
+            started = time.perf_counter()
+            record(_play_chunk(rules, bot_a, bot_b, seed, indices, bidder), started)
+        return result
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        futures = [pool.submit(_play_chunk, rules, bot_a, bot_b, seed, indices, bidder)
+                   for indices in chunks]
+        started = time.perf_counter()
+        for future in futures:  # in order, so the result is the same as a serial run
+            record(future.result(), started)
+            started = time.perf_counter()
+    return result
+
