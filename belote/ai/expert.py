@@ -109,10 +109,7 @@ class ExpertBot:
         if legal[0] >= A.PASS:
             return self._bid(observation)
         plays = [a for a in legal if a < A.PLAY_ANNOUNCE_BASE]
-        if len(plays) == 1:
-            card = plays[0]
-        else:
-            card = self._play(observation, plays)
+        card = plays[0] if len(plays) == 1 else self._play(observation, plays)
         announce = A.PLAY_ANNOUNCE_BASE + card
         return announce if announce in legal else card
 

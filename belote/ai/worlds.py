@@ -70,12 +70,12 @@ def _infer_play(rules: Rules, trump: int, leader: int, cards: tuple[int, ...],
                     forbidden[seat] |= TRUMP_ABOVE[best]
                 else:
                     forbidden[seat] |= SUIT_MASKS[trump_suit]  # no trump at all
-            elif suit == trump_suit and best_is_trump and required and rules.must_overtrump:
-                if not TRUMP_ABOVE[best] >> card & 1:
-                    forbidden[seat] |= TRUMP_ABOVE[best]  # undertrumped: none higher
-        elif led == trump_suit and rules.must_overtrump and best >> 3 == trump_suit:
-            if not TRUMP_ABOVE[best] >> card & 1:
-                forbidden[seat] |= TRUMP_ABOVE[best]  # followed trump without overtrumping
+            elif (suit == trump_suit and best_is_trump and required and rules.must_overtrump
+                  and not TRUMP_ABOVE[best] >> card & 1):
+                forbidden[seat] |= TRUMP_ABOVE[best]  # undertrumped: none higher
+        elif (led == trump_suit and rules.must_overtrump and best >> 3 == trump_suit
+              and not TRUMP_ABOVE[best] >> card & 1):
+            forbidden[seat] |= TRUMP_ABOVE[best]  # followed trump without overtrumping
 
 
 def knowledge(obs: Observation) -> Knowledge:
@@ -95,7 +95,7 @@ def knowledge(obs: Observation) -> Knowledge:
         known[s] |= obs.shown[s]
     if obs.trump is not None and obs.trump < 4:
         said: dict[int, int] = {}
-        for who, word in obs.belote_said:
+        for who, _word in obs.belote_said:
             said[who] = said.get(who, 0) + 1
         for who, count in said.items():
             if count == 1:  # "belote" said: the other of K and Q is still in that hand
