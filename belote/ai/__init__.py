@@ -7,12 +7,15 @@ from collections.abc import Callable
 from belote.ai.base import DECLINE, Player
 from belote.ai.expert import ExpertBot
 from belote.ai.heuristic import HeuristicBot
+from belote.ai.levels import LEVELS, EasyBot
 from belote.ai.random_bot import RandomBot
 
 BOTS: dict[str, Callable[[int | None], Player]] = {
     "random": lambda seed: RandomBot(seed),
     "heuristic": lambda seed: HeuristicBot(seed),
     "expert": lambda seed: ExpertBot(seed),
+    "normal": lambda seed: HeuristicBot(seed, name="normal"),
+    "easy": lambda seed: EasyBot(seed),
 }
 
 
@@ -23,7 +26,7 @@ def make_bot(name: str, seed: int | None = None) -> Player:
         raise ValueError(f"unknown bot {name!r}; available: {', '.join(sorted(BOTS))}") from None
 
 
-__all__ = ["BOTS", "DECLINE", "Player", "make_bot"]
+__all__ = ["BOTS", "DECLINE", "LEVELS", "Player", "make_bot"]
 
 # colver's agents register themselves (colver itself is imported only when one is made)
 import belote.ai.colver_agents  # noqa: E402,F401

@@ -79,13 +79,15 @@ class ExpertBot:
 
     def __init__(self, seed: int | None = None, name: str = "expert", budget_ms: float = 150.0,
                  max_worlds: int = 48, min_worlds: int = 2, bid_budget_ms: float = 1000.0,
-                 bid_worlds: int = 32, min_bid_worlds: int = 16) -> None:
+                 bid_worlds: int = 32, min_bid_worlds: int = 16,
+                 bid_margin: float | None = None) -> None:
         self.name = name
         self.rng = random.Random(seed)
         self.budget = budget_ms / 1000.0
         self.bid_budget = bid_budget_ms / 1000.0
         self.bid_worlds = bid_worlds
         self.min_bid_worlds = min_bid_worlds
+        self.bid_margin = BID_MARGIN if bid_margin is None else bid_margin
         self.max_worlds = max_worlds
         self.min_worlds = min_worlds
         self.fallback = HeuristicBot(seed)
@@ -265,7 +267,7 @@ class ExpertBot:
                                                  trump, level, mult)
             counted += 1
         counted = max(1, counted)
-        return {a: (s - baseline) / counted - BID_MARGIN for a, s in scores.items()}
+        return {a: (s - baseline) / counted - self.bid_margin for a, s in scores.items()}
 
     @staticmethod
     def _contract_score(rules: Rules, team0_points: int, team: int, taker_team: int,

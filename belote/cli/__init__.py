@@ -30,7 +30,10 @@ app.command("arena")(arena_command)
 def play_command(
     lang: str = typer.Option("en", "--lang", help="Language: it, es, fr or en."),
     preset: str = typer.Option("classic", "--preset", help="Rules preset."),
-    bots: str = typer.Option("heuristic", "--bots", help="Bot for the three other seats."),
+    bots: str = typer.Option(
+        "normal", "--bots",
+        help="Bot level for the three other seats (easy, normal, expert), or three levels: "
+             "partner (North), East, West."),
     seed: int | None = typer.Option(None, "--seed", help="Deal from a seed (else random)."),
     save: str | None = typer.Option(None, "--save", help="Write the game record to this file."),
     name: str = typer.Option("", "--name", help="Your name at the table."),

@@ -290,7 +290,14 @@ def run_terminal_game(lang: str = "en", preset: str = "classic", bots: str = "he
         return 2
     try:
         rules = find_preset(preset)
-        bot_players = [make_bot(bots, None if seed is None else seed + s) for s in range(4)]
+        names_given = [b.strip() for b in bots.split(",") if b.strip()]
+        if len(names_given) not in (1, 3):
+            raise ValueError("--bots takes one bot for the three seats, or three: "
+                             "partner (North), East, West")
+        per_seat = names_given * 3 if len(names_given) == 1 else names_given
+        chosen = {0: per_seat[0], 1: per_seat[1], 3: per_seat[2]}
+        bot_players = [make_bot(chosen.get(s, per_seat[0]), None if seed is None else seed + s)
+                       for s in range(4)]
     except ValueError as exc:
         print(f"error: {exc}", file=out)
         return 2
