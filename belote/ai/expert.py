@@ -33,7 +33,7 @@ from belote.rules.base import Rules
 ACES = sum(1 << (s * 8 + Rank.ACE) for s in range(4))
 # Double-dummy worlds flatter the taker (every finesse works): a bid must beat passing by
 # this many points per hand on average.
-BID_MARGIN = 10.0
+BID_MARGIN = 30.0
 
 
 def hand_total(rules: Rules, trump: int) -> int:

@@ -52,7 +52,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 INF = 10_000
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def popcount(x: int) -> int:
     n = 0
     while x:
@@ -61,7 +61,7 @@ def popcount(x: int) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def lowest_card(mask: int) -> int:
     n = 0
     while not (mask >> n) & 1:
@@ -69,7 +69,7 @@ def lowest_card(mask: int) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def trick_winner(trick: np.ndarray, n: int, trump: int) -> int:
     """Index in ``trick[:n]`` (0 = leader) of the card winning so far."""
     led = trick[0] >> 3
@@ -83,7 +83,7 @@ def trick_winner(trick: np.ndarray, n: int, trump: int) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def legal_mask(hand: int, trick: np.ndarray, n: int, trump: int, flags: int) -> int:
     """Twin of ``belote.engine.tricks.legal_plays`` (follow-suit always on)."""
     if n == 0:
@@ -91,7 +91,7 @@ def legal_mask(hand: int, trick: np.ndarray, n: int, trump: int, flags: int) -> 
     return legal_mask_w(hand, trick, n, trump, flags, trick_winner(trick, n, trump))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def legal_mask_w(hand: int, trick: np.ndarray, n: int, trump: int, flags: int,
                  w: int) -> int:
     """:func:`legal_mask` with the index ``w`` of the card winning the trick so far."""
@@ -133,7 +133,7 @@ def legal_mask_w(hand: int, trick: np.ndarray, n: int, trump: int, flags: int,
 _LCG_MASK = (1 << 48) - 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _next_random(state: np.ndarray) -> int:
     """A 32-bit pseudo-random int (48-bit LCG; int() keeps pure-Python mode exact)."""
     x = (int(state[0]) * 25214903917 + 11) & _LCG_MASK
@@ -141,7 +141,7 @@ def _next_random(state: np.ndarray) -> int:
     return x >> 16
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _random_card(mask: int, state: np.ndarray) -> int:
     k = _next_random(state) % popcount(mask)
     for _ in range(k):
@@ -149,7 +149,7 @@ def _random_card(mask: int, state: np.ndarray) -> int:
     return lowest_card(mask)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def playout(hands: np.ndarray, trick: np.ndarray, n: int, leader: int, trump: int,
             flags: int, last_bonus: int, capot_bonus: int, won: int, tricks_left: int,
             state: np.ndarray) -> int:
@@ -163,12 +163,12 @@ def playout(hands: np.ndarray, trick: np.ndarray, n: int, leader: int, trump: in
     points = 0
     while tricks_left > 0:
         while n < 4:
-            seat = (leader + n) % 4
+            seat = (leader + n) & 3
             card = _random_card(legal_mask(h[seat], t, n, trump, flags), state)
             h[seat] &= ~(1 << card)
             t[n] = card
             n += 1
-        w = (leader + trick_winner(t, 4, trump)) % 4
+        w = (leader + trick_winner(t, 4, trump)) & 3
         value = K_POINTS[trump, t[0]] + K_POINTS[trump, t[1]] + K_POINTS[trump, t[2]]
         value += K_POINTS[trump, t[3]]
         tricks_left -= 1
@@ -184,7 +184,7 @@ def playout(hands: np.ndarray, trick: np.ndarray, n: int, leader: int, trump: in
     return points
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def random_hands(n_hands: int, seed: int, flags: int, last_bonus: int,
                  capot_bonus: int) -> int:
     """Deal, pick a random trump and play ``n_hands`` random hands; a checksum of points
@@ -204,20 +204,20 @@ def random_hands(n_hands: int, seed: int, flags: int, last_bonus: int,
             for k in range(8):
                 mask |= 1 << deck[s * 8 + k]
             hands[s] = mask
-        trump = _next_random(state) % 4
+        trump = _next_random(state) & 3
         total += playout(hands, trick, 0, 0, trump, flags, last_bonus, capot_bonus, 0, 8,
                          state)
     return total
 
 
 # ----------------------------------------------------------------------------- exact solver
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _tt_index(key: int) -> int:
     h = key ^ (key >> 17) ^ (key >> 31) ^ (key >> 43)
     return (h ^ (h >> TT_BITS)) & (TT_SIZE - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _candidates(hand: int, legal: int, others: int, trump: int, out: np.ndarray) -> int:
     """Legal cards minus equivalent ones: two cards of one suit in the same hand, with no
     card of another hand between them in the suit's order and the same points, play alike;
@@ -249,7 +249,7 @@ def _candidates(hand: int, legal: int, others: int, trump: int, out: np.ndarray)
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _representatives(hand: int, legal: int, others: int, trump: int,
                      rep: np.ndarray) -> None:
     """rep[card] = the card whose value ``card`` shares (itself for a representative), for
@@ -275,7 +275,7 @@ def _representatives(hand: int, legal: int, others: int, trump: int,
                 prev = -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _order(cards: np.ndarray, count: int, trick: np.ndarray, n: int, trump: int,
            seat: int, leader: int, first: int, scores: np.ndarray,
            history: np.ndarray, w: int) -> None:
@@ -284,7 +284,7 @@ def _order(cards: np.ndarray, count: int, trick: np.ndarray, n: int, trump: int,
     if n > 0:
         led = trick[0] >> 3
         best_key = K_WIN[trump, led, trick[w]]
-        partner_wins = (leader + w) % 4 == (seat + 2) % 4
+        partner_wins = (leader + w) & 3 == (seat + 2) & 3
     for i in range(count):
         c = cards[i]
         pts = K_POINTS[trump, c]
@@ -318,13 +318,13 @@ def _order(cards: np.ndarray, count: int, trick: np.ndarray, n: int, trump: int,
 MAX_PLY = 33
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _trick_value(trick: np.ndarray, trump: int) -> int:
     return (K_POINTS[trump, trick[0]] + K_POINTS[trump, trick[1]] + K_POINTS[trump, trick[2]]
             + K_POINTS[trump, trick[3]])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: int,
             flags: int, last_bonus: int, capot_bonus: int, won0: int, left0: int,
             alpha0: int, beta0: int, tt_key: np.ndarray, tt_lo: np.ndarray,
@@ -378,8 +378,8 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
             if n == 0 and f_left[p] == 1:
                 # The last trick plays itself: one card each.
                 for i in range(4):
-                    trick[i] = lowest_card(hands[(leader + i) % 4])
-                w = (leader + trick_winner(trick, 4, trump)) % 4
+                    trick[i] = lowest_card(hands[(leader + i) & 3])
+                w = (leader + trick_winner(trick, 4, trump)) & 3
                 new_won = f_won[p] | (1 << (w & 1))
                 ret = 0
                 if w & 1 == 0:
@@ -436,7 +436,7 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
             else:
                 f_a0[p] = f_a[p]
                 f_b0[p] = f_b[p]
-                seat = (leader + n) % 4
+                seat = (leader + n) & 3
                 hand = hands[seat]
                 f_seat[p] = seat
                 f_hand[p] = hand
@@ -503,7 +503,7 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
                 p += 1
                 entering = True
                 continue
-            w = (f_leader[p] + trick_winner(trick, 4, trump)) % 4
+            w = (f_leader[p] + trick_winner(trick, 4, trump)) & 3
             value = _trick_value(trick, trump)
             left = f_left[p] - 1
             if left == 0:
@@ -552,14 +552,14 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
         returning = True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _value_after(card: int, hands: np.ndarray, trick: np.ndarray, n: int, leader: int,
                  trump: int, flags: int, last_bonus: int, capot_bonus: int, won: int,
                  tricks_left: int, alpha: int, beta: int, tt_key: np.ndarray,
                  tt_lo: np.ndarray, tt_hi: np.ndarray, tt_move: np.ndarray,
                  stats: np.ndarray, gen: int) -> int:
     """Fail-soft value of the position after the player to move plays ``card``."""
-    seat = (leader + n) % 4
+    seat = (leader + n) & 3
     hand = hands[seat]
     saved = trick.copy()
     hands[seat] = hand & ~(1 << card)
@@ -568,7 +568,7 @@ def _value_after(card: int, hands: np.ndarray, trick: np.ndarray, n: int, leader
         value = _search(hands, trick, n + 1, leader, trump, flags, last_bonus, capot_bonus,
                         won, tricks_left, alpha, beta, tt_key, tt_lo, tt_hi, tt_move, stats, gen)
     else:
-        w = (leader + trick_winner(trick, 4, trump)) % 4
+        w = (leader + trick_winner(trick, 4, trump)) & 3
         value = _trick_value(trick, trump)
         left = tricks_left - 1
         if left == 0:
@@ -587,7 +587,7 @@ def _value_after(card: int, hands: np.ndarray, trick: np.ndarray, n: int, leader
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def solve_root(hands: np.ndarray, trick: np.ndarray, n: int, leader: int, trump: int,
                flags: int, last_bonus: int, capot_bonus: int, won: int, tricks_left: int,
                tt_key: np.ndarray, tt_lo: np.ndarray, tt_hi: np.ndarray,
@@ -598,7 +598,7 @@ def solve_root(hands: np.ndarray, trick: np.ndarray, n: int, leader: int, trump:
 
     Each card's value is found by MTD(f): null-window searches converging on it, starting
     from the previous card's value; the transposition table carries the bounds across."""
-    seat = (leader + n) % 4
+    seat = (leader + n) & 3
     legal = legal_mask(hands[seat], trick, n, trump, flags)
     rep = np.full(32, -1, dtype=np.int64)
     others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
@@ -646,7 +646,7 @@ def solve_root(hands: np.ndarray, trick: np.ndarray, n: int, leader: int, trump:
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def solve_value(hands: np.ndarray, leader: int, trump: int, flags: int, last_bonus: int,
                 capot_bonus: int, won: int, tricks_left: int, guess: int,
                 tt_key: np.ndarray, tt_lo: np.ndarray, tt_hi: np.ndarray,
