@@ -528,3 +528,20 @@ def test_property_scores_add_up_and_only_declared_ones_count(
         assert set(result.counted[seat]) <= set(declared[seat])
     if rules.policy != "same_length":  # best team policies: at most one team scores
         assert 0 in result.team_points
+
+
+def test_italian_suit_order_tie_break_is_a_switchable_reading() -> None:
+    # RULES.md (italian): "same length: higher top card, then trump suit, then hearts >
+    # diamonds > clubs > spades (reading)".
+    import dataclasses
+
+    from belote.rules.declarations import ITALIAN_DECLARATIONS, score_declarations
+
+    hearts = find_declarations(parse_cards("7H 8H 9H"), ITALIAN_DECLARATIONS, 3)
+    diamonds = find_declarations(parse_cards("7D 8D 9D"), ITALIAN_DECLARATIONS, 3)
+    declared = [hearts, diamonds, [], []]
+    by_suit = score_declarations(declared, ITALIAN_DECLARATIONS, 3)
+    assert by_suit.team_points == (20, 0)
+    no_order = dataclasses.replace(ITALIAN_DECLARATIONS, suit_order_breaks_ties=False)
+    tied = score_declarations(declared, no_order, 3)
+    assert tied.team_points == (0, 0)

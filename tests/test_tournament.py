@@ -68,3 +68,12 @@ def test_equal_totals_share_the_better_place() -> None:
     assert [(s.team, s.place, s.base_points) for s in standings] == [
         ("A", 1, 5), ("B", 1, 5), ("C", 3, 2), ("D", 4, 1), ("E", 5, 1)]
     assert place_points(4) == 1
+
+
+def test_floor_at_zero_is_a_flag_a_tournament_can_switch() -> None:
+    # RULES.md: "1500 - loser's total, floored at 0 (reading)": a loser at 1510 (both past
+    # the target in the last hand) takes 10 away when the floor is off.
+    from belote.tournament.pinasca import game_scores
+
+    assert game_scores(1600, 1510) == (3600, 1510)
+    assert game_scores(1600, 1510, floor_at_zero=False) == (3590, 1510)

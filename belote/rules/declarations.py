@@ -148,6 +148,9 @@ class DeclarationRules:
     policy: Policy = "best_team"
     # Equal best declarations in both teams: "nobody" scores, or the "first" in declaring order.
     tie_break: TieBreak = "nobody"
+    # italian: equal sequences, neither in trump, are ranked hearts > diamonds > clubs >
+    # spades (RULES.md reading); False: such sequences tie (then ``tie_break`` decides)
+    suit_order_breaks_ties: bool = True
     # same_length: of each length only the best sequence counts ("table") or the team holding
     # it keeps all of its sequences of that length ("team").
     same_length_scope: SameLengthScope = "table"
@@ -416,7 +419,10 @@ POLICY_KEYS: dict[str, Callable[[Declaration, int], Key]] = {
 
 def comparison_key(decl: Declaration, rules: DeclarationRules, trump: int) -> Key:
     """The rules' own comparison: higher is better, equal keys are a tie under the rules."""
-    return POLICY_KEYS[rules.policy](decl, trump)
+    key = POLICY_KEYS[rules.policy](decl, trump)
+    if rules.policy == "same_length" and not rules.suit_order_breaks_ties:
+        return (*key[:-1], 0)  # the suit order's place in the key
+    return key
 
 
 def sort_key(decl: Declaration, rules: DeclarationRules, trump: int) -> Key:

@@ -43,7 +43,7 @@ OTHER_PLACE_POINTS = 1
 
 
 def game_scores(winner_total: int, loser_total: int, target: int = TARGET,
-                bonus: int = WIN_BONUS) -> tuple[int, int]:
+                bonus: int = WIN_BONUS, floor_at_zero: bool = True) -> tuple[int, int]:
     """(winner's game score, loser's game score) of a won game.
 
     >>> game_scores(1500, 1200)
@@ -57,7 +57,10 @@ def game_scores(winner_total: int, loser_total: int, target: int = TARGET,
         raise ValueError(f"a won game reaches the target {target}; the winner has {winner_total}")
     if loser_total >= winner_total:
         raise ValueError(f"the winner ({winner_total}) must be ahead of the loser ({loser_total})")
-    return winner_total + bonus + max(0, target - loser_total), loser_total
+    missing = target - loser_total
+    if floor_at_zero:  # RULES.md reading: a loser past the target takes nothing away
+        missing = max(0, missing)
+    return winner_total + bonus + missing, loser_total
 
 
 @dataclass(frozen=True, slots=True)
