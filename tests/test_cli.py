@@ -126,3 +126,18 @@ def test_an_auction_contract_is_typed_with_its_level_and_suit() -> None:
     text = out.getvalue()
     assert "Oppure scrivi un contratto" in text
     assert "999 cuori" in text  # refused and quoted back: not a level of the table
+
+
+def test_simulate_works_for_every_preset() -> None:
+    for preset in ("classic", "pinasca", "italian", "valdostana", "coinche"):
+        result = runner.invoke(app, ["simulate", "--games", "2", "--preset", preset,
+                                     "--bots", "heuristic,random"])
+        assert result.exit_code == 0, (preset, result.output)
+        assert "win rate" in result.output
+
+
+def test_rules_sheet_prints_for_every_preset_and_language() -> None:
+    for preset in ("classic", "pinasca", "italian", "valdostana", "coinche"):
+        for lang in ("it", "es", "fr", "en"):
+            result = runner.invoke(app, ["rules", preset, "--lang", lang])
+            assert result.exit_code == 0 and len(result.output.splitlines()) > 20

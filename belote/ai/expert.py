@@ -34,6 +34,9 @@ ACES = sum(1 << (s * 8 + Rank.ACE) for s in range(4))
 # Double-dummy worlds flatter the taker (every finesse works): a bid must beat passing by
 # this many points per hand on average.
 BID_MARGIN = 30.0
+# Doubling doubles the swing (and both sides trust their own worlds): a contro or surcontro
+# must gain this much more on average.  Conservative, not tuned.
+DOUBLE_MARGIN = 60.0
 
 
 def hand_total(rules: Rules, trump: int) -> int:
@@ -171,17 +174,27 @@ class ExpertBot:
             return A.ASPETTO  # truthful: "aspetto" only with an ace
         return A.PASS if A.PASS in legal else self.fallback.choose(obs)
 
-    def _candidates(self, obs: Observation, rules: Rules) -> dict[int, tuple[int, int, int]]:
-        """Bids worth simulating: action -> (trump, level, multiplier)."""
+    def _candidates(self, obs: Observation,
+                    rules: Rules) -> dict[int, tuple[int, int, int, int]]:
+        """Bids worth simulating: action -> (trump, level, multiplier, taking team)."""
         legal = obs.legal_actions
-        out: dict[int, tuple[int, int, int]] = {}
+        assert obs.seat is not None
+        us = obs.seat & 1
+        out: dict[int, tuple[int, int, int, int]] = {}
         for action in legal:
             if action == A.TAKE and obs.turned is not None:
-                out[action] = (obs.turned >> 3, 0, 1)
+                out[action] = (obs.turned >> 3, 0, 1, us)
             elif A.NAME_SUIT_BASE <= action < A.NAME_SUIT_BASE + 4:
-                out[action] = (action - A.NAME_SUIT_BASE, 0, 1)
+                out[action] = (action - A.NAME_SUIT_BASE, 0, 1, us)
             elif action in (A.SENZA, A.TUTTE):
-                out[action] = (4 if action == A.SENZA else 5, 0, 1)
+                out[action] = (4 if action == A.SENZA else 5, 0, 1, us)
+        standing = self._standing(obs, rules)
+        if standing is not None and rules.auction is not None:
+            taker, trump, level, _mult = standing
+            if A.CONTRO in legal:  # double the opponents' contract
+                out[A.CONTRO] = (trump, level, rules.auction.contro_multiplier, taker & 1)
+            if A.SURCONTRO in legal:  # redouble ours
+                out[A.SURCONTRO] = (trump, level, rules.auction.surcontro_multiplier, taker & 1)
         if rules.auction is not None:
             levels = rules.auction.levels
             contracts = [a for a in legal if A.CONTRACT_BASE <= a < A.CONTRACT_END]
@@ -191,7 +204,7 @@ class ExpertBot:
                 by_suit.setdefault(A.contract_suit(a), []).append(a)
             for suit, actions in by_suit.items():
                 for a in actions[:6]:
-                    out[a] = (suit, levels[A.contract_level_index(a)], 1)
+                    out[a] = (suit, levels[A.contract_level_index(a)], 1, us)
         return out
 
     def _worlds_for_bidding(self, obs: Observation, rules: Rules, taker: int,
@@ -234,7 +247,7 @@ class ExpertBot:
         return None if standing is None else (*standing, multiplier)
 
     def _simulate_bids(self, obs: Observation, rules: Rules,
-                       candidates: dict[int, tuple[int, int, int]]) -> dict[int, float]:
+                       candidates: dict[int, tuple[int, int, int, int]]) -> dict[int, float]:
         """Average score of each candidate, minus the average of passing (the standing
         contract stays, or nothing is played)."""
         seat = obs.seat
@@ -258,16 +271,20 @@ class ExpertBot:
                     values[trump] = solver.value(world, leader, trump)
                 return values[trump]
 
-            for action, (trump, level, mult) in candidates.items():
+            for action, (trump, level, mult, taker_team) in candidates.items():
                 scores[action] += self._contract_score(rules, value(trump), seat & 1,
-                                                       seat & 1, trump, level, mult)
+                                                       taker_team, trump, level, mult)
             if standing is not None:
                 taker, trump, level, mult = standing
                 baseline += self._contract_score(rules, value(trump), seat & 1, taker & 1,
                                                  trump, level, mult)
             counted += 1
         counted = max(1, counted)
-        return {a: (s - baseline) / counted - self.bid_margin for a, s in scores.items()}
+        return {
+            a: (s - baseline) / counted - self.bid_margin
+            - (DOUBLE_MARGIN if a in (A.CONTRO, A.SURCONTRO) else 0.0)
+            for a, s in scores.items()
+        }
 
     @staticmethod
     def _contract_score(rules: Rules, team0_points: int, team: int, taker_team: int,
