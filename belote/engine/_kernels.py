@@ -218,10 +218,12 @@ def _tt_index(key: int) -> int:
 
 
 @njit(cache=True, error_model="numpy")
-def _candidates(hand: int, legal: int, others: int, trump: int, out: np.ndarray) -> int:
+def _candidates(legal: int, others: int, trump: int, out: np.ndarray,
+                rep: np.ndarray) -> int:
     """Legal cards minus equivalent ones: two cards of one suit in the same hand, with no
-    card of another hand between them in the suit's order and the same points, play alike;
-    keep one.  Returns how many were written to ``out``."""
+    card of another hand or on the table between them in the suit's order and the same
+    points, play alike; keep one.  Writes the kept cards to ``out`` (returns how many) and,
+    for every legal card, ``rep[card]``: the kept card whose value it shares."""
     count = 0
     for suit in range(4):
         cards = legal & K_SUIT[suit]
@@ -240,39 +242,13 @@ def _candidates(hand: int, legal: int, others: int, trump: int, out: np.ndarray)
                     count += 1
                     prev = card
                     prev_points = pts
-                # else: equivalent to the card just kept
+                rep[card] = prev  # itself, or the equivalent card just kept
                 if cards == 0:
                     break
             elif others & bit:
-                prev = -1  # another hand's card separates the run
-            # played cards (in no hand) do not separate
+                prev = -1  # a card elsewhere in play separates the run
+            # cards of finished tricks do not separate
     return count
-
-
-@njit(cache=True, error_model="numpy")
-def _representatives(hand: int, legal: int, others: int, trump: int,
-                     rep: np.ndarray) -> None:
-    """rep[card] = the card whose value ``card`` shares (itself for a representative), for
-    the legal cards, by the equivalence of :func:`_candidates`."""
-    for suit in range(4):
-        cards = legal & K_SUIT[suit]
-        if cards == 0:
-            continue
-        prev = -1
-        prev_points = -1
-        for pos in range(8):
-            card = K_ORDER[trump, suit, pos]
-            bit = 1 << card
-            if cards & bit:
-                pts = K_POINTS[trump, card]
-                if prev >= 0 and pts == prev_points:
-                    rep[card] = rep[prev]
-                else:
-                    rep[card] = card
-                prev = card
-                prev_points = pts
-            elif others & bit:
-                prev = -1
 
 
 @njit(cache=True, error_model="numpy")
@@ -355,6 +331,7 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
     f_moves = np.empty((MAX_PLY, 8), dtype=np.int64)
     f_saved = np.empty((MAX_PLY, 4), dtype=np.int64)
     scratch = np.empty(8, dtype=np.int64)
+    rep_scratch = np.empty(32, dtype=np.int64)
     history = np.zeros((4, 32), dtype=np.int64)
 
     p = 0
@@ -451,7 +428,7 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
                     others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
                     for i in range(n):
                         others |= 1 << trick[i]
-                    count = _candidates(hand, legal, others, trump, f_moves[p])
+                    count = _candidates(legal, others, trump, f_moves[p], rep_scratch)
                     if count > 1:
                         _order(f_moves[p], count, trick, n, trump, seat, leader, first,
                                scratch, history, w)
@@ -604,7 +581,7 @@ def solve_root(hands: np.ndarray, trick: np.ndarray, n: int, leader: int, trump:
     others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
     for i in range(n):
         others |= 1 << trick[i]
-    _representatives(hands[seat], legal, others, trump, rep)
+    _candidates(legal, others, trump, np.empty(8, dtype=np.int64), rep)
     solved = np.full(32, -1, dtype=np.int64)
     count = 0
     guess = 81
