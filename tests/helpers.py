@@ -43,8 +43,8 @@ def play_belote(text: str) -> int:
     return A.play_announcing(parse_card(text))
 
 
-def _complete_hands(hands: Mapping[int, str], turned: Card) -> dict[int, list[Card]]:
-    """Each seat's 8 cards in the order written; missing seats share the other cards."""
+def full_hands(hands: Mapping[int, str]) -> dict[int, list[Card]]:
+    """Each seat's 8 cards in the order written; seats left out share the other cards."""
     result = {seat: cards(text) for seat, text in hands.items()}
     used = [card for hand in result.values() for card in hand]
     if len(used) != len(set(used)):
@@ -56,6 +56,12 @@ def _complete_hands(hands: Mapping[int, str], turned: Card) -> dict[int, list[Ca
     for seat, hand in result.items():
         if len(hand) != 8:
             raise ValueError(f"seat {seat} must get 8 cards, not {len(hand)}")
+    return result
+
+
+def _complete_hands(hands: Mapping[int, str], turned: Card) -> dict[int, list[Card]]:
+    """:func:`full_hands`, checking that the turned card is in one of them."""
+    result = full_hands(hands)
     if all(turned not in hand for hand in result.values()):
         raise ValueError("the turned card must be in the taker's hand")
     return result

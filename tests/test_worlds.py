@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+from helpers import game_in_play, play_cards
+
 from belote.ai.worlds import ACES, knowledge, sample_world
 from belote.cards import SUIT_MASKS, Rank
 from belote.engine import CHANCE, Game, seeded_deck_source
@@ -13,7 +15,6 @@ from belote.engine import actions as A
 from belote.engine.tricks import TRUMP_ABOVE
 from belote.notation import parse_card, parse_cards
 from belote.rules import PRESETS
-from tests.helpers import game_in_play, play_cards
 
 
 def random_positions(preset: str, seed: int, count: int):  # type: ignore[no-untyped-def]

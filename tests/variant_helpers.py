@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from helpers import cards, deck_for
+from helpers import cards, deck_for, full_hands
 
 from belote.cards import Card
 from belote.engine import actions as A
@@ -27,20 +27,6 @@ VALDOSTANA = find_preset("valdostana")
 COINCHE = find_preset("coinche")
 
 
-def full_hands(hands: Mapping[int, str]) -> dict[int, list[Card]]:
-    """Each seat's 8 cards in the order written; seats left out share the other cards."""
-    result = {seat: cards(text) for seat, text in hands.items()}
-    used = [card for hand in result.values() for card in hand]
-    if len(used) != len(set(used)):
-        raise ValueError("a card is given to two seats (or twice to one)")
-    rest = [card for card in range(32) if card not in used]
-    for seat in range(4):
-        if seat not in result:
-            result[seat], rest = rest[:8], rest[8:]
-    for seat, hand in result.items():
-        if len(hand) != 8:
-            raise ValueError(f"seat {seat} must get 8 cards, not {len(hand)}")
-    return result
 
 
 def deck_for_full(

@@ -363,10 +363,6 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
                     ret = _trick_value(trick, trump) + last_bonus
                     if new_won == 1:
                         ret += capot_bonus
-                if p == 0:
-                    return ret
-                p -= 1
-                returning = True
                 hit = True
             if n == 0 and not hit:
                 # Static bound: team 0 cannot get more than every point still in play.
@@ -376,10 +372,6 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
                     ub += K_BYTE_POINTS[trump, su, (rem >> (8 * su)) & 255]
                 if ub <= f_a[p]:
                     ret = ub
-                    if p == 0:
-                        return ret
-                    p -= 1
-                    returning = True
                     hit = True
             if n == 0 and not hit:
                 # At a trick's start a node is the cards left in hand (each card's owner is
@@ -404,12 +396,11 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
                         if hi < f_b[p]:
                             f_b[p] = hi
                         first = tt_move[slot]
-            if hit:
-                if not returning:
-                    if p == 0:
-                        return ret
-                    p -= 1
-                    returning = True
+            if hit:  # the value is known without expanding this node
+                if p == 0:
+                    return ret
+                p -= 1
+                returning = True
             else:
                 f_a0[p] = f_a[p]
                 f_b0[p] = f_b[p]
