@@ -40,6 +40,7 @@ NUM_CARDS = 32
 ALL_CARDS: CardSet = (1 << NUM_CARDS) - 1
 EMPTY: CardSet = 0
 SUIT_MASKS: tuple[CardSet, ...] = tuple(0xFF << (8 * s) for s in SUITS)
+ACES: CardSet = sum(1 << (8 * s + Rank.ACE) for s in SUITS)
 
 
 def make_card(suit: int, rank: int) -> Card:

@@ -41,8 +41,7 @@ from typing import Any, TextIO
 
 from belote.cards import Rank
 from belote.engine.events import ALL_TRUMP, NO_TRUMP
-from belote.engine.scoring import HandFacts, HandOutcome, Pot, score_hand
-from belote.engine.tricks import CARD_POINTS
+from belote.engine.scoring import HandFacts, HandOutcome, Pot, hand_total, score_hand
 from belote.i18n import LANGUAGES, suit_name, team_name, trump_name
 from belote.i18n.parse import normalize
 from belote.notation import SUIT_LETTERS, SUIT_SYMBOLS, TRUMP_WORDS
@@ -396,11 +395,6 @@ class HandEntry:
     level: int = 0  # the contract level of an auction (the capot level: a capot contract)
     double: int = 0  # 0, 1 contro / coinche, 2 surcontro / surcoinche
     number: int | None = None  # the hand number the table wrote, checked if given
-
-
-def hand_total(rules: Rules, trump: int) -> int:
-    """Card points of a hand with ``trump`` (from the card tables) + the last trick's bonus."""
-    return sum(CARD_POINTS[trump]) + rules.last_trick_bonus
 
 
 def _levels_text(rules: Rules) -> str:

@@ -8,8 +8,8 @@ import random
 
 from helpers import game_in_play, play_cards
 
-from belote.ai.worlds import ACES, knowledge, sample_world
-from belote.cards import SUIT_MASKS, Rank
+from belote.ai.worlds import knowledge, sample_world
+from belote.cards import ACES, SUIT_MASKS, Rank
 from belote.engine import CHANCE, Game, seeded_deck_source
 from belote.engine import actions as A
 from belote.engine.tricks import TRUMP_ABOVE

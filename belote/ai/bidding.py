@@ -8,7 +8,7 @@ it can break and redoubles when doubled with a strong hand.
 
 from __future__ import annotations
 
-from belote.cards import SUIT_MASKS, CardSet, Rank, cards_in
+from belote.cards import ACES, SUIT_MASKS, CardSet, Rank, cards_in
 from belote.engine import actions as A
 from belote.engine.observation import Observation
 
@@ -71,7 +71,7 @@ def tutte_value(hand: CardSet) -> float:
 
 
 def has_ace(hand: CardSet) -> bool:
-    return any(hand >> (suit * 8 + Rank.ACE) & 1 for suit in range(4))
+    return bool(hand & ACES)
 
 
 def choose_bid(obs: Observation, boldness: float = 0.0) -> int:
@@ -103,18 +103,6 @@ def _take_or_pass(obs: Observation, boldness: float) -> int:
     return max(options)[1]
 
 
-def _standing(obs: Observation) -> tuple[int, int, int, bool]:
-    """(bidder seat, level index, suit, doubled) of the standing contract; bidder -1 if none."""
-    bidder, index, suit, doubled = -1, -1, -1, False
-    for seat, action in obs.bids:
-        if A.CONTRACT_BASE <= action < A.CONTRACT_END:
-            bidder, index, suit = seat, A.contract_level_index(action), A.contract_suit(action)
-            doubled = False
-        elif action == A.CONTRO:
-            doubled = True
-    return bidder, index, suit, doubled
-
-
 def _auction(obs: Observation, boldness: float) -> int:
     legal = obs.legal_actions
     assert obs.seat is not None
@@ -122,7 +110,7 @@ def _auction(obs: Observation, boldness: float) -> int:
     levels = rules.auction.levels if rules is not None and rules.auction is not None else ()
     hand = obs.hand
     passing = A.ASPETTO if A.ASPETTO in legal and has_ace(hand) else A.PASS
-    bidder, index, suit, _ = _standing(obs)
+    bidder, index, suit, _ = obs.standing_contract() or (-1, -1, -1, 0)
     partner = (obs.seat + 2) % 4
     if A.SURCONTRO in legal:
         return A.SURCONTRO if suit_value(hand, suit) >= TAKE_THRESHOLD + 3 else passing

@@ -20,28 +20,21 @@ import time
 from collections.abc import Iterable
 
 from belote.ai.heuristic import HeuristicBot
-from belote.ai.worlds import Knowledge, knowledge, sample_world
-from belote.cards import ALL_CARDS, SUIT_MASKS, CardSet, Rank
+from belote.ai.worlds import knowledge, sample_world
+from belote.cards import ACES, ALL_CARDS
 from belote.engine import actions as A
 from belote.engine.events import Event
 from belote.engine.observation import Observation
-from belote.engine.scoring import HandFacts, Pot, score_hand
+from belote.engine.scoring import HandFacts, Pot, hand_total, score_hand
 from belote.engine.search import Position, Solver
-from belote.engine.tricks import CARD_POINTS
 from belote.rules.base import Rules
 
-ACES = sum(1 << (s * 8 + Rank.ACE) for s in range(4))
 # Double-dummy worlds flatter the taker (every finesse works): a bid must beat passing by
 # this many points per hand on average.
 BID_MARGIN = 30.0
 # Doubling doubles the swing (and both sides trust their own worlds): a contro or surcontro
 # must gain this much more on average.  Conservative, not tuned.
 DOUBLE_MARGIN = 60.0
-
-
-def hand_total(rules: Rules, trump: int) -> int:
-    """Every card point of a hand in this trump mode, with the last trick's bonus."""
-    return sum(CARD_POINTS[trump]) + rules.last_trick_bonus
 
 
 def team_score(rules: Rules, obs: Observation, team0_from_here: int, team: int,
@@ -233,18 +226,12 @@ class ExpertBot:
 
     def _standing(self, obs: Observation, rules: Rules) -> tuple[int, int, int, int] | None:
         """The auction's standing contract as (taker seat, trump, level, multiplier)."""
-        if rules.auction is None:
+        standing = obs.standing_contract()
+        if standing is None or rules.auction is None:
             return None
-        standing = None
-        multiplier = 1
-        for who, action in obs.bids:
-            if A.CONTRACT_BASE <= action < A.CONTRACT_END:
-                level = rules.auction.levels[A.contract_level_index(action)]
-                standing = (who, A.contract_suit(action), level)
-                multiplier = 1
-            elif action == A.CONTRO:
-                multiplier = rules.auction.contro_multiplier
-        return None if standing is None else (*standing, multiplier)
+        bidder, index, suit, doubled = standing
+        multipliers = (1, rules.auction.contro_multiplier, rules.auction.surcontro_multiplier)
+        return bidder, suit, rules.auction.levels[index], multipliers[doubled]
 
     def _simulate_bids(self, obs: Observation, rules: Rules,
                        candidates: dict[int, tuple[int, int, int, int]]) -> dict[int, float]:
@@ -305,9 +292,3 @@ class ExpertBot:
         result = score_hand(rules, facts)
         return float(result.scores[team] - result.scores[1 - team])
 
-
-def suit_mask(suit: int) -> CardSet:
-    return SUIT_MASKS[suit]
-
-
-__all__ = ["ExpertBot", "Knowledge"]

@@ -21,14 +21,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from belote.cards import SUIT_MASKS, CardSet, Rank
+from belote.cards import ACES, SUIT_MASKS, CardSet, Rank
 from belote.engine import actions as A
 from belote.engine.events import ALL_TRUMP, NO_TRUMP
 from belote.engine.observation import Observation
 from belote.engine.tricks import TRUMP_ABOVE, WIN_KEY
 from belote.rules.base import Rules
-
-ACES = sum(1 << (s * 8 + Rank.ACE) for s in range(4))
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from belote.cards import CardSet
+from belote.engine import actions as A
 from belote.rules.base import Rules
 
 if TYPE_CHECKING:
@@ -52,6 +53,17 @@ class Observation:
     # cards each seat has shown to everybody (declarations shown at the second trick)
     shown: tuple[int, int, int, int] = (0, 0, 0, 0)
     ruleset: Rules | None = None  # the table's rules (flags included), for bots
+
+    def standing_contract(self) -> tuple[int, int, int, int] | None:
+        """The auction's last contract so far as (bidder, level index, suit, doubled: 0, 1
+        contro, 2 surcontro), or None before any contract."""
+        standing: tuple[int, int, int, int] | None = None
+        for seat, action in self.bids:
+            if A.CONTRACT_BASE <= action < A.CONTRACT_END:
+                standing = (seat, A.contract_level_index(action), A.contract_suit(action), 0)
+            elif standing is not None and action in (A.CONTRO, A.SURCONTRO):
+                standing = (*standing[:3], 1 if action == A.CONTRO else 2)
+        return standing
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)

@@ -20,7 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from belote.engine.events import NO_TRUMP
+from belote.engine.tricks import CARD_POINTS
 from belote.rules.base import Rules
+
+
+def hand_total(rules: Rules, trump: int) -> int:
+    """Every card point of a hand in this trump mode, with the last trick's bonus (162; senza
+    130 before its multiplier; tutte 258)."""
+    return sum(CARD_POINTS[trump]) + rules.last_trick_bonus
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,10 +7,8 @@ cards still on the table and in hand, with the last trick's bonus and the capot 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
 
 import numpy as np
 
@@ -144,6 +142,3 @@ def random_playouts(rules: Rules, n_hands: int, seed: int = 0) -> int:
     return int(k.random_hands(n_hands, seed, rule_flags(rules), rules.last_trick_bonus,
                               rules.capot_bonus))
 
-
-def as_int_list(values: Sequence[Any]) -> list[int]:
-    return [int(v) for v in values]
