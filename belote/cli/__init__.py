@@ -24,6 +24,9 @@ app.command("score")(score_command)
 from belote.cli.arena import arena_command  # noqa: E402  (belote arena, duplicate deals)
 
 app.command("arena")(arena_command)
+from belote.cli.serve import serve_command  # noqa: E402  (belote serve, La Sala)
+
+app.command("serve")(serve_command)
 
 
 @app.command("play")

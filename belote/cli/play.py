@@ -18,7 +18,7 @@ from belote.ai.base import Player
 from belote.cards import cards_in
 from belote.engine import actions as A
 from belote.engine.dealing import secure_deck_source, seeded_deck_source
-from belote.engine.events import ALL_TRUMP, NO_TRUMP, Event
+from belote.engine.events import Event
 from belote.engine.observation import Observation
 from belote.engine.state import Game
 from belote.engine.tricks import illegal_reason
@@ -32,9 +32,9 @@ from belote.i18n import (
     preset_name,
     seat_name,
     suit_name,
-    team_name,
     translate,
 )
+from belote.i18n.status import status_text
 from belote.match import play_step
 from belote.notation import SUIT_LETTERS, SUIT_SYMBOLS, parse_card
 from belote.records import save_record, to_record
@@ -85,29 +85,8 @@ class TerminalPlayer:
             return "\n".join(lines)
         if key == "h":
             return self.t("ui.hand", cards=self._cards(cards_in(obs.hand)))
-        if key == "c":
-            if not obs.trick:
-                return self.t("ui.status.no_card")
-            entries = [
-                self.t("ui.status.table_entry", card=card_name(card, lang),
-                       player=seat_name(seat, lang, self.names))
-                for seat, card in obs.trick
-            ]
-            return self.t("ui.status.table", cards=translate(lang, "list.separator").join(entries))
-        if key == "a":
-            if obs.trump is None:
-                return self.t("ui.status.no_trump_yet")
-            if obs.trump == NO_TRUMP:
-                return self.t("ui.status.no_trump_contract")
-            if obs.trump == ALL_TRUMP:
-                return self.t("ui.status.all_trump_contract")
-            return self.t("ui.status.trump", suit=suit_name(obs.trump, lang))
-        if key == "f":
-            if not obs.trick:
-                return self.t("ui.status.no_card")
-            return self.t("ui.status.lead", suit=suit_name(obs.trick[0][1] >> 3, lang))
-        return self.t("ui.status.scores", team0=team_name(0, lang), score0=obs.totals[0],
-                      team1=team_name(1, lang), score1=obs.totals[1])
+        question = {"c": "table", "a": "trump", "f": "lead"}.get(key, "scores")
+        return status_text(question, obs, lang, self.names)
 
     def _cards(self, cards: object) -> str:
         sep = translate(self.lang, "list.separator")

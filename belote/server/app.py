@@ -1,0 +1,445 @@
+"""The Starlette application: pages, forms, and the two WebSocket endpoints.
+
+Pages are rendered on the server (Jinja2) and work without scripts for the lobby; the table
+page's small script (``static/table.js``) keeps its view in step over a WebSocket.  The
+session is a signed cookie (HttpOnly, SameSite=Lax, Secure unless turned off for plain-HTTP
+tests) holding a random session id and the player's name.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from belote.ai.levels import LEVELS
+from belote.i18n import LANGUAGES, messages, translate
+from belote.i18n.announce import VERBOSITIES
+from belote.rules import PRESETS
+from belote.rules.sheet import rule_sheet
+from belote.server import protocol as P
+from belote.server.auth import (
+    AuthError,
+    RateLimiter,
+    check_name,
+    check_password,
+    hash_password,
+    needs_rehash,
+    verify_password,
+)
+from belote.server.config import Settings
+from belote.server.keys import bindings_for_client, help_rows
+from belote.server.persistence import NameTaken
+from belote.server.replay import replay_hands
+from belote.server.room import Room
+from belote.server.table import Connection, TableError
+
+log = logging.getLogger(__name__)
+HERE = Path(__file__).resolve().parent
+SESSION_COOKIE = "sala"
+
+
+class _Session:
+    """SessionMiddleware built on first use, once the room has read its signing key."""
+
+    def __init__(self, app: ASGIApp, room: Room, secure: bool) -> None:
+        self.app = app
+        self.room = room
+        self.secure = secure
+        self._inner: ASGIApp | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self._inner is None:
+            if scope["type"] == "lifespan":
+                await self.app(scope, receive, send)
+                return
+            self._inner = SessionMiddleware(
+                self.app, secret_key=self.room.secret, session_cookie=SESSION_COOKIE,
+                same_site="lax", https_only=self.secure, max_age=60 * 60 * 24 * 30,
+            )
+        await self._inner(scope, receive, send)
+
+
+def language(conn: HTTPConnection) -> str:
+    lang = conn.session.get("lang")
+    if lang in LANGUAGES:
+        return str(lang)
+    header = conn.headers.get("accept-language", "")
+    for part in header.split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGUAGES:
+            return code
+    return "en"
+
+
+def _same_origin(conn: HTTPConnection, allowed: tuple[str, ...]) -> bool:
+    origin = conn.headers.get("origin")
+    if origin is None:
+        return conn.scope["type"] == "http"  # browsers always send Origin on WebSockets
+    if origin in allowed:
+        return True
+    return urlsplit(origin).netloc == conn.headers.get("host", "")
+
+
+def _identity(conn: HTTPConnection) -> tuple[str, str] | None:
+    uid, name = conn.session.get("uid"), conn.session.get("name")
+    if isinstance(uid, str) and isinstance(name, str):
+        return uid, name
+    return None
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    settings = settings or Settings()
+    room = Room(settings)
+    limiter = RateLimiter(settings.login_attempts, settings.login_window)
+    env = Environment(loader=FileSystemLoader(HERE / "templates"),
+                      autoescape=select_autoescape(["html"]))
+
+    def render(request: Request, template: str, status: int = 200, **values: Any) -> Response:
+        lang = language(request)
+
+        def t(key: str, **kw: Any) -> str:
+            return translate(lang, key, **kw)
+
+        identity = _identity(request)
+        flash = request.session.pop("flash", None)
+        html = env.get_template(template).render(
+            t=t, lang=lang, languages=LANGUAGES, me=identity[1] if identity else None,
+            account=request.session.get("account"), verbosity=request.session.get(
+                "verbosity", "normal"), verbosities=VERBOSITIES, path=request.url.path,
+            flash=t(f"error.web.{flash}") if flash else None, **values,
+        )
+        return HTMLResponse(html, status_code=status)
+
+    def back(request: Request, to: str, error: str | None = None) -> Response:
+        if error:
+            request.session["flash"] = error
+        return RedirectResponse(to, status_code=303)
+
+    async def form(request: Request) -> FormData:
+        if not _same_origin(request, settings.allowed_origins):
+            raise HTTPException(403, "cross-origin form")
+        return await request.form(max_files=0, max_fields=64)
+
+    def signed_in(request: Request) -> tuple[str, str]:
+        identity = _identity(request)
+        if identity is None:
+            raise HTTPException(401)
+        return identity
+
+    def start_session(request: Request, name: str, account: int | None) -> None:
+        lang, verbosity = request.session.get("lang"), request.session.get("verbosity")
+        request.session.clear()
+        request.session.update(uid=secrets.token_urlsafe(16), name=name)
+        if account is not None:
+            request.session["account"] = account
+        if lang:
+            request.session["lang"] = lang
+        if verbosity:
+            request.session["verbosity"] = verbosity
+
+    # ------------------------------------------------------------------ pages
+    async def lobby(request: Request) -> Response:
+        lang = language(request)
+        finished = await room.store.list_tables("finished", limit=20)
+        identity = _identity(request)
+        return render(request, "lobby.html", tables=room.summaries(
+            lang, identity[0] if identity else None), presets=list(PRESETS),
+                      levels=LEVELS, finished=[r.id for r in finished])
+
+    async def tables_fragment(request: Request) -> Response:
+        identity = _identity(request)
+        return render(request, "_tables.html", tables=room.summaries(
+            language(request), identity[0] if identity else None), levels=LEVELS)
+
+    async def guest(request: Request) -> Response:
+        data = await form(request)
+        try:
+            name = check_name(str(data.get("name", "")))
+            if await room.store.user(name) is not None:
+                raise AuthError("name_registered")
+        except AuthError as error:
+            return back(request, "/", error.code)
+        start_session(request, name, None)
+        return back(request, "/")
+
+    async def login_page(request: Request) -> Response:
+        mode = "register" if request.url.path == "/register" else "login"
+        return render(request, "login.html", mode=mode)
+
+    async def login(request: Request) -> Response:
+        data = await form(request)
+        name = " ".join(str(data.get("name", "")).split())
+        password = str(data.get("password", ""))
+        client = request.client.host if request.client else "?"
+        keys = (f"ip:{client}", f"name:{name.casefold()}")
+        if limiter.blocked(*keys):
+            return render(request, "login.html", status=429, mode="login",
+                          error=translate(language(request), "error.web.rate_limited"))
+        found = await room.store.user(name)
+        if found is None or not verify_password(found[1], password):
+            limiter.fail(*keys)
+            return render(request, "login.html", status=401, mode="login",
+                          error=translate(language(request), "error.web.bad_login"))
+        limiter.clear(f"name:{name.casefold()}")
+        if needs_rehash(found[1]):
+            await room.store.set_password_hash(found[0], hash_password(password))
+        start_session(request, name, found[0])
+        return back(request, "/")
+
+    async def register(request: Request) -> Response:
+        data = await form(request)
+        try:
+            name = check_name(str(data.get("name", "")))
+            password = check_password(str(data.get("password", "")))
+            account = await room.store.add_user(name, hash_password(password))
+        except AuthError as error:
+            return render(request, "login.html", status=400, mode="register",
+                          error=translate(language(request), f"error.web.{error.code}"))
+        except NameTaken:
+            return render(request, "login.html", status=409, mode="register",
+                          error=translate(language(request), "error.web.name_taken"))
+        start_session(request, name, account)
+        return back(request, "/")
+
+    async def logout(request: Request) -> Response:
+        await form(request)
+        start_session(request, "", None)
+        request.session.clear()
+        return back(request, "/")
+
+    async def preferences(request: Request) -> Response:
+        data = await form(request)
+        lang, verbosity = data.get("lang"), data.get("verbosity")
+        if lang in LANGUAGES:
+            request.session["lang"] = lang
+        if verbosity in VERBOSITIES:
+            request.session["verbosity"] = verbosity
+        target = str(data.get("next", "/"))
+        return back(request, target if target.startswith("/") and not
+                    target.startswith("//") else "/")
+
+    async def create(request: Request) -> Response:
+        data = await form(request)
+        signed_in(request)
+        preset = str(data.get("preset", ""))
+        if preset not in PRESETS:
+            return back(request, "/", "bad_preset")
+        texts = str(data.get("flags", "")).splitlines()
+        target = str(data.get("target", "")).strip()
+        if target:
+            texts.append(f"target_score={target}")
+        try:
+            table = await room.create_table(preset, texts)
+        except ValueError:
+            return back(request, "/", "bad_rules")
+        return back(request, f"/table/{table.id}")
+
+    async def seat_action(request: Request) -> Response:
+        data = await form(request)
+        uid, name = signed_in(request)
+        try:
+            table = room.table(int(request.path_params["table_id"]))
+            what = request.path_params["what"]
+            seat = int(str(data.get("seat", "-1")))
+            if what != "stand" and not 0 <= seat <= 3:
+                raise TableError("bad_seat")
+            if what == "sit":
+                await table.call(lambda: table.sit(uid, name, seat))
+            elif what == "stand":
+                await table.call(lambda: table.stand(uid))
+            elif what == "bot":
+                level = str(data.get("level", "normal"))
+                if level not in LEVELS:
+                    raise TableError("bad_level")
+                await table.call(lambda: table.add_bot(uid, seat, level))
+            elif what == "unbot":
+                await table.call(lambda: table.remove_bot(uid, seat))
+            elif what == "start":
+                await table.call(lambda: table.begin(uid))
+            else:
+                raise HTTPException(404)
+        except TableError as error:
+            return back(request, str(data.get("next", "/")), error.code)
+        except ValueError:
+            return back(request, "/", "bad_seat")
+        target = str(data.get("next", "/"))
+        return back(request, target if target.startswith("/") and not
+                    target.startswith("//") else "/")
+
+    async def table_page(request: Request) -> Response:
+        table_id = int(request.path_params["table_id"])
+        if table_id not in room.tables:
+            row = await room.store.table(table_id)
+            if row is not None and row.status == "finished":
+                return back(request, f"/replay/{table_id}")
+            raise HTTPException(404)
+        table = room.tables[table_id]
+        lang = language(request)
+        strings = {key.removeprefix("web.js."): text for key, text in messages(lang).items()
+                   if key.startswith("web.js.")}
+        return render(request, "table.html", table_id=table_id, levels=LEVELS,
+                      keys=help_rows(lang), bindings=json.dumps(bindings_for_client()),
+                      strings=json.dumps(strings, ensure_ascii=False),
+                      rules_text=rule_sheet(table.rules, lang))
+
+    async def replay_page(request: Request) -> Response:
+        table_id = int(request.path_params["table_id"])
+        row = await room.store.table(table_id)
+        if row is None or row.record is None:
+            raise HTTPException(404)
+        lang = language(request)
+        return render(request, "replay.html", table_id=table_id,
+                      hands=replay_hands(row.record, lang), result=row.record["result"],
+                      players=row.record.get("players", []))
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        status = getattr(exc, "status_code", 500)
+        key = {401: "error.web.sign_in", 403: "error.web.forbidden",
+               404: "error.web.not_found"}.get(status, "error.web.server")
+        return render(request, "error.html", status=status, message=translate(
+            language(request), key))
+
+    # ------------------------------------------------------------------ websockets
+    async def _accept(websocket: WebSocket) -> Connection | None:
+        if not _same_origin(websocket, settings.allowed_origins):
+            await websocket.close(code=1008)
+            return None
+        await websocket.accept()
+        identity = _identity(websocket) or (f"spectator-{secrets.token_urlsafe(8)}", "")
+        return Connection(identity[0], identity[1], language(websocket),
+                          str(websocket.session.get("verbosity", "normal")))
+
+    async def _pump(websocket: WebSocket, conn: Connection,
+                    on_message: Callable[[P.Inbound], Any],
+                    on_error: Callable[[str], None]) -> None:
+        async def writer() -> None:
+            while True:
+                frame = await conn.outbox.get()
+                if frame is None:
+                    await websocket.close(code=1013)
+                    return
+                await websocket.send_text(frame)
+
+        sender = asyncio.create_task(writer())
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                try:
+                    decoded = P.decode(message["text"] if message.get("text") is not None
+                                       else message.get("bytes") or b"")
+                except P.ProtocolError as error:
+                    on_error(error.code)
+                    continue
+                await on_message(decoded)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            conn.closed = True
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+
+    async def table_socket(websocket: WebSocket) -> None:
+        table_id = int(websocket.path_params["table_id"])
+        conn = await _accept(websocket)
+        if conn is None:
+            return
+        if table_id not in room.tables:
+            conn.send(P.encode("error", {"code": "no_table", "text": translate(
+                conn.lang, "error.web.no_table")}, 0))
+            await websocket.send_text(conn.outbox.get_nowait() or "")
+            await websocket.close(code=1008)
+            return
+        table = room.tables[table_id]
+        await table.join(conn)
+
+        def wire_error(code: str) -> None:
+            conn.send(P.encode("error", {"code": code, "text": translate(
+                conn.lang, f"error.wire.{code}")}, table.version))
+
+        try:
+            await _pump(websocket, conn, lambda m: table.handle(conn, m), wire_error)
+        finally:
+            await table.leave(conn)
+
+    async def lobby_socket(websocket: WebSocket) -> None:
+        conn = await _accept(websocket)
+        if conn is None:
+            return
+        room.lobby.add(conn)
+        room.lobby_sync(conn)
+
+        def wire_error(code: str) -> None:
+            conn.send(P.encode("error", {"code": code, "text": translate(
+                conn.lang, f"error.wire.{code}")}, room.version))
+
+        async def on_message(message: P.Inbound) -> None:
+            if isinstance(message, P.Chat) and conn.name:
+                room.lobby_say(conn.name, message.text)
+            elif isinstance(message, P.Hello):
+                room.lobby_sync(conn)
+            elif isinstance(message, P.Ping):
+                conn.send(P.encode("pong", {}, room.version))
+            else:
+                wire_error("not_here" if conn.name else "sign_in")
+
+        try:
+            await _pump(websocket, conn, on_message, wire_error)
+        finally:
+            room.lobby.discard(conn)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        await room.open()
+        try:
+            yield
+        finally:
+            await room.close()
+
+    routes = [
+        Route("/", lobby),
+        Route("/fragment/tables", tables_fragment),
+        Route("/guest", guest, methods=["POST"]),
+        Route("/login", login_page, methods=["GET"]),
+        Route("/login", login, methods=["POST"]),
+        Route("/register", login_page, methods=["GET"]),
+        Route("/register", register, methods=["POST"]),
+        Route("/logout", logout, methods=["POST"]),
+        Route("/preferences", preferences, methods=["POST"]),
+        Route("/tables", create, methods=["POST"]),
+        Route("/tables/{table_id:int}/{what}", seat_action, methods=["POST"]),
+        Route("/table/{table_id:int}", table_page),
+        Route("/replay/{table_id:int}", replay_page),
+        WebSocketRoute("/ws/table/{table_id:int}", table_socket),
+        WebSocketRoute("/ws/lobby", lobby_socket),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    app = Starlette(
+        routes=routes, lifespan=lifespan,
+        middleware=[Middleware(_Session, room=room, secure=settings.secure_cookies)],
+        exception_handlers={HTTPException: not_found},
+    )
+    app.state.room = room
+    return app

@@ -1,0 +1,63 @@
+"""The table's keyboard: one binding table drives both the key handler and the F1 list.
+
+The seed's room (seed 002, "Resumen de los atajos de teclado") gives Enter, C, A, F, S and
+Space; we add the hand's arrows, L (the last trick), H (the hand) and F1 (this list).  The web
+client receives this table as JSON and dispatches on it, and the help dialog is rendered from
+it, so the two can never disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from belote.i18n import translate
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    keys: tuple[str, ...]  # KeyboardEvent.key values
+    command: str
+    scope: str = "table"  # table: anywhere on the table; hand: while the hand has focus
+
+
+BINDINGS: tuple[Binding, ...] = (
+    Binding(("Enter",), "play"),
+    Binding(("c", "C"), "table"),
+    Binding(("a", "A"), "trump"),
+    Binding(("f", "F"), "lead"),
+    Binding(("s", "S"), "scores"),
+    Binding((" ",), "belote"),
+    Binding(("l", "L"), "last_trick"),
+    Binding(("h", "H"), "hand"),
+    Binding(("F1",), "help"),
+    Binding(("ArrowRight", "ArrowLeft"), "move", "hand"),
+    Binding(("ArrowDown", "ArrowUp"), "suit", "hand"),
+    Binding(("Home", "End"), "ends", "hand"),
+)
+
+
+def key_label(key: str, lang: str) -> str:
+    names = {" ": "space", "Enter": "enter", "F1": "f1", "ArrowRight": "right",
+             "ArrowLeft": "left", "ArrowDown": "down", "ArrowUp": "up", "Home": "home",
+             "End": "end"}
+    if key in names:
+        return translate(lang, f"web.key.{names[key]}")
+    return key.upper()
+
+
+def bindings_for_client() -> list[dict[str, Any]]:
+    return [{"keys": list(b.keys), "command": b.command, "scope": b.scope} for b in BINDINGS]
+
+
+def help_rows(lang: str) -> list[tuple[str, str]]:
+    """(keys, what they do) for the F1 list, in ``lang``."""
+    rows = []
+    for binding in BINDINGS:
+        labels: list[str] = []
+        for key in binding.keys:
+            label = key_label(key, lang)
+            if label not in labels:
+                labels.append(label)
+        rows.append((" / ".join(labels), translate(lang, f"web.keys.{binding.command}")))
+    return rows

@@ -1,0 +1,56 @@
+"""Table definitions (SQLAlchemy Core), shared by SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    func,
+)
+
+metadata = MetaData()
+
+meta = Table(
+    "meta",
+    metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+users = Table(
+    "users",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(32), nullable=False, unique=True),
+    Column("password_hash", Text, nullable=False),
+    Column("created", DateTime(timezone=True), server_default=func.now()),
+)
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("preset", String(32), nullable=False),
+    Column("flags", Text, nullable=False),  # JSON: flags changed from the preset
+    Column("target", Integer, nullable=False),
+    Column("status", String(16), nullable=False),  # open | finished
+    Column("record", Text),  # JSON game record once finished
+    Column("created", DateTime(timezone=True), server_default=func.now()),
+    Column("finished", DateTime(timezone=True)),
+)
+
+table_log = Table(
+    "table_log",
+    metadata,
+    Column("table_id", Integer, ForeignKey("tables.id"), primary_key=True),
+    Column("version", BigInteger, primary_key=True, autoincrement=False),
+    Column("kind", String(16), nullable=False),
+    Column("data", Text, nullable=False),  # JSON
+)

@@ -1,0 +1,170 @@
+"""The repository: every read and write of the room goes through :class:`Store`."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import event, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from belote.server.persistence.schema import meta, metadata, table_log, tables, users
+
+_DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg",
+            "postgres": "postgresql+asyncpg"}
+
+
+class NameTaken(Exception):
+    """A registered account already has this name."""
+
+
+def async_url(url: str) -> str:
+    """``sqlite:///f.db`` or ``postgresql://...`` as the async driver's URL."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        raise ValueError(f"not a database URL: {url!r} (expected sqlite:///FILE or "
+                         "postgresql://USER@HOST/DB)")
+    base = scheme.split("+", 1)[0]
+    if base not in _DRIVERS:
+        raise ValueError(f"unsupported database {scheme!r}: use sqlite or postgresql")
+    return f"{_DRIVERS[base]}://{rest}"
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    id: int
+    preset: str
+    flags: dict[str, Any]
+    target: int
+    status: str
+    record: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    version: int
+    kind: str
+    data: dict[str, Any]
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL keeps every committed change through a killed process and lets readers run
+    # beside the writer.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        self.url = async_url(url)
+        self.engine: AsyncEngine = create_async_engine(self.url)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+
+    async def open(self) -> None:
+        async with self.engine.begin() as conn:
+            await conn.run_sync(metadata.create_all)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # ------------------------------------------------------------------ meta
+    async def secret(self) -> str:
+        """The key that signs session cookies, made once and kept across restarts."""
+        async with self.engine.begin() as conn:
+            row = (await conn.execute(select(meta.c.value).where(meta.c.key == "secret"))).first()
+            if row is not None:
+                return str(row[0])
+            value = secrets.token_urlsafe(48)
+            await conn.execute(insert(meta).values(key="secret", value=value))
+            return value
+
+    # ------------------------------------------------------------------ accounts
+    async def add_user(self, name: str, password_hash: str) -> int:
+        try:
+            async with self.engine.begin() as conn:
+                result = await conn.execute(
+                    insert(users).values(name=name, password_hash=password_hash)
+                )
+                return int(result.inserted_primary_key[0])  # type: ignore[index]
+        except IntegrityError:
+            raise NameTaken(name) from None
+
+    async def user(self, name: str) -> tuple[int, str] | None:
+        """(id, password hash) of the account ``name``."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(
+                select(users.c.id, users.c.password_hash).where(users.c.name == name)
+            )).first()
+        return None if row is None else (int(row[0]), str(row[1]))
+
+    async def set_password_hash(self, user_id: int, password_hash: str) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                update(users).where(users.c.id == user_id).values(password_hash=password_hash)
+            )
+
+    # ------------------------------------------------------------------ tables
+    async def new_table(self, preset: str, flags: dict[str, Any], target: int) -> int:
+        async with self.engine.begin() as conn:
+            result = await conn.execute(insert(tables).values(
+                preset=preset, flags=json.dumps(flags), target=target, status="open"
+            ))
+            return int(result.inserted_primary_key[0])  # type: ignore[index]
+
+    async def append(self, table_id: int, version: int, kind: str, data: dict[str, Any]) -> None:
+        """Store one change; it is committed when this returns."""
+        async with self.engine.begin() as conn:
+            await conn.execute(insert(table_log).values(
+                table_id=table_id, version=version, kind=kind,
+                data=json.dumps(data, separators=(",", ":")),
+            ))
+
+    async def log(self, table_id: int) -> list[LogEntry]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(table_log.c.version, table_log.c.kind, table_log.c.data)
+                .where(table_log.c.table_id == table_id).order_by(table_log.c.version)
+            )
+            return [LogEntry(int(v), str(k), json.loads(d)) for v, k, d in rows]
+
+    async def finish(self, table_id: int, record: dict[str, Any]) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                update(tables).where(tables.c.id == table_id).values(
+                    status="finished", record=json.dumps(record), finished=_now()
+                )
+            )
+
+    async def table(self, table_id: int) -> TableRow | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(tables).where(tables.c.id == table_id))).first()
+        return None if row is None else _table_row(row)
+
+    async def list_tables(self, status: str, limit: int = 100) -> list[TableRow]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(tables).where(tables.c.status == status)
+                .order_by(tables.c.id.desc()).limit(limit)
+            )
+            return [_table_row(r) for r in rows]
+
+
+def _now() -> Any:
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC)
+
+
+def _table_row(row: Any) -> TableRow:
+    return TableRow(
+        id=int(row.id), preset=str(row.preset), flags=json.loads(row.flags),
+        target=int(row.target), status=str(row.status),
+        record=json.loads(row.record) if row.record else None,
+    )

@@ -1,0 +1,147 @@
+"""The wire protocol: typed messages in a ``{"t": type, "d": data, "v": version}`` codec.
+
+Inbound messages are closed set of frozen dataclasses; :func:`decode` turns a text frame into
+one or raises :class:`ProtocolError` with a code the client can translate (``error.*``
+messages).  Every outbound frame carries the table's version, so a client knows what it has
+seen and a reconnecting client is sent the whole current view (``sync``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from belote.ai.levels import LEVELS
+
+MAX_FRAME = 4096  # bytes; anything larger is refused before parsing
+MAX_CHAT = 300  # characters
+
+
+class ProtocolError(Exception):
+    """A frame the server cannot accept; ``code`` names the ``error.wire.*`` message."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        super().__init__(f"{code}: {detail}" if detail else code)
+        self.code = code
+        self.detail = detail
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """Join (or rejoin) the table; the answer is a ``sync`` frame with the whole view."""
+
+    since: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    action: int
+
+
+@dataclass(frozen=True, slots=True)
+class Sit:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stand:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class AddBot:
+    seat: int
+    level: str
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveBot:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    pass
+
+
+Inbound = Hello | Act | Sit | Stand | AddBot | RemoveBot | Start | Chat | Ping
+
+
+def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:
+    value = data.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ProtocolError("bad_field", key)
+    return value
+
+
+def _seat(data: dict[str, Any]) -> int:
+    return _int(data, "seat", 0, 3)
+
+
+def _chat(data: dict[str, Any]) -> Chat:
+    text = data.get("text")
+    if not isinstance(text, str):
+        raise ProtocolError("bad_field", "text")
+    text = " ".join(text.split())
+    if not text or len(text) > MAX_CHAT:
+        raise ProtocolError("bad_chat")
+    return Chat(text)
+
+
+def _level(data: dict[str, Any]) -> str:
+    level = data.get("level")
+    if level not in LEVELS:
+        raise ProtocolError("bad_field", "level")
+    return str(level)
+
+
+_DECODERS: dict[str, Any] = {
+    "hello": lambda d: Hello(_int(d, "since", 0, 2**62) if "since" in d else 0),
+    "act": lambda d: Act(_int(d, "a", 0, 255)),
+    "sit": lambda d: Sit(_seat(d)),
+    "stand": lambda d: Stand(),
+    "bot": lambda d: AddBot(_seat(d), _level(d)),
+    "unbot": lambda d: RemoveBot(_seat(d)),
+    "start": lambda d: Start(),
+    "chat": _chat,
+    "ping": lambda d: Ping(),
+}
+
+
+def decode(text: str | bytes) -> Inbound:
+    """One inbound frame as a message; raises :class:`ProtocolError` for anything else."""
+    if isinstance(text, bytes):
+        raise ProtocolError("binary")
+    if len(text.encode("utf-8")) > MAX_FRAME:
+        raise ProtocolError("too_large")
+    try:
+        frame = json.loads(text)
+    except ValueError:
+        raise ProtocolError("not_json") from None
+    if not isinstance(frame, dict) or not isinstance(frame.get("t"), str):
+        raise ProtocolError("no_type")
+    data = frame.get("d", {})
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_field", "d")
+    decoder = _DECODERS.get(frame["t"])
+    if decoder is None:
+        raise ProtocolError("unknown_type", frame["t"][:32])
+    message: Inbound = decoder(data)
+    return message
+
+
+def encode(kind: str, data: dict[str, Any], version: int) -> str:
+    """An outbound frame."""
+    return json.dumps({"t": kind, "d": data, "v": version}, ensure_ascii=False,
+                      separators=(",", ":"))

@@ -1,0 +1,342 @@
+// The table page: one WebSocket, a view rendered from the server's frames, the seed's keys.
+// Every sentence comes from the server (announcements, status answers) or from the page's
+// translated strings (data-strings); the key handler reads the server's binding table.
+"use strict";
+
+(function () {
+  const root = document.getElementById("game");
+  const tableId = root.dataset.table;
+  const bindings = JSON.parse(root.dataset.bindings);
+  const S = JSON.parse(root.dataset.strings);
+  const $ = (id) => document.getElementById(id);
+  const fmt = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => (k in values ? values[k] : ""));
+
+  let socket = null;
+  let view = null;
+  let version = 0;
+  let selected = 0; // index of the active card in the hand
+  let retry = 0;
+  let helloSent = false;
+
+  // ------------------------------------------------------------------ speech
+  function speak(regionId, text) {
+    const region = $(regionId);
+    // Clearing first makes a screen reader repeat a sentence said twice in a row.
+    region.textContent = "";
+    window.setTimeout(() => { region.textContent = text; }, 30);
+  }
+  const polite = (text) => speak("polite", text);
+  const assertive = (text) => speak("assertive", text);
+
+  function addLog(listId, text) {
+    const li = document.createElement("li");
+    li.textContent = text;
+    const list = $(listId);
+    list.appendChild(li);
+    while (list.children.length > 200) list.removeChild(list.firstChild);
+  }
+
+  // ------------------------------------------------------------------ connection
+  function send(type, data) {
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ t: type, d: data || {}, v: version }));
+      return true;
+    }
+    assertive(S.offline);
+    return false;
+  }
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    socket = new WebSocket(`${scheme}//${location.host}/ws/table/${tableId}`);
+    socket.addEventListener("open", () => {
+      retry = 0;
+      $("connection").textContent = S.connected;
+      if (helloSent) polite(S.reconnected);
+      helloSent = true;
+    });
+    socket.addEventListener("message", (message) => receive(JSON.parse(message.data)));
+    socket.addEventListener("close", () => {
+      $("connection").textContent = S.reconnecting;
+      retry = Math.min(retry + 1, 6);
+      window.setTimeout(connect, 250 * 2 ** retry);
+    });
+  }
+
+  function receive(frame) {
+    version = frame.v;
+    const data = frame.d;
+    if (frame.t === "sync" || frame.t === "update") {
+      const fresh = frame.t === "sync";
+      if (fresh) { $("log").textContent = ""; $("table-chat").textContent = ""; }
+      const spoken = [];
+      for (const item of data.events) {
+        if (item.kind === "chat") addLog("table-chat", item.text);
+        else addLog("log", item.text);
+        if (!fresh) spoken.push(item.text);
+      }
+      const wasMyTurn = view && view.turn === view.seat;
+      render(data.view);
+      if (fresh) spoken.push(data.view.started ? statusLine() : S.waiting);
+      const myTurn = view.turn !== null && view.turn === view.seat && !view.finished;
+      if (myTurn && (!wasMyTurn || fresh)) spoken.push(S.your_turn);
+      if (spoken.length) polite(spoken.join(" "));
+    } else if (frame.t === "error") {
+      assertive(data.text + (data.detail ? " " + data.detail : ""));
+    }
+  }
+
+  function statusLine() {
+    if (!view || !view.status) return "";
+    return [view.status.trump, view.status.scores].join(" ");
+  }
+
+  // ------------------------------------------------------------------ rendering
+  function button(label, onClick, aria) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    if (aria) b.setAttribute("aria-label", aria);
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function renderSeats() {
+    const list = $("seats");
+    list.textContent = "";
+    const seated = view.seat !== null;
+    view.seats.forEach((seat, n) => {
+      const li = document.createElement("li");
+      const where = S["seat_" + n];
+      let who = seat.kind === "empty" ? S.empty : seat.name;
+      const notes = [];
+      if (seat.you) notes.push(S.you);
+      if (seat.standin) notes.push(S.standin);
+      else if (seat.away) notes.push(S.away);
+      if (view.turn === n && view.started && !view.finished) notes.push(S.to_play);
+      if (view.dealer === n && view.started) notes.push(S.dealer);
+      li.textContent = `${where}: ${who}` + (notes.length ? ` (${notes.join(", ")})` : "");
+      if (!view.started && !view.finished) {
+        if (seat.kind === "empty") {
+          if (!seated) li.appendChild(button(S.sit, () => send("sit", { seat: n }), fmt(S.sit_at, { seat: where })));
+          else {
+            for (const level of ["easy", "normal", "expert"]) {
+              li.appendChild(button(fmt(S.add_bot_level, { level: S["level_" + level] }),
+                () => send("bot", { seat: n, level }),
+                fmt(S.add_bot_at, { level: S["level_" + level], seat: where })));
+            }
+          }
+        } else if (seat.kind === "bot" && seated) {
+          li.appendChild(button(S.remove_bot, () => send("unbot", { seat: n }), fmt(S.remove_bot_at, { seat: where })));
+        }
+      }
+      if (seat.you && !view.finished) li.appendChild(button(S.stand, () => send("stand")));
+      if (seat.you && seat.standin) li.appendChild(button(S.reclaim, () => send("hello")));
+      list.appendChild(li);
+    });
+    const canStart = seated && !view.started && view.seats.every((s) => s.kind !== "empty");
+    $("start-button").hidden = !canStart;
+  }
+
+  function cardItems(listId, cards, emptyText) {
+    const list = $(listId);
+    list.textContent = "";
+    if (!cards || !cards.length) {
+      const li = document.createElement("li");
+      li.textContent = emptyText;
+      list.appendChild(li);
+      return;
+    }
+    for (const card of cards) {
+      const li = document.createElement("li");
+      const who = view.seats[card.seat] ? view.seats[card.seat].name : "";
+      li.textContent = fmt(S.card_by, { card: card.name, player: who });
+      list.appendChild(li);
+    }
+  }
+
+  function renderHand() {
+    const list = $("hand");
+    const before = view.hand.length ? (view.hand[selected] || {}).code : null;
+    list.textContent = "";
+    if (!view.hand.length) {
+      list.removeAttribute("aria-activedescendant");
+      const li = document.createElement("li");
+      li.setAttribute("role", "option");
+      li.setAttribute("aria-disabled", "true");
+      li.id = "card-none";
+      li.textContent = S.no_cards;
+      list.appendChild(li);
+      return;
+    }
+    const keep = view.hand.findIndex((c) => c.code === before);
+    selected = keep >= 0 ? keep : Math.min(selected, view.hand.length - 1);
+    view.hand.forEach((card, i) => {
+      const li = document.createElement("li");
+      li.setAttribute("role", "option");
+      li.id = "card-" + card.code;
+      li.dataset.index = i;
+      li.className = "card suit-" + card.suit + (card.playable ? " playable" : "");
+      li.setAttribute("aria-selected", i === selected ? "true" : "false");
+      li.setAttribute("aria-disabled", card.playable ? "false" : "true");
+      // Playable is said in words and marked with a sign, never by colour alone.
+      li.textContent = card.name + (card.playable ? ` (${S.playable})` : "");
+      li.addEventListener("click", () => { selected = i; renderSelection(); playSelected(false); });
+      list.appendChild(li);
+    });
+    list.setAttribute("aria-activedescendant", "card-" + view.hand[selected].code);
+  }
+
+  function renderSelection() {
+    const items = $("hand").querySelectorAll("li[role=option]");
+    items.forEach((li, i) => li.setAttribute("aria-selected", i === selected ? "true" : "false"));
+    if (view.hand[selected]) $("hand").setAttribute("aria-activedescendant", "card-" + view.hand[selected].code);
+  }
+
+  function renderChoices() {
+    const box = $("choice-buttons");
+    box.textContent = "";
+    const choices = view.choices || [];
+    $("choices").hidden = !choices.length;
+    for (const choice of choices) {
+      box.appendChild(button(choice.label, () => send("act", { a: choice.action })));
+    }
+  }
+
+  function render(next) {
+    view = next;
+    renderSeats();
+    if (!view.started) {
+      $("turn").textContent = S.waiting;
+      view.hand = [];
+      renderHand();
+      $("choices").hidden = true;
+      return;
+    }
+    $("turn").textContent = view.finished ? S.match_over :
+      (view.turn === view.seat ? S.your_turn : fmt(S.turn_of, { player: view.turn_name }));
+    $("contract").textContent = view.contract || "—";
+    $("scores").textContent = view.status.scores;
+    $("turned").textContent = view.turned ? view.turned.name : "—";
+    cardItems("trick", view.trick, S.no_cards_on_table);
+    cardItems("last-trick", view.last_trick, S.no_last_trick);
+    renderHand();
+    renderChoices();
+  }
+
+  // ------------------------------------------------------------------ actions
+  function playSelected(announce) {
+    if (!view || !view.started) return;
+    const card = view.hand[selected];
+    if (!card) { assertive(S.no_cards); return; }
+    if (view.turn !== view.seat) { assertive(S.not_your_turn); return; }
+    if (!card.playable) { assertive(fmt(S.not_playable, { card: card.name })); return; }
+    const base = announce && card.announce ? 32 : 0;
+    send("act", { a: base + cardId(card.code) });
+  }
+
+  const SUITS = "HDCS";
+  const RANKS = ["7", "8", "9", "10", "J", "Q", "K", "A"];
+  function cardId(code) {
+    const suit = SUITS.indexOf(code.slice(-1));
+    const rank = RANKS.indexOf(code.slice(0, -1));
+    return suit * 8 + rank;
+  }
+
+  function moveSelection(step) {
+    if (!view || !view.hand.length) return;
+    selected = (selected + step + view.hand.length) % view.hand.length;
+    renderSelection();
+  }
+
+  function jumpSuit(step) {
+    if (!view || !view.hand.length) return;
+    const suit = view.hand[selected].suit;
+    const n = view.hand.length;
+    for (let k = 1; k <= n; k++) {
+      const i = (selected + step * k + n * k) % n;
+      if (view.hand[i].suit !== suit) {
+        selected = i;
+        if (step < 0) { // land on the first card of that suit
+          while (selected > 0 && view.hand[selected - 1].suit === view.hand[i].suit) selected--;
+        }
+        renderSelection();
+        return;
+      }
+    }
+    assertive(S.one_suit);
+  }
+
+  const COMMANDS = {
+    play(event) {
+      const inHand = document.activeElement === $("hand");
+      if (view && !view.started) { send("start"); return; }
+      if (inHand) playSelected(false);
+      else if (event.target === root || event.target === document.body) assertive(S.hand_first);
+    },
+    table() { assertive(view && view.status ? view.status.table : S.waiting); },
+    trump() { assertive(view && view.status ? view.status.trump : S.waiting); },
+    lead() { assertive(view && view.status ? view.status.lead : S.waiting); },
+    scores() { assertive(view && view.status ? view.status.scores : S.waiting); },
+    last_trick() {
+      if (!view || !view.last_trick || !view.last_trick.length) { assertive(S.no_last_trick); return; }
+      assertive(view.last_trick.map((c) => fmt(S.card_by, { card: c.name, player: view.seats[c.seat].name })).join("; "));
+    },
+    hand() {
+      if (!view || !view.hand || !view.hand.length) { assertive(S.no_cards); return; }
+      assertive(view.hand.map((c) => c.name).join(", "));
+    },
+    belote() {
+      if (view && view.belote) { send("act", { a: 72 }); return; }
+      const card = view && view.hand[selected];
+      if (card && card.announce && view.turn === view.seat) { playSelected(true); return; }
+      assertive(S.no_belote);
+    },
+    help() { openHelp(); },
+    move(event) { moveSelection(event.key === "ArrowRight" ? 1 : -1); },
+    suit(event) { jumpSuit(event.key === "ArrowDown" ? 1 : -1); },
+    ends(event) {
+      if (!view || !view.hand.length) return;
+      selected = event.key === "Home" ? 0 : view.hand.length - 1;
+      renderSelection();
+    },
+  };
+
+  function openHelp() {
+    const dialog = $("keys-help");
+    if (!dialog.open) dialog.showModal();
+  }
+
+  function findBinding(key, inHand) {
+    return bindings.find((b) => b.keys.includes(key) && (b.scope === "table" || inHand));
+  }
+
+  root.addEventListener("keydown", (event) => {
+    const target = event.target;
+    const typing = target.closest("input, textarea, select, dialog");
+    if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
+    const onButton = target.tagName === "BUTTON" || target.tagName === "SUMMARY" || target.tagName === "A";
+    if (onButton && (event.key === "Enter" || event.key === " ")) return; // let buttons work
+    const binding = findBinding(event.key, target === $("hand"));
+    if (!binding) return;
+    event.preventDefault();
+    COMMANDS[binding.command](event);
+  });
+  // F1 opens the list from anywhere on the page (the browser's own help is not wanted here).
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "F1") { event.preventDefault(); openHelp(); }
+  });
+
+  $("help-button").addEventListener("click", openHelp);
+  $("start-button").addEventListener("click", () => send("start"));
+  $("hand").addEventListener("focus", () => {
+    if (view && view.hand && view.hand[selected]) renderSelection();
+  });
+  $("table-chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = $("table-chat-text");
+    if (input.value.trim() && send("chat", { text: input.value })) input.value = "";
+  });
+
+  connect();
+})();

@@ -1,0 +1,146 @@
+"""What one connection is shown of a table: built from its seat's observation only.
+
+The view is the client's whole state (it renders nothing it was not sent), so a reloaded page
+resumes exactly.  Everything in it comes from ``Game.observation(seat)`` (a spectator:
+``seat=None``, the public part), and every sentence from the message catalogs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from belote.cards import cards_in
+from belote.engine import actions as A
+from belote.engine.observation import Observation
+from belote.engine.state import CHANCE, Game
+from belote.engine.tricks import illegal_reason
+from belote.i18n import action_name, card_name, preset_name, seat_name, translate
+from belote.i18n.names import contract_name, suit_name, trump_name
+from belote.i18n.status import STATUS_QUESTIONS, status_text
+from belote.notation import to_card
+
+if TYPE_CHECKING:
+    from belote.server.table import Seat, Table
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    seat: int | None  # None: a spectator
+    lang: str
+    verbosity: str = "normal"
+
+
+def seat_names(seats: Sequence[Seat], lang: str) -> list[str]:
+    """Each seat's name as players hear it: the player's nickname, or the bot's level."""
+    names = []
+    for seat_no, seat in enumerate(seats):
+        if seat.kind == "human":
+            names.append(seat.name)
+        elif seat.kind == "bot":
+            names.append(translate(lang, "web.bot_name", level=translate(
+                lang, f"web.level.{seat.level}"), seat=seat_name(seat_no, lang)))
+        else:
+            names.append(seat_name(seat_no, lang))
+    return names
+
+
+def _card(card: int, lang: str) -> dict[str, Any]:
+    return {"code": to_card(card), "name": card_name(card, lang), "suit": card >> 3}
+
+
+def _hand(obs: Observation, lang: str) -> list[dict[str, Any]]:
+    legal = set(obs.legal_actions)
+    hand = []
+    for card in cards_in(obs.hand):
+        entry = _card(card, lang)
+        entry["playable"] = card in legal
+        entry["announce"] = A.PLAY_ANNOUNCE_BASE + card in legal
+        hand.append(entry)
+    return hand
+
+
+def _choices(obs: Observation, lang: str) -> list[dict[str, Any]]:
+    """The non-card actions open to the viewer (bids, declarations), with their labels."""
+    rules = obs.ruleset
+    return [
+        {"action": a, "label": action_name(a, lang, rules)}
+        for a in obs.legal_actions
+        if not A.is_play(a) and a != A.ANNOUNCE_BELOTE
+    ]
+
+
+def _contract(obs: Observation, lang: str) -> str:
+    if obs.trump is None:
+        return ""
+    if obs.contract_level:
+        return contract_name(obs.contract_level, obs.trump, lang, obs.ruleset)
+    return trump_name(obs.trump, lang) if obs.trump >= 4 else suit_name(obs.trump, lang)
+
+
+def table_view(table: Table, viewer: Viewer) -> dict[str, Any]:
+    lang = viewer.lang
+    names = seat_names(table.seats, lang)
+    seats = [
+        {"name": names[n], "kind": s.kind, "level": s.level, "standin": s.standin,
+         "away": s.kind == "human" and s.away_since is not None,
+         "you": n == viewer.seat}
+        for n, s in enumerate(table.seats)
+    ]
+    view: dict[str, Any] = {
+        "table": table.id,
+        "preset": preset_name(table.preset, lang),
+        "target": table.rules.target_score,
+        "seat": viewer.seat,
+        "seats": seats,
+        "started": table.game is not None,
+        "finished": table.finished,
+        "version": table.version,
+    }
+    game = table.game
+    if game is None:
+        return view
+    obs = game.observation(viewer.seat) if viewer.seat is not None else game.spectator_view()
+    mover = obs.current_player
+    view.update({
+        "phase": "over" if game.is_terminal() else ("deal" if mover == CHANCE else
+                                                   ("bidding" if obs.trump is None
+                                                    else "playing")),
+        "turn": mover if mover >= 0 else None,
+        "turn_name": names[mover] if mover >= 0 else "",
+        "dealer": obs.dealer,
+        "hand": _hand(obs, lang),
+        "choices": _choices(obs, lang) if mover == viewer.seat else [],
+        "belote": A.ANNOUNCE_BELOTE in obs.legal_actions,
+        "hand_sizes": list(obs.hand_sizes),
+        "turned": _card(obs.turned, lang) if obs.turned is not None else None,
+        "trick": [dict(_card(c, lang), seat=s) for s, c in obs.trick],
+        "last_trick": [dict(_card(c, lang), seat=s) for s, c in obs.last_trick or ()],
+        "contract": _contract(obs, lang),
+        "taker": obs.taker,
+        "totals": list(obs.totals),
+        "points": list(obs.card_points),
+        "status": {q: status_text(q, obs, lang, names) for q in STATUS_QUESTIONS},
+        "winner": obs.winner,
+    })
+    return view
+
+
+def illegal_text(game: Game, action: int, seat: int, lang: str) -> str:
+    """Why ``action`` by ``seat`` is refused, in ``lang`` (the terminal's sentences)."""
+    if action == A.ANNOUNCE_BELOTE:
+        return translate(lang, "error.no_belote_to_announce")
+    if seat != game.current_player():
+        return translate(lang, "error.not_your_turn")
+    if not A.is_play(action):
+        return translate(lang, "error.bid_not_allowed")
+    if game.trump < 0:
+        return translate(lang, "error.bidding_in_progress")
+    card = A.played_card(action)
+    reason = illegal_reason(card, game.hands[seat], game.trick, game.trump, game.rules)
+    lead = suit_name(game.trick[0] >> 3, lang) if game.trick else ""
+    the_card = card_name(card, lang, definite=True)
+    if reason is None:  # the card is fine, the announcement is not
+        return translate(lang, "error.no_belote_to_announce")
+    return translate(lang, f"error.{reason}", the_card=the_card, suit=lead, text=the_card)

@@ -1,0 +1,43 @@
+"""Fixtures for the room's tests: an app on a fresh SQLite file, clients with sessions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from belote.server.app import create_app
+from belote.server.config import Settings
+
+ORIGIN = "https://testserver"
+
+
+def make_settings(tmp_path: Path, **changes: object) -> Settings:
+    values: dict[str, object] = {
+        "db_url": f"sqlite:///{tmp_path / 'sala.db'}", "bot_delay": 0.0, "bot_workers": 0,
+        "takeover_seconds": 30.0,
+    }
+    values.update(changes)
+    return Settings(**values)  # type: ignore[arg-type]
+
+
+def client_for(app: object) -> TestClient:
+    return TestClient(app, base_url=ORIGIN, headers={"origin": ORIGIN})  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return make_settings(tmp_path)
+
+
+@pytest.fixture
+def app(settings: Settings) -> object:
+    return create_app(settings)
+
+
+@pytest.fixture
+def client(app: object) -> Iterator[TestClient]:
+    with client_for(app) as c:
+        yield c

@@ -1,0 +1,71 @@
+"""A scripted player for the room's tests: a session, a WebSocket, and a simple policy."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.testclient import TestClient
+from starlette.testclient import WebSocketTestSession as Socket
+
+from tests.server.conftest import ORIGIN
+
+
+def guest(client: TestClient, name: str) -> None:
+    response = client.post("/guest", data={"name": name}, follow_redirects=False)
+    assert response.status_code == 303, response.text
+
+
+def create_table(client: TestClient, preset: str = "classic", target: int | None = 300,
+                 flags: str = "") -> int:
+    data = {"preset": preset, "flags": flags, "target": "" if target is None else str(target)}
+    response = client.post("/tables", data=data, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    location = response.headers["location"]
+    assert location.startswith("/table/"), location
+    return int(location.rsplit("/", 1)[1])
+
+
+def connect(client: TestClient, table_id: int) -> Socket:
+    return client.websocket_connect(f"/ws/table/{table_id}", headers={"origin": ORIGIN})
+
+
+def send(ws: Socket, kind: str, **data: Any) -> None:
+    ws.send_text(json.dumps({"t": kind, "d": data}))
+
+
+def receive(ws: Socket) -> dict[str, Any]:
+    frame: dict[str, Any] = json.loads(ws.receive_text())
+    return frame
+
+
+def until(ws: Socket, predicate: Any, limit: int = 2000) -> dict[str, Any]:
+    """Read frames until one satisfies ``predicate``."""
+    for _ in range(limit):
+        frame = receive(ws)
+        if predicate(frame):
+            return frame
+    raise AssertionError("no such frame")
+
+
+def my_turn(frame: dict[str, Any]) -> bool:
+    view = frame["d"].get("view", {})
+    return bool(view.get("started")) and (
+        view.get("finished") or (view.get("turn") == view.get("seat") and view.get("seat")
+                                 is not None) or view.get("belote"))
+
+
+def first_legal(view: dict[str, Any]) -> int:
+    """A legal action from the view alone: the first choice, or the first playable card."""
+    if view["choices"]:
+        return int(view["choices"][0]["action"])
+    for card in view["hand"]:
+        if card["playable"]:
+            return card_id(card["code"])
+    raise AssertionError(f"nothing to do in {view}")
+
+
+def card_id(code: str) -> int:
+    from belote.notation import parse_card
+
+    return parse_card(code)
