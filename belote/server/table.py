@@ -281,10 +281,11 @@ class Table:
     # ------------------------------------------------------------------ clients
     async def join(self, conn: Connection) -> None:
         async def run() -> None:
-            self.connections.add(conn)
             seat_no = self.seat_of(conn)
             if seat_no is not None:
+                # The others hear of the return first; the newcomer's first frame is its sync.
                 await self._came_back(seat_no)
+            self.connections.add(conn)
             conn.send(self._frame(conn, "sync", [item for _, item in self.recent]))
         await self.call(run)
 

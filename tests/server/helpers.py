@@ -69,3 +69,30 @@ def card_id(code: str) -> int:
     from belote.notation import parse_card
 
     return parse_card(code)
+
+
+class Identities:
+    """Several people on one test client: each name keeps its own session cookie.
+
+    One TestClient (one event loop, one room) serves them all; switching swaps the cookie jar
+    before a request or a WebSocket handshake.
+    """
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        # The test client's own cookie class (Starlette's client is built on httpx2).
+        self._jar_type = type(client.cookies)
+        self._jars: dict[str, Any] = {}
+
+    def use(self, who: str) -> TestClient:
+        self.client.cookies = self._jars.setdefault(who, self._jar_type())
+        return self.client
+
+    def guest(self, who: str) -> TestClient:
+        client = self.use(who)
+        guest(client, who)
+        self._jars[who] = client.cookies
+        return client
+
+    def connect(self, who: str, table_id: int) -> Socket:
+        return connect(self.use(who), table_id)

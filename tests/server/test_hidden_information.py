@@ -1,0 +1,143 @@
+"""No frame sent to a client ever holds a card that its seat may not see (issue 5, item 7).
+
+Whole matches are played through the WebSocket (one scripted human, three bots, one
+spectator) on every preset.  Afterwards the table's stored log is replayed version by version
+to know, for each frame, what its receiver was allowed to know at that version: its own cards
+so far, every card played or turned up, every card shown with a declaration.  Every card in the
+frame (codes in the view, names in every sentence) must be in that set.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from belote.engine.state import Game
+from belote.i18n import card_name
+from belote.notation import parse_card
+from belote.server.persistence import LogEntry
+from tests.server.conftest import client_for
+from tests.server.helpers import Identities, create_table, first_legal, send
+
+HUMAN = 2
+CARD_NAMES = {card_name(card, "en"): card for card in range(32)}
+
+
+def _allowed_by_version(entries: list[LogEntry], rules: Any, seat: int | None
+                        ) -> dict[int, int]:
+    """For each version, the cards ``seat`` (None: a spectator) may have seen by then."""
+    allowed = 0
+    by_version: dict[int, int] = {0: 0}
+    game: Game | None = None
+    for entry in entries:
+        if entry.kind == "start":
+            game = Game(rules, entry.data["first_dealer"])
+        elif entry.kind == "deal":
+            assert game is not None
+            game.deal(entry.data["deck"])
+        elif entry.kind == "act":
+            assert game is not None
+            game.apply(entry.data["action"], entry.data["seat"])
+        if game is not None:
+            if seat is not None:
+                allowed |= game.hands[seat]
+            allowed |= game.played
+            for card in game.trick:
+                allowed |= 1 << card
+            if game.turned >= 0:
+                allowed |= 1 << game.turned
+            for shown in game.shown_cards:
+                allowed |= shown
+        by_version[entry.version] = allowed
+    return by_version
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _cards_in_frame(frame: dict[str, Any]) -> set[int]:
+    found: set[int] = set()
+    view = frame["d"].get("view") or {}
+    for key in ("hand", "trick", "last_trick"):
+        found.update(parse_card(c["code"]) for c in view.get(key) or [])
+    if view.get("turned"):
+        found.add(parse_card(view["turned"]["code"]))
+    for text in _strings(frame["d"]):
+        found.update(card for name, card in CARD_NAMES.items() if name in text)
+    return found
+
+
+def _drain(ws: Any) -> list[dict[str, Any]]:
+    frames = []
+    while True:
+        frame = json.loads(ws.receive_text())
+        frames.append(frame)
+        if frame["d"].get("view", {}).get("finished"):
+            return frames
+
+
+@pytest.mark.parametrize("preset,target", [
+    ("classic", 300), ("coinche", 300), ("italian", 200), ("pinasca", 400),
+    ("valdostana", 200),
+])
+def test_no_frame_holds_a_card_its_receiver_may_not_see(app: Any, preset: str,
+                                                         target: int) -> None:
+    with client_for(app) as client:
+        people = Identities(client)
+        table_id = create_table(people.guest("Ada"), preset, target)
+        human_frames: list[dict[str, Any]] = []
+        with (people.connect("Ada", table_id) as ws,
+              people.connect("watcher", table_id) as spectator):
+            send(ws, "sit", seat=HUMAN)
+            for seat in (0, 1, 3):
+                send(ws, "bot", seat=seat, level="normal")
+            send(ws, "start")
+            while True:
+                frame = json.loads(ws.receive_text())
+                human_frames.append(frame)
+                view = frame["d"].get("view", {})
+                if view.get("finished"):
+                    break
+                if frame["t"] != "update" or not view.get("started"):
+                    continue
+                if view["belote"]:
+                    send(ws, "act", a=72)
+                elif view["turn"] == HUMAN and (view["choices"] or any(
+                        c["playable"] for c in view["hand"])):
+                    send(ws, "act", a=first_legal(view))
+            spectator_frames = _drain(spectator)
+        table = app.state.room.tables[table_id]  # type: ignore[attr-defined]
+        entries = asyncio.run(_log(app, table_id))
+    assert table.finished
+    for seat, frames in ((HUMAN, human_frames), (None, spectator_frames)):
+        allowed = _allowed_by_version(entries, table.rules, seat)
+        assert len(frames) > 30  # a whole match: at least one hand of 32 cards
+        for frame in frames:
+            seen = _cards_in_frame(frame)
+            leaked = {c for c in seen if not allowed[frame["v"]] >> c & 1}
+            assert not leaked, (seat, frame["v"], sorted(leaked), frame)
+        hands = [f["d"]["view"].get("hand") for f in frames if "view" in f["d"]]
+        if seat is None:
+            assert all(not h for h in hands)  # a spectator never holds a hand
+        else:
+            assert any(hands)
+
+
+async def _log(app: Any, table_id: int) -> list[LogEntry]:
+    from belote.server.persistence import Store
+
+    store = Store(app.state.room.settings.db_url)
+    try:
+        return await store.log(table_id)
+    finally:
+        await store.close()
