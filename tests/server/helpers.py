@@ -27,7 +27,9 @@ def create_table(client: TestClient, preset: str = "classic", target: int | None
 
 
 def connect(client: TestClient, table_id: int) -> Socket:
-    return client.websocket_connect(f"/ws/table/{table_id}", headers={"origin": ORIGIN})
+    # wss: the session cookie is Secure, so the client only sends it over a secure scheme.
+    return client.websocket_connect(f"wss://testserver/ws/table/{table_id}",
+                                    headers={"origin": ORIGIN})
 
 
 def send(ws: Socket, kind: str, **data: Any) -> None:

@@ -24,8 +24,9 @@ def test_a_guest_plays_a_whole_match_against_three_bots(client: TestClient) -> N
         send(ws, "sit", seat=2)
         for seat in (0, 1, 3):
             send(ws, "bot", seat=seat, level="normal")
-        until(ws, lambda f: f["t"] == "update" and all(
+        seated = until(ws, lambda f: f["t"] == "update" and all(
             s["kind"] != "empty" for s in f["d"]["view"]["seats"]))
+        assert seated["d"]["view"]["seats"][2]["name"] == "Ada"  # the session reached the socket
         send(ws, "start")
         moves = 0
         while True:
