@@ -48,7 +48,9 @@ K_BYTE_POINTS = np.array(
 
 TT_BITS = 20
 TT_SIZE = 1 << TT_BITS
-EXACT, LOWER, UPPER = 0, 1, 2
+# A table slot is two int64: the key, then the bounds and the best move packed (one cache
+# line per probe): lower bound (20 bits), upper bound (20 bits), best move + 1 (8 bits).
+TT_FIELD = (1 << 20) - 1
 INF = 10_000
 
 
@@ -61,12 +63,18 @@ def popcount(x: int) -> int:
     return n
 
 
+# De Bruijn sequence: the lowest set bit of a 32-bit mask in a multiply and a lookup (a
+# loop over the bits was about 10% of the solver's time).
+_DEBRUIJN = 0x077CB531
+K_DEBRUIJN = np.zeros(32, dtype=np.int64)
+for _i in range(32):
+    K_DEBRUIJN[((_DEBRUIJN << _i) & 0xFFFFFFFF) >> 27] = _i
+
+
 @njit(cache=True, error_model="numpy")
 def lowest_card(mask: int) -> int:
-    n = 0
-    while not (mask >> n) & 1:
-        n += 1
-    return n
+    """The lowest card of a non-empty 32-bit mask."""
+    return K_DEBRUIJN[(((mask & -mask) * _DEBRUIJN) & 0xFFFFFFFF) >> 27]
 
 
 @njit(cache=True, error_model="numpy")
@@ -97,7 +105,16 @@ def legal_mask_w(hand: int, trick: np.ndarray, n: int, trump: int, flags: int,
     """:func:`legal_mask` with the index ``w`` of the card winning the trick so far."""
     if n == 0:
         return hand
-    led = trick[0] >> 3
+    return _legal(hand, trick[0], trick[w], n, w, trump, flags)
+
+
+@njit(cache=True, error_model="numpy")
+def _legal(hand: int, first: int, best: int, n: int, w: int, trump: int, flags: int) -> int:
+    """:func:`legal_mask_w` on ints only (``n > 0``; ``first`` is the card led, ``best``
+    the card winning so far, at index ``w``).  The solver calls this one: numba counts
+    references to every array passed to a helper (an atomic increment and decrement per
+    call), which cost the search about a third of its time."""
+    led = first >> 3
     follow = hand & K_SUIT[led]
     if trump < 4:
         trump_suit = trump
@@ -107,7 +124,6 @@ def legal_mask_w(hand: int, trick: np.ndarray, n: int, trump: int, flags: int,
         return follow if follow else hand
     if follow:
         if led == trump_suit and flags & MUST_OVERTRUMP:
-            best = trick[w]
             higher = follow & K_ABOVE[best]
             if higher:
                 return higher
@@ -119,7 +135,6 @@ def legal_mask_w(hand: int, trick: np.ndarray, n: int, trump: int, flags: int,
         return hand
     if flags & PARTNER_FREES and w == n - 2:
         return hand
-    best = trick[w]
     if best >> 3 == trump_suit:
         if flags & MUST_OVERTRUMP:
             higher = trumps & K_ABOVE[best]
@@ -218,12 +233,13 @@ def _tt_index(key: int) -> int:
 
 
 @njit(cache=True, error_model="numpy")
-def _candidates(legal: int, others: int, trump: int, out: np.ndarray,
+def _candidates(legal: int, others: int, trump: int, out: np.ndarray, base: int,
                 rep: np.ndarray) -> int:
     """Legal cards minus equivalent ones: two cards of one suit in the same hand, with no
     card of another hand or on the table between them in the suit's order and the same
     points, play alike; keep one.  Writes the kept cards to ``out`` (returns how many) and,
-    for every legal card, ``rep[card]``: the kept card whose value it shares."""
+    for every legal card, ``rep[card]``: the kept card whose value it shares.  (The root's
+    version; the search uses :func:`_kept`, the same rule on ints only.)"""
     count = 0
     for suit in range(4):
         cards = legal & K_SUIT[suit]
@@ -238,7 +254,7 @@ def _candidates(legal: int, others: int, trump: int, out: np.ndarray,
                 cards ^= bit
                 pts = K_POINTS[trump, card]
                 if prev < 0 or pts != prev_points:
-                    out[count] = card
+                    out[base + count] = card
                     count += 1
                     prev = card
                     prev_points = pts
@@ -252,43 +268,51 @@ def _candidates(legal: int, others: int, trump: int, out: np.ndarray,
 
 
 @njit(cache=True, error_model="numpy")
-def _order(cards: np.ndarray, count: int, trick: np.ndarray, n: int, trump: int,
-           seat: int, leader: int, first: int, scores: np.ndarray,
-           history: np.ndarray, w: int) -> None:
-    """Sort candidate moves best-first for the side to move (in place; ``scores`` is
-    scratch space, so that no node allocates)."""
-    if n > 0:
-        led = trick[0] >> 3
-        best_key = K_WIN[trump, led, trick[w]]
-        partner_wins = (leader + w) & 3 == (seat + 2) & 3
-    for i in range(count):
-        c = cards[i]
-        pts = K_POINTS[trump, c]
-        if c == first:
-            s = 1_000_000
-        elif n == 0:
-            s = history[seat, c]  # what refuted other leads
-            s = s * 64 + K_WIN[trump, c >> 3, c] * 16 - pts  # then strong cards first
-        else:
-            k = K_WIN[trump, led, c]
-            if partner_wins:
-                s = pts * 16 - k if k <= best_key else -k  # feed points, do not overtake
-            elif k > best_key:
-                s = 10_000 - k * 16 + pts  # win as cheaply as possible
-            else:
-                s = -pts * 16 - k  # lose the least
+def _kept(legal: int, others: int, trump: int) -> int:
+    """The cards :func:`_candidates` keeps, as a mask."""
+    kept = 0
+    for suit in range(4):
+        cards = legal & K_SUIT[suit]
+        if cards & (cards - 1) == 0:  # none or one: nothing to merge
+            kept |= cards
+            continue
+        run = False
+        prev_points = -1
+        for pos in range(8):
+            card = K_ORDER[trump, suit, pos]
+            bit = 1 << card
+            if cards & bit:
+                cards ^= bit
+                pts = K_POINTS[trump, card]
+                if not run or pts != prev_points:
+                    kept |= bit
+                    run = True
+                    prev_points = pts
+                if cards == 0:
+                    break
+            elif others & bit:
+                run = False
+    return kept
 
-        scores[i] = s
-    for i in range(1, count):  # insertion sort: at most 8 moves
-        c = cards[i]
-        s = scores[i]
-        j = i - 1
-        while j >= 0 and scores[j] < s:
-            cards[j + 1] = cards[j]
-            scores[j + 1] = scores[j]
-            j -= 1
-        cards[j + 1] = c
-        scores[j + 1] = s
+
+@njit(cache=True, error_model="numpy")
+def _score(c: int, n: int, trump: int, led: int, best_key: int, partner_wins: bool,
+           first: int, history: int) -> int:
+    """Move-ordering score of card ``c`` (higher first).  At a lead: the history
+    heuristic, then strong cards first, cheap ones first among equals.  Following: feed
+    points to a winning partner without overtaking; against a winning opponent, win as
+    cheaply as possible or lose the least."""
+    if c == first:
+        return 1_000_000
+    pts = K_POINTS[trump, c]
+    if n == 0:
+        return history * 64 + K_WIN[trump, c >> 3, c] * 16 - pts
+    k = K_WIN[trump, led, c]
+    if partner_wins:
+        return pts * 16 - k if k <= best_key else -k
+    if k > best_key:
+        return 10_000 - k * 16 + pts
+    return -pts * 16 - k
 
 
 MAX_PLY = 33
@@ -301,15 +325,126 @@ def _trick_value(trick: np.ndarray, trump: int) -> int:
 
 
 @njit(cache=True, error_model="numpy")
+def _winner4(c0: int, c1: int, c2: int, c3: int, trump: int) -> int:
+    """Index (0 = leader) of the card winning the full trick ``c0 c1 c2 c3``."""
+    led = c0 >> 3
+    w = 0
+    key = K_WIN[trump, led, c0]
+    k = K_WIN[trump, led, c1]
+    if k > key:
+        w = 1
+        key = k
+    k = K_WIN[trump, led, c2]
+    if k > key:
+        w = 2
+        key = k
+    if K_WIN[trump, led, c3] > key:
+        w = 3
+    return w
+
+
+@njit(cache=True, error_model="numpy")
+def _points4(c0: int, c1: int, c2: int, c3: int, trump: int) -> int:
+    return (K_POINTS[trump, c0] + K_POINTS[trump, c1] + K_POINTS[trump, c2]
+            + K_POINTS[trump, c3])
+
+
+@njit(cache=True, error_model="numpy")
+def _two_tricks_leaf(c0: int, c1: int, c2: int, c3: int, w: int, q0: int, q1: int, q2: int,
+                     q3: int, leader: int, trump: int, last_bonus: int, capot_bonus: int,
+                     won: int) -> int:
+    """Team 0's points from the full trick ``c0..c3`` (won by position ``w``) and the last
+    trick, which the cards left in ``q0..q3`` (the hands in playing order, the trick's
+    cards still in them) play out."""
+    value = 0
+    team = (leader + w) & 1
+    if team == 0:
+        value = _points4(c0, c1, c2, c3, trump)
+    won |= 1 << team
+    r0 = lowest_card(q0 & ~(1 << c0))
+    r1 = lowest_card(q1 & ~(1 << c1))
+    r2 = lowest_card(q2 & ~(1 << c2))
+    r3 = lowest_card(q3 & ~(1 << c3))
+    # the last trick is led by position w: rotate to its playing order
+    if w == 0:
+        w2 = _winner4(r0, r1, r2, r3, trump)
+    elif w == 1:
+        w2 = _winner4(r1, r2, r3, r0, trump) + 1
+    elif w == 2:
+        w2 = _winner4(r2, r3, r0, r1, trump) + 2
+    else:
+        w2 = _winner4(r3, r0, r1, r2, trump) + 3
+    team = (leader + w2) & 1
+    if team == 0:
+        value += _points4(r0, r1, r2, r3, trump) + last_bonus
+        if won == 1:
+            value += capot_bonus
+    return value
+
+
+@njit(cache=True, error_model="numpy")
+def _two_tricks(q0: int, q1: int, q2: int, q3: int, leader: int, trump: int, flags: int,
+                last_bonus: int, capot_bonus: int, won: int) -> int:
+    """Exact value (team 0's points) of a trick start with two tricks left, the hands
+    ``q0..q3`` in playing order from ``leader``: plain minimax over at most 16 plays of the
+    next trick, cheaper than the generic search's frames (ints only, see :func:`_legal`)."""
+    max0 = leader & 1 == 0  # positions 0 and 2 are one team, 1 and 3 the other
+    best0 = -INF if max0 else INF
+    m0 = q0
+    while m0:
+        c0 = lowest_card(m0)
+        m0 &= m0 - 1
+        led = c0 >> 3
+        best1 = INF if max0 else -INF
+        m1 = _legal(q1, c0, c0, 1, 0, trump, flags)
+        while m1:
+            c1 = lowest_card(m1)
+            m1 &= m1 - 1
+            if K_WIN[trump, led, c1] > K_WIN[trump, led, c0]:
+                w1 = 1
+                b1 = c1
+            else:
+                w1 = 0
+                b1 = c0
+            best2 = -INF if max0 else INF
+            m2 = _legal(q2, c0, b1, 2, w1, trump, flags)
+            while m2:
+                c2 = lowest_card(m2)
+                m2 &= m2 - 1
+                if K_WIN[trump, led, c2] > K_WIN[trump, led, b1]:
+                    w2 = 2
+                    b2 = c2
+                else:
+                    w2 = w1
+                    b2 = b1
+                best3 = INF if max0 else -INF
+                m3 = _legal(q3, c0, b2, 3, w2, trump, flags)
+                while m3:
+                    c3 = lowest_card(m3)
+                    m3 &= m3 - 1
+                    w3 = 3 if K_WIN[trump, led, c3] > K_WIN[trump, led, b2] else w2
+                    v = _two_tricks_leaf(c0, c1, c2, c3, w3, q0, q1, q2, q3, leader, trump,
+                                         last_bonus, capot_bonus, won)
+                    best3 = min(best3, v) if max0 else max(best3, v)
+                best2 = max(best2, best3) if max0 else min(best2, best3)
+            best1 = min(best1, best2) if max0 else max(best1, best2)
+        best0 = max(best0, best1) if max0 else min(best0, best1)
+    return best0
+
+
+@njit(cache=True, error_model="numpy")
 def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: int,
             flags: int, last_bonus: int, capot_bonus: int, won0: int, left0: int,
-            alpha0: int, beta0: int, tt_key: np.ndarray, tt_lo: np.ndarray,
-            tt_hi: np.ndarray, tt_move: np.ndarray, stats: np.ndarray, gen: int) -> int:
+            alpha0: int, beta0: int, tt: np.ndarray, stats: np.ndarray, gen: int) -> int:
     """Fail-soft alpha-beta, iterative (an explicit stack: numba's cache does not reload
     recursive functions reliably).  Value: team 0's points from the cards on the table and
     in hand.  A transposition table at trick starts keys on (cards left, leader, which
     teams have taken a trick) and ``gen``, a number the caller changes with each deal
-    (so the table need not be cleared between deals)."""
+    (so the table need not be cleared between deals).  A trick start with two tricks left
+    that the table does not settle is solved by :func:`_two_tricks` and stored exact.
+
+    Speed: no helper called per node takes an array (numba reference-counts every array
+    passed to a call with atomic operations: they were a third of the time)."""
     f_n = np.empty(MAX_PLY, dtype=np.int64)
     f_leader = np.empty(MAX_PLY, dtype=np.int64)
     f_won = np.empty(MAX_PLY, dtype=np.int64)
@@ -328,10 +463,11 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
     f_done = np.empty(MAX_PLY, dtype=np.int64)  # 1 if the move completed a trick
     f_count = np.empty(MAX_PLY, dtype=np.int64)
     f_idx = np.empty(MAX_PLY, dtype=np.int64)
-    f_moves = np.empty((MAX_PLY, 8), dtype=np.int64)
+    # flat, indexed ply * 8 + i: a row view (f_moves[p]) would be a new array, reference
+    # counted (atomically) at every node
+    f_moves = np.empty(MAX_PLY * 8, dtype=np.int64)
     f_saved = np.empty((MAX_PLY, 4), dtype=np.int64)
     scratch = np.empty(8, dtype=np.int64)
-    rep_scratch = np.empty(32, dtype=np.int64)
     history = np.zeros((4, 32), dtype=np.int64)
 
     p = 0
@@ -354,24 +490,53 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
             hit = False
             if n == 0 and f_left[p] == 1:
                 # The last trick plays itself: one card each.
-                for i in range(4):
-                    trick[i] = lowest_card(hands[(leader + i) & 3])
-                w = (leader + trick_winner(trick, 4, trump)) & 3
+                c0 = lowest_card(hands[leader])
+                c1 = lowest_card(hands[(leader + 1) & 3])
+                c2 = lowest_card(hands[(leader + 2) & 3])
+                c3 = lowest_card(hands[(leader + 3) & 3])
+                w = (leader + _winner4(c0, c1, c2, c3, trump)) & 3
                 new_won = f_won[p] | (1 << (w & 1))
                 ret = 0
                 if w & 1 == 0:
-                    ret = _trick_value(trick, trump) + last_bonus
+                    ret = _points4(c0, c1, c2, c3, trump) + last_bonus
                     if new_won == 1:
                         ret += capot_bonus
                 hit = True
             if n == 0 and not hit:
-                # Static bound: team 0 cannot get more than every point still in play.
+                # Static bounds.  Team 0 cannot get more than every point still in play.
+                # The top trumps still out, while one team holds them all, go to that team
+                # (each wins the trick it falls in, or its partner's higher one does), and
+                # a team holding the top trump takes a trick: no capot for the other.
                 rem = hands[0] | hands[1] | hands[2] | hands[3]
-                ub = last_bonus + (capot_bonus if f_won[p] <= 1 else 0)
+                capot_open = f_won[p] <= 1
+                lb = 0
+                lost = 0
+                if trump < 4:
+                    team0 = hands[0] | hands[2]
+                    owner = -1
+                    for pos in range(8):
+                        c = K_ORDER[trump, trump, pos]
+                        bit = 1 << c
+                        if rem & bit:
+                            o = 0 if team0 & bit else 1
+                            if owner < 0:
+                                owner = o
+                            elif o != owner:
+                                break
+                            if o == 0:
+                                lb += K_POINTS[trump, c]
+                            else:
+                                lost += K_POINTS[trump, c]
+                    if owner == 1:
+                        capot_open = False
+                ub = last_bonus + (capot_bonus if capot_open else 0) - lost
                 for su in range(4):
                     ub += K_BYTE_POINTS[trump, su, (rem >> (8 * su)) & 255]
                 if ub <= f_a[p]:
                     ret = ub
+                    hit = True
+                elif lb >= f_b[p]:
+                    ret = lb
                     hit = True
             if n == 0 and not hit:
                 # At a trick's start a node is the cards left in hand (each card's owner is
@@ -381,9 +546,10 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
                 slot = _tt_index(key)
                 f_key[p] = key
                 f_slot[p] = slot
-                if tt_key[slot] == key:
-                    lo = tt_lo[slot]
-                    hi = tt_hi[slot]
+                if tt[slot, 0] == key:
+                    data = tt[slot, 1]
+                    lo = data & TT_FIELD
+                    hi = (data >> 20) & TT_FIELD
                     if lo >= f_b[p] or lo == hi:
                         ret = lo
                         hit = True
@@ -395,7 +561,14 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
                             f_a[p] = lo
                         if hi < f_b[p]:
                             f_b[p] = hi
-                        first = tt_move[slot]
+                        first = (data >> 40) - 1
+                if not hit and f_left[p] == 2:
+                    ret = _two_tricks(hands[leader], hands[(leader + 1) & 3],
+                                      hands[(leader + 2) & 3], hands[(leader + 3) & 3],
+                                      leader, trump, flags, last_bonus, capot_bonus, f_won[p])
+                    tt[slot, 0] = key
+                    tt[slot, 1] = ret | (ret << 20)
+                    hit = True
             if hit:  # the value is known without expanding this node
                 if p == 0:
                     return ret
@@ -408,10 +581,28 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
                 hand = hands[seat]
                 f_seat[p] = seat
                 f_hand[p] = hand
-                w = trick_winner(trick, n, trump) if n > 0 else 0
-                legal = legal_mask_w(hand, trick, n, trump, flags, w)
+                # everything below reads the arrays here and passes helpers ints only:
+                # an array passed to a helper costs atomic reference counting per call
+                led = 0
+                best_key = 0
+                partner_wins = False
+                if n > 0:
+                    lead_card = trick[0]
+                    led = lead_card >> 3
+                    w = 0
+                    best_key = K_WIN[trump, led, lead_card]
+                    for i in range(1, n):
+                        k = K_WIN[trump, led, trick[i]]
+                        if k > best_key:
+                            w = i
+                            best_key = k
+                    legal = _legal(hand, lead_card, trick[w], n, w, trump, flags)
+                    partner_wins = w == n - 2
+                else:
+                    legal = hand
+                base = p * 8
                 if legal & (legal - 1) == 0:
-                    f_moves[p, 0] = lowest_card(legal)  # a forced card
+                    f_moves[base] = lowest_card(legal)  # a forced card
                     count = 1
                 else:
                     # a card on the table separates two cards of this hand as much as a
@@ -419,10 +610,21 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
                     others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
                     for i in range(n):
                         others |= 1 << trick[i]
-                    count = _candidates(legal, others, trump, f_moves[p], rep_scratch)
-                    if count > 1:
-                        _order(f_moves[p], count, trick, n, trump, seat, leader, first,
-                               scratch, history, w)
+                    kept = _kept(legal, others, trump)
+                    count = 0
+                    while kept:  # insertion sort by score, best first: at most 8 moves
+                        c = lowest_card(kept)
+                        kept &= kept - 1
+                        sc = _score(c, n, trump, led, best_key, partner_wins, first,
+                                    history[seat, c] if n == 0 else 0)
+                        j = count - 1
+                        while j >= 0 and scratch[j] < sc:
+                            f_moves[base + j + 1] = f_moves[base + j]
+                            scratch[j + 1] = scratch[j]
+                            j -= 1
+                        f_moves[base + j + 1] = c
+                        scratch[j + 1] = sc
+                        count += 1
                 f_count[p] = count
                 f_idx[p] = 0
                 f_best[p] = -INF if seat & 1 == 0 else INF
@@ -435,7 +637,7 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
             if f_done[p]:
                 for i in range(4):
                     trick[i] = f_saved[p, i]
-            card = f_moves[p, f_idx[p] - 1]
+            card = f_moves[p * 8 + f_idx[p] - 1]
             if seat & 1 == 0:
                 if value > f_best[p]:
                     f_best[p] = value
@@ -453,7 +655,7 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
                 if f_n[p] == 0:
                     history[seat, card] += f_left[p] * f_left[p]
         if f_idx[p] < f_count[p]:
-            card = f_moves[p, f_idx[p]]
+            card = f_moves[p * 8 + f_idx[p]]
             f_idx[p] += 1
             n = f_n[p]
             seat = f_seat[p]
@@ -471,8 +673,11 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
                 p += 1
                 entering = True
                 continue
-            w = (f_leader[p] + trick_winner(trick, 4, trump)) & 3
-            value = _trick_value(trick, trump)
+            c0 = trick[0]
+            c1 = trick[1]
+            c2 = trick[2]
+            w = (f_leader[p] + _winner4(c0, c1, c2, card, trump)) & 3
+            value = _points4(c0, c1, c2, card, trump)
             left = f_left[p] - 1
             if left == 0:
                 value += last_bonus
@@ -502,18 +707,22 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
         ret = f_best[p]
         if f_n[p] == 0:
             slot = f_slot[p]
-            if tt_key[slot] != f_key[p]:
-                tt_key[slot] = f_key[p]
-                tt_lo[slot] = 0
-                tt_hi[slot] = INF
-            if ret <= f_a0[p]:
-                tt_hi[slot] = ret
-            elif ret >= f_b0[p]:
-                tt_lo[slot] = ret
+            if tt[slot, 0] == f_key[p]:
+                data = tt[slot, 1]
+                lo = data & TT_FIELD
+                hi = (data >> 20) & TT_FIELD
             else:
-                tt_lo[slot] = ret
-                tt_hi[slot] = ret
-            tt_move[slot] = f_bestmove[p]
+                lo = 0
+                hi = TT_FIELD
+            if ret <= f_a0[p]:
+                hi = ret
+            elif ret >= f_b0[p]:
+                lo = ret
+            else:
+                lo = ret
+                hi = ret
+            tt[slot, 0] = f_key[p]
+            tt[slot, 1] = lo | (hi << 20) | ((f_bestmove[p] + 1) << 40)
         if p == 0:
             return ret
         p -= 1
@@ -523,8 +732,7 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
 @njit(cache=True, error_model="numpy")
 def _value_after(card: int, hands: np.ndarray, trick: np.ndarray, n: int, leader: int,
                  trump: int, flags: int, last_bonus: int, capot_bonus: int, won: int,
-                 tricks_left: int, alpha: int, beta: int, tt_key: np.ndarray,
-                 tt_lo: np.ndarray, tt_hi: np.ndarray, tt_move: np.ndarray,
+                 tricks_left: int, alpha: int, beta: int, tt: np.ndarray,
                  stats: np.ndarray, gen: int) -> int:
     """Fail-soft value of the position after the player to move plays ``card``."""
     seat = (leader + n) & 3
@@ -534,7 +742,7 @@ def _value_after(card: int, hands: np.ndarray, trick: np.ndarray, n: int, leader
     trick[n] = card
     if n < 3:
         value = _search(hands, trick, n + 1, leader, trump, flags, last_bonus, capot_bonus,
-                        won, tricks_left, alpha, beta, tt_key, tt_lo, tt_hi, tt_move, stats, gen)
+                        won, tricks_left, alpha, beta, tt, stats, gen)
     else:
         w = (leader + trick_winner(trick, 4, trump)) & 3
         value = _trick_value(trick, trump)
@@ -547,8 +755,7 @@ def _value_after(card: int, hands: np.ndarray, trick: np.ndarray, n: int, leader
             value = mine + (capot_bonus if new_won == 1 else 0)
         else:
             value = mine + _search(hands, trick, 0, w, trump, flags, last_bonus, capot_bonus,
-                                   new_won, left, alpha - mine, beta - mine, tt_key,
-                                   tt_lo, tt_hi, tt_move, stats, gen)
+                                   new_won, left, alpha - mine, beta - mine, tt, stats, gen)
     for i in range(4):
         trick[i] = saved[i]
     hands[seat] = hand
@@ -556,10 +763,27 @@ def _value_after(card: int, hands: np.ndarray, trick: np.ndarray, n: int, leader
 
 
 @njit(cache=True, error_model="numpy")
+def _mtd_streak(streak: int, up: bool) -> int:
+    """MTD(f) passes that moved the same way in a row: > 0 up (fail high), < 0 down."""
+    if up:
+        return streak + 1 if streak > 0 else 1
+    return streak - 1 if streak < 0 else -1
+
+
+@njit(cache=True, error_model="numpy")
+def _mtd_step(streak: int) -> int:
+    """How far past the bound just found the next null window goes.  Fail-soft bounds here
+    move by a point or two per pass (points are fine-grained), so plain MTD(f) creeps:
+    after two passes the same way, step 2, 4, 8... (about 15% fewer nodes than steps of 1;
+    overshooting only costs a pass back)."""
+    k = streak if streak > 0 else -streak
+    return 1 if k <= 1 else 1 << (k - 1)
+
+
+@njit(cache=True, error_model="numpy")
 def solve_root(hands: np.ndarray, trick: np.ndarray, n: int, leader: int, trump: int,
                flags: int, last_bonus: int, capot_bonus: int, won: int, tricks_left: int,
-               tt_key: np.ndarray, tt_lo: np.ndarray, tt_hi: np.ndarray,
-               tt_move: np.ndarray, out_cards: np.ndarray, out_values: np.ndarray,
+               tt: np.ndarray, out_cards: np.ndarray, out_values: np.ndarray,
                stats: np.ndarray, gen: int) -> int:
     """Exact value of every legal card of the player to move (team 0's points from the
     cards on the table and in hand, with perfect play).  Returns the number of cards.
@@ -572,7 +796,7 @@ def solve_root(hands: np.ndarray, trick: np.ndarray, n: int, leader: int, trump:
     others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
     for i in range(n):
         others |= 1 << trick[i]
-    _candidates(legal, others, trump, np.empty(8, dtype=np.int64), rep)
+    _candidates(legal, others, trump, np.empty(8, dtype=np.int64), 0, rep)
     solved = np.full(32, -1, dtype=np.int64)
     count = 0
     guess = 81
@@ -595,17 +819,21 @@ def solve_root(hands: np.ndarray, trick: np.ndarray, n: int, leader: int, trump:
             continue
         lo = 0
         hi = max_value
-        g = guess
+        beta = guess
+        streak = 0
         while lo < hi:
-            beta = g + 1 if g == lo else g
+            beta = min(max(beta, lo + 1), hi)
             g = _value_after(card, hands, trick, n, leader, trump, flags, last_bonus,
-                             capot_bonus, won, tricks_left, beta - 1, beta, tt_key,
-                             tt_lo, tt_hi, tt_move, stats, gen)
+                             capot_bonus, won, tricks_left, beta - 1, beta, tt, stats, gen)
             stats[1] += 1
-            if g < beta:
-                hi = g
-            else:
+            streak = _mtd_streak(streak, g >= beta)
+            if g >= beta:
                 lo = g
+                beta = lo + _mtd_step(streak)
+            else:
+                hi = g
+                beta = hi + 1 - _mtd_step(streak)
+        g = lo
         out_values[count] = g
         out_cards[count] = card
         solved[rep[card]] = g
@@ -617,20 +845,23 @@ def solve_root(hands: np.ndarray, trick: np.ndarray, n: int, leader: int, trump:
 @njit(cache=True, error_model="numpy")
 def solve_value(hands: np.ndarray, leader: int, trump: int, flags: int, last_bonus: int,
                 capot_bonus: int, won: int, tricks_left: int, guess: int,
-                tt_key: np.ndarray, tt_lo: np.ndarray, tt_hi: np.ndarray,
-                tt_move: np.ndarray, stats: np.ndarray, gen: int) -> int:
+                tt: np.ndarray, stats: np.ndarray, gen: int) -> int:
     """Exact value of a position at a trick's start (team 0's points from the cards in
     hand), by MTD(f) from ``guess``: cheaper than scoring every card."""
     trick = np.zeros(4, dtype=np.int64)
     lo = 0
     hi = INF
-    g = guess
+    beta = guess
+    streak = 0
     while lo < hi:
-        beta = g + 1 if g == lo else g
+        beta = min(max(beta, lo + 1), hi)
         g = _search(hands, trick, 0, leader, trump, flags, last_bonus, capot_bonus, won,
-                    tricks_left, beta - 1, beta, tt_key, tt_lo, tt_hi, tt_move, stats, gen)
-        if g < beta:
-            hi = g
-        else:
+                    tricks_left, beta - 1, beta, tt, stats, gen)
+        streak = _mtd_streak(streak, g >= beta)
+        if g >= beta:
             lo = g
-    return g
+            beta = lo + _mtd_step(streak)
+        else:
+            hi = g
+            beta = hi + 1 - _mtd_step(streak)
+    return lo

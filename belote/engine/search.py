@@ -87,15 +87,14 @@ class Solver:
         k = kernels()
         self.rules = rules
         self.flags = rule_flags(rules)
-        self.tt_key = np.full(k.TT_SIZE, -1, dtype=np.int64)
-        self.tt_lo = np.zeros(k.TT_SIZE, dtype=np.int64)
-        self.tt_hi = np.zeros(k.TT_SIZE, dtype=np.int64)
-        self.tt_move = np.zeros(k.TT_SIZE, dtype=np.int64)
+        # one row per slot: the key (-1: empty), then bounds and best move packed
+        self.tt = np.zeros((k.TT_SIZE, 2), dtype=np.int64)
+        self.tt[:, 0] = -1
         self.stats = np.zeros(2, dtype=np.int64)  # nodes, root passes
         self.generation = 0
 
     def clear(self) -> None:
-        self.tt_key[:] = -1
+        self.tt[:, 0] = -1
         self.generation = 0
 
     def _next_generation(self) -> int:
@@ -120,8 +119,7 @@ class Solver:
         count = k.solve_root(hands, trick, len(position.trick), position.leader,
                              position.trump, self.flags, self.rules.last_trick_bonus,
                              self.rules.capot_bonus, position.won, position.tricks_left,
-                             self.tt_key, self.tt_lo, self.tt_hi, self.tt_move, cards,
-                             values, self.stats, gen)
+                             self.tt, cards, values, self.stats, gen)
         return {int(cards[i]): int(values[i]) for i in range(count)}
 
     def value(self, hands: tuple[CardSet, CardSet, CardSet, CardSet], leader: int, trump: int,
@@ -132,8 +130,7 @@ class Solver:
         tricks = sum(h.bit_count() for h in hands) // 4
         return int(k.solve_value(np.array(hands, dtype=np.int64), leader, trump, self.flags,
                                  self.rules.last_trick_bonus, self.rules.capot_bonus, 0,
-                                 tricks, guess, self.tt_key, self.tt_lo, self.tt_hi,
-                                 self.tt_move, self.stats, gen))
+                                 tricks, guess, self.tt, self.stats, gen))
 
 
 def random_playouts(rules: Rules, n_hands: int, seed: int = 0) -> int:
