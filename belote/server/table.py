@@ -346,6 +346,9 @@ class Table:
     async def _handle(self, conn: Connection, message: P.Inbound) -> None:
         match message:
             case P.Hello():
+                seat_no = self.seat_of(conn)
+                if seat_no is not None and self.seats[seat_no].standin:
+                    await self._came_back(seat_no)  # "take my seat back"
                 conn.send(self._frame(conn, "sync", [item for _, item in self.recent]))
             case P.Act(action):
                 await self._act(conn, action)
@@ -360,6 +363,8 @@ class Table:
             case P.Start():
                 await self.begin(conn.uid)
             case P.Chat(text):
+                if not conn.name:
+                    raise TableError("sign_in")  # anonymous watchers listen only
                 await self._commit("chat", {"name": conn.name, "text": text})
             case P.Ping():
                 conn.send(P.encode("pong", {}, self.version))

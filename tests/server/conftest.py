@@ -10,6 +10,7 @@ from starlette.testclient import TestClient
 
 from belote.server.app import create_app
 from belote.server.config import Settings
+from tests.server.postgres import postgres_url  # noqa: F401  (the session's PostgreSQL)
 
 ORIGIN = "https://testserver"
 

@@ -36,8 +36,22 @@ def send(ws: Socket, kind: str, **data: Any) -> None:
     ws.send_text(json.dumps({"t": kind, "d": data}))
 
 
-def receive(ws: Socket) -> dict[str, Any]:
-    frame: dict[str, Any] = json.loads(ws.receive_text())
+FRAME_TIMEOUT = 20.0  # seconds: a frame that never comes fails the test instead of hanging it
+
+
+def receive(ws: Socket, timeout: float = FRAME_TIMEOUT) -> dict[str, Any]:
+    import anyio
+
+    async def next_message() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    try:
+        message = ws.portal.call(next_message)
+    except TimeoutError:
+        raise AssertionError(f"no frame within {timeout} s") from None
+    ws._raise_on_close(message)
+    frame: dict[str, Any] = json.loads(message["text"])
     return frame
 
 

@@ -10,7 +10,6 @@ frame (codes in the view, names in every sentence) must be in that set.
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 import pytest
@@ -20,7 +19,7 @@ from belote.i18n import card_name
 from belote.notation import parse_card
 from belote.server.persistence import LogEntry
 from tests.server.conftest import client_for
-from tests.server.helpers import Identities, create_table, first_legal, send
+from tests.server.helpers import Identities, create_table, first_legal, receive, send
 
 HUMAN = 2
 CARD_NAMES = {card_name(card, "en"): card for card in range(32)}
@@ -80,7 +79,7 @@ def _cards_in_frame(frame: dict[str, Any]) -> set[int]:
 def _drain(ws: Any) -> list[dict[str, Any]]:
     frames = []
     while True:
-        frame = json.loads(ws.receive_text())
+        frame = receive(ws)
         frames.append(frame)
         if frame["d"].get("view", {}).get("finished"):
             return frames
@@ -103,7 +102,7 @@ def test_no_frame_holds_a_card_its_receiver_may_not_see(app: Any, preset: str,
                 send(ws, "bot", seat=seat, level="normal")
             send(ws, "start")
             while True:
-                frame = json.loads(ws.receive_text())
+                frame = receive(ws)
                 human_frames.append(frame)
                 view = frame["d"].get("view", {})
                 if view.get("finished"):

@@ -15,7 +15,10 @@
   function addChat(text) {
     const li = document.createElement("li");
     li.textContent = text;
-    $("chat-log").appendChild(li);
+    const list = $("chat-log");
+    const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 8;
+    list.appendChild(li);
+    if (atEnd) list.scrollTop = list.scrollHeight;
   }
 
   async function refreshTables() {

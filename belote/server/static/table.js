@@ -19,11 +19,18 @@
   let helloSent = false;
 
   // ------------------------------------------------------------------ speech
+  const pending = {}; // region id -> sentences waiting to be said
   function speak(regionId, text) {
+    if (!text) return;
+    if (pending[regionId]) { pending[regionId].push(text); return; } // said together, none lost
     const region = $(regionId);
     // Clearing first makes a screen reader repeat a sentence said twice in a row.
     region.textContent = "";
-    window.setTimeout(() => { region.textContent = text; }, 30);
+    pending[regionId] = [text];
+    window.setTimeout(() => {
+      region.textContent = pending[regionId].join(" ");
+      pending[regionId] = null;
+    }, 30);
   }
   const polite = (text) => speak("polite", text);
   const assertive = (text) => speak("assertive", text);
@@ -32,8 +39,11 @@
     const li = document.createElement("li");
     li.textContent = text;
     const list = $(listId);
+    // Follow the newest line, unless the reader has scrolled back to read older ones.
+    const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 8;
     list.appendChild(li);
     while (list.children.length > 200) list.removeChild(list.firstChild);
+    if (atEnd) list.scrollTop = list.scrollHeight;
   }
 
   // ------------------------------------------------------------------ connection
@@ -92,13 +102,39 @@
   }
 
   // ------------------------------------------------------------------ rendering
-  function button(label, onClick, aria) {
+  function button(label, onClick, aria, key) {
     const b = document.createElement("button");
     b.type = "button";
     b.textContent = label;
     if (aria) b.setAttribute("aria-label", aria);
+    if (key) b.dataset.key = key;
     b.addEventListener("click", onClick);
     return b;
+  }
+
+  // Lists are redrawn on every frame: keep the keyboard where it was (the same button, else
+  // the next one in the same place, else the hand), never on the page's body.
+  function focusKey() {
+    const active = document.activeElement;
+    if (!active || !root.contains(active) || active === $("hand")) return null;
+    return { key: active.dataset.key || (active.id ? "#" + active.id : null), seat: active.dataset.seat };
+  }
+
+  function restoreFocus(before) {
+    if (!before) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && root.contains(active) && visible(active)) return;
+    const byKey = before.key && (before.key.startsWith("#") ? $(before.key.slice(1)) :
+      root.querySelector(`[data-key="${before.key}"]`));
+    const sameSeat = before.seat !== undefined &&
+      root.querySelector(`#seats button[data-seat="${before.seat}"]`);
+    for (const candidate of [byKey, sameSeat, $("start-button"), $("hand")]) {
+      if (candidate && visible(candidate)) { candidate.focus(); return; }
+    }
+  }
+
+  function visible(element) {
+    return element.isConnected && !element.closest("[hidden]");
   }
 
   function renderSeats() {
@@ -118,20 +154,22 @@
       li.textContent = `${where}: ${who}` + (notes.length ? ` (${notes.join(", ")})` : "");
       if (!view.started && !view.finished) {
         if (seat.kind === "empty") {
-          if (!seated) li.appendChild(button(S.sit, () => send("sit", { seat: n }), fmt(S.sit_at, { seat: where })));
+          // The visible text is the whole name (WCAG 2.5.3: speech users say what they see).
+          if (!seated) li.appendChild(button(fmt(S.sit_at, { seat: where }), () => send("sit", { seat: n }), null, `sit-${n}`));
           else {
             for (const level of ["easy", "normal", "expert"]) {
               li.appendChild(button(fmt(S.add_bot_level, { level: S["level_" + level] }),
                 () => send("bot", { seat: n, level }),
-                fmt(S.add_bot_at, { level: S["level_" + level], seat: where })));
+                fmt(S.add_bot_at, { level: S["level_" + level], seat: where }), `bot-${n}-${level}`));
             }
           }
         } else if (seat.kind === "bot" && seated) {
-          li.appendChild(button(S.remove_bot, () => send("unbot", { seat: n }), fmt(S.remove_bot_at, { seat: where })));
+          li.appendChild(button(S.remove_bot, () => send("unbot", { seat: n }), fmt(S.remove_bot_at, { seat: where }), `unbot-${n}`));
         }
       }
-      if (seat.you && !view.finished) li.appendChild(button(S.stand, () => send("stand")));
-      if (seat.you && seat.standin) li.appendChild(button(S.reclaim, () => send("hello")));
+      if (seat.you && !view.finished) li.appendChild(button(S.stand, () => send("stand"), null, "stand"));
+      if (seat.you && seat.standin) li.appendChild(button(S.reclaim, () => send("hello"), null, "reclaim"));
+      for (const b of li.querySelectorAll("button")) b.dataset.seat = n;
       list.appendChild(li);
     });
     const canStart = seated && !view.started && view.seats.every((s) => s.kind !== "empty");
@@ -199,11 +237,17 @@
     const choices = view.choices || [];
     $("choices").hidden = !choices.length;
     for (const choice of choices) {
-      box.appendChild(button(choice.label, () => send("act", { a: choice.action })));
+      box.appendChild(button(choice.label, () => send("act", { a: choice.action }), null, `choice-${choice.action}`));
     }
   }
 
   function render(next) {
+    const before = focusKey();
+    draw(next);
+    restoreFocus(before);
+  }
+
+  function draw(next) {
     view = next;
     renderSeats();
     if (!view.started) {
@@ -213,8 +257,10 @@
       $("choices").hidden = true;
       return;
     }
-    $("turn").textContent = view.finished ? S.match_over :
-      (view.turn === view.seat ? S.your_turn : fmt(S.turn_of, { player: view.turn_name }));
+    // No one's turn: the match is over, or the next hand is being dealt (say nothing).
+    $("turn").textContent = view.finished || view.phase === "over" ? S.match_over :
+      view.turn === null ? "" :
+        (view.turn === view.seat ? S.your_turn : fmt(S.turn_of, { player: view.turn_name }));
     $("contract").textContent = view.contract || "—";
     $("scores").textContent = view.status.scores;
     $("turned").textContent = view.turned ? view.turned.name : "—";
@@ -272,7 +318,7 @@
       const inHand = document.activeElement === $("hand");
       if (view && !view.started) { send("start"); return; }
       if (inHand) playSelected(false);
-      else if (event.target === root || event.target === document.body) assertive(S.hand_first);
+      else if (event.target.contains(root)) assertive(S.hand_first);
     },
     table() { assertive(view && view.status ? view.status.table : S.waiting); },
     trump() { assertive(view && view.status ? view.status.trump : S.waiting); },
@@ -311,8 +357,12 @@
     return bindings.find((b) => b.keys.includes(key) && (b.scope === "table" || inHand));
   }
 
-  root.addEventListener("keydown", (event) => {
+  document.addEventListener("keydown", (event) => {
+    // F1 opens the list from anywhere on the page (the browser's own help is not wanted here).
+    if (event.key === "F1") { event.preventDefault(); openHelp(); return; }
     const target = event.target;
+    // The table's keys work on the table and around it (the body, the main region).
+    if (!root.contains(target) && !target.contains(root)) return;
     const typing = target.closest("input, textarea, select, dialog");
     if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
     const onButton = target.tagName === "BUTTON" || target.tagName === "SUMMARY" || target.tagName === "A";
@@ -321,10 +371,6 @@
     if (!binding) return;
     event.preventDefault();
     COMMANDS[binding.command](event);
-  });
-  // F1 opens the list from anywhere on the page (the browser's own help is not wanted here).
-  document.addEventListener("keydown", (event) => {
-    if (event.key === "F1") { event.preventDefault(); openHelp(); }
   });
 
   $("help-button").addEventListener("click", openHelp);

@@ -1,0 +1,88 @@
+"""Screenshots of La Sala for the docs: the lobby with a few tables, and a table mid-game.
+
+    .venv/bin/python scripts/screenshots.py [OUT_DIR]     # default: docs/img
+
+It starts its own room (a throwaway SQLite file, quick bots) and Debian's Chromium (run
+scripts/system-deps.sh first), exactly as the browser tests do; tests/browser/test_screenshots.py
+calls :func:`take_screenshots` so that this keeps working.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.browser import sala  # noqa: E402
+from tests.browser.live import LiveServer, launch_chromium  # noqa: E402
+
+VIEWPORT = {"width": 1200, "height": 900}
+
+
+def take_screenshots(browser: Any, base_url: str, out_dir: Path) -> list[Path]:
+    """Play a little in the room at ``base_url``; write lobby.png and table.png in ``out_dir``."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(3)]
+    try:
+        ada, bruno, chiara = (context.new_page() for context in contexts)
+        for page in (ada, bruno, chiara):
+            page.context.set_default_timeout(sala.TIMEOUT)
+
+        # Ada plays against three bots.
+        sala.guest(ada, base_url, "Ada")
+        sala.create_table(ada, target="500")
+        sala.click_sit(ada, "South")
+        sala.click_bots(ada, "North", "East", "West")
+        sala.click_start(ada)
+        # Bruno waits for partners at a second table, with one bot.
+        sala.guest(bruno, base_url, "Bruno")
+        sala.create_table(bruno, target="1000")
+        sala.click_sit(bruno, "North")
+        sala.click_bots(bruno, "East")
+
+        # The table: Ada's turn in the card play, cards on the table, the hand focused.
+        for _ in range(40):
+            sala.my_turn(ada)
+            if not sala.bidding(ada) and ada.locator("#trick li").count() >= 2:
+                break
+            sala.click_act(ada)
+        ada.locator("#hand").blur()  # the clicks left it focused by the mouse: no ring
+        sala.focus_hand(ada)  # from the keyboard, the focus ring shows
+        sala.select_playable(ada)
+        table_png = out_dir / "table.png"
+        ada.screenshot(path=str(table_png), full_page=True)
+
+        # The lobby, as a newcomer sees it once signed in; Bruno asks for players.
+        sala.guest(chiara, base_url, "Chiara")
+        chiara.locator("#tables table").wait_for()
+        bruno.goto(base_url + "/")
+        bruno.fill("#chat-text", "Two seats free at table 2, who plays?")
+        bruno.press("#chat-text", "Enter")
+        chiara.locator("#chat-log li").first.wait_for()
+        lobby_png = out_dir / "lobby.png"
+        chiara.screenshot(path=str(lobby_png), full_page=True)
+        return [lobby_png, table_png]
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    out_dir = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "img"
+    with LiveServer() as server, sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        try:
+            for path in take_screenshots(browser, server.url, out_dir):
+                print(path)
+        finally:
+            browser.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,105 @@
+"""axe-core finds no violation on any page of La Sala, in any state a player meets it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from tests.browser import sala
+
+AXE = Axe()
+# axe's defaults (WCAG A/AA and best practices), plus one experimental rule that the room's
+# buttons once broke: the visible text of a control must be part of its name (WCAG 2.5.3).
+OPTIONS = {"resultTypes": ["violations"],
+           "rules": {"label-content-name-mismatch": {"enabled": True}}}
+
+
+class Audit:
+    """Runs axe on each page state; the test fails at the end, listing every report."""
+
+    def __init__(self) -> None:
+        self.reports: dict[str, str] = {}
+        self.checked: list[str] = []
+
+    def __call__(self, page: Page, label: str) -> None:
+        results = AXE.run(page, options=OPTIONS)
+        self.checked.append(label)
+        if results.violations_count:
+            self.reports[label] = results.generate_report()
+
+    def verdict(self) -> None:
+        assert not self.reports, "\n\n".join(
+            f"=== {label} ({page_count(text)}) ===\n{text}" for label, text in self.reports.items())
+
+
+def page_count(report: str) -> str:
+    return report.splitlines()[0] if report else ""
+
+
+def test_every_page_has_no_axe_violation(new_page: Callable[..., Page], base_url: str) -> None:
+    audit = Audit()
+    visitor = new_page()
+    visitor.goto(base_url + "/")
+    audit(visitor, "lobby, signed out")
+    visitor.goto(base_url + "/login")
+    audit(visitor, "sign-in page")
+    visitor.fill("#name", "nobody-here")
+    visitor.fill("#password", "wrong password")
+    visitor.press("#password", "Enter")
+    expect(visitor.get_by_role("alert")).to_be_visible()
+    audit(visitor, "sign-in page with an error")
+    visitor.goto(base_url + "/register")
+    audit(visitor, "registration page")
+    visitor.goto(base_url + "/table/9999")
+    expect(visitor.get_by_role("heading", level=1)).to_have_text("Something went wrong")
+    audit(visitor, "error page (no such table)")
+
+    # A guest: a waiting table (standing, then seated), the lobby that lists it.
+    player = new_page()
+    sala.guest(player, base_url, "Axel")
+    audit(player, "lobby, signed in")
+    table = sala.create_table(player)
+    audit(player, "table waiting, not seated")
+    sala.click_sit(player, "South")
+    audit(player, "table waiting, seated")
+    player.goto(base_url + "/")
+    expect(player.get_by_role("button", name=f"Stand up from table {table}")).to_be_visible()
+    audit(player, "lobby, signed in, seated at a waiting table")
+    player.goto(f"{base_url}/table/{table}")
+    sala.connected(player)
+
+    # Mid-game: the table with the keys dialog closed, then open; a spectator's view.
+    sala.click_bots(player, "North", "East", "West")
+    audit(player, "table full, before the start")
+    sala.click_start(player)
+    while sala.my_turn(player) == sala.YOUR_TURN and sala.bidding(player):
+        audit(player, "table, bidding")
+        sala.click_act(player)
+    sala.my_turn(player)
+    player.locator("#hand").focus()
+    audit(player, "table mid-game")
+    player.keyboard.press("F1")
+    expect(player.locator("#keys-help")).to_be_visible()
+    audit(player, "table mid-game, keys dialog open")
+    player.keyboard.press("Escape")
+    expect(player.locator("#keys-help")).to_be_hidden()
+    audit(player, "table mid-game, keys dialog closed")
+    watcher = new_page()
+    watcher.goto(f"{base_url}/table/{table}")
+    sala.connected(watcher)
+    audit(watcher, "table mid-game, spectator")
+
+    # The end of the match, and its replay.
+    sala.play_match(player)
+    audit(player, "table, match over")
+    player.goto(f"{base_url}/replay/{table}")
+    expect(player.get_by_role("heading", level=2).first).to_have_text("Deal 1")
+    audit(player, "replay of a finished game")
+    player.goto(base_url + "/")
+    expect(player.get_by_role("link", name=f"Replay of table {table}")).to_be_visible()
+    audit(player, "lobby with a finished game")
+
+    assert len(audit.checked) >= 16
+    audit.verdict()

@@ -1,0 +1,36 @@
+"""scripts/screenshots.py keeps working: it writes the docs' two pictures."""
+
+from __future__ import annotations
+
+import importlib.util
+import struct
+from pathlib import Path
+from types import ModuleType
+
+from playwright.sync_api import Browser
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "screenshots.py"
+
+
+def load_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("screenshots", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    header = path.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    width, height = struct.unpack(">II", header[16:24])
+    return width, height
+
+
+def test_the_screenshot_script_writes_the_lobby_and_a_table(
+        browser: Browser, base_url: str, tmp_path: Path) -> None:
+    paths = load_script().take_screenshots(browser, base_url, tmp_path)
+    assert [p.name for p in paths] == ["lobby.png", "table.png"]
+    for path in paths:
+        width, height = png_size(path)
+        assert width >= 1000 and height >= 800, (path, width, height)
