@@ -294,6 +294,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 return back(request, f"/replay/{table_id}")
             raise HTTPException(404)
         table = room.tables[table_id]
+        if table.finished:  # a finished match is read as its replay
+            return back(request, f"/replay/{table_id}")
         lang = language(request)
         strings = {key.removeprefix("web.js."): text for key, text in messages(lang).items()
                    if key.startswith("web.js.")}

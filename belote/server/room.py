@@ -76,6 +76,8 @@ class Room:
         """Each table for the lobby; ``uid`` marks the viewer's own seat."""
         result = []
         for table in sorted(self.tables.values(), key=lambda t: t.id):
+            if table.finished:
+                continue  # listed with the finished games, as a replay
             names = seat_names(table.seats, lang)
             rules = [flag_sentence(table.rules, "target_score", table.rules.target_score,
                                    lang)[1]]
