@@ -145,3 +145,13 @@ def test_a_late_bot_is_replaced_by_the_heuristic() -> None:
 
     action, legal = asyncio.run(run())
     assert action in legal
+
+
+def test_the_documented_keys_are_the_binding_table() -> None:
+    from pathlib import Path
+
+    from belote.server.keys import help_rows
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "room.md").read_text()
+    for keys, does in help_rows("en"):
+        assert f"| {keys} | {does} |" in doc
