@@ -29,9 +29,15 @@ def think(level: str, observation: Observation) -> int:
     return bot.choose(observation)
 
 
-def _warm_up() -> None:
-    # Load the compiled kernels from numba's cache before the first real decision.
-    import belote.engine.search  # noqa: F401
+def warm_up() -> None:
+    """Load (or, on a fresh install, compile) the expert's kernels with one small decision,
+    so that the first real decision of the room is not the one that pays for it."""
+    from belote.engine.state import Game
+    from belote.rules import find_preset
+
+    game = Game(find_preset("classic"))
+    game.deal(list(range(32)))
+    think("expert", game.observation(game.current_player()))
 
 
 class BotPool:
@@ -40,8 +46,9 @@ class BotPool:
         self._executor: Executor
         if workers > 0:
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(workers, mp_context=context,
-                                                 initializer=_warm_up)
+            self._executor = ProcessPoolExecutor(workers, mp_context=context)
+            for _ in range(workers):
+                self._executor.submit(warm_up)  # starts the workers now, not at the first turn
         else:
             self._executor = ThreadPoolExecutor(1, thread_name_prefix="bot")
 
