@@ -112,3 +112,28 @@ class Identities:
 
     def connect(self, who: str, table_id: int) -> Socket:
         return connect(self.use(who), table_id)
+
+
+def sit_with_bots(ws: Socket, seat: int = 2, level: str = "normal", start: bool = True) -> None:
+    """Take ``seat``, fill the three others with bots of ``level``, and start the match."""
+    send(ws, "sit", seat=seat)
+    for other in range(4):
+        if other != seat:
+            send(ws, "bot", seat=other, level=level)
+    if start:
+        send(ws, "start")
+
+
+def play_to_the_end(ws: Socket) -> tuple[dict[str, Any], int]:
+    """Play the first legal action at every turn (and announce every belote) until the match
+    is over; returns the final view and how many actions this seat made."""
+    moves = 0
+    while True:
+        view = until(ws, lambda f: f["t"] == "update" and my_turn(f))["d"]["view"]
+        if view["finished"]:
+            return view, moves
+        if view["belote"] and view["turn"] != view["seat"]:
+            send(ws, "act", a=72)
+        else:
+            send(ws, "act", a=first_legal(view))
+        moves += 1

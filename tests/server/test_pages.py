@@ -12,7 +12,14 @@ from belote.engine.state import Game
 from belote.i18n import LANGUAGES
 from belote.rules import find_preset
 from belote.server.bots import BotPool
-from tests.server.helpers import connect, create_table, first_legal, guest, send, until
+from tests.server.helpers import (
+    connect,
+    create_table,
+    guest,
+    play_to_the_end,
+    sit_with_bots,
+    until,
+)
 
 PAGES = ("/", "/login", "/register", "/table/1", "/replay/1", "/fragment/tables")
 
@@ -20,17 +27,9 @@ PAGES = ("/", "/login", "/register", "/table/1", "/replay/1", "/fragment/tables"
 def _finished_table(client: TestClient) -> int:
     table_id = create_table(client, target=1)
     with connect(client, table_id) as ws:
-        send(ws, "sit", seat=2)
-        for seat in (0, 1, 3):
-            send(ws, "bot", seat=seat, level="easy")
-        send(ws, "start")
-        while True:
-            frame = until(ws, lambda f: f["t"] == "update" and (
-                f["d"]["view"].get("finished") or f["d"]["view"].get("turn") == 2))
-            view = frame["d"]["view"]
-            if view["finished"]:
-                return table_id
-            send(ws, "act", a=first_legal(view))
+        sit_with_bots(ws, level="easy")
+        play_to_the_end(ws)
+    return table_id
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -55,10 +54,7 @@ def test_announcements_come_in_the_players_language(client: TestClient) -> None:
     client.post("/preferences", data={"lang": "it"})
     table_id = create_table(client)
     with connect(client, table_id) as ws:
-        send(ws, "sit", seat=2)
-        for seat in (0, 1, 3):
-            send(ws, "bot", seat=seat, level="normal")
-        send(ws, "start")
+        sit_with_bots(ws)
         frame = until(ws, lambda f: any(e["kind"] == "cards_dealt" for e in f["d"]["events"]))
         dealt = next(e["text"] for e in frame["d"]["events"] if e["kind"] == "cards_dealt")
         assert any(word in dealt for word in ("cuori", "quadri", "fiori", "picche"))

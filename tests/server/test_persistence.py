@@ -24,7 +24,14 @@ from starlette.testclient import TestClient
 from belote.server.app import create_app
 from belote.server.persistence import NameTaken, Store, async_url
 from tests.server.conftest import client_for, make_settings
-from tests.server.helpers import connect, create_table, first_legal, guest, my_turn, send, until
+from tests.server.helpers import (
+    connect,
+    create_table,
+    guest,
+    play_to_the_end,
+    send,
+    until,
+)
 from tests.server.postgres import MISSING, find_bin_dir, fresh_database, running_postgres
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -180,14 +187,7 @@ def play_a_short_match(client: TestClient) -> int:
         until(ws, lambda f: f["t"] == "update" and all(
             s["kind"] != "empty" for s in f["d"]["view"]["seats"]))
         send(ws, "start")
-        while True:
-            view = until(ws, lambda f: f["t"] == "update" and my_turn(f))["d"]["view"]
-            if view["finished"]:
-                break
-            if view["belote"] and view["turn"] != view["seat"]:
-                send(ws, "act", a=72)
-            else:
-                send(ws, "act", a=first_legal(view))
+        view, _ = play_to_the_end(ws)
         assert view["winner"] in (0, 1)
     return table_id
 

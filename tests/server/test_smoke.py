@@ -7,9 +7,8 @@ from starlette.testclient import TestClient
 from tests.server.helpers import (
     connect,
     create_table,
-    first_legal,
     guest,
-    my_turn,
+    play_to_the_end,
     send,
     until,
 )
@@ -28,17 +27,7 @@ def test_a_guest_plays_a_whole_match_against_three_bots(client: TestClient) -> N
             s["kind"] != "empty" for s in f["d"]["view"]["seats"]))
         assert seated["d"]["view"]["seats"][2]["name"] == "Ada"  # the session reached the socket
         send(ws, "start")
-        moves = 0
-        while True:
-            frame = until(ws, lambda f: f["t"] == "update" and my_turn(f))
-            view = frame["d"]["view"]
-            if view["finished"]:
-                break
-            if view["belote"] and view["turn"] != view["seat"]:
-                send(ws, "act", a=72)
-            else:
-                send(ws, "act", a=first_legal(view))
-            moves += 1
+        view, moves = play_to_the_end(ws)
         assert moves > 8
         assert view["winner"] in (0, 1)
     page = client.get(f"/replay/{table_id}")

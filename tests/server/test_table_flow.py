@@ -15,16 +15,9 @@ from tests.server.helpers import (
     first_legal,
     guest,
     send,
+    sit_with_bots,
     until,
 )
-
-
-def _start_with_bots(ws: Any, seat: int = 2) -> None:
-    send(ws, "sit", seat=seat)
-    for other in range(4):
-        if other != seat:
-            send(ws, "bot", seat=other, level="normal")
-    send(ws, "start")
 
 
 def _my_turn(ws: Any, seat: int = 2, playing: bool = False) -> dict[str, Any]:
@@ -49,7 +42,7 @@ def test_a_client_that_reconnects_mid_trick_resumes_exactly(client: TestClient) 
     guest(client, "Ada")
     table_id = create_table(client)
     with connect(client, table_id) as ws:
-        _start_with_bots(ws)
+        sit_with_bots(ws)
         before = _play_to_mid_trick(ws)
     with connect(client, table_id) as ws:
         sync = until(ws, lambda f: f["t"] == "sync")
@@ -66,7 +59,7 @@ def test_updates_carry_strictly_increasing_versions(client: TestClient) -> None:
     table_id = create_table(client)
     versions = []
     with connect(client, table_id) as ws:
-        _start_with_bots(ws)
+        sit_with_bots(ws)
         for _ in range(3):
             frame = _my_turn(ws)
             send(ws, "act", a=first_legal(frame["d"]["view"]))
@@ -82,7 +75,7 @@ def test_a_bot_takes_an_absent_players_seat_and_the_player_reclaims_it(tmp_path:
         people = Identities(client)
         table_id = create_table(people.guest("Ada"), target=None)
         with people.connect("Ada", table_id) as ws:
-            _start_with_bots(ws)
+            sit_with_bots(ws)
             left_at = _my_turn(ws)
         with people.connect("watcher", table_id) as watcher:
             standin = until(watcher, lambda f: f["t"] == "update"
@@ -107,7 +100,7 @@ def test_standing_up_mid_match_hands_the_seat_to_a_bot_until_hello(client: TestC
     guest(client, "Ada")
     table_id = create_table(client)
     with connect(client, table_id) as ws:
-        _start_with_bots(ws)
+        sit_with_bots(ws)
         _my_turn(ws)
         send(ws, "stand")
         standin = until(ws, lambda f: f["t"] == "update" and f["d"]["view"]["seats"][2]["standin"])
@@ -149,7 +142,7 @@ def test_the_last_trick_stays_reviewable(client: TestClient) -> None:
     guest(client, "Ada")
     table_id = create_table(client)
     with connect(client, table_id) as ws:
-        _start_with_bots(ws)
+        sit_with_bots(ws)
         while True:
             frame = _my_turn(ws)
             view = frame["d"]["view"]
