@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import secrets
@@ -415,6 +416,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         await room.open()
+        # What start-up built lives as long as the server: keep it out of the collector's
+        # full passes, which otherwise pause every table (benchmarks/room_load.py).
+        gc.freeze()
         try:
             yield
         finally:

@@ -30,6 +30,7 @@ class Room:
         self.lobby_chat: deque[tuple[str, str]] = deque(maxlen=settings.lobby_chat_history)
         self.secret = ""
         self.version = 0  # lobby version: grows with every change listeners are told of
+        self._stopping: set[asyncio.Task[None]] = set()
 
     async def open(self) -> None:
         await self.store.open()
@@ -98,7 +99,13 @@ class Room:
             })
         return result
 
-    def _table_changed(self, _table: Table) -> None:
+    def _table_changed(self, table: Table) -> None:
+        if table.finished and not table.connections and table.id in self.tables:
+            # A finished match lives on as its stored replay; its actor can go.
+            del self.tables[table.id]
+            task = asyncio.create_task(table.stop())
+            self._stopping.add(task)
+            task.add_done_callback(self._stopping.discard)
         self.version += 1
         for conn in list(self.lobby):
             # Listeners fetch the list again (rendered for them) when told it changed.

@@ -147,7 +147,7 @@ class Table:
             timer.cancel()
         if self._bot_task is not None:
             self._bot_task.cancel()
-        if self._task is not None:
+        if self._task is not None and self._task is not asyncio.current_task():
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
@@ -292,6 +292,9 @@ class Table:
     async def leave(self, conn: Connection) -> None:
         async def run() -> None:
             self.connections.discard(conn)
+            if self.finished and not self.connections and self.on_change is not None:
+                self.on_change(self)  # the room may let a finished table go
+                return
             seat_no = self.seat_of(conn)
             if seat_no is None or any(self.seat_of(c) == seat_no for c in self.connections):
                 return

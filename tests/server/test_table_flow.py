@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -14,6 +15,7 @@ from tests.server.helpers import (
     create_table,
     first_legal,
     guest,
+    play_to_the_end,
     send,
     sit_with_bots,
     until,
@@ -152,3 +154,19 @@ def test_the_last_trick_stays_reviewable(client: TestClient) -> None:
         assert len(view["last_trick"]) == 4
         assert {c["seat"] for c in view["last_trick"]} == {0, 1, 2, 3}
         assert "status" in view and view["status"]["table"]
+
+
+def test_a_finished_table_leaves_memory_and_opens_as_its_replay(client: TestClient) -> None:
+    guest(client, "Ada")
+    table_id = create_table(client, target=1)
+    with connect(client, table_id) as ws:
+        sit_with_bots(ws)
+        play_to_the_end(ws)
+        assert table_id in client.app.state.room.tables  # type: ignore[attr-defined]
+    for _ in range(100):
+        if table_id not in client.app.state.room.tables:  # type: ignore[attr-defined]
+            break
+        time.sleep(0.02)
+    assert table_id not in client.app.state.room.tables  # type: ignore[attr-defined]
+    page = client.get(f"/table/{table_id}")
+    assert page.url.path == f"/replay/{table_id}" and "Deal 1" in page.text

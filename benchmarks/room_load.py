@@ -1,0 +1,515 @@
+"""Room load: many tables of La Sala played at once over WebSockets on loopback.
+
+Starts ``python -m belote serve`` as a subprocess (its defaults: a process for the bots,
+0.8 s bot delay, access log on) on a free loopback port and a fresh SQLite file, then opens
+``--tables`` tables from this process (asyncio, ``websockets`` and ``httpx``):
+
+* ``--humans`` of them seat one scripted human (the other three seats: bots).  The human
+  waits a human-like think time after its turn comes (``--think-min``..``--think-max``
+  seconds), picks a legal action from its view (a random playable card, a random choice)
+  and measures the latency from sending it to receiving the broadcast ``update`` frame that
+  shows it applied (a higher version whose view differs from the one it acted on in its
+  hand, turn, phase, dealer, choices or trick).
+* the others are all bots: their creator sits, adds three bots, starts and stands up (a bot
+  stands in for the seat) and stays connected, watching, as a spectator would.
+
+A finished match is replaced by a new table, so ``--tables`` stay in play.  After the last
+table has started (and ``--warmup`` seconds), the room is measured for ``--seconds``:
+latency percentiles of the humans' actions, actions per second across the room (bots
+included, counted in the database log), matches finished, errors, CPU of the server (its
+bot workers included) and of this client, and the machine's load average.
+
+    .venv/bin/python benchmarks/room_load.py                      # 200 tables, 100 humans, 60 s
+    .venv/bin/python benchmarks/room_load.py --tables 20 --humans 10 --seconds 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import resource
+import signal
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+from websockets.typing import Origin
+
+from belote.notation import parse_card
+
+GOAL_MS = 100.0
+LOST_AFTER = 10.0  # seconds without the broadcast of an action: counted as lost
+
+
+# ---------------------------------------------------------------------- the server
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(args: argparse.Namespace, port: int, db_url: str,
+                 log_path: Path) -> subprocess.Popen[bytes]:
+    command = [sys.executable]
+    if args.profile:
+        command += ["-m", "cProfile", "-o", args.profile]
+    command += [args.launcher] if args.launcher else ["-m", "belote"]
+    command += ["serve", "--host", "127.0.0.1", "--port", str(port),
+                "--db", db_url, "--bot-delay", str(args.bot_delay),
+                "--bot-workers", str(args.bot_workers)]
+    log = log_path.open("wb")
+    return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+
+
+async def wait_ready(base: str, server: subprocess.Popen[bytes], limit: float = 60.0) -> None:
+    deadline = time.monotonic() + limit
+    async with httpx.AsyncClient(base_url=base) as client:
+        while time.monotonic() < deadline:
+            if server.poll() is not None:
+                raise SystemExit(f"the server exited with status {server.returncode}")
+            with contextlib.suppress(httpx.HTTPError):
+                if (await client.get("/")).status_code == 200:
+                    return
+            await asyncio.sleep(0.2)
+    raise SystemExit("the server did not answer in time")
+
+
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    if server.poll() is None:
+        server.send_signal(signal.SIGINT)  # uvicorn shuts down cleanly (cProfile writes)
+        try:
+            server.wait(30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            found.append(int(entry))
+    return found
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of ``pid`` and its live children (the bot workers), in seconds."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for p in [pid, *_children(pid)]:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
+
+
+def own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def logged_actions(db_path: Path | None) -> int | None:
+    if db_path is None:
+        return None
+    with contextlib.closing(sqlite3.connect(f"file:{db_path}?mode=ro", uri=True,
+                                            timeout=10)) as db:
+        return int(db.execute("SELECT count(*) FROM table_log WHERE kind='act'").fetchone()[0])
+
+
+# ---------------------------------------------------------------------- the clients
+@dataclass
+class Room:
+    args: argparse.Namespace
+    base: str
+    ws_base: str
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    measuring: bool = False
+    latencies: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    matches_finished: int = 0
+    tables_created: int = 0
+    human_actions: int = 0
+    frames: int = 0
+    frame_bytes: int = 0
+    started: int = 0  # drivers whose first table has started
+    all_started: asyncio.Event = field(default_factory=asyncio.Event)
+    last_frame: dict[int, float] = field(default_factory=dict)  # driver -> time of last frame
+
+
+class Player:
+    """One guest session: its HTTP client and its cookie (sent by hand: it is Secure)."""
+
+    def __init__(self, room: Room, name: str) -> None:
+        self.room = room
+        self.name = name
+        self.cookie = ""
+        self.http = httpx.AsyncClient(base_url=room.base, timeout=30)
+
+    async def post(self, path: str, data: dict[str, str]) -> httpx.Response:
+        response = await self.http.post(path, data=data, follow_redirects=False,
+                                         headers={"cookie": self.cookie} if self.cookie else {})
+        for header in response.headers.get_list("set-cookie"):
+            if header.startswith("sala="):
+                self.cookie = header.split(";", 1)[0]
+        self.http.cookies.clear()  # only the header above carries the session
+        return response
+
+    async def sign_in(self) -> None:
+        response = await self.post("/guest", {"name": self.name})
+        if response.status_code != 303 or not self.cookie:
+            raise RuntimeError(f"guest sign-in refused: {response.status_code}")
+
+    async def new_table(self) -> int:
+        args = self.room.args
+        data = {"preset": args.preset, "flags": "",
+                "target": "" if args.target is None else str(args.target)}
+        response = await self.post("/tables", data)
+        location = response.headers.get("location", "")
+        if response.status_code != 303 or not location.startswith("/table/"):
+            raise RuntimeError(f"table not created: {response.status_code} {location}")
+        self.room.tables_created += 1
+        return int(location.rsplit("/", 1)[1])
+
+    def socket(self, table_id: int) -> Any:
+        return connect(f"{self.room.ws_base}/ws/table/{table_id}", origin=Origin(self.room.base),
+                       additional_headers={"cookie": self.cookie}, max_size=2**22,
+                       open_timeout=30, ping_interval=None)
+
+    async def close(self) -> None:
+        await self.http.aclose()
+
+
+def send(ws: ClientConnection, kind: str, **data: Any) -> Any:
+    return ws.send(json.dumps({"t": kind, "d": data}))
+
+
+def my_turn(view: dict[str, Any]) -> bool:
+    return (bool(view.get("started")) and not view.get("finished")
+            and view.get("seat") is not None and view.get("turn") == view.get("seat"))
+
+
+def signature(view: dict[str, Any]) -> tuple[Any, ...]:
+    """What the viewer's own move changes (nothing a bot's belote announcement changes)."""
+    return (view.get("phase"), view.get("turn"), view.get("dealer"), view.get("finished"),
+            len(view.get("hand", ())), tuple(c["action"] for c in view.get("choices", ())),
+            tuple(view.get("hand_sizes", ())), len(view.get("trick", ())))
+
+
+def pick(view: dict[str, Any], rng: random.Random) -> int | None:
+    """A legal action from the view alone: a random choice, or a random playable card."""
+    if view.get("choices"):
+        return int(rng.choice(view["choices"])["action"])
+    playable = [c["code"] for c in view.get("hand", ()) if c["playable"]]
+    if not playable:
+        return None
+    return parse_card(rng.choice(playable))
+
+
+@dataclass
+class Pending:
+    sent: float
+    version: int
+    sig: tuple[Any, ...]
+    counted: bool
+
+
+async def play_match(room: Room, player: Player, driver: int, human: bool,
+                     rng: random.Random) -> None:
+    """Create a table, fill it, play it to its end (or to the end of the run)."""
+    args = room.args
+    seat = driver % 4
+    table_id = await player.new_table()
+    async with player.socket(table_id) as ws:
+        await send(ws, "sit", seat=seat)
+        for other in range(4):
+            if other != seat:
+                await send(ws, "bot", seat=other, level=args.bot_level)
+        await send(ws, "start")
+        started = stood = False
+        latest: dict[str, Any] = {}
+        latest_version = 0
+        pending: Pending | None = None
+        actor: asyncio.Task[None] | None = None
+
+        async def act_later() -> None:
+            nonlocal pending
+            await asyncio.sleep(rng.uniform(args.think_min, args.think_max))
+            if not my_turn(latest) or pending is not None:  # acts on the latest view
+                return
+            action = pick(latest, rng)
+            if action is None:
+                return
+            pending = Pending(time.perf_counter(), latest_version, signature(latest),
+                              room.measuring)
+            room.human_actions += pending.counted
+            await send(ws, "act", a=action)
+
+        stop_wait = asyncio.ensure_future(room.stop.wait())
+        try:
+            while True:
+                receive = asyncio.ensure_future(ws.recv())
+                done, _ = await asyncio.wait({receive, stop_wait}, timeout=LOST_AFTER,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if stop_wait in done:
+                    receive.cancel()
+                    return
+                if not done:
+                    receive.cancel()
+                    room.errors["no frame for 10 s"] += 1
+                    if pending is not None:
+                        room.errors["action lost (no broadcast in 10 s)"] += pending.counted
+                        pending = None
+                    continue
+                raw = receive.result()
+                now = time.perf_counter()
+                room.frames += 1
+                room.frame_bytes += len(raw)
+                room.last_frame[driver] = time.monotonic()
+                frame = json.loads(raw)
+                if frame["t"] == "error":
+                    room.errors[f"error frame: {frame['d'].get('code')}"] += 1
+                    pending = None
+                    continue
+                if frame["t"] not in ("update", "sync"):
+                    continue
+                view = frame["d"]["view"]
+                latest, latest_version = view, int(frame["v"])
+                if pending is not None and latest_version > pending.version \
+                        and signature(view) != pending.sig:
+                    if pending.counted and room.measuring:
+                        room.latencies.append(now - pending.sent)
+                    pending = None
+                elif pending is not None and now - pending.sent > LOST_AFTER:
+                    room.errors["action lost (no broadcast in 10 s)"] += pending.counted
+                    pending = None
+                if view["started"] and not started:
+                    started = True
+                    room.started += 1
+                    if room.started >= args.tables:
+                        room.all_started.set()
+                if view["finished"]:
+                    room.matches_finished += room.measuring
+                    return
+                if not started:
+                    continue
+                if not human:
+                    if not stood:
+                        stood = True
+                        await send(ws, "stand")  # a bot stands in; we stay and watch
+                    continue
+                if pending is None and my_turn(view) and (actor is None or actor.done()):
+                    actor = asyncio.create_task(act_later())
+        finally:
+            stop_wait.cancel()
+            if actor is not None:
+                actor.cancel()
+
+
+async def driver_loop(room: Room, driver: int, human: bool) -> None:
+    rng = random.Random(driver)
+    player = Player(room, f"{'Ada' if human else 'Host'} {driver}")
+    try:
+        await player.sign_in()
+        while not room.stop.is_set():
+            try:
+                await play_match(room, player, driver, human, rng)
+            except (OSError, ConnectionClosed, RuntimeError, httpx.HTTPError,
+                    TimeoutError) as error:
+                if room.stop.is_set():
+                    break
+                room.errors[f"{type(error).__name__}: {str(error)[:60]}"] += 1
+                await asyncio.sleep(1.0)
+    finally:
+        await player.close()
+
+
+# ---------------------------------------------------------------------- the run
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))
+    return ordered[index]
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f}"
+
+
+async def run(args: argparse.Namespace) -> int:
+    workdir = Path(tempfile.mkdtemp(prefix="room-load-"))
+    if args.db:
+        db_url = args.db
+        db_path = Path(db_url.split("///", 1)[1]) if db_url.startswith("sqlite:///") else None
+    else:
+        db_path = workdir / "sala.db"
+        db_url = f"sqlite:///{db_path}"
+    port = args.port or free_port()
+    base = f"http://127.0.0.1:{port}"
+    log_path = workdir / "server.log"
+    print(f"load average before: {load()}  ({os.cpu_count()} CPUs)")
+    print(f"server: belote serve on {base}, db {db_url}, bot delay {args.bot_delay} s, "
+          f"bot workers {args.bot_workers}; log {log_path}")
+    server = start_server(args, port, db_url, log_path)
+    room = Room(args, base, f"ws://127.0.0.1:{port}")
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        await wait_ready(base, server)
+        setup_start = time.monotonic()
+        for driver in range(args.tables):
+            human = driver < args.humans
+            tasks.append(asyncio.create_task(driver_loop(room, driver, human)))
+            await asyncio.sleep(args.ramp / max(1, args.tables))
+        try:
+            await asyncio.wait_for(room.all_started.wait(), timeout=120)
+        except TimeoutError:
+            print(f"warning: only {room.started} of {args.tables} tables started in 120 s")
+        print(f"{room.started} tables started in {time.monotonic() - setup_start:.1f} s; "
+              f"warm-up {args.warmup:.0f} s, then measuring {args.seconds:.0f} s")
+        await asyncio.sleep(args.warmup)
+
+        room.measuring = True
+        errors_before = sum(room.errors.values())
+        room.errors.clear()
+        frames0, bytes0 = room.frames, room.frame_bytes
+        acts0 = logged_actions(db_path)
+        server_cpu0, own_cpu0 = cpu_seconds(server.pid), own_cpu_seconds()
+        t0 = time.monotonic()
+        load_samples = []
+        while time.monotonic() - t0 < args.seconds:
+            await asyncio.sleep(min(5.0, args.seconds - (time.monotonic() - t0)))
+            load_samples.append(os.getloadavg()[0])
+            if server.poll() is not None:
+                print("the server died during the run")
+                break
+        elapsed = time.monotonic() - t0
+        room.measuring = False
+        server_cpu = cpu_seconds(server.pid) - server_cpu0
+        own_cpu = own_cpu_seconds() - own_cpu0
+        acts = logged_actions(db_path)
+        now = time.monotonic()
+        stale_after = max(5.0, 5 * args.bot_delay)
+        live = sum(1 for t in room.last_frame.values() if now - t < stale_after)
+        frames, frame_bytes = room.frames - frames0, room.frame_bytes - bytes0
+    finally:
+        room.stop.set()
+        if tasks:
+            await asyncio.wait(tasks, timeout=30)
+        stop_server(server)
+
+    lat = [x * 1000 for x in room.latencies]
+    print()
+    print(f"tables: {args.tables} asked ({args.humans} with a scripted human, "
+          f"{args.tables - args.humans} all bots), {live} sustained (a frame in the last "
+          f"{stale_after:.0f} s at the end); {room.tables_created} created in all; "
+          f"{room.matches_finished} matches finished during the measure")
+    if acts is not None and acts0 is not None:
+        print(f"actions: {acts - acts0} in {elapsed:.1f} s = {(acts - acts0) / elapsed:.1f}/s "
+              f"across the room (bots included); human actions sent {room.human_actions}")
+    print(f"frames received: {frames / elapsed:.1f}/s, "
+          f"{frame_bytes / max(1, frames) / 1024:.1f} KiB on average")
+    if lat:
+        print(f"latency action -> broadcast (ms), {len(lat)} samples: "
+              f"p50 {percentile(lat, 50):.1f}  p95 {percentile(lat, 95):.1f}  "
+              f"p99 {percentile(lat, 99):.1f}  max {max(lat):.1f}  "
+              f"mean {statistics.fmean(lat):.1f}")
+    else:
+        print("latency: no samples")
+    print(f"errors during the measure: {sum(room.errors.values())} "
+          f"({errors_before} before it)" + "".join(
+              f"\n  {n} x {what}" for what, n in room.errors.most_common(8)))
+    log_text = log_path.read_text(errors="replace")
+    warnings = [line for line in log_text.splitlines()
+                if line.startswith(("WARNING", "ERROR", "CRITICAL", "Traceback"))]
+    print(f"server log: {len(warnings)} warning/error lines" + "".join(
+        f"\n  {line[:150]}" for line in list(dict.fromkeys(warnings))[:5]))
+    print(f"CPU: server {100 * server_cpu / elapsed:.0f}% (bot workers included), "
+          f"this client {100 * own_cpu / elapsed:.0f}%  (100% = one core of "
+          f"{os.cpu_count()})")
+    print(f"load average during the measure: "
+          f"{min(load_samples, default=0):.2f}..{max(load_samples, default=0):.2f}; "
+          f"after: {load()}")
+    if args.profile:
+        print(f"server profile: {args.profile}")
+    p99 = percentile(lat, 99) if lat else float("inf")
+    met = p99 <= GOAL_MS and live >= args.tables
+    print(f"goal: {args.tables} tables with p99 <= {GOAL_MS:.0f} ms: "
+          f"{live} sustained, p99 {p99:.1f} ms -> {'met' if met else 'NOT met'}")
+    if not args.keep:
+        for path in workdir.iterdir():
+            if path.name != "server.log" or met:
+                path.unlink()
+        with contextlib.suppress(OSError):
+            workdir.rmdir()
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--tables", type=int, default=200, help="tables in play at once")
+    parser.add_argument("--humans", type=int, default=100,
+                        help="tables with one scripted human (the rest: four bots)")
+    parser.add_argument("--seconds", type=float, default=60.0, help="length of the measure")
+    parser.add_argument("--warmup", type=float, default=5.0,
+                        help="seconds after the last table started, before measuring")
+    parser.add_argument("--ramp", type=float, default=10.0,
+                        help="seconds over which the tables are opened")
+    parser.add_argument("--bot-level", default="normal", help="level of every bot")
+    parser.add_argument("--bot-delay", type=float, default=0.8,
+                        help="a bot's pause before it plays (the room's default)")
+    parser.add_argument("--bot-workers", type=int, default=1,
+                        help="bot processes of the server (0: a thread)")
+    parser.add_argument("--think-min", type=float, default=0.3,
+                        help="shortest think time of a scripted human, seconds")
+    parser.add_argument("--think-max", type=float, default=1.0,
+                        help="longest think time of a scripted human, seconds")
+    parser.add_argument("--preset", default="classic", help="rules of every table")
+    parser.add_argument("--target", type=int, default=None,
+                        help="match target score (None: the preset's)")
+    parser.add_argument("--db", default=None,
+                        help="sqlite:///FILE or postgresql://... (None: a temporary "
+                             "SQLite file)")
+    parser.add_argument("--port", type=int, default=0, help="server port (0: a free one)")
+    parser.add_argument("--profile", default=None,
+                        help="run the server under cProfile and write its stats here")
+    parser.add_argument("--launcher", default=None,
+                        help="a Python script run instead of `-m belote` with the same "
+                             "arguments (to instrument the server)")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the temporary database and server log")
+    args = parser.parse_args()
+    if not 0 <= args.humans <= args.tables:
+        parser.error("--humans must be between 0 and --tables (one human per table)")
+    if not 0 <= args.think_min <= args.think_max:
+        parser.error("--think-min must be at most --think-max")
+    return asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
