@@ -233,43 +233,11 @@ def _tt_index(key: int) -> int:
 
 
 @njit(cache=True, error_model="numpy")
-def _candidates(legal: int, others: int, trump: int, out: np.ndarray, base: int,
-                rep: np.ndarray) -> int:
-    """Legal cards minus equivalent ones: two cards of one suit in the same hand, with no
-    card of another hand or on the table between them in the suit's order and the same
-    points, play alike; keep one.  Writes the kept cards to ``out`` (returns how many) and,
-    for every legal card, ``rep[card]``: the kept card whose value it shares.  (The root's
-    version; the search uses :func:`_kept`, the same rule on ints only.)"""
-    count = 0
-    for suit in range(4):
-        cards = legal & K_SUIT[suit]
-        if cards == 0:
-            continue
-        prev = -1
-        prev_points = -1
-        for pos in range(8):
-            card = K_ORDER[trump, suit, pos]
-            bit = 1 << card
-            if cards & bit:
-                cards ^= bit
-                pts = K_POINTS[trump, card]
-                if prev < 0 or pts != prev_points:
-                    out[base + count] = card
-                    count += 1
-                    prev = card
-                    prev_points = pts
-                rep[card] = prev  # itself, or the equivalent card just kept
-                if cards == 0:
-                    break
-            elif others & bit:
-                prev = -1  # a card elsewhere in play separates the run
-            # cards of finished tricks do not separate
-    return count
-
-
-@njit(cache=True, error_model="numpy")
 def _kept(legal: int, others: int, trump: int) -> int:
-    """The cards :func:`_candidates` keeps, as a mask."""
+    """Legal cards minus equivalent ones, as a mask: two cards of one suit in the same hand,
+    with no card of another hand or on the table between them in the suit's order and the
+    same points, play alike; keep the stronger.  Ints only: the search calls it at every
+    node, and arrays passed to a helper cost numba reference counting."""
     kept = 0
     for suit in range(4):
         cards = legal & K_SUIT[suit]
@@ -293,6 +261,21 @@ def _kept(legal: int, others: int, trump: int) -> int:
             elif others & bit:
                 run = False
     return kept
+
+
+@njit(cache=True, error_model="numpy")
+def _representatives(legal: int, others: int, trump: int, rep: np.ndarray) -> None:
+    """For every legal card, ``rep[card]``: the card :func:`_kept` keeps in its place (itself,
+    or the stronger equivalent card whose value it shares).  The root's use of the rule."""
+    kept = _kept(legal, others, trump)
+    for suit in range(4):
+        prev = -1
+        for pos in range(8):
+            card = K_ORDER[trump, suit, pos]
+            if kept >> card & 1:
+                prev = card
+            if legal >> card & 1:
+                rep[card] = prev
 
 
 @njit(cache=True, error_model="numpy")
@@ -796,7 +779,7 @@ def solve_root(hands: np.ndarray, trick: np.ndarray, n: int, leader: int, trump:
     others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
     for i in range(n):
         others |= 1 << trick[i]
-    _candidates(legal, others, trump, np.empty(8, dtype=np.int64), 0, rep)
+    _representatives(legal, others, trump, rep)
     solved = np.full(32, -1, dtype=np.int64)
     count = 0
     guess = 81
