@@ -21,7 +21,6 @@ from belote.engine.dealing import secure_deck_source, seeded_deck_source
 from belote.engine.events import Event
 from belote.engine.observation import Observation
 from belote.engine.state import Game
-from belote.engine.tricks import illegal_reason
 from belote.errors import InvalidNotationError
 from belote.i18n import (
     LANGUAGES,
@@ -34,7 +33,7 @@ from belote.i18n import (
     suit_name,
     translate,
 )
-from belote.i18n.status import status_text
+from belote.i18n.status import status_text, why_card_refused
 from belote.match import play_step
 from belote.notation import SUIT_LETTERS, SUIT_SYMBOLS, parse_card
 from belote.records import save_record, to_record
@@ -192,7 +191,7 @@ class TerminalPlayer:
             return None
         if card in options:
             return self._with_belote(card, obs)
-        self.say(self._why_not(card, obs))
+        self.say(why_card_refused(card, obs, self.lang, "unknown_input"))
         return None
 
     def _parse_contract(self, text: str) -> int | None:
@@ -232,15 +231,6 @@ class TerminalPlayer:
             except (InvalidNotationError, ValueError):
                 continue
         return None
-
-    def _why_not(self, card: int, obs: Observation) -> str:
-        trump = obs.trump if obs.trump is not None else -1
-        reason = illegal_reason(card, obs.hand, [c for _, c in obs.trick], trump,
-                                self.game.rules)
-        the_card = card_name(card, self.lang, definite=True)
-        lead = suit_name(obs.trick[0][1] >> 3, self.lang) if obs.trick else ""
-        return self.t(f"error.{reason or 'unknown_input'}", the_card=the_card, suit=lead,
-                      text=the_card)
 
     def _belote_key(self, obs: Observation) -> int | None:
         if any(A.announces(a) for a in obs.legal_actions):

@@ -101,6 +101,12 @@ def _same_origin(conn: HTTPConnection, allowed: tuple[str, ...]) -> bool:
     return urlsplit(origin).netloc == conn.headers.get("host", "")
 
 
+def _local_target(data: FormData) -> str:
+    """The form's ``next`` page, if it is a page of this site (never another host)."""
+    target = str(data.get("next", "/"))
+    return target if target.startswith("/") and not target.startswith("//") else "/"
+
+
 def _identity(conn: HTTPConnection) -> tuple[str, str] | None:
     uid, name = conn.session.get("uid"), conn.session.get("name")
     if isinstance(uid, str) and isinstance(name, str):
@@ -224,8 +230,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def logout(request: Request) -> Response:
         await form(request)
-        start_session(request, "", None)
-        request.session.clear()
+        for key in ("uid", "name", "account"):  # language and verbosity stay
+            request.session.pop(key, None)
         return back(request, "/")
 
     async def preferences(request: Request) -> Response:
@@ -235,9 +241,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             request.session["lang"] = lang
         if verbosity in VERBOSITIES:
             request.session["verbosity"] = verbosity
-        target = str(data.get("next", "/"))
-        return back(request, target if target.startswith("/") and not
-                    target.startswith("//") else "/")
+        return back(request, _local_target(data))
 
     async def create(request: Request) -> Response:
         data = await form(request)
@@ -280,12 +284,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
             else:
                 raise HTTPException(404)
         except TableError as error:
-            return back(request, str(data.get("next", "/")), error.code)
+            return back(request, _local_target(data), error.code)
         except ValueError:
             return back(request, "/", "bad_seat")
-        target = str(data.get("next", "/"))
-        return back(request, target if target.startswith("/") and not
-                    target.startswith("//") else "/")
+        return back(request, _local_target(data))
 
     async def table_page(request: Request) -> Response:
         table_id = int(request.path_params["table_id"])

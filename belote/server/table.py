@@ -221,11 +221,10 @@ class Table:
     async def _commit(self, kind: str, data: dict[str, Any]) -> None:
         """Store a change, apply it, then tell every connection: in that order."""
         entry = LogEntry(self.version + 1, kind, data)
-        if kind in ("deal", "act"):
+        if kind == "act":
             # Check before storing: a change the engine refuses must never reach the log.
             assert self.game is not None
-            probe = self.game if kind == "deal" else None
-            if probe is None and not self.game.is_legal(data["action"], data["seat"]):
+            if not self.game.is_legal(data["action"], data["seat"]):
                 raise IllegalActionError(self.game.explain_illegal(data["action"], data["seat"]))
         await self.store.append(self.id, entry.version, kind, data)
         items = self._replay(entry)

@@ -15,10 +15,9 @@ from belote.cards import cards_in
 from belote.engine import actions as A
 from belote.engine.observation import Observation
 from belote.engine.state import CHANCE, Game
-from belote.engine.tricks import illegal_reason
 from belote.i18n import action_name, card_name, preset_name, seat_name, translate
 from belote.i18n.names import contract_name, suit_name, trump_name
-from belote.i18n.status import STATUS_QUESTIONS, status_text
+from belote.i18n.status import STATUS_QUESTIONS, status_text, why_card_refused
 from belote.notation import to_card
 
 if TYPE_CHECKING:
@@ -137,10 +136,6 @@ def illegal_text(game: Game, action: int, seat: int, lang: str) -> str:
         return translate(lang, "error.bid_not_allowed")
     if game.trump < 0:
         return translate(lang, "error.bidding_in_progress")
-    card = A.played_card(action)
-    reason = illegal_reason(card, game.hands[seat], game.trick, game.trump, game.rules)
-    lead = suit_name(game.trick[0] >> 3, lang) if game.trick else ""
-    the_card = card_name(card, lang, definite=True)
-    if reason is None:  # the card is fine, the announcement is not
-        return translate(lang, "error.no_belote_to_announce")
-    return translate(lang, f"error.{reason}", the_card=the_card, suit=lead, text=the_card)
+    # A card that breaks no rule was refused for its announcement.
+    return why_card_refused(A.played_card(action), game.observation(seat), lang,
+                            "no_belote_to_announce")

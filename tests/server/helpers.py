@@ -137,3 +137,20 @@ def play_to_the_end(ws: Socket) -> tuple[dict[str, Any], int]:
         else:
             send(ws, "act", a=first_legal(view))
         moves += 1
+
+
+def read_store(app: Any, query: Any) -> Any:
+    """``await query(store)`` on the room's database, through a store of its own (the test's
+    event loop is not the room's)."""
+    import asyncio
+
+    from belote.server.persistence import Store
+
+    async def run() -> Any:
+        store = Store(app.state.room.settings.db_url)
+        try:
+            return await query(store)
+        finally:
+            await store.close()
+
+    return asyncio.run(run())

@@ -9,7 +9,6 @@ frame (codes in the view, names in every sentence) must be in that set.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
@@ -19,7 +18,14 @@ from belote.i18n import card_name
 from belote.notation import parse_card
 from belote.server.persistence import LogEntry
 from tests.server.conftest import client_for
-from tests.server.helpers import Identities, create_table, first_legal, receive, send
+from tests.server.helpers import (
+    Identities,
+    create_table,
+    first_legal,
+    read_store,
+    receive,
+    send,
+)
 
 HUMAN = 2
 CARD_NAMES = {card_name(card, "en"): card for card in range(32)}
@@ -117,7 +123,7 @@ def test_no_frame_holds_a_card_its_receiver_may_not_see(app: Any, preset: str,
             spectator_frames = _drain(spectator)
             # (while connected: the room lets a finished table go once nobody is there)
             table = app.state.room.tables[table_id]  # type: ignore[attr-defined]
-        entries = asyncio.run(_log(app, table_id))
+        entries = read_store(app, lambda store: store.log(table_id))
     assert table.finished
     for seat, frames in ((HUMAN, human_frames), (None, spectator_frames)):
         allowed = _allowed_by_version(entries, table.rules, seat)
@@ -132,12 +138,3 @@ def test_no_frame_holds_a_card_its_receiver_may_not_see(app: Any, preset: str,
         else:
             assert any(hands)
 
-
-async def _log(app: Any, table_id: int) -> list[LogEntry]:
-    from belote.server.persistence import Store
-
-    store = Store(app.state.room.settings.db_url)
-    try:
-        return await store.log(table_id)
-    finally:
-        await store.close()

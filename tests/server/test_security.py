@@ -17,6 +17,7 @@ from tests.server.helpers import (
     create_table,
     first_legal,
     guest,
+    read_store,
     send,
     until,
 )
@@ -148,9 +149,7 @@ def test_passwords_are_argon2_hashes_and_logins_are_rate_limited(tmp_path: Any) 
         response = client.post("/register", data={"name": "Carla", "password": "briscola!"},
                                follow_redirects=False)
         assert response.status_code == 303
-        import asyncio
-
-        found = asyncio.run(_user(app, "Carla"))
+        found = read_store(app, lambda store: store.user("Carla"))
         assert found is not None and found[1].startswith("$argon2id$")
         assert "briscola!" not in found[1]
         client.cookies.clear()
@@ -160,16 +159,6 @@ def test_passwords_are_argon2_hashes_and_logins_are_rate_limited(tmp_path: Any) 
         blocked = client.post("/login", data={"name": "Carla", "password": "briscola!"})
         assert blocked.status_code == 429
         assert "sala" not in client.cookies
-
-
-async def _user(app: Any, name: str) -> tuple[int, str] | None:
-    from belote.server.persistence import Store
-
-    store = Store(app.state.room.settings.db_url)
-    try:
-        return await store.user(name)
-    finally:
-        await store.close()
 
 
 def test_a_good_login_works_and_a_guest_cannot_take_a_registered_name(
@@ -194,3 +183,14 @@ def test_the_session_cookie_is_signed_httponly_secure_and_samesite(client: TestC
     client.cookies.clear()
     forged = genuine[:-4] + ("AAAA" if not genuine.endswith("AAAA") else "BBBB")
     assert "Signed in as" not in client.get("/", headers={"cookie": f"sala={forged}"}).text
+
+
+@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/x"])
+def test_forms_never_redirect_to_another_site(client: TestClient, target: str) -> None:
+    guest(client, "Ada")
+    table_id = create_table(client)
+    for path, data in (("/preferences", {"lang": "it", "next": target}),
+                       (f"/tables/{table_id}/sit", {"seat": "7", "next": target}),
+                       (f"/tables/{table_id}/stand", {"next": target})):
+        response = client.post(path, data=data, follow_redirects=False)
+        assert response.headers["location"] == "/", path
