@@ -1,4 +1,8 @@
-"""Message catalogs: one gettext ``.po`` file per language, read once with Babel.
+"""Message catalogs: gettext ``.po`` files per language, read once with Babel.
+
+A language's catalog is every ``.po`` file in its ``LC_MESSAGES`` folder (``belote.po`` for the
+game, one file per further area such as ``sala.po``), merged; a message id defined in two files
+is an error, so areas never override one another.
 
 Message ids are symbolic (``card.rank.jack``, ``event.card_played``), so a message missing from
 a catalog is an error, never a silent fallback to English.  Messages are ``str.format`` templates
@@ -29,19 +33,38 @@ def check_language(lang: str) -> str:
 
 
 def catalog_path(lang: str) -> Path:
+    """The main catalog file of ``lang`` (the game's messages)."""
     return LOCALE_DIR / check_language(lang) / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def catalog_files(lang: str) -> list[Path]:
+    """Every catalog file of ``lang``, the main one first."""
+    folder = LOCALE_DIR / check_language(lang) / "LC_MESSAGES"
+    main = catalog_path(lang)
+    return [main, *sorted(p for p in folder.glob("*.po") if p != main)]
 
 
 @cache
 def messages(lang: str) -> dict[str, str]:
-    """The catalog of ``lang`` as ``{msgid: msgstr}``; untranslated (empty) entries are left out."""
-    with catalog_path(lang).open("rb") as po:
-        catalog = read_po(po, locale=lang, domain=DOMAIN)
+    """The catalog of ``lang`` as ``{msgid: msgstr}``; untranslated (empty) entries are left out.
+
+    Raises ``ValueError`` when two files of the language define the same message id.
+    """
     table: dict[str, str] = {}
-    for message in catalog:
-        key, text = message.id, message.string
-        if key and isinstance(key, str) and text and isinstance(text, str):
-            table[key] = text
+    origin: dict[str, str] = {}
+    for path in catalog_files(lang):
+        with path.open("rb") as po:
+            catalog = read_po(po, locale=lang, domain=path.stem)
+        for message in catalog:
+            key, text = message.id, message.string
+            if not (key and isinstance(key, str)):
+                continue
+            if key in origin and origin[key] != path.name:
+                raise ValueError(f"message {key!r} ({lang}) is defined in both "
+                                 f"{origin[key]} and {path.name}")
+            origin[key] = path.name
+            if text and isinstance(text, str):
+                table[key] = text
     return table
 
 
