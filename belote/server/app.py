@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -49,14 +50,33 @@ from belote.server.auth import (
 )
 from belote.server.config import Settings
 from belote.server.keys import bindings_for_client, help_rows
+from belote.server.limits import KeyedLimiter
 from belote.server.persistence import NameTaken
 from belote.server.replay import replay_hands
 from belote.server.room import Room
 from belote.server.table import Connection, TableError
+from belote.server.text import TextError, clean_text
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).resolve().parent
 SESSION_COOKIE = "sala"
+MAX_FLAGS_TEXT = 2000  # characters of NAME=VALUE lines in the table form
+
+
+class IdConvertor(Convertor[int]):
+    """A table id in a path: at most nine digits, so that a huge number is a plain 404 (no
+    overflow in the database driver)."""
+
+    regex = "[0-9]{1,9}"
+
+    def convert(self, value: str) -> int:
+        return int(value)
+
+    def to_string(self, value: int) -> str:
+        return str(value)
+
+
+register_url_convertor("id", IdConvertor())
 
 
 class _Session:
@@ -107,6 +127,11 @@ def _local_target(data: FormData) -> str:
     return target if target.startswith("/") and not target.startswith("//") else "/"
 
 
+def _address(conn: HTTPConnection) -> str:
+    """The client's address (behind a proxy: as uvicorn's --forwarded-allow-ips trusts it)."""
+    return conn.client.host if conn.client else "?"
+
+
 def _identity(conn: HTTPConnection) -> tuple[str, str] | None:
     uid, name = conn.session.get("uid"), conn.session.get("name")
     if isinstance(uid, str) and isinstance(name, str):
@@ -118,6 +143,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     room = Room(settings)
     limiter = RateLimiter(settings.login_attempts, settings.login_window)
+    # Lobby chat lines per person: a burst, then a steady rate (keys are forgotten when idle).
+    lobby_chat = KeyedLimiter(settings.chat_burst, settings.chat_per_minute * 60)
     env = Environment(loader=FileSystemLoader(HERE / "templates"),
                       autoescape=select_autoescape(["html"]))
 
@@ -245,16 +272,24 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def create(request: Request) -> Response:
         data = await form(request)
-        signed_in(request)
+        uid, _ = signed_in(request)
         preset = str(data.get("preset", ""))
         if preset not in PRESETS:
             return back(request, "/", "bad_preset")
-        texts = str(data.get("flags", "")).splitlines()
-        target = str(data.get("target", "")).strip()
-        if target:
-            texts.append(f"target_score={target}")
         try:
-            table = await room.create_table(preset, texts)
+            flags = str(data.get("flags", ""))
+            texts = clean_text(flags, MAX_FLAGS_TEXT, multiline=True).splitlines() if (
+                flags.strip()) else []
+            target = str(data.get("target", "")).strip()
+            if target:
+                texts.append(f"target_score={clean_text(target, 32)}")
+        except TextError:
+            return back(request, "/", "bad_rules")
+        try:
+            room.check_creation(uid, _address(request))
+            table = await room.create_table(preset, texts, creator=uid)
+        except TableError as error:
+            return back(request, "/", error.code)
         except ValueError:
             return back(request, "/", "bad_rules")
         return back(request, f"/table/{table.id}")
@@ -295,6 +330,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
             row = await room.store.table(table_id)
             if row is not None and row.status == "finished":
                 return back(request, f"/replay/{table_id}")
+            if row is not None and row.status == "broken":
+                return render(request, "error.html", status=410, message=translate(
+                    language(request), "error.web.broken"))
             raise HTTPException(404)
         table = room.tables[table_id]
         if table.finished:  # a finished match is read as its replay
@@ -330,6 +368,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await websocket.close(code=1008)
             return None
         await websocket.accept()
+        if not room.open_socket(_address(websocket)):
+            await websocket.send_text(P.encode("error", {
+                "code": "too_many_sockets", "text": translate(
+                    language(websocket), "error.web.too_many_sockets")}, 0))
+            await websocket.close(code=1008)
+            return None
         identity = _identity(websocket) or (f"spectator-{secrets.token_urlsafe(8)}", "")
         return Connection(identity[0], identity[1], language(websocket),
                           str(websocket.session.get("verbosity", "normal")))
@@ -340,10 +384,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         async def writer() -> None:
             while True:
                 frame = await conn.outbox.get()
-                if frame is None:
+                if frame is None:  # too far behind: close, the client resyncs on return
                     await websocket.close(code=1013)
                     return
-                await websocket.send_text(frame)
+                try:
+                    await websocket.send_text(frame)
+                except (UnicodeError, TypeError, ValueError):
+                    # One frame that cannot be sent must not silence the connection.
+                    room.frames_dropped += 1
+                    log.exception("frame dropped for %s", conn.name or conn.uid)
 
         sender = asyncio.create_task(writer())
         try:
@@ -362,6 +411,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             pass
         finally:
             conn.closed = True
+            room.close_socket(_address(websocket))
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
@@ -371,9 +421,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         conn = await _accept(websocket)
         if conn is None:
             return
-        if table_id not in room.tables:
-            conn.send(P.encode("error", {"code": "no_table", "text": translate(
-                conn.lang, "error.web.no_table")}, 0))
+        if table_id not in room.tables or room.tables[table_id].broken is not None:
+            code = "broken" if (table_id in room.broken or table_id in room.tables) else (
+                "no_table")
+            conn.send(P.encode("error", {"code": code, "text": translate(
+                conn.lang, f"error.web.{code}")}, 0))
+            room.close_socket(_address(websocket))
             await websocket.send_text(conn.outbox.get_nowait() or "")
             await websocket.close(code=1008)
             return
@@ -402,6 +455,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
         async def on_message(message: P.Inbound) -> None:
             if isinstance(message, P.Chat) and conn.name:
+                if not lobby_chat.take(conn.uid):
+                    conn.send(P.encode("error", {"code": "chat_too_fast", "text": translate(
+                        conn.lang, "error.web.chat_too_fast")}, room.version))
+                    return
                 room.lobby_say(conn.name, message.text)
             elif isinstance(message, P.Hello):
                 room.lobby_sync(conn)
@@ -437,10 +494,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/logout", logout, methods=["POST"]),
         Route("/preferences", preferences, methods=["POST"]),
         Route("/tables", create, methods=["POST"]),
-        Route("/tables/{table_id:int}/{what}", seat_action, methods=["POST"]),
-        Route("/table/{table_id:int}", table_page),
-        Route("/replay/{table_id:int}", replay_page),
-        WebSocketRoute("/ws/table/{table_id:int}", table_socket),
+        Route("/tables/{table_id:id}/{what}", seat_action, methods=["POST"]),
+        Route("/table/{table_id:id}", table_page),
+        Route("/replay/{table_id:id}", replay_page),
+        WebSocketRoute("/ws/table/{table_id:id}", table_socket),
         WebSocketRoute("/ws/lobby", lobby_socket),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]

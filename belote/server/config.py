@@ -28,3 +28,11 @@ class Settings:
     login_window: float = 60.0
     secret_file: Path | None = None
     lobby_chat_history: int = field(default=50)
+    # Limits on what one person or one address may do (docs/room.md lists them all).
+    chat_burst: int = 5  # chat lines at once, then...
+    chat_per_minute: float = 20.0  # ...this many a minute on average (table and lobby)
+    chat_lines_per_table: int = 1000  # chat lines a table keeps
+    waiting_tables_per_user: int = 3  # tables not yet started that one person has created
+    tables_per_address_burst: int = 10  # tables created from one address at once, then...
+    tables_per_address_per_hour: float = 30.0  # ...this many an hour
+    sockets_per_address: int = 32  # WebSockets open at once from one address

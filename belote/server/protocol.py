@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from belote.ai.levels import LEVELS
+from belote.server.text import TextError, clean_text
 
 MAX_FRAME = 4096  # bytes; anything larger is refused before parsing
 MAX_CHAT = 300  # characters
@@ -36,7 +37,11 @@ class Hello:
 
 @dataclass(frozen=True, slots=True)
 class Act:
+    """Play or bid ``action``; ``version`` is the table version the client saw when it chose
+    (an action chosen on an older state of the game is refused as stale)."""
+
     action: int
+    version: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,10 +98,11 @@ def _chat(data: dict[str, Any]) -> Chat:
     text = data.get("text")
     if not isinstance(text, str):
         raise ProtocolError("bad_field", "text")
-    text = " ".join(text.split())
-    if not text or len(text) > MAX_CHAT:
-        raise ProtocolError("bad_chat")
-    return Chat(text)
+    try:
+        return Chat(clean_text(text, MAX_CHAT))
+    except TextError as error:
+        raise ProtocolError("bad_chat" if error.code in ("empty", "too_long") else "bad_text",
+                            error.code) from None
 
 
 def _level(data: dict[str, Any]) -> str:
@@ -106,8 +112,11 @@ def _level(data: dict[str, Any]) -> str:
     return str(level)
 
 
+MAX_VERSION = 2**62
+
+
 _DECODERS: dict[str, Any] = {
-    "hello": lambda d: Hello(_int(d, "since", 0, 2**62) if "since" in d else 0),
+    "hello": lambda d: Hello(_int(d, "since", 0, MAX_VERSION) if "since" in d else 0),
     "act": lambda d: Act(_int(d, "a", 0, 255)),
     "sit": lambda d: Sit(_seat(d)),
     "stand": lambda d: Stand(),
@@ -127,6 +136,8 @@ def decode(text: str | bytes) -> Inbound:
         raise ProtocolError("too_large")
     try:
         frame = json.loads(text)
+    except RecursionError:  # deeply nested arrays or objects
+        raise ProtocolError("too_deep") from None
     except ValueError:
         raise ProtocolError("not_json") from None
     if not isinstance(frame, dict) or not isinstance(frame.get("t"), str):
@@ -138,10 +149,21 @@ def decode(text: str | bytes) -> Inbound:
     if decoder is None:
         raise ProtocolError("unknown_type", frame["t"][:32])
     message: Inbound = decoder(data)
+    if isinstance(message, Act) and "v" in frame:
+        message = Act(message.action, _int(frame, "v", 0, MAX_VERSION))
     return message
 
 
 def encode(kind: str, data: dict[str, Any], version: int) -> str:
-    """An outbound frame."""
-    return json.dumps({"t": kind, "d": data, "v": version}, ensure_ascii=False,
-                      separators=(",", ":"))
+    """An outbound frame, always valid UTF-8.
+
+    A text that cannot be encoded (a lone surrogate stored before texts were checked) is sent
+    escaped rather than breaking the frame, and with it the connection's send task.
+    """
+    frame = {"t": kind, "d": data, "v": version}
+    text = json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(frame, ensure_ascii=True, separators=(",", ":"))
+    return text

@@ -13,8 +13,9 @@ from belote.rules.sheet import flag_sentence, rules_with_flags
 from belote.server import protocol as P
 from belote.server.bots import BotPool
 from belote.server.config import Settings
+from belote.server.limits import KeyedLimiter
 from belote.server.persistence import Store
-from belote.server.table import Connection, Table, TableError
+from belote.server.table import Connection, Table, TableError, TableLimits
 from belote.server.view import seat_names
 
 log = logging.getLogger(__name__)
@@ -31,16 +32,36 @@ class Room:
         self.secret = ""
         self.version = 0  # lobby version: grows with every change listeners are told of
         self._stopping: set[asyncio.Task[None]] = set()
+        self.broken: dict[int, str] = {}  # tables that could not be restored, and why
+        self.table_limits = TableLimits(
+            chat_burst=settings.chat_burst, chat_per_minute=settings.chat_per_minute,
+            chat_lines=settings.chat_lines_per_table)
+        self._creations = KeyedLimiter(settings.tables_per_address_burst,
+                                       settings.tables_per_address_per_hour)
+        self.sockets: dict[str, int] = {}  # open WebSockets per client address
+        self.frames_dropped = 0  # frames a connection could not send (logged each time)
 
     async def open(self) -> None:
         await self.store.open()
         self.secret = await self.store.secret()
         self.bots = BotPool(self.settings.bot_workers, self.settings.bot_timeout)
-        for row in reversed(await self.store.list_tables("open", limit=10_000)):
-            table = self._table(row.id, row.preset, row.flags)
-            await table.restore(await self.store.log(row.id))
+        # Every open table comes back, however many there are: oldest first.
+        rows = list(reversed(await self.store.list_tables("open", limit=None)))
+        logs = await self.store.logs([row.id for row in rows])
+        for row in rows:
+            try:
+                table = self._table(row.id, row.preset, row.flags)
+                await table.restore(logs[row.id])
+            except Exception as error:
+                # One table that cannot be replayed must not keep the room down.
+                self.tables.pop(row.id, None)
+                self.broken[row.id] = repr(error)
+                log.error("table %s cannot be restored and is marked broken: %r", row.id,
+                          error)
+                await self.store.set_status(row.id, "broken")
+                continue
             table.start()
-        log.info("room open: %d tables resumed", len(self.tables))
+        log.info("room open: %d tables resumed, %d broken", len(self.tables), len(self.broken))
 
     async def close(self) -> None:
         await asyncio.gather(*(t.stop() for t in self.tables.values()))
@@ -48,23 +69,53 @@ class Room:
             self.bots.close()
         await self.store.close()
 
-    def _table(self, table_id: int, preset: str, flags: dict[str, Any]) -> Table:
+    def _table(self, table_id: int, preset: str, flags: dict[str, Any],
+               creator: str | None = None) -> Table:
         assert self.bots is not None
         table = Table(table_id, preset, flags, self.store, self.bots,
                       takeover_seconds=self.settings.takeover_seconds,
-                      bot_delay=self.settings.bot_delay, on_change=self._table_changed)
+                      bot_delay=self.settings.bot_delay, on_change=self._table_changed,
+                      limits=self.table_limits, creator=creator)
         self.tables[table_id] = table
         return table
 
-    async def create_table(self, preset: str, flag_texts: list[str]) -> Table:
+    def check_creation(self, creator: str, address: str) -> None:
+        """Refuse a new table (``TableError``) beyond the limits per person and per address."""
+        waiting = sum(1 for t in self.tables.values()
+                      if t.creator == creator and t.game is None and not t.finished)
+        if waiting >= self.settings.waiting_tables_per_user:
+            raise TableError("too_many_tables")
+        if not self._creations.take(address):
+            log.warning("table creation refused for %s: too many from this address", address)
+            raise TableError("tables_too_fast")
+
+    async def create_table(self, preset: str, flag_texts: list[str],
+                           creator: str | None = None) -> Table:
         """A new table; raises ``ValueError`` (with a readable reason) for bad rules."""
         rules = rules_with_flags(find_preset(preset), [t for t in flag_texts if t.strip()])
         flags = rules.flags_changed_from(PRESETS[preset])
         table_id = await self.store.new_table(preset, flags, rules.target_score)
-        table = self._table(table_id, preset, flags)
+        table = self._table(table_id, preset, flags, creator)
         table.start()
         self._table_changed(table)
         return table
+
+    # ------------------------------------------------------------------ sockets
+    def open_socket(self, address: str) -> bool:
+        """Count a new WebSocket from ``address``; ``False``: over the limit, refuse it."""
+        count = self.sockets.get(address, 0)
+        if count >= self.settings.sockets_per_address:
+            log.warning("WebSocket refused for %s: %d already open", address, count)
+            return False
+        self.sockets[address] = count + 1
+        return True
+
+    def close_socket(self, address: str) -> None:
+        count = self.sockets.get(address, 0) - 1
+        if count > 0:
+            self.sockets[address] = count
+        else:
+            self.sockets.pop(address, None)
 
     def table(self, table_id: int) -> Table:
         table = self.tables.get(table_id)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections import deque
@@ -28,13 +29,26 @@ from belote.records import to_record
 from belote.rules import Rules, find_preset
 from belote.server import protocol as P
 from belote.server.bots import BotPool, think
+from belote.server.limits import TokenBucket
 from belote.server.persistence import LogEntry, Store
+from belote.server.text import printable
 from belote.server.view import Viewer, illegal_text, seat_names, table_view
 
 log = logging.getLogger(__name__)
 
 RECENT = 40  # items a (re)joining client gets to review
 SEND_QUEUE = 256  # frames a slow client may lag behind before it is dropped
+RETRY_FIRST = 0.2  # seconds before the first retry after a failed save; doubles each time
+RETRY_MAX = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class TableLimits:
+    """What one person may do at a table (defaults are `belote serve`'s)."""
+
+    chat_burst: int = 5  # chat lines one person may send at once...
+    chat_per_minute: float = 20.0  # ...and then on average
+    chat_lines: int = 1000  # chat lines one table keeps (its log is its history)
 
 
 @dataclass(slots=True)
@@ -78,10 +92,18 @@ class Connection:
         try:
             self.outbox.put_nowait(frame)
         except asyncio.QueueFull:
-            # A client this far behind resyncs when it comes back.
-            self.closed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.outbox.put_nowait(None)
+            self.overflow()
+
+    def overflow(self) -> None:
+        """Too far behind: drop what waits and close (the client resyncs when it comes back).
+
+        The frames are dropped first so that the close marker always fits: a full queue must
+        never leave an open socket that hears nothing.
+        """
+        self.closed = True
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
+        self.outbox.put_nowait(None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +126,22 @@ class TableError(Exception):
         self.code = code
 
 
+class StorageFailed(TableError):
+    """A change could not be stored; the table's state is as it was before the change."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__("not_saved")
+        self.detail = detail
+
+    def __str__(self) -> str:
+        return self.detail
+
+
+class EngineFailed(Exception):
+    """The engine raised on a change it had not refused as illegal (a bug or impossible
+    rules): the table is marked broken rather than retrying forever."""
+
+
 class IllegalMove(Exception):
     """A move the rules refuse; ``text`` says why, in the player's language."""
 
@@ -115,7 +153,8 @@ class IllegalMove(Exception):
 class Table:
     def __init__(self, table_id: int, preset: str, flags: dict[str, Any], store: Store,
                  bots: BotPool, *, takeover_seconds: float = 30.0, bot_delay: float = 0.8,
-                 on_change: Callable[[Table], None] | None = None) -> None:
+                 on_change: Callable[[Table], None] | None = None,
+                 limits: TableLimits | None = None, creator: str | None = None) -> None:
         self.id = table_id
         self.preset = preset
         self.flags = flags
@@ -125,10 +164,15 @@ class Table:
         self.takeover_seconds = takeover_seconds
         self.bot_delay = bot_delay
         self.on_change = on_change
+        self.limits = limits or TableLimits()
+        self.creator = creator  # the session that created the table (limits per user)
         self.seats = [Seat() for _ in range(4)]
         self.game: Game | None = None
         self.version = 0
+        self.game_version = 0  # the version of the last change to the game itself
         self.finished = False
+        self.broken: str | None = None  # why the table stopped, if it did
+        self.chat_lines = 0
         self.connections: set[Connection] = set()
         self.recent: deque[tuple[int, Item]] = deque(maxlen=RECENT)
         self._queue: asyncio.Queue[Callable[[], Awaitable[None]]] = asyncio.Queue()
@@ -136,7 +180,11 @@ class Table:
         self._thinking: tuple[int, int] | None = None  # (seat, version) a bot is deciding
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._bot_task: asyncio.Task[None] | None = None
+        self._retry: asyncio.TimerHandle | None = None
         self._deck_source = secure_deck_source()
+        self._chat_buckets: dict[str, TokenBucket] = {}
+        self.storage_failures = 0  # in a row; 0 once a change is stored again
+        self.storage_failures_total = 0
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
@@ -145,6 +193,8 @@ class Table:
     async def stop(self) -> None:
         for timer in self._timers.values():
             timer.cancel()
+        if self._retry is not None:
+            self._retry.cancel()
         if self._bot_task is not None:
             self._bot_task.cancel()
         if self._task is not None and self._task is not asyncio.current_task():
@@ -153,14 +203,23 @@ class Table:
                 await self._task
 
     async def _run(self) -> None:
-        await self._drive()
+        await self._step(None)
         while True:
             command = await self._queue.get()
-            try:
+            await self._step(command)
+
+    async def _step(self, command: Callable[[], Awaitable[None]] | None) -> None:
+        """Run one command, then move the game on; a failure never ends the table's task."""
+        try:
+            if command is not None:
                 await command()
-                await self._drive()
-            except Exception:  # one bad command must not kill the table
-                log.exception("table %s: command failed", self.id)
+            await self._drive()
+        except StorageFailed:
+            self._storage_trouble()
+        except EngineFailed as error:
+            await self._break(str(error))
+        except Exception:  # one bad command must not kill the table
+            log.exception("table %s: command failed", self.id)
 
     async def call(self, fn: Callable[[], Awaitable[Any]]) -> Any:
         """Run ``fn`` inside the table's task and return its result (or raise its error)."""
@@ -172,6 +231,8 @@ class Table:
             except Exception as error:
                 if not future.done():
                     future.set_exception(error)
+                if isinstance(error, StorageFailed | EngineFailed):
+                    raise  # the table retries, or stops: see _step
                 return
             if not future.done():
                 future.set_result(result)
@@ -179,12 +240,57 @@ class Table:
         await self._queue.put(command)
         return await future
 
+    # ------------------------------------------------------------------ faults
+    def _storage_trouble(self) -> None:
+        """A change could not be stored: tell the players once, try again with a back-off."""
+        self.storage_failures += 1
+        self.storage_failures_total += 1
+        delay = min(RETRY_MAX, RETRY_FIRST * 2 ** (self.storage_failures - 1))
+        log.warning("table %s: storing failed (%d in a row); retrying in %.1f s", self.id,
+                    self.storage_failures, delay)
+        if self.storage_failures == 1:
+            self._broadcast([Notice("web.notice.storage_trouble", {})])
+        if self._retry is None:  # one retry pending at a time
+            async def retry() -> None:
+                self._retry = None
+            self._retry = asyncio.get_running_loop().call_later(
+                delay, self._queue.put_nowait, retry)
+
+    def _stored_again(self) -> None:
+        if self.storage_failures:
+            log.info("table %s: storing works again after %d failures", self.id,
+                     self.storage_failures)
+            self.storage_failures = 0
+            self._broadcast([Notice("web.notice.storage_back", {})])
+
+    async def _break(self, reason: str) -> None:
+        """Stop this table for good (the rest of the room goes on) and say so."""
+        if self.broken is not None:
+            return
+        self.broken = reason
+        log.error("table %s is broken: %s", self.id, reason)
+        for timer in self._timers.values():
+            timer.cancel()
+        self._broadcast([Notice("web.notice.broken", {})])
+        with contextlib.suppress(Exception):
+            await self.store.set_status(self.id, "broken")
+        if self.on_change is not None:
+            self.on_change(self)
+
     # ------------------------------------------------------------------ restore
     async def restore(self, entries: list[LogEntry]) -> None:
-        """Rebuild the table from its stored log (after a restart): nothing is broadcast."""
+        """Rebuild the table from its stored log (after a restart): nothing is broadcast.
+
+        Raises ``EngineFailed`` naming the entry if the engine refuses one (the room then
+        marks this table broken and starts anyway).
+        """
         for entry in entries:
-            self._replay(entry)
-            self.version = entry.version
+            try:
+                items = self._apply(entry)
+            except Exception as error:
+                raise EngineFailed(f"log entry {entry.version} ({entry.kind}) refused on "
+                                   f"replay: {error!r}") from error
+            self._stored(entry, items)
         if self.game is not None and not self.finished:
             now = time.monotonic()
             for seat_no, seat in enumerate(self.seats):
@@ -192,11 +298,16 @@ class Table:
                     seat.away_since = now
                     self._arm_takeover(seat_no)
 
-    def _replay(self, entry: LogEntry) -> list[Item]:
+    def _apply(self, entry: LogEntry) -> list[Item]:
+        """Apply one change to the table's state; returns what players are told of it."""
         data = entry.data
         items: list[Item] = []
         if entry.kind == "seats":
+            old = self.seats
             self.seats = [Seat.from_log(s) for s in data["seats"]]
+            for new, was in zip(self.seats, old, strict=False):
+                if new.owner is not None and new.owner == was.owner:
+                    new.away_since = was.away_since  # presence is not logged
             items.append(Notice(data["key"], data["values"]))
         elif entry.kind == "start":
             self.game = Game(self.rules, data["first_dealer"])
@@ -208,30 +319,63 @@ class Table:
             assert self.game is not None
             items.extend(self.game.apply(data["action"], data["seat"]))
         elif entry.kind == "chat":
-            items.append(Notice("web.chat.line", {"name": data["name"], "text": data["text"]},
-                                chat=True))
+            self.chat_lines += 1
+            items.append(Notice("web.chat.line", {"name": printable(data["name"]),
+                                                  "text": printable(data["text"])}, chat=True))
         elif entry.kind == "finish":
             self.finished = True
         else:
             raise ValueError(f"table {self.id}: unknown log entry {entry.kind!r}")
-        for item in items:
-            self.recent.append((entry.version, item))
         return items
 
-    async def _commit(self, kind: str, data: dict[str, Any]) -> None:
-        """Store a change, apply it, then tell every connection: in that order."""
-        entry = LogEntry(self.version + 1, kind, data)
-        if kind == "act":
-            # Check before storing: a change the engine refuses must never reach the log.
-            assert self.game is not None
-            if not self.game.is_legal(data["action"], data["seat"]):
-                raise IllegalActionError(self.game.explain_illegal(data["action"], data["seat"]))
-        await self.store.append(self.id, entry.version, kind, data)
-        items = self._replay(entry)
+    def _stored(self, entry: LogEntry, items: list[Item]) -> None:
         self.version = entry.version
+        if entry.kind in ("start", "deal", "act", "finish"):
+            self.game_version = entry.version
+        for item in items:
+            self.recent.append((entry.version, item))
+
+    def _snapshot(self) -> tuple[Game | None, list[Seat], bool, int]:
+        return (self.game.clone() if self.game is not None else None,
+                [dataclasses.replace(s) for s in self.seats], self.finished, self.chat_lines)
+
+    def _restore_snapshot(self, snapshot: tuple[Game | None, list[Seat], bool, int]) -> None:
+        self.game, self.seats, self.finished, self.chat_lines = snapshot
+
+    async def _commit(self, kind: str, data: dict[str, Any],
+                      seats_before: list[Seat] | None = None) -> None:
+        """Apply a change, store it, then tell every connection: in that order.
+
+        The engine sees the change first, so a change it refuses or fails on never reaches
+        the log (a stored row must always replay).  If storing fails, the state goes back to
+        what it was and ``StorageFailed`` is raised: nothing was said, nothing was kept.
+        ``seats_before`` is the seating before a seat change its caller already made.
+        """
+        if self.broken is not None:
+            raise TableError("broken")
+        entry = LogEntry(self.version + 1, kind, data)
+        snapshot = self._snapshot()
+        if seats_before is not None:
+            snapshot = (snapshot[0], seats_before, snapshot[2], snapshot[3])
+        try:
+            items = self._apply(entry)
+        except IllegalActionError:
+            self._restore_snapshot(snapshot)
+            raise
+        except Exception as error:
+            self._restore_snapshot(snapshot)
+            raise EngineFailed(f"{kind} {data} failed: {error!r}") from error
+        try:
+            await self.store.append(self.id, entry.version, kind, data)
+        except Exception as error:
+            self._restore_snapshot(snapshot)
+            raise StorageFailed(f"{kind} not stored: {error!r}") from error
+        self._stored_again()
+        self._stored(entry, items)
         self._broadcast(items)
         if self.on_change is not None and kind in ("seats", "start", "finish"):
             self.on_change(self)
+
 
     # ------------------------------------------------------------------ broadcasting
     def seat_of(self, conn: Connection) -> int | None:
@@ -311,8 +455,9 @@ class Table:
         if timer is not None:
             timer.cancel()
         if seat.standin:
+            before = self._seating()
             seat.standin = False
-            await self._commit_seats("web.notice.back", seat_no)
+            await self._commit_seats("web.notice.back", seat_no, before)
         else:
             self._broadcast([])
 
@@ -328,8 +473,9 @@ class Table:
                 seat = self.seats[seat_no]
                 if (seat.kind == "human" and seat.away_since is not None and not seat.standin
                         and not self.finished):
+                    before = self._seating()
                     seat.standin = True
-                    await self._commit_seats("web.notice.standin", seat_no)
+                    await self._commit_seats("web.notice.standin", seat_no, before)
             await self._queue.put(take_over)
 
         self._timers[seat_no] = asyncio.create_task(expire())
@@ -339,11 +485,18 @@ class Table:
         async def run() -> None:
             try:
                 await self._handle(conn, message)
+            except StorageFailed:
+                self.send_error(conn, "not_saved")
+                raise  # the table retries moving on by itself
             except TableError as error:
                 self.send_error(conn, error.code)
+                if error.code == "stale":
+                    conn.send(self._frame(conn, "sync", []))
             except IllegalMove as error:
                 self.send_error(conn, "illegal", error.text)
-        await self.call(run)
+        # Already told: the client (not saved), or everyone at the table (broken).
+        with contextlib.suppress(StorageFailed, EngineFailed):
+            await self.call(run)
 
     async def _handle(self, conn: Connection, message: P.Inbound) -> None:
         match message:
@@ -352,8 +505,8 @@ class Table:
                 if seat_no is not None and self.seats[seat_no].standin:
                     await self._came_back(seat_no)  # "take my seat back"
                 conn.send(self._frame(conn, "sync", [item for _, item in self.recent]))
-            case P.Act(action):
-                await self._act(conn, action)
+            case P.Act(action, version):
+                await self._act(conn, action, version)
             case P.Sit(seat_no):
                 await self.sit(conn.uid, conn.name, seat_no)
             case P.Stand():
@@ -367,16 +520,30 @@ class Table:
             case P.Chat(text):
                 if not conn.name:
                     raise TableError("sign_in")  # anonymous watchers listen only
+                self._check_chat(conn.uid)
                 await self._commit("chat", {"name": conn.name, "text": text})
             case P.Ping():
                 conn.send(P.encode("pong", {}, self.version))
 
-    async def _act(self, conn: Connection, action: int) -> None:
+    def _check_chat(self, uid: str) -> None:
+        if self.chat_lines >= self.limits.chat_lines:
+            raise TableError("chat_full")
+        bucket = self._chat_buckets.get(uid)
+        if bucket is None:
+            bucket = self._chat_buckets[uid] = TokenBucket(
+                self.limits.chat_burst, self.limits.chat_per_minute / 60)
+        if not bucket.take():
+            raise TableError("chat_too_fast")
+
+    async def _act(self, conn: Connection, action: int, version: int | None = None) -> None:
         seat_no = self.seat_of(conn)
         if seat_no is None:
             raise TableError("not_seated")
         if self.game is None or self.finished:
             raise TableError("not_playing")
+        if version is not None and version < self.game_version:
+            # Chosen on a game that has moved on since (e.g. a double key press).
+            raise TableError("stale")
         if not self.game.is_legal(action, seat_no):
             if self.game.current_player() != seat_no and action != A.ANNOUNCE_BELOTE:
                 raise TableError("not_your_turn")
@@ -387,9 +554,15 @@ class Table:
     def _holds_a_seat(self, uid: str) -> bool:
         return any(s.kind == "human" and s.owner == uid for s in self.seats)
 
-    async def _commit_seats(self, key: str, seat_no: int) -> None:
+    def _seating(self) -> list[Seat]:
+        return [dataclasses.replace(s) for s in self.seats]
+
+    async def _commit_seats(self, key: str, seat_no: int, before: list[Seat]) -> None:
+        """Store the seating its caller just changed (``before``: as it was, restored if the
+        change cannot be stored)."""
         await self._commit("seats", {"seats": [s.to_log() for s in self.seats],
-                                     "key": key, "values": {"seat": seat_no}})
+                                     "key": key, "values": {"seat": seat_no}},
+                           seats_before=before)
 
     async def sit(self, uid: str, name: str, seat_no: int) -> None:
         if self.finished:
@@ -398,20 +571,22 @@ class Table:
             raise TableError("already_seated")
         if self.seats[seat_no].kind != "empty":
             raise TableError("seat_taken")
+        before = self._seating()
         self.seats[seat_no] = Seat("human", name, uid)
-        await self._commit_seats("web.notice.sat", seat_no)
+        await self._commit_seats("web.notice.sat", seat_no, before)
 
     async def stand(self, uid: str) -> None:
         for seat_no, seat in enumerate(self.seats):
             if seat.kind == "human" and seat.owner == uid:
+                before = self._seating()
                 if self.game is not None and not self.finished:
                     # The match goes on: a bot plays the seat until its player sits again.
                     seat.standin = True
                     seat.away_since = time.monotonic()
-                    await self._commit_seats("web.notice.standin", seat_no)
+                    await self._commit_seats("web.notice.standin", seat_no, before)
                 else:
                     self.seats[seat_no] = Seat()
-                    await self._commit_seats("web.notice.stood", seat_no)
+                    await self._commit_seats("web.notice.stood", seat_no, before)
                 return
         raise TableError("not_seated")
 
@@ -425,15 +600,17 @@ class Table:
         self._check_host(uid)
         if self.seats[seat_no].kind != "empty":
             raise TableError("seat_taken")
+        before = self._seating()
         self.seats[seat_no] = Seat("bot", "", None, level)
-        await self._commit_seats("web.notice.bot_added", seat_no)
+        await self._commit_seats("web.notice.bot_added", seat_no, before)
 
     async def remove_bot(self, uid: str, seat_no: int) -> None:
         self._check_host(uid)
         if self.seats[seat_no].kind != "bot":
             raise TableError("no_bot")
+        before = self._seating()
         self.seats[seat_no] = Seat()
-        await self._commit_seats("web.notice.bot_removed", seat_no)
+        await self._commit_seats("web.notice.bot_removed", seat_no, before)
 
     async def begin(self, uid: str) -> None:
         self._check_host(uid)
@@ -445,7 +622,7 @@ class Table:
     # ------------------------------------------------------------------ the game moves on
     async def _drive(self) -> None:
         """Deal, let bots announce, finish the match, or start a bot thinking, as due."""
-        while self.game is not None and not self.finished:
+        while self.game is not None and not self.finished and self.broken is None:
             game = self.game
             if game.is_terminal():
                 await self._finish()
@@ -489,7 +666,10 @@ class Table:
         assert self.game is not None
         names = seat_names(self.seats, "en")
         record = to_record(self.game, names, preset=self.preset)
-        await self.store.finish(self.id, record)
+        try:
+            await self.store.finish(self.id, record)
+        except Exception as error:
+            raise StorageFailed(f"finish not stored: {error!r}") from error
         await self._commit("finish", {})
         for timer in self._timers.values():
             timer.cancel()

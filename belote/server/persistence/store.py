@@ -181,6 +181,22 @@ class Store:
             )
             return [LogEntry(int(v), str(k), json.loads(d)) for v, k, d in rows]
 
+    async def logs(self, table_ids: list[int]) -> dict[int, list[LogEntry]]:
+        """The logs of many tables at once (a restart reads every open table's log)."""
+        found: dict[int, list[LogEntry]] = {t: [] for t in table_ids}
+        async with self.engine.connect() as conn:
+            for start in range(0, len(table_ids), 500):
+                chunk = table_ids[start:start + 500]
+                rows = await conn.execute(
+                    select(table_log.c.table_id, table_log.c.version, table_log.c.kind,
+                           table_log.c.data)
+                    .where(table_log.c.table_id.in_(chunk))
+                    .order_by(table_log.c.table_id, table_log.c.version)
+                )
+                for t, v, k, d in rows:
+                    found[int(t)].append(LogEntry(int(v), str(k), json.loads(d)))
+        return found
+
     async def finish(self, table_id: int, record: dict[str, Any]) -> None:
         async with self.engine.begin() as conn:
             await conn.execute(
@@ -194,13 +210,19 @@ class Store:
             row = (await conn.execute(select(tables).where(tables.c.id == table_id))).first()
         return None if row is None else _table_row(row)
 
-    async def list_tables(self, status: str, limit: int = 100) -> list[TableRow]:
+    async def list_tables(self, status: str, limit: int | None = 100) -> list[TableRow]:
+        """Tables with ``status``, newest first; ``limit=None``: all of them."""
+        query = select(tables).where(tables.c.status == status).order_by(tables.c.id.desc())
+        if limit is not None:
+            query = query.limit(limit)
         async with self.engine.connect() as conn:
-            rows = await conn.execute(
-                select(tables).where(tables.c.status == status)
-                .order_by(tables.c.id.desc()).limit(limit)
-            )
-            return [_table_row(r) for r in rows]
+            return [_table_row(r) for r in await conn.execute(query)]
+
+    async def set_status(self, table_id: int, status: str) -> None:
+        """Mark a table (``broken``: it could not be replayed; ``expired``: nobody came)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(update(tables).where(tables.c.id == table_id).values(
+                status=status))
 
 
 def _now() -> Any:
