@@ -19,6 +19,16 @@ def serve_command(
     insecure_cookies: bool = typer.Option(
         False, help="Send the session cookie without the Secure flag (plain HTTP off loopback)."),
     origin: list[str] = typer.Option([], help="Another origin allowed to open WebSockets."),
+    chat_per_minute: float = typer.Option(
+        20.0, min=0.1, help="Chat lines one person may send a minute, after a burst of 5."),
+    chat_lines_per_table: int = typer.Option(
+        1000, min=1, help="Chat lines one table keeps; further lines are refused."),
+    waiting_tables_per_user: int = typer.Option(
+        3, min=1, help="Tables not yet started that one person may have created."),
+    tables_per_hour: float = typer.Option(
+        30.0, min=0.1, help="Tables that one address may create an hour, after a burst of 10."),
+    sockets_per_address: int = typer.Option(
+        32, min=1, help="WebSockets one address may hold open at once."),
 ) -> None:
     """Start La Sala at http://HOST:PORT (SQLite by default)."""
     import uvicorn
@@ -33,7 +43,12 @@ def serve_command(
         raise typer.BadParameter(str(error), param_hint="--db") from None
     settings = Settings(db_url=db, host=host, port=port, takeover_seconds=takeover,
                         bot_delay=bot_delay, bot_workers=bot_workers,
-                        secure_cookies=not insecure_cookies, allowed_origins=tuple(origin))
+                        secure_cookies=not insecure_cookies, allowed_origins=tuple(origin),
+                        chat_per_minute=chat_per_minute,
+                        chat_lines_per_table=chat_lines_per_table,
+                        waiting_tables_per_user=waiting_tables_per_user,
+                        tables_per_address_per_hour=tables_per_hour,
+                        sockets_per_address=sockets_per_address)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     typer.echo(f"La Sala: http://{host}:{port}  (database {db})")
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info",
