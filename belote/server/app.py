@@ -49,13 +49,15 @@ from belote.server.auth import (
     verify_password,
 )
 from belote.server.config import Settings
+from belote.server.connection import Connection
 from belote.server.keys import bindings_for_client, help_rows
 from belote.server.limits import KeyedLimiter
 from belote.server.persistence import NameTaken
 from belote.server.replay import replay_hands
 from belote.server.room import Room
-from belote.server.table import Connection, TableError
+from belote.server.table import TableError
 from belote.server.text import TextError, clean_text
+from belote.server.view import error_frame
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).resolve().parent
@@ -369,9 +371,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return None
         await websocket.accept()
         if not room.open_socket(_address(websocket)):
-            await websocket.send_text(P.encode("error", {
-                "code": "too_many_sockets", "text": translate(
-                    language(websocket), "error.web.too_many_sockets")}, 0))
+            await websocket.send_text(error_frame("too_many_sockets", language(websocket), 0))
             await websocket.close(code=1008)
             return None
         identity = _identity(websocket) or (f"spectator-{secrets.token_urlsafe(8)}", "")
@@ -410,7 +410,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         except WebSocketDisconnect:
             pass
         finally:
-            conn.closed = True
+            conn.gone()
             room.close_socket(_address(websocket))
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -424,8 +424,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if table_id not in room.tables or room.tables[table_id].broken is not None:
             code = "broken" if (table_id in room.broken or table_id in room.tables) else (
                 "no_table")
-            conn.send(P.encode("error", {"code": code, "text": translate(
-                conn.lang, f"error.web.{code}")}, 0))
+            conn.send(error_frame(code, conn.lang, 0))
             room.close_socket(_address(websocket))
             await websocket.send_text(conn.outbox.get_nowait() or "")
             await websocket.close(code=1008)
@@ -434,8 +433,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         await table.join(conn)
 
         def wire_error(code: str) -> None:
-            conn.send(P.encode("error", {"code": code, "text": translate(
-                conn.lang, f"error.wire.{code}")}, table.version))
+            conn.send(error_frame(code, conn.lang, table.version, family="wire"))
 
         try:
             await _pump(websocket, conn, lambda m: table.handle(conn, m), wire_error)
@@ -450,20 +448,18 @@ def create_app(settings: Settings | None = None) -> Starlette:
         room.lobby_sync(conn)
 
         def wire_error(code: str) -> None:
-            conn.send(P.encode("error", {"code": code, "text": translate(
-                conn.lang, f"error.wire.{code}")}, room.version))
+            conn.send(error_frame(code, conn.lang, room.version, family="wire"))
 
         async def on_message(message: P.Inbound) -> None:
             if isinstance(message, P.Chat) and conn.name:
                 if not lobby_chat.take(conn.uid):
-                    conn.send(P.encode("error", {"code": "chat_too_fast", "text": translate(
-                        conn.lang, "error.web.chat_too_fast")}, room.version))
+                    conn.send(error_frame("chat_too_fast", conn.lang, room.version))
                     return
                 room.lobby_say(conn.name, message.text)
             elif isinstance(message, P.Hello):
                 room.lobby_sync(conn)
             elif isinstance(message, P.Ping):
-                conn.send(P.encode("pong", {}, room.version))
+                conn.send(P.encode_message(P.Pong(), room.version))
             else:
                 wire_error("not_here" if conn.name else "sign_in")
 

@@ -83,6 +83,64 @@ class Ping:
 Inbound = Hello | Act | Sit | Stand | AddBot | RemoveBot | Start | Chat | Ping
 
 
+# ---------------------------------------------------------------- outbound
+@dataclass(frozen=True, slots=True)
+class Sync:
+    """The whole view, and the recent sentences to review (on joining, or ``hello``)."""
+
+    events: list[dict[str, Any]]
+    view: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """The sentences of one change, and the new view."""
+
+    events: list[dict[str, Any]]
+    view: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Error:
+    """A refusal: ``code`` for programs, ``text`` for people (in their language)."""
+
+    code: str
+    text: str
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Pong:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySync:
+    """The lobby's recent chat, on joining it."""
+
+    chat: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """One lobby chat line, as a sentence."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class TablesChanged:
+    """The list of tables changed: fetch it again."""
+
+
+Outbound = Sync | Update | Error | Pong | LobbySync | ChatLine | TablesChanged
+
+_OUTBOUND_TYPES: dict[type[Any], str] = {
+    Sync: "sync", Update: "update", Error: "error", Pong: "pong", LobbySync: "sync",
+    ChatLine: "chat", TablesChanged: "tables",
+}
+
+
 def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:
     value = data.get(key)
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
@@ -167,3 +225,11 @@ def encode(kind: str, data: dict[str, Any], version: int) -> str:
     except UnicodeEncodeError:
         text = json.dumps(frame, ensure_ascii=True, separators=(",", ":"))
     return text
+
+
+def encode_message(message: Outbound, version: int) -> str:
+    """A typed outbound message as a frame."""
+    data = {f: getattr(message, f) for f in message.__dataclass_fields__}
+    if isinstance(message, Error) and not message.detail:
+        del data["detail"]
+    return encode(_OUTBOUND_TYPES[type(message)], data, version)

@@ -13,10 +13,11 @@ from belote.rules.sheet import flag_sentence, rules_with_flags
 from belote.server import protocol as P
 from belote.server.bots import BotPool
 from belote.server.config import Settings
+from belote.server.connection import Connection
 from belote.server.limits import KeyedLimiter
 from belote.server.persistence import Store
-from belote.server.table import Connection, Table, TableError, TableLimits
-from belote.server.view import seat_names
+from belote.server.seats import seat_names
+from belote.server.table import Table, TableError, TableLimits
 
 log = logging.getLogger(__name__)
 
@@ -160,16 +161,15 @@ class Room:
         self.version += 1
         for conn in list(self.lobby):
             # Listeners fetch the list again (rendered for them) when told it changed.
-            conn.send(P.encode("tables", {}, self.version))
+            conn.send(P.encode_message(P.TablesChanged(), self.version))
 
     def lobby_sync(self, conn: Connection) -> None:
         chat = [translate(conn.lang, "web.chat.line", name=n, text=t) for n, t in self.lobby_chat]
-        conn.send(P.encode("sync", {"chat": chat},
-                           self.version))
+        conn.send(P.encode_message(P.LobbySync(chat), self.version))
 
     def lobby_say(self, name: str, text: str) -> None:
         self.lobby_chat.append((name, text))
         self.version += 1
         for conn in list(self.lobby):
             line = translate(conn.lang, "web.chat.line", name=name, text=text)
-            conn.send(P.encode("chat", {"text": line}, self.version))
+            conn.send(P.encode_message(P.ChatLine(line), self.version))

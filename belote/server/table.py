@@ -16,28 +16,27 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from belote.engine import actions as A
 from belote.engine.dealing import secure_deck_source
-from belote.engine.events import Event
 from belote.engine.state import CHANCE, Game
 from belote.errors import IllegalActionError
-from belote.i18n import describe_event, translate
 from belote.records import to_record
 from belote.rules import Rules, find_preset
 from belote.server import protocol as P
 from belote.server.bots import BotPool, think
+from belote.server.connection import Connection
 from belote.server.limits import TokenBucket
 from belote.server.persistence import LogEntry, Store
+from belote.server.seats import Seat, seat_names
 from belote.server.text import printable
-from belote.server.view import Viewer, illegal_text, seat_names, table_view
+from belote.server.view import Item, Notice, Viewer, error_frame, illegal_text, view_frame
 
 log = logging.getLogger(__name__)
 
 RECENT = 40  # items a (re)joining client gets to review
-SEND_QUEUE = 256  # frames a slow client may lag behind before it is dropped
 RETRY_FIRST = 0.2  # seconds before the first retry after a failed save; doubles each time
 RETRY_MAX = 5.0
 
@@ -49,73 +48,6 @@ class TableLimits:
     chat_burst: int = 5  # chat lines one person may send at once...
     chat_per_minute: float = 20.0  # ...and then on average
     chat_lines: int = 1000  # chat lines one table keeps (its log is its history)
-
-
-@dataclass(slots=True)
-class Seat:
-    kind: str = "empty"  # empty | human | bot
-    name: str = ""
-    owner: str | None = None  # the session id of the human who sits here
-    level: str = "normal"  # a bot's level, or the level of the bot standing in
-    standin: bool = False  # a bot plays for the absent human
-    away_since: float | None = None
-
-    def to_log(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "owner": self.owner,
-                "level": self.level, "standin": self.standin}
-
-    @classmethod
-    def from_log(cls, data: dict[str, Any]) -> Seat:
-        return cls(kind=data["kind"], name=data["name"], owner=data["owner"],
-                   level=data["level"], standin=data["standin"])
-
-    @property
-    def bot_plays(self) -> bool:
-        return self.kind == "bot" or self.standin
-
-
-@dataclass(eq=False)
-class Connection:
-    """One open WebSocket (or a test's stand-in): who it is and the frames waiting for it."""
-
-    uid: str
-    name: str
-    lang: str = "en"
-    verbosity: str = "normal"
-    outbox: asyncio.Queue[str | None] = field(
-        default_factory=lambda: asyncio.Queue(SEND_QUEUE))
-    closed: bool = False
-
-    def send(self, frame: str) -> None:
-        if self.closed:
-            return
-        try:
-            self.outbox.put_nowait(frame)
-        except asyncio.QueueFull:
-            self.overflow()
-
-    def overflow(self) -> None:
-        """Too far behind: drop what waits and close (the client resyncs when it comes back).
-
-        The frames are dropped first so that the close marker always fits: a full queue must
-        never leave an open socket that hears nothing.
-        """
-        self.closed = True
-        while not self.outbox.empty():
-            self.outbox.get_nowait()
-        self.outbox.put_nowait(None)
-
-
-@dataclass(frozen=True, slots=True)
-class Notice:
-    """A room message that is not a game event (a seat change, a chat line)."""
-
-    key: str
-    values: dict[str, Any]
-    chat: bool = False
-
-
-Item = Event | Notice
 
 
 class TableError(Exception):
@@ -387,39 +319,23 @@ class Table:
     def _viewer(self, conn: Connection) -> Viewer:
         return Viewer(self.seat_of(conn), conn.lang, conn.verbosity)
 
-    def _texts(self, items: list[Item], viewer: Viewer) -> list[dict[str, Any]]:
-        names = seat_names(self.seats, viewer.lang)
-        texts: list[dict[str, Any]] = []
-        for item in items:
-            if isinstance(item, Notice):
-                values = dict(item.values)
-                if "seat" in values:
-                    values["player"] = names[values["seat"]]
-                texts.append({"kind": "chat" if item.chat else "notice",
-                              "text": translate(viewer.lang, item.key, **values)})
-                continue
-            text = describe_event(item, viewer.lang, viewer.seat, names, viewer.verbosity,  # type: ignore[arg-type]
-                                  self.rules)
-            if text is not None:
-                texts.append({"kind": item.kind, "text": text})
-        return texts
-
     def _frame(self, conn: Connection, kind: str, items: list[Item]) -> str:
-        viewer = self._viewer(conn)
-        data = {"events": self._texts(items, viewer), "view": self.view(viewer)}
-        return P.encode(kind, data, self.version)
+        return view_frame(self, kind, items, self._viewer(conn))
 
-    def view(self, viewer: Viewer) -> dict[str, Any]:
-        return table_view(self, viewer)
+    def _sync(self, conn: Connection, since: int = 0) -> None:
+        """The whole view, with the recent sentences the client has not heard (all of them
+        if ``since`` is older than what the table keeps)."""
+        recent = list(self.recent)
+        if since and recent and since >= recent[0][0] - 1:
+            recent = [(v, item) for v, item in recent if v > since]
+        conn.send(self._frame(conn, "sync", [item for _, item in recent]))
 
     def _broadcast(self, items: list[Item]) -> None:
         for conn in list(self.connections):
             conn.send(self._frame(conn, "update", items))
 
     def send_error(self, conn: Connection, code: str, detail: str = "") -> None:
-        text = translate(conn.lang, f"error.web.{code}")
-        conn.send(P.encode("error", {"code": code, "text": text, "detail": detail},
-                           self.version))
+        conn.send(error_frame(code, conn.lang, self.version, detail))
 
     # ------------------------------------------------------------------ clients
     async def join(self, conn: Connection) -> None:
@@ -429,7 +345,7 @@ class Table:
                 # The others hear of the return first; the newcomer's first frame is its sync.
                 await self._came_back(seat_no)
             self.connections.add(conn)
-            conn.send(self._frame(conn, "sync", [item for _, item in self.recent]))
+            self._sync(conn)
         await self.call(run)
 
     async def leave(self, conn: Connection) -> None:
@@ -491,7 +407,7 @@ class Table:
             except TableError as error:
                 self.send_error(conn, error.code)
                 if error.code == "stale":
-                    conn.send(self._frame(conn, "sync", []))
+                    self._sync(conn, self.version)
             except IllegalMove as error:
                 self.send_error(conn, "illegal", error.text)
         # Already told: the client (not saved), or everyone at the table (broken).
@@ -500,11 +416,11 @@ class Table:
 
     async def _handle(self, conn: Connection, message: P.Inbound) -> None:
         match message:
-            case P.Hello():
+            case P.Hello(since):
                 seat_no = self.seat_of(conn)
                 if seat_no is not None and self.seats[seat_no].standin:
                     await self._came_back(seat_no)  # "take my seat back"
-                conn.send(self._frame(conn, "sync", [item for _, item in self.recent]))
+                self._sync(conn, since)
             case P.Act(action, version):
                 await self._act(conn, action, version)
             case P.Sit(seat_no):
@@ -523,7 +439,7 @@ class Table:
                 self._check_chat(conn.uid)
                 await self._commit("chat", {"name": conn.name, "text": text})
             case P.Ping():
-                conn.send(P.encode("pong", {}, self.version))
+                conn.send(P.encode_message(P.Pong(), self.version))
 
     def _check_chat(self, uid: str) -> None:
         if self.chat_lines >= self.limits.chat_lines:
@@ -544,11 +460,12 @@ class Table:
         if version is not None and version < self.game_version:
             # Chosen on a game that has moved on since (e.g. a double key press).
             raise TableError("stale")
-        if not self.game.is_legal(action, seat_no):
+        try:  # the engine validates (once): a refused action changes and stores nothing
+            await self._commit("act", {"seat": seat_no, "action": action})
+        except IllegalActionError:
             if self.game.current_player() != seat_no and action != A.ANNOUNCE_BELOTE:
-                raise TableError("not_your_turn")
-            raise IllegalMove(illegal_text(self.game, action, seat_no, conn.lang))
-        await self._commit("act", {"seat": seat_no, "action": action})
+                raise TableError("not_your_turn") from None
+            raise IllegalMove(illegal_text(self.game, action, seat_no, conn.lang)) from None
 
     # ------------------------------------------------------------------ seats (any task)
     def _holds_a_seat(self, uid: str) -> bool:

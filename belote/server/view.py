@@ -1,27 +1,54 @@
-"""What one connection is shown of a table: built from its seat's observation only.
+"""Rendering: what one connection is shown of a table, as a view, sentences and frames.
 
 The view is the client's whole state (it renders nothing it was not sent), so a reloaded page
 resumes exactly.  Everything in it comes from ``Game.observation(seat)`` (a spectator:
-``seat=None``, the public part), and every sentence from the message catalogs.
+``seat=None``, the public part), and every sentence from the message catalogs.  The table
+actor (:mod:`belote.server.table`) decides; this module only describes, and imports nothing
+of the actor (it reads a table through :class:`TableState`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from belote.cards import cards_in
 from belote.engine import actions as A
+from belote.engine.events import Event
 from belote.engine.observation import Observation
 from belote.engine.state import CHANCE, Game
-from belote.i18n import action_name, card_name, preset_name, seat_name, translate
+from belote.i18n import action_name, card_name, describe_event, preset_name, translate
 from belote.i18n.names import contract_name, suit_name, trump_name
 from belote.i18n.status import STATUS_QUESTIONS, status_text, why_card_refused
 from belote.notation import to_card
+from belote.rules import Rules
+from belote.server import protocol as P
+from belote.server.seats import Seat, seat_names
 
-if TYPE_CHECKING:
-    from belote.server.table import Seat, Table
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A room message that is not a game event (a seat change, a chat line)."""
+
+    key: str
+    values: dict[str, Any]
+    chat: bool = False
+
+
+Item = Event | Notice
+
+
+class TableState(Protocol):
+    """What rendering reads of a table."""
+
+    id: int
+    preset: str
+    rules: Rules
+    seats: list[Seat]
+    game: Game | None
+    finished: bool
+    version: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,20 +56,6 @@ class Viewer:
     seat: int | None  # None: a spectator
     lang: str
     verbosity: str = "normal"
-
-
-def seat_names(seats: Sequence[Seat], lang: str) -> list[str]:
-    """Each seat's name as players hear it: the player's nickname, or the bot's level."""
-    names = []
-    for seat_no, seat in enumerate(seats):
-        if seat.kind == "human":
-            names.append(seat.name)
-        elif seat.kind == "bot":
-            names.append(translate(lang, "web.bot_name", level=translate(
-                lang, f"web.level.{seat.level}"), seat=seat_name(seat_no, lang)))
-        else:
-            names.append(seat_name(seat_no, lang))
-    return names
 
 
 def _card(card: int, lang: str) -> dict[str, Any]:
@@ -78,7 +91,7 @@ def _contract(obs: Observation, lang: str) -> str:
     return trump_name(obs.trump, lang) if obs.trump >= 4 else suit_name(obs.trump, lang)
 
 
-def table_view(table: Table, viewer: Viewer) -> dict[str, Any]:
+def table_view(table: TableState, viewer: Viewer) -> dict[str, Any]:
     lang = viewer.lang
     names = seat_names(table.seats, lang)
     seats = [
@@ -139,3 +152,36 @@ def illegal_text(game: Game, action: int, seat: int, lang: str) -> str:
     # A card that breaks no rule was refused for its announcement.
     return why_card_refused(A.played_card(action), game.observation(seat), lang,
                             "no_belote_to_announce")
+
+
+def texts(table: TableState, items: Sequence[Item], viewer: Viewer) -> list[dict[str, Any]]:
+    """The sentences ``viewer`` hears of ``items`` (nothing of an event it may not see)."""
+    names = seat_names(table.seats, viewer.lang)
+    said: list[dict[str, Any]] = []
+    for item in items:
+        if isinstance(item, Notice):
+            values = dict(item.values)
+            if "seat" in values:
+                values["player"] = names[values["seat"]]
+            said.append({"kind": "chat" if item.chat else "notice",
+                         "text": translate(viewer.lang, item.key, **values)})
+            continue
+        text = describe_event(item, viewer.lang, viewer.seat, names, viewer.verbosity,  # type: ignore[arg-type]
+                              table.rules)
+        if text is not None:
+            said.append({"kind": item.kind, "text": text})
+    return said
+
+
+def view_frame(table: TableState, kind: str, items: Sequence[Item], viewer: Viewer) -> str:
+    """A ``sync`` or ``update`` frame: the sentences of ``items`` and the whole view."""
+    message: P.Outbound = (P.Sync if kind == "sync" else P.Update)(
+        texts(table, items, viewer), table_view(table, viewer))
+    return P.encode_message(message, table.version)
+
+
+def error_frame(code: str, lang: str, version: int, detail: str = "",
+                family: str = "web") -> str:
+    """A refusal, in ``lang`` (``family``: ``web`` for the room's, ``wire`` for the codec's)."""
+    return P.encode_message(P.Error(code, translate(lang, f"error.{family}.{code}"), detail),
+                            version)

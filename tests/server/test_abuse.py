@@ -29,9 +29,9 @@ from starlette.websockets import WebSocketDisconnect
 from belote.engine.state import Game
 from belote.server import protocol as P
 from belote.server.app import create_app
+from belote.server.connection import SEND_QUEUE, Connection
 from belote.server.persistence import Store
 from belote.server.persistence.schema import table_log, tables
-from belote.server.table import SEND_QUEUE, Connection
 from belote.server.text import TextError, clean_text
 from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import (

@@ -1,0 +1,61 @@
+"""One connection to the room (a WebSocket, or a test's stand-in) and its lifecycle.
+
+A connection is OPEN from its handshake until it falls too far behind or its socket goes;
+then CLOSING (its close marker waits in the outbox for the writer) and CLOSED.  Frames sent
+to a connection that is not OPEN are dropped: nobody is left waiting on a socket that will
+never hear again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+from dataclasses import dataclass, field
+
+SEND_QUEUE = 256  # frames a slow client may lag behind before it is dropped
+
+
+class ConnectionState(enum.Enum):
+    OPEN = "open"
+    CLOSING = "closing"  # the close marker waits in the outbox
+    CLOSED = "closed"
+
+
+@dataclass(eq=False)
+class Connection:
+    """Who is at the other end (session id, name, language) and the frames waiting for it."""
+
+    uid: str
+    name: str
+    lang: str = "en"
+    verbosity: str = "normal"
+    outbox: asyncio.Queue[str | None] = field(
+        default_factory=lambda: asyncio.Queue(SEND_QUEUE))
+    state: ConnectionState = ConnectionState.OPEN
+
+    @property
+    def closed(self) -> bool:
+        return self.state is not ConnectionState.OPEN
+
+    def send(self, frame: str) -> None:
+        if self.state is not ConnectionState.OPEN:
+            return
+        try:
+            self.outbox.put_nowait(frame)
+        except asyncio.QueueFull:
+            self.overflow()
+
+    def overflow(self) -> None:
+        """Too far behind: drop what waits and close (the client resyncs when it comes back).
+
+        The frames are dropped first so that the close marker always fits: a full queue must
+        never leave an open socket that hears nothing.
+        """
+        self.state = ConnectionState.CLOSING
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
+        self.outbox.put_nowait(None)
+
+    def gone(self) -> None:
+        """The socket is closed (by either side): nothing more is queued for it."""
+        self.state = ConnectionState.CLOSED

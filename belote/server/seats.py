@@ -1,0 +1,46 @@
+"""The four seats of a table: who sits where (a person, a bot, nobody) and their names."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from belote.i18n import seat_name, translate
+
+
+@dataclass(slots=True)
+class Seat:
+    kind: str = "empty"  # empty | human | bot
+    name: str = ""
+    owner: str | None = None  # the session id of the human who sits here
+    level: str = "normal"  # a bot's level, or the level of the bot standing in
+    standin: bool = False  # a bot plays for the absent human
+    away_since: float | None = None  # presence: not logged
+
+    def to_log(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "owner": self.owner,
+                "level": self.level, "standin": self.standin}
+
+    @classmethod
+    def from_log(cls, data: dict[str, Any]) -> Seat:
+        return cls(kind=data["kind"], name=data["name"], owner=data["owner"],
+                   level=data["level"], standin=data["standin"])
+
+    @property
+    def bot_plays(self) -> bool:
+        return self.kind == "bot" or self.standin
+
+
+def seat_names(seats: Sequence[Seat], lang: str) -> list[str]:
+    """Each seat's name as players hear it: the player's nickname, or the bot's level."""
+    names = []
+    for seat_no, seat in enumerate(seats):
+        if seat.kind == "human":
+            names.append(seat.name)
+        elif seat.kind == "bot":
+            names.append(translate(lang, "web.bot_name", level=translate(
+                lang, f"web.level.{seat.level}"), seat=seat_name(seat_no, lang)))
+        else:
+            names.append(seat_name(seat_no, lang))
+    return names
