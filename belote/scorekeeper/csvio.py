@@ -19,7 +19,7 @@ from belote.scorekeeper.entry import (
     parse_team,
     parse_trump,
 )
-from belote.scorekeeper.hand import HandEntry
+from belote.scorekeeper.hand import Declared, HandEntry
 from belote.scorekeeper.sheet import HandResult, ScoreSheet
 from belote.scorekeeper.validation import CsvError, Reason, ScoreError
 from belote.scorekeeper.vocabulary import (
@@ -28,6 +28,7 @@ from belote.scorekeeper.vocabulary import (
     capot_word,
     column_codes,
     column_header,
+    declarations_text,
     double_word,
     key,
     message,
@@ -85,7 +86,8 @@ def _header(line: int, row: list[str]) -> tuple[list[str], dict[str, str]]:
         code = column_codes().get(key(text))
         if code is None:
             raise CsvError(line, text.lower(), ScoreError(
-                Reason.CSV_UNKNOWN_COLUMN, text.lower(), column=text, columns=COLUMNS))
+                Reason.CSV_UNKNOWN_COLUMN, text.lower(), column=text, columns=COLUMNS),
+                named=text)
         if code in named:
             raise CsvError(line, code, ScoreError(
                 Reason.CSV_DUPLICATE_COLUMN, code, column=text), named=text)
@@ -115,14 +117,14 @@ def load_csv(stream: TextIO, rules: Rules) -> ScoreSheet:
             continue
         if len(row) != len(header):
             raise CsvError(line, "-", ScoreError(Reason.CSV_ROW_LENGTH, "-", count=len(row),
-                                                 expected=len(header)))
+                                                 expected=len(header)), named="-")
         try:
             sheet.add(parse_row(dict(zip(header, row, strict=True)), rules))
         except ScoreError as exc:
             file_field = "+".join(named.get(part, part) for part in exc.field.split("+"))
             raise CsvError(line, exc.field, exc, named=file_field) from None
     if header is None:
-        raise CsvError(1, "-", ScoreError(Reason.CSV_EMPTY, "-", columns=COLUMNS))
+        raise CsvError(1, "-", ScoreError(Reason.CSV_EMPTY, "-", columns=COLUMNS), named="-")
     return sheet
 
 
@@ -132,6 +134,13 @@ def format_level(level: int, rules: Rules, lang: str = "en") -> str:
     if rules.auction is not None and level == rules.auction.capot_level:
         return capot_word(lang)
     return str(level)
+
+
+def declared_text(declared: Declared, lang: str = "en") -> str:
+    """A team's declarations as a CSV cell: names in ``lang`` joined by "+", else points."""
+    if declared.names:
+        return declarations_text(declared.names, lang, "+")
+    return str(declared.points) if declared.points else ""
 
 
 def entry_row(entry: HandEntry, rules: Rules, lang: str = "en") -> dict[str, str]:
@@ -145,8 +154,8 @@ def entry_row(entry: HandEntry, rules: Rules, lang: str = "en") -> dict[str, str
         "tricks_ns": str(entry.tricks[0]),
         "tricks_ew": str(entry.tricks[1]),
         "capot": team_code(entry.capot, lang),
-        "decl_ns": str(entry.declarations[0]),
-        "decl_ew": str(entry.declarations[1]),
+        "decl_ns": declared_text(entry.declarations[0], lang),
+        "decl_ew": declared_text(entry.declarations[1], lang),
         "belote": team_code(entry.belote, lang),
     }
 

@@ -104,14 +104,15 @@ class ScoreError(ValueError):
 
 class CsvError(ValueError):
     """A bad CSV: the line (1 = the header), the field (a column code, or the header the file
-    wrote) and the refusal.  ``named`` is the field as the file's own header names it."""
+    wrote) and the refusal.  ``named`` is the field as the file's own header names it (None
+    when the file does not name it: a missing column, said in the reader's language)."""
 
     def __init__(self, line: int, field: str, refusal: ScoreError,
                  named: str | None = None) -> None:
         self.line = line
         self.field = field
         self.refusal = refusal
-        self.named = field if named is None else named
+        self.named = named
         super().__init__(refusal_text(self, "en"))
 
     @property
@@ -150,11 +151,9 @@ def refusal_text(error: ScoreError | CsvError, lang: str) -> str:
     """The refusal as a sentence in ``lang``; a CSV refusal names its line and field."""
     if isinstance(error, CsvError):
         named = error.named
-        if named in _ALL_COLUMNS:
-            named = column_header(named, lang)
-        elif "+" in named:
+        if named is None:
             named = "+".join(column_header(part, lang) if part in _ALL_COLUMNS else part
-                             for part in named.split("+"))
+                             for part in error.field.split("+"))
         return message("csv.location", lang, line=error.line, field=named,
                        message=refusal_text(error.refusal, lang))
     values = {name: _value(name, value, lang) for name, value in error.values.items()}
