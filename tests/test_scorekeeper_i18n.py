@@ -87,6 +87,8 @@ def test_teams_suits_modes_and_doubles_in_italian_spanish_and_french() -> None:
     assert [parse_double(t) for t in ("contro", "contra", "coinche", "contre")] == [1] * 4
     assert [parse_double(t) for t in ("surcontro", "recontra", "surcoinche")] == [2] * 3
     assert [parse_level(t, COINCHE) for t in ("cappotto", "capote", "capot")] == [250] * 3
+    with pytest.raises(ScoreError):
+        parse_level("8.2", COINCHE)
     assert [parse_optional_team(t, "belote") for t in ("nessuno", "ninguno", "aucune")] \
         == [None] * 3
     # "yes" to the capot question names the takers; elsewhere it is no team.

@@ -86,9 +86,11 @@ def parse_level(text: str, rules: Rules, field: str = "level") -> int:
         if rules.auction is None or not rules.auction.capot_level:
             raise ScoreError(Reason.BAD_LEVEL, field, value=text)
         return rules.auction.capot_level
-    if not word.isdigit():
+    # The digits as typed: "8.2" or "8 2" is no level (the matching form would drop the dot).
+    digits = text.strip()
+    if not digits.isdigit():
         raise ScoreError(Reason.BAD_LEVEL, field, value=text)
-    return int(word)
+    return int(digits)
 
 
 def parse_double(text: str, field: str = "double") -> int:
