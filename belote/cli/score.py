@@ -3,6 +3,8 @@
 Batch from a CSV (``--csv-in``) or line by line: one question per line, short answers, ``u``
 undoes the last hand, ``q`` ends, ``?`` helps.  After each hand one line gives the hand's
 score and the match totals.  ``--csv-out`` exports the hands with the computed scores.
+``--lang`` picks the language of every question, refusal, report and exported header; the
+answers and CSV files may use the words of any of the four languages.
 Exit codes: 0 done, 1 a bad CSV, 2 bad options.
 """
 
@@ -15,18 +17,21 @@ from typing import Any, TextIO
 
 import typer
 
-from belote.engine.events import NO_TRUMP
-from belote.i18n import LANGUAGES
+from belote.i18n import LANGUAGES, translate
 from belote.i18n.parse import normalize
-from belote.rules import Rules, find_preset
+from belote.rules import PRESETS, Rules
 from belote.scorekeeper import (
     CsvError,
     Declared,
     HandEntry,
     ScoreError,
     ScoreSheet,
+    describe_end,
+    describe_game_scores,
     describe_hand,
     describe_match,
+    describe_undone,
+    fold_belote,
     load_csv,
     message,
     parse_declared,
@@ -36,25 +41,14 @@ from belote.scorekeeper import (
     parse_points,
     parse_team,
     parse_trump,
+    question,
+    refusal_text,
+    steps,
     write_csv,
 )
-from belote.tournament.pinasca import WIN_BONUS, game_scores
 
 
-def _steps(rules: Rules, answers: dict[str, Any]) -> list[str]:
-    """The questions of one hand, in order, for the preset (and the trump answered)."""
-    steps = ["taker", "trump"]
-    if rules.auction is not None:
-        steps += ["level", "double"]
-    steps += ["tricks_ns", "tricks_ew", "capot"]
-    if rules.declarations is not None:
-        steps += ["decl_ns", "decl_ew"]
-    if rules.belote_enabled and answers.get("trump") != NO_TRUMP:
-        steps.append("belote")
-    return steps
-
-
-def _parsers(rules: Rules) -> dict[str, Callable[[str], Any]]:
+def _parsers(rules: Rules, answers: dict[str, Any]) -> dict[str, Callable[[str], Any]]:
     return {
         "taker": lambda text: parse_team(text, "taker"),
         "trump": lambda text: parse_trump(text, "trump"),
@@ -62,30 +56,16 @@ def _parsers(rules: Rules) -> dict[str, Callable[[str], Any]]:
         "double": lambda text: parse_double(text, "double"),
         "tricks_ns": lambda text: parse_points(text, "tricks_ns"),
         "tricks_ew": lambda text: parse_points(text, "tricks_ew"),
-        "capot": lambda text: parse_optional_team(text, "capot"),
+        # "yes" to the capot question: the takers took every trick.
+        "capot": lambda text: parse_optional_team(text, "capot", yes_team=answers.get("taker")),
         "decl_ns": lambda text: parse_declared(text, rules, "decl_ns"),
         "decl_ew": lambda text: parse_declared(text, rules, "decl_ew"),
         "belote": lambda text: parse_optional_team(text, "belote"),
     }
 
 
-def _question(rules: Rules, step: str, number: int) -> str:
-    if step == "trump":
-        choices = "H, D, C, S" + (", senza" if rules.allow_senza else "") + (
-            ", tutte" if rules.allow_tutte else "")
-        return message("ask.trump", choices=choices)
-    if step == "level":
-        assert rules.auction is not None
-        levels = rules.auction.levels
-        capot = rules.auction.capot_level
-        plain = [lv for lv in levels if lv != capot]
-        text = f"{plain[0]} to {plain[-1]}" + (", capot" if capot else "")
-        return message("ask.level", levels=text)
-    return message(f"ask.{step}", number=number)
-
-
 def _entry(answers: dict[str, Any]) -> HandEntry:
-    return HandEntry(
+    return fold_belote(HandEntry(
         taker=answers["taker"],
         trump=answers["trump"],
         level=answers.get("level", 0),
@@ -94,40 +74,44 @@ def _entry(answers: dict[str, Any]) -> HandEntry:
         capot=answers.get("capot"),
         declarations=(answers.get("decl_ns", Declared()), answers.get("decl_ew", Declared())),
         belote=answers.get("belote"),
-    )
+    ))
 
 
-def run_interactive(sheet: ScoreSheet, stdin: TextIO, stdout: TextIO) -> None:
-    """Ask each hand one question per line until ``q`` or the end of input."""
+def run_interactive(sheet: ScoreSheet, stdin: TextIO, stdout: TextIO, lang: str = "en") -> None:
+    """Ask each hand one question per line, in ``lang``, until ``q`` or the end of input."""
     rules = sheet.rules
-    parsers = _parsers(rules)
+    answers: dict[str, Any] = {}
+    parsers = _parsers(rules, answers)
 
     def say(text: str) -> None:
         print(text, file=stdout, flush=True)
 
-    answers: dict[str, Any] = {}
+    def refuse(exc: ScoreError) -> None:
+        say(message("error.bad_answer", lang, message=refusal_text(exc, lang)))
+
     step = 0
-    say(message("ask.help"))
+    say(message("ask.help", lang))
     while True:
-        steps = _steps(rules, answers)
-        if not sheet.finished and step >= len(steps):
+        asked = steps(rules, answers.get("trump"))
+        if not sheet.finished and step >= len(asked):
             try:
                 result = sheet.add(_entry(answers))
             except ScoreError as exc:
                 # Ask again from the first question of the field at fault.
                 field = exc.field.split("+")[0]
-                say(message("error.bad_answer", message=exc))
-                step = steps.index(field) if field in steps else 0
+                refuse(exc)
+                step = asked.index(field) if field in asked else 0
                 continue
-            say(describe_hand(result))
+            say(describe_hand(result, lang))
             if sheet.finished:
-                say(describe_match(sheet))
-            answers, step = {}, 0
+                say(describe_match(sheet, lang))
+            answers.clear()
+            step = 0
             continue
         if sheet.finished:
-            say(message("ask.after_match"))
+            say(message("ask.after_match", lang))
         else:
-            say(_question(rules, steps[step], sheet.next_number))
+            say(question(rules, asked[step], sheet.next_number, lang))
         line = stdin.readline()
         if not line:  # end of input: as "q"
             break
@@ -136,30 +120,29 @@ def run_interactive(sheet: ScoreSheet, stdin: TextIO, stdout: TextIO) -> None:
         if command == "q":
             break
         if command == "?":
-            say(message("ask.help"))
+            say(message("ask.help", lang))
             continue
         if command == "u":
             try:
                 undone = sheet.undo()
             except ScoreError as exc:
-                say(message("error.bad_answer", message=exc))
+                refuse(exc)
             else:
-                totals = sheet.totals
-                say(message("report.undone", number=undone.number, total_ns=totals[0],
-                            total_ew=totals[1]))
-            answers, step = {}, 0
+                say(describe_undone(undone, sheet, lang))
+            answers.clear()
+            step = 0
             continue
         if sheet.finished:
             continue
-        name = steps[step]
+        name = asked[step]
         try:
             answers[name] = parsers[name](text)
         except ScoreError as exc:
-            say(message("error.bad_answer", message=exc))
+            refuse(exc)
             continue
         step += 1
-    say(message("report.end", count=len(sheet.hands)))
-    say(describe_match(sheet))
+    say(describe_end(sheet, lang))
+    say(describe_match(sheet, lang))
 
 
 def run_score(preset: str = "classic", csv_in: str | None = None, csv_out: str | None = None,
@@ -169,44 +152,46 @@ def run_score(preset: str = "classic", csv_in: str | None = None, csv_out: str |
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     if lang not in LANGUAGES:
-        print(f"error: unknown language {lang!r}; available: {', '.join(LANGUAGES)}", file=err)
+        # The language is unknown, so the sentence is English.
+        print(translate("en", "error.unknown_language", language=repr(lang)), file=err)
         return 2
-    try:
-        rules = find_preset(preset)
-    except ValueError as exc:
-        print(f"error: {exc}", file=err)
+    if preset not in PRESETS:
+        print(message("cli.unknown_preset", lang, preset=preset, presets=", ".join(PRESETS)),
+              file=err)
         return 2
+    rules = PRESETS[preset]
     if csv_in is not None:
         try:
             with open(csv_in, encoding="utf-8-sig", newline="") as stream:
                 sheet = load_csv(stream, rules)
         except OSError as exc:
-            print(f"error: cannot read {csv_in}: {exc.strerror or exc}", file=err)
+            print(message("cli.cannot_read", lang, path=csv_in, reason=exc.strerror or exc),
+                  file=err)
             return 2
         except UnicodeDecodeError as exc:
-            print(f"error: {csv_in}: not UTF-8 text ({exc.reason})", file=err)
+            print(message("cli.not_utf8", lang, path=csv_in, reason=exc.reason), file=err)
             return 1
         except CsvError as exc:
-            print(f"error: {csv_in}: {exc}", file=err)
+            print(message("cli.bad_csv", lang, path=csv_in, message=refusal_text(exc, lang)),
+                  file=err)
             return 1
         for result in sheet.hands:
-            print(describe_hand(result), file=out)
-        print(describe_match(sheet), file=out)
+            print(describe_hand(result, lang), file=out)
+        print(describe_match(sheet, lang), file=out)
     else:
         sheet = ScoreSheet(rules)
-        run_interactive(sheet, stdin or sys.stdin, out)
-    if tournament and sheet.winner is not None:
-        w = sheet.winner
-        won, lost = game_scores(sheet.totals[w], sheet.totals[1 - w], target=rules.target_score)
-        ns, ew = (won, lost) if w == 0 else (lost, won)
-        print(message("report.game_scores", target=rules.target_score, bonus=WIN_BONUS,
-                      ns=ns, ew=ew), file=out)
+        run_interactive(sheet, stdin or sys.stdin, out, lang)
+    if tournament:
+        line = describe_game_scores(sheet, lang)
+        if line is not None:
+            print(line, file=out)
     if csv_out is not None:
         try:
             with open(csv_out, "w", encoding="utf-8", newline="") as stream:
-                write_csv(sheet, stream)
+                write_csv(sheet, stream, lang=lang)
         except OSError as exc:
-            print(f"error: cannot write {csv_out}: {exc.strerror or exc}", file=err)
+            print(message("cli.cannot_write", lang, path=csv_out, reason=exc.strerror or exc),
+                  file=err)
             return 2
     return 0
 
