@@ -19,6 +19,9 @@ def serve_command(
     insecure_cookies: bool = typer.Option(
         False, help="Send the session cookie without the Secure flag (plain HTTP off loopback)."),
     origin: list[str] = typer.Option([], help="Another origin allowed to open WebSockets."),
+    waiting_expiry: float = typer.Option(
+        600.0, help="Seconds a table not yet started may wait with none of its seated "
+                    "players connected before it is closed."),
 ) -> None:
     """Start La Sala at http://HOST:PORT (SQLite by default)."""
     import uvicorn
@@ -31,9 +34,13 @@ def serve_command(
         async_url(db)
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="--db") from None
+    if not waiting_expiry > 0:
+        raise typer.BadParameter("must be a positive number of seconds",
+                                 param_hint="--waiting-expiry")
     settings = Settings(db_url=db, host=host, port=port, takeover_seconds=takeover,
                         bot_delay=bot_delay, bot_workers=bot_workers,
-                        secure_cookies=not insecure_cookies, allowed_origins=tuple(origin))
+                        secure_cookies=not insecure_cookies, allowed_origins=tuple(origin),
+                        waiting_table_expiry=waiting_expiry)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     typer.echo(f"La Sala: http://{host}:{port}  (database {db})")
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info",

@@ -28,3 +28,12 @@ class Settings:
     login_window: float = 60.0
     secret_file: Path | None = None
     lobby_chat_history: int = field(default=50)
+    # Seconds a table not yet started may wait with none of its seated humans connected
+    # (at the table or in the lobby) before it is closed as "expired".
+    waiting_table_expiry: float = 600.0
+    # Seconds over which the lobby gathers table changes into one frame per listener.
+    lobby_coalesce: float = 0.15
+    # Tables on one page of the lobby (the page without scripts, and the live list).
+    lobby_page_size: int = 50
+    # Seconds between two looks over the tables (expiry, watcher counts).
+    lobby_sweep: float = 2.0
