@@ -220,8 +220,9 @@ class LobbyFeed:
             changes, frame = shared[lang]
             if any(any(owned_by(t, conn.uid)) for t in tables.values()):
                 # This listener sits at a changed table: its own fields, its own frame.
-                mine = [{**c, "table": personal(tables[c["id"]], self.summary(
-                    tables[c["id"]], lang), conn.uid)} if "table" in c else c for c in changes]
+                mine = [{**c, "table": personal(tables[int(c["id"])], self.summary(
+                    tables[int(c["id"])], lang), conn.uid)} if "table" in c else c
+                        for c in changes]
                 data = {"changes": mine, "total": total,
                         "say": self._announcements(pending, tables, lang)}
                 frame = P.encode("tables", data, self.room.version)
