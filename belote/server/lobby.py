@@ -210,7 +210,7 @@ class LobbyFeed:
         for conn in list(self.room.lobby):
             lang = conn.lang
             if lang not in shared:
-                changes = [{"op": op, "id": tid} if op == REMOVE else
+                changes: list[dict[str, Any]] = [{"op": op, "id": tid} if op == REMOVE else
                            {"op": op, "id": tid, "table": personal(
                                tables[tid], self.summary(tables[tid], lang), None)}
                            for tid, op in pending.items()]
