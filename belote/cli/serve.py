@@ -29,6 +29,9 @@ def serve_command(
         30.0, min=0.1, help="Tables that one address may create an hour, after a burst of 10."),
     sockets_per_address: int = typer.Option(
         32, min=1, help="WebSockets one address may hold open at once."),
+    waiting_expiry: float = typer.Option(
+        600.0, help="Seconds a table not yet started may wait with none of its seated "
+                    "players connected before it is closed."),
 ) -> None:
     """Start La Sala at http://HOST:PORT (SQLite by default)."""
     import uvicorn
@@ -41,6 +44,9 @@ def serve_command(
         async_url(db)
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="--db") from None
+    if not waiting_expiry > 0:
+        raise typer.BadParameter("must be a positive number of seconds",
+                                 param_hint="--waiting-expiry")
     settings = Settings(db_url=db, host=host, port=port, takeover_seconds=takeover,
                         bot_delay=bot_delay, bot_workers=bot_workers,
                         secure_cookies=not insecure_cookies, allowed_origins=tuple(origin),
@@ -48,7 +54,8 @@ def serve_command(
                         chat_lines_per_table=chat_lines_per_table,
                         waiting_tables_per_user=waiting_tables_per_user,
                         tables_per_address_per_hour=tables_per_hour,
-                        sockets_per_address=sockets_per_address)
+                        sockets_per_address=sockets_per_address,
+                        waiting_table_expiry=waiting_expiry)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     typer.echo(f"La Sala: http://{host}:{port}  (database {db})")
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info",

@@ -52,6 +52,7 @@ from belote.server.config import Settings
 from belote.server.connection import Connection
 from belote.server.keys import bindings_for_client, help_rows
 from belote.server.limits import KeyedLimiter
+from belote.server.lobby import page_number
 from belote.server.persistence import NameTaken
 from belote.server.replay import replay_hands
 from belote.server.room import Room
@@ -194,18 +195,36 @@ def create_app(settings: Settings | None = None) -> Starlette:
             request.session["verbosity"] = verbosity
 
     # ------------------------------------------------------------------ pages
-    async def lobby(request: Request) -> Response:
-        lang = language(request)
-        finished = await room.store.list_tables("finished", limit=20)
+    def lobby_strings(lang: str) -> str:
+        """The sentences the live list builds rows with (``static/lobby.js``), as patterns."""
+        found = {key: text for key, text in messages(lang).items()
+                 if key.startswith(("web.lobby.", "web.seat.", "web.level.", "lobby."))}
+        return json.dumps({"strings": found, "levels": list(LEVELS)}, ensure_ascii=False)
+
+    def lobby_page(request: Request) -> dict[str, Any] | Response:
+        try:
+            number = page_number(request.query_params.get("page"))
+        except ValueError:
+            return render(request, "error.html", status=400, message=translate(
+                language(request), "lobby.error.bad_page"))
         identity = _identity(request)
-        return render(request, "lobby.html", tables=room.summaries(
-            lang, identity[0] if identity else None), presets=list(PRESETS),
-                      levels=LEVELS, finished=[r.id for r in finished])
+        return room.feed.page(language(request), identity[0] if identity else None, number)
+
+    async def lobby(request: Request) -> Response:
+        page = lobby_page(request)
+        if isinstance(page, Response):
+            return page
+        finished = await room.store.list_tables("finished", limit=20)
+        return render(request, "lobby.html", listing=page, tables=page["tables"],
+                      presets=list(PRESETS), levels=LEVELS, finished=[r.id for r in finished],
+                      lobby_data=lobby_strings(language(request)))
 
     async def tables_fragment(request: Request) -> Response:
-        identity = _identity(request)
-        return render(request, "_tables.html", tables=room.summaries(
-            language(request), identity[0] if identity else None), levels=LEVELS)
+        page = lobby_page(request)
+        if isinstance(page, Response):
+            return page
+        return render(request, "_tables.html", listing=page, tables=page["tables"],
+                      levels=LEVELS)
 
     async def guest(request: Request) -> Response:
         data = await form(request)
@@ -444,8 +463,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
         conn = await _accept(websocket)
         if conn is None:
             return
+        try:
+            # The page the listener shows: its sync carries that page; diffs cover them all.
+            page = page_number(websocket.query_params.get("page"))
+        except ValueError:
+            page = 1
         room.lobby.add(conn)
-        room.lobby_sync(conn)
+        room.lobby_sync(conn, page)
 
         def wire_error(code: str) -> None:
             conn.send(error_frame(code, conn.lang, room.version, family="wire"))
@@ -457,7 +481,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     return
                 room.lobby_say(conn.name, message.text)
             elif isinstance(message, P.Hello):
-                room.lobby_sync(conn)
+                room.lobby_sync(conn, page)
             elif isinstance(message, P.Ping):
                 conn.send(P.encode_message(P.Pong(), room.version))
             else:

@@ -36,3 +36,12 @@ class Settings:
     tables_per_address_burst: int = 10  # tables created from one address at once, then...
     tables_per_address_per_hour: float = 30.0  # ...this many an hour
     sockets_per_address: int = 32  # WebSockets open at once from one address
+    # Seconds a table not yet started may wait with none of its seated humans connected
+    # (at the table or in the lobby) before it is closed as "expired".
+    waiting_table_expiry: float = 600.0
+    # Seconds over which the lobby gathers table changes into one frame per listener.
+    lobby_coalesce: float = 0.15
+    # Tables on one page of the lobby (the page without scripts, and the live list).
+    lobby_page_size: int = 50
+    # Seconds between two looks over the tables (expiry, watcher counts).
+    lobby_sweep: float = 2.0

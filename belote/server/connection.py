@@ -56,6 +56,16 @@ class Connection:
             self.outbox.get_nowait()
         self.outbox.put_nowait(None)
 
+    def close(self) -> None:
+        """Close after the frames already waiting (the writer closes the socket)."""
+        if self.state is not ConnectionState.OPEN:
+            return
+        try:
+            self.outbox.put_nowait(None)
+            self.state = ConnectionState.CLOSING
+        except asyncio.QueueFull:
+            self.overflow()
+
     def gone(self) -> None:
         """The socket is closed (by either side): nothing more is queued for it."""
         self.state = ConnectionState.CLOSED

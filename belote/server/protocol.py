@@ -116,9 +116,14 @@ class Pong:
 
 @dataclass(frozen=True, slots=True)
 class LobbySync:
-    """The lobby's recent chat, on joining it."""
+    """On joining the lobby: its recent chat and one page of the list of tables."""
 
     chat: list[str]
+    tables: list[dict[str, Any]]
+    page: int
+    pages: int
+    total: int
+    size: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,15 +134,21 @@ class ChatLine:
 
 
 @dataclass(frozen=True, slots=True)
-class TablesChanged:
-    """The list of tables changed: fetch it again."""
+class TablesDiff:
+    """Tables added, changed or removed since the last frame (``changes``: each with ``op``,
+    ``id`` and, unless removed, the table's summary), the list's new length, and what to
+    announce of it."""
+
+    changes: list[dict[str, Any]]
+    total: int
+    say: list[str]
 
 
-Outbound = Sync | Update | Error | Pong | LobbySync | ChatLine | TablesChanged
+Outbound = Sync | Update | Error | Pong | LobbySync | ChatLine | TablesDiff
 
 _OUTBOUND_TYPES: dict[type[Any], str] = {
     Sync: "sync", Update: "update", Error: "error", Pong: "pong", LobbySync: "sync",
-    ChatLine: "chat", TablesChanged: "tables",
+    ChatLine: "chat", TablesDiff: "tables",
 }
 
 

@@ -7,16 +7,16 @@ import logging
 from collections import deque
 from typing import Any
 
-from belote.i18n import preset_name, translate
+from belote.i18n import translate
 from belote.rules import PRESETS, find_preset
-from belote.rules.sheet import flag_sentence, rules_with_flags
+from belote.rules.sheet import rules_with_flags
 from belote.server import protocol as P
 from belote.server.bots import BotPool
 from belote.server.config import Settings
 from belote.server.connection import Connection
 from belote.server.limits import KeyedLimiter
+from belote.server.lobby import LobbyFeed, personal
 from belote.server.persistence import Store
-from belote.server.seats import seat_names
 from belote.server.table import Table, TableError, TableLimits
 
 log = logging.getLogger(__name__)
@@ -41,6 +41,7 @@ class Room:
                                        settings.tables_per_address_per_hour)
         self.sockets: dict[str, int] = {}  # open WebSockets per client address
         self.frames_dropped = 0  # frames a connection could not send (logged each time)
+        self.feed = LobbyFeed(self, settings)  # the lobby's live list (belote/server/lobby.py)
 
     async def open(self) -> None:
         await self.store.open()
@@ -63,8 +64,11 @@ class Room:
                 continue
             table.start()
         log.info("room open: %d tables resumed, %d broken", len(self.tables), len(self.broken))
+        log.info("room open: %d tables resumed", len(self.tables))
+        self.feed.start()
 
     async def close(self) -> None:
+        await self.feed.close()
         await asyncio.gather(*(t.stop() for t in self.tables.values()))
         if self.bots is not None:
             self.bots.close()
@@ -126,46 +130,26 @@ class Room:
 
     # ------------------------------------------------------------------ the lobby
     def summaries(self, lang: str, uid: str | None = None) -> list[dict[str, Any]]:
-        """Each table for the lobby; ``uid`` marks the viewer's own seat."""
-        result = []
-        for table in sorted(self.tables.values(), key=lambda t: t.id):
-            if table.finished:
-                continue  # listed with the finished games, as a replay
-            names = seat_names(table.seats, lang)
-            rules = [flag_sentence(table.rules, "target_score", table.rules.target_score,
-                                   lang)[1]]
-            rules += [flag_sentence(table.rules, flag, value, lang)[1]
-                      for flag, value in table.flags.items() if flag != "target_score"]
-            result.append({
-                "id": table.id,
-                "preset": preset_name(table.preset, lang),
-                "rules": rules,
-                "seats": [{"name": names[n], "kind": s.kind, "level": s.level,
-                           "mine": s.kind == "human" and uid is not None and s.owner == uid}
-                          for n, s in enumerate(table.seats)],
-                "seated": uid is not None and any(
-                    s.kind == "human" and s.owner == uid for s in table.seats),
-                "status": "finished" if table.finished else
-                          ("playing" if table.game is not None else "waiting"),
-                "watchers": len(table.connections),
-            })
-        return result
+        """Every listed table for the lobby, waiting tables with a free seat first; ``uid``
+        marks the viewer's own seat (see ``lobby.LobbyFeed.page`` for one page)."""
+        return [personal(t, self.feed.summary(t, lang), uid) for t in self.feed.rows()]
 
     def _table_changed(self, table: Table) -> None:
+        if table.broken is not None and table.id in self.tables:
+            self.broken[table.id] = table.broken  # its page says so; the room goes on
         if table.finished and not table.connections and table.id in self.tables:
             # A finished match lives on as its stored replay; its actor can go.
             del self.tables[table.id]
             task = asyncio.create_task(table.stop())
             self._stopping.add(task)
             task.add_done_callback(self._stopping.discard)
-        self.version += 1
-        for conn in list(self.lobby):
-            # Listeners fetch the list again (rendered for them) when told it changed.
-            conn.send(P.encode_message(P.TablesChanged(), self.version))
+        self.feed.changed(table)  # listeners hear of it with the next coalesced frame
 
-    def lobby_sync(self, conn: Connection) -> None:
+    def lobby_sync(self, conn: Connection, page: int = 1) -> None:
+        """The chat and one page of the list, for a listener that (re)connects."""
         chat = [translate(conn.lang, "web.chat.line", name=n, text=t) for n, t in self.lobby_chat]
-        conn.send(P.encode_message(P.LobbySync(chat), self.version))
+        conn.send(P.encode_message(P.LobbySync(chat, **self.feed.page(conn.lang, conn.uid,
+                                                                       page)), self.version))
 
     def lobby_say(self, name: str, text: str) -> None:
         self.lobby_chat.append((name, text))

@@ -205,6 +205,15 @@ class Store:
                 )
             )
 
+    async def expire_table(self, table_id: int) -> bool:
+        """Close a table that waited too long for players; False if it was not open."""
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                update(tables).where(tables.c.id == table_id, tables.c.status == "open")
+                .values(status="expired")
+            )
+        return bool(result.rowcount)
+
     async def table(self, table_id: int) -> TableRow | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(tables).where(tables.c.id == table_id))).first()
