@@ -225,7 +225,8 @@ def test_every_open_table_comes_back_after_a_restart_however_many(tmp_path: Path
 
 # ---------------------------------------------------------------- limits
 def test_one_person_may_keep_only_a_few_tables_waiting(tmp_path: Path) -> None:
-    app = create_app(make_settings(tmp_path, waiting_tables_per_user=2))
+    app = create_app(make_settings(tmp_path, waiting_tables_per_user=2,
+                                   tables_per_address_burst=10))
     with client_for(app) as client:
         guest(client, "Ada")
         create_table(client)
