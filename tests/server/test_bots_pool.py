@@ -14,7 +14,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Coroutine
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 from unittest import mock
@@ -222,38 +222,52 @@ def test_a_worker_killed_while_idle_costs_no_decision() -> None:
 
 # ------------------------------------------------------------------------------ fairness
 
+class _RecordingExecutor(ThreadPoolExecutor):
+    """Four threads, and the level of every decision submitted, in order."""
+
+    def __init__(self) -> None:
+        super().__init__(4, thread_name_prefix="bot-test")
+        self.submitted: list[str] = []
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        self.submitted.append(args[0])
+        return super().submit(fn, *args, **kwargs)
+
+
 class _WidePool(BotPool):
-    """Four threads instead of one, to show that a table still takes at most one."""
+    """Free threads to spare, to show that a table still takes at most one."""
 
     def _start(self) -> Executor:
-        return ThreadPoolExecutor(4, thread_name_prefix="bot-test")
+        return _RecordingExecutor()
 
 
 def test_a_table_has_at_most_one_outstanding_decision_and_others_are_not_held_up() -> None:
     release = threading.Event()
-    started: list[str] = []
 
     def task(level: str, observation: Observation) -> int:
-        started.append(level)
         if level == "slow":
             release.wait(60)
         return observation.legal_actions[0]
 
     async def run() -> None:
         pool = _WidePool(0, 0.05, task=task)
+        assert isinstance(pool._executor, _RecordingExecutor)
+        submitted = pool._executor.submitted
         try:
             late = await pool.choose("slow", _observation(), table=1)
             assert late.fallback is Fallback.LATE  # and it still occupies a thread
+            waited = await pool.choose("waited", _observation(), table=1)
+            assert waited.fallback is Fallback.LATE  # late waiting its turn: never submitted
             pool.timeout = 60.0
             again = asyncio.create_task(pool.choose("again", _observation(), table=1))
             other = await pool.choose("other", _observation(), table=2)
             assert other.fallback is None  # another table is served meanwhile
             for _ in range(20):
                 await asyncio.sleep(0)
-            assert started == ["slow", "other"]  # table 1's second decision waits its turn
+            assert submitted == ["slow", "other"]  # table 1's next decision waits its turn
             release.set()
             assert (await again).fallback is None
-            assert started == ["slow", "other", "again"]
+            assert submitted == ["slow", "other", "again"]
         finally:
             release.set()
             pool.close()

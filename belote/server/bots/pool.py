@@ -88,7 +88,9 @@ class BotPool:
             fallback, error = Fallback.FAILED, caught
         finally:
             if not slot.submitted:  # else the job resolves it when it leaves the pool
-                slot.left_pool.set_result(None)
+                # Never submitted, but the table's earlier job may still hold a worker: the
+                # table's next decision must wait for that one, as this one did.
+                _resolve_after(previous, slot.left_pool)
         if fallback is None and action != DECLINE and action not in observation.legal_actions:
             fallback, error = Fallback.ILLEGAL, ValueError(f"illegal action {action}")
         if fallback is not None:
@@ -164,11 +166,23 @@ class _Slot:
         self.submitted = False
 
 
+def _resolve_after(previous: asyncio.Future[None] | None,
+                   left_pool: asyncio.Future[None]) -> None:
+    if previous is None or previous.done():
+        left_pool.set_result(None)
+    else:
+        previous.add_done_callback(lambda _: _settle_slot(left_pool))
+
+
+def _settle_slot(left_pool: asyncio.Future[None]) -> None:
+    if not left_pool.done():
+        left_pool.set_result(None)
+
+
 def _settle(answer: asyncio.Future[int], left_pool: asyncio.Future[None]) -> None:
     if not answer.cancelled():
         answer.exception()  # retrieved: a late answer's error is no news to log
-    if not left_pool.done():
-        left_pool.set_result(None)
+    _settle_slot(left_pool)
 
 
 def _report_warm_up(job: Future[None]) -> None:
