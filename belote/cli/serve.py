@@ -15,7 +15,9 @@ def serve_command(
     db: str = typer.Option(DEFAULT_DB, help="sqlite:///FILE or postgresql://USER@HOST/DB."),
     takeover: float = typer.Option(30.0, help="Seconds before a bot plays for an absent player."),
     bot_delay: float = typer.Option(0.8, help="Seconds a bot waits before it plays."),
-    bot_workers: int = typer.Option(1, help="Processes for the bots' thinking (0: a thread)."),
+    bot_workers: int | None = typer.Option(
+        None, min=0, show_default="one per CPU",
+        help="Processes for the bots' thinking (0: a thread of the server)."),
     insecure_cookies: bool = typer.Option(
         False, help="Send the session cookie without the Secure flag (plain HTTP off loopback)."),
     origin: list[str] = typer.Option([], help="Another origin allowed to open WebSockets."),

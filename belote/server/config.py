@@ -17,8 +17,8 @@ class Settings:
     takeover_seconds: float = 30.0
     # Pause before a bot acts, so that people can follow the game by ear.
     bot_delay: float = 0.8
-    # Bot processes; 0 thinks in a thread of the server process (tests).
-    bot_workers: int = 1
+    # Bot processes; None: one per CPU; 0 thinks in a thread of the server process (tests).
+    bot_workers: int | None = None
     bot_timeout: float = 5.0
     # Origins allowed to open a WebSocket besides the server's own (Host header).
     allowed_origins: tuple[str, ...] = ()

@@ -566,7 +566,8 @@ class Table:
         assert self.game is not None
         observation = self.game.observation(seat_no)
         started = time.monotonic()
-        action = await self.bots.choose(self.seats[seat_no].level, observation)
+        decision = await self.bots.choose(self.seats[seat_no].level, observation, table=self.id)
+        action = decision.action
         await asyncio.sleep(max(0.0, self.bot_delay - (time.monotonic() - started)))
 
         async def play() -> None:
