@@ -19,6 +19,14 @@ def serve_command(
     insecure_cookies: bool = typer.Option(
         False, help="Send the session cookie without the Secure flag (plain HTTP off loopback)."),
     origin: list[str] = typer.Option([], help="Another origin allowed to open WebSockets."),
+    allowed_host: list[str] = typer.Option(
+        [], help="A Host header the room answers (repeatable; default: the --host address, "
+        "localhost and 127.0.0.1). Needed behind a domain name or with --host 0.0.0.0."),
+    forwarded_allow_ips: list[str] = typer.Option(
+        [], help="A proxy address whose X-Forwarded-For/-Proto headers are believed "
+        "(repeatable; default: none, the peer's address is the client's)."),
+    signups_per_hour: int = typer.Option(10, min=1, help="New accounts per address per hour."),
+    guests_per_hour: int = typer.Option(60, min=1, help="New guests per address per hour."),
 ) -> None:
     """Start La Sala at http://HOST:PORT (SQLite by default)."""
     import uvicorn
@@ -33,8 +41,15 @@ def serve_command(
         raise typer.BadParameter(str(error), param_hint="--db") from None
     settings = Settings(db_url=db, host=host, port=port, takeover_seconds=takeover,
                         bot_delay=bot_delay, bot_workers=bot_workers,
-                        secure_cookies=not insecure_cookies, allowed_origins=tuple(origin))
+                        secure_cookies=not insecure_cookies, allowed_origins=tuple(origin),
+                        allowed_hosts=tuple(allowed_host),
+                        forwarded_allow_ips=tuple(forwarded_allow_ips),
+                        signups_per_hour=signups_per_hour, guests_per_hour=guests_per_hour)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     typer.echo(f"La Sala: http://{host}:{port}  (database {db})")
+    # Forwarded headers only from the named proxies: by default uvicorn would believe them
+    # from 127.0.0.1, and anyone on the machine could pick their address (and rate limit).
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info",
-                ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20)
+                ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20,
+                proxy_headers=bool(settings.forwarded_allow_ips),
+                forwarded_allow_ips=list(settings.forwarded_allow_ips) or None)
