@@ -226,7 +226,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         except AuthError as error:
             return back(request, "/", error.code)
         key, current = name_key(name), _session(request)
-        holder = sessions.guests.holder(key)
+        holder = await sessions.guest_holding(key)
         if holder is not None and (current is None or holder != current.id):
             return back(request, "/", "name_in_use")
         if await room.store.account_by_key(key) is not None:
@@ -287,21 +287,20 @@ def create_app(settings: Settings | None = None) -> Starlette:
         except AuthError as error:
             return refused(request, "login.html", 400, error.code, mode="register")
         key, current = name_key(name), _session(request)
-        holder = sessions.guests.holder(key)
+        holder = await sessions.guest_holding(key)
         if holder is not None and (current is None or holder != current.id):
             return refused(request, "login.html", 409, "name_in_use", mode="register")
         signups.hit(address_key)
         # Hold the name among guests while the account is made, so that no guest takes it
         # between the check above and the insert.
-        placeholder = f"signup:{secrets.token_urlsafe(8)}"
-        if holder is None:
-            sessions.guests.claim(key, placeholder)
+        reserved = sessions.reserve(key) if holder is None else None
         try:
             account = await room.store.add_user(name, await passwords.hash(password), key)
         except NameTaken:
             return refused(request, "login.html", 409, "name_taken", mode="register")
         finally:
-            sessions.guests.release(placeholder)
+            if reserved is not None:
+                sessions.unreserve(reserved)
         await start_session(request, name, key, account)
         return devices.remember(back(request, "/"), account)
 

@@ -32,6 +32,7 @@ SCOPE_KEY = "sala.session"
 TOUCH_EVERY = timedelta(seconds=60)
 PURGE_EVERY = 600.0  # seconds between sweeps of expired sessions
 CACHE_SIZE = 10_000
+RESERVED = "reserved:"  # a name held by a sign-up in progress, not by a session
 # Cookie entries of the release before server sessions: such a cookie is signed out.
 LEGACY_KEYS = ("uid", "name", "account")
 
@@ -115,6 +116,24 @@ class Sessions:
             await self.store.touch_session(session_id, now)
         self._remember(row)
         return row
+
+    async def guest_holding(self, name_key: str) -> str | None:
+        """The live guest session holding ``name_key`` (one that expired lets it go now)."""
+        holder = self.guests.holder(name_key)
+        if (holder is not None and not holder.startswith(RESERVED)
+                and await self.get(holder) is None):
+            self.guests.release(holder)  # its row was gone: the name is free
+            return None
+        return self.guests.holder(name_key)
+
+    def reserve(self, name_key: str) -> str | None:
+        """Hold ``name_key`` against guests while an account is made with it: a token for
+        :meth:`unreserve`, or None if a guest holds it."""
+        token = f"{RESERVED}{secrets.token_urlsafe(8)}"
+        return token if self.guests.claim(name_key, token) else None
+
+    def unreserve(self, token: str) -> None:
+        self.guests.release(token)
 
     async def end(self, *session_ids: str) -> None:
         for session_id in session_ids:

@@ -38,7 +38,7 @@ users = Table(
     Column("name_key", String(96), nullable=False),
     Column("password_hash", Text, nullable=False),
     Column("created", DateTime(timezone=True), server_default=func.now()),
-    Index("users_name_key", "name_key", unique=True),
+    Index("users_by_name_key", "name_key", unique=True),
 )
 
 # One row per signed-in browser: the signed cookie carries only ``id``.
@@ -53,7 +53,7 @@ sessions = Table(
     Column("last_seen", DateTime(timezone=True), nullable=False),
     Column("user_agent", String(256), nullable=False),
     Column("address", String(64), nullable=False),
-    Index("sessions_account", "account"),
+    Index("sessions_by_account", "account"),
 )
 
 tables = Table(

@@ -46,7 +46,7 @@ def upgrade() -> None:
                     "their names, under a distinct key", clashes)
     with op.batch_alter_table("users") as batch:
         batch.alter_column("name_key", existing_type=sa.String(96), nullable=False)
-        batch.create_index("users_name_key", ["name_key"], unique=True)
+        batch.create_index("users_by_name_key", ["name_key"], unique=True)
     op.create_table(
         "sessions",
         sa.Column("id", sa.String(64), primary_key=True),
@@ -59,12 +59,12 @@ def upgrade() -> None:
         sa.Column("user_agent", sa.String(256), nullable=False),
         sa.Column("address", sa.String(64), nullable=False),
     )
-    op.create_index("sessions_account", "sessions", ["account"])
+    op.create_index("sessions_by_account", "sessions", ["account"])
 
 
 def downgrade() -> None:
-    op.drop_index("sessions_account", table_name="sessions")
+    op.drop_index("sessions_by_account", table_name="sessions")
     op.drop_table("sessions")
     with op.batch_alter_table("users") as batch:
-        batch.drop_index("users_name_key")
+        batch.drop_index("users_by_name_key")
         batch.drop_column("name_key")
