@@ -191,7 +191,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         row = await sessions.start(
             name, key, account, user_agent=request.headers.get("user-agent", ""),
             address=_address(request), replacing=current.id if current else None)
-        kept = {k: request.session[k] for k in ("lang", "verbosity") if k in request.session}
+        kept: dict[str, Any] = {k: request.session[k] for k in ("lang", "verbosity")
+                                if k in request.session}
         request.session.clear()
         request.session.update(kept, sid=row.id)
         request.scope[SCOPE_KEY] = row

@@ -28,17 +28,17 @@ SIGNED_IN = "Signed in as"
 class Devices(Identities):
     """Identities whose cookie jars keep what every request sets (not only /guest's)."""
 
-    def __call__(self, who: str, method: str, path: str, **kw: Any) -> httpx.Response:
+    def __call__(self, who: str, method: str, path: str, **kw: Any) -> Any:
         client = super().use(who)
-        response: httpx.Response = getattr(client, method)(path, **kw)
+        response = getattr(client, method)(path, **kw)
         self._jars[who] = client.cookies
         return response
 
-    def register(self, who: str, name: str, password: str = "settebello") -> httpx.Response:
+    def register(self, who: str, name: str, password: str = "settebello") -> Any:
         return self(who, "post", "/register", data={"name": name, "password": password},
                     follow_redirects=False)
 
-    def login(self, who: str, name: str, password: str = "settebello") -> httpx.Response:
+    def login(self, who: str, name: str, password: str = "settebello") -> Any:
         return self(who, "post", "/login", data={"name": name, "password": password},
                     follow_redirects=False)
 
@@ -47,12 +47,12 @@ class Devices(Identities):
                     follow_redirects=False).status_code == 303
 
 
-def register(client: TestClient, name: str, password: str = "settebello") -> httpx.Response:
+def register(client: TestClient, name: str, password: str = "settebello") -> Any:
     return client.post("/register", data={"name": name, "password": password},
                        follow_redirects=False)
 
 
-def login(client: TestClient, name: str, password: str = "settebello") -> httpx.Response:
+def login(client: TestClient, name: str, password: str = "settebello") -> Any:
     return client.post("/login", data={"name": name, "password": password},
                        follow_redirects=False)
 

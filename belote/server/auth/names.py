@@ -13,7 +13,7 @@ import re
 import unicodedata
 from functools import cache
 
-from confusable_homoglyphs.confusables import confusables_data
+from confusable_homoglyphs.confusables import confusables_data  # type: ignore[import-untyped]
 
 NAME = re.compile(r"^[\w][\w .'-]{1,23}$")
 MIN_PASSWORD = 8
