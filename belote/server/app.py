@@ -172,6 +172,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     sessions = Sessions(room.store, guest_idle=timedelta(hours=settings.guest_idle_hours),
                         account_idle=timedelta(days=settings.session_days))
     devices = KnownDevices(room, secure=settings.secure_cookies)
+    sessions.on_end.append(lambda ids: room.disconnect({public_id(i) for i in ids}))
     env = Environment(loader=FileSystemLoader(HERE / "templates"),
                       autoescape=select_autoescape(["html"]))
 

@@ -18,6 +18,7 @@ from belote.server.limits import KeyedLimiter
 from belote.server.lobby import LobbyFeed, personal
 from belote.server.persistence import Store
 from belote.server.table import Table, TableError, TableLimits
+from belote.server.view import error_frame
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +107,21 @@ class Room:
         return table
 
     # ------------------------------------------------------------------ sockets
+    def disconnect(self, uids: set[str]) -> int:
+        """Close every open socket of these people (their session ended): they are told why,
+        and their seats are handled as any dropped connection's.  Returns how many closed."""
+        closed = 0
+        tables = [t.connections for t in self.tables.values()]
+        for connections in [self.lobby, *tables]:
+            for conn in list(connections):
+                if conn.uid in uids and not conn.closed:
+                    conn.send(error_frame("signed_out", conn.lang, 0))
+                    conn.close()
+                    closed += 1
+        if closed:
+            log.info("%d sockets closed: their session ended", closed)
+        return closed
+
     def open_socket(self, address: str) -> bool:
         """Count a new WebSocket from ``address``; ``False``: over the limit, refuse it."""
         count = self.sockets.get(address, 0)

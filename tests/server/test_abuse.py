@@ -482,3 +482,16 @@ def test_a_bot_that_runs_out_of_time_is_announced_as_a_quick_move(tmp_path: Path
     async def rows(store: Store) -> list[Any]:
         return [e.data for e in await store.log(table_id) if e.kind == "act"]
     assert any(data.get("quick") == "late" for data in read_store(app, rows))
+
+
+def test_signing_out_closes_the_sessions_open_sockets(client: TestClient) -> None:
+    guest(client, "Ada")
+    table_id = create_table(client)
+    with connect(client, table_id) as ws:
+        send(ws, "sit", seat=0)
+        until(ws, lambda f: f["t"] == "update" and f["d"]["view"]["seats"][0]["you"])
+        assert client.post("/logout", follow_redirects=False).status_code == 303
+        told = _errors(ws, "signed_out")
+        assert "sign in again" in told["d"]["text"]
+        with pytest.raises(WebSocketDisconnect):
+            receive(ws)

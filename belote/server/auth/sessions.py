@@ -58,6 +58,8 @@ class Sessions:
         self.guests = GuestNames()
         self._cache: OrderedDict[str, SessionRow] = OrderedDict()
         self._next_purge = 0.0
+        # Told the ids of ended sessions (the room closes their open sockets).
+        self.on_end: list[Callable[[list[str]], None]] = []
 
     async def open(self) -> None:
         """Drop expired sessions; the live guests' names are held again."""
@@ -140,6 +142,8 @@ class Sessions:
             self._cache.pop(session_id, None)
             self.guests.release(session_id)
         await self.store.delete_sessions(list(session_ids))
+        for listener in self.on_end:
+            listener(list(session_ids))
 
     async def of_account(self, account: int) -> list[SessionRow]:
         return await self.store.sessions(account)
