@@ -29,9 +29,13 @@ Parts (sizes in brackets; "x/k" means the value divided by k, so most features l
 | ``belote_said`` | 8 | 4 relative seats x (belote, rebelote) |
 | ``declared`` | 20 | 4 relative seats x (declared, tierce, cinquante, cent or more, carre) |
 | ``last_bid`` | 72 | 4 relative seats x the 18 bid features of their last bid |
-| ``scores`` | 9 | card points /162, tricks /8, declaration points /500, match totals / target, each viewer's team first; the pot / target |
-| ``bid_history`` | 880 | (information state only) the last 40 bids in order, each 4 (relative seat) + 18 features; longer auctions keep their last 40 (``last_bid`` keeps every seat's last word) |
-| ``trick_history`` | 1056 | (information state only) per trick 0..7: the leader (4) and the card of each relative seat (4 x 32) |
+| ``scores`` | 9 | card points /162, tricks /8, declarations /500, totals / target (1) |
+| ``bid_history`` | 880 | the last 40 bids in order: 4 (relative seat) + 18 features (2) |
+| ``trick_history`` | 1056 | per trick 0..7: leader (4), each relative seat's card (4 x 32) (2) |
+
+(1) each pair with the viewer's team first, then the pot / target.  (2) information state
+only.  Longer auctions keep their last 40 bids in ``bid_history``; ``last_bid`` still holds
+every seat's last word.
 
 The 18 bid features: pass, take, name a suit (4), senza, tutte, aspetto, ancora, alzo, contro,
 surcontro, a contract's suit (4) and its level index+1 / number of levels.
