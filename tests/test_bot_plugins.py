@@ -44,7 +44,7 @@ def test_play_accepts_a_plugin_at_the_bot_seats() -> None:
     ("examples.first_legal_bot:Nope", "has no 'Nope'"),
     ("examples.first_legal_bot:", "module:Class"),
     ("collections:OrderedDict", "could not be made"),
-    ("types:SimpleNamespace", "choose"),
+    ("string:Formatter", "choose"),
     ("examples:__doc__", "not a class"),
 ])
 def test_bad_plugins_get_a_clear_error(name: str, message: str) -> None:
