@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from belote.ai import plugins
 from belote.ai.base import DECLINE, Player
 from belote.ai.expert import ExpertBot
 from belote.ai.heuristic import HeuristicBot
@@ -20,10 +21,13 @@ BOTS: dict[str, Callable[[int | None], Player]] = {
 
 
 def make_bot(name: str, seed: int | None = None) -> Player:
-    try:
+    """A bot by name: a built-in one, ``module:Class`` or a ``belote.bots`` entry point."""
+    if name in BOTS:
         return BOTS[name](seed)
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; available: {', '.join(sorted(BOTS))}") from None
+    if ":" in name or name in plugins.entry_point_names():
+        return plugins.load_plugin(name, seed)
+    raise ValueError(f"unknown bot {name!r}; available: {', '.join(sorted(BOTS))}, "
+                     "or a plug-in written module:Class")
 
 
 __all__ = ["BOTS", "DECLINE", "LEVELS", "Player", "make_bot"]

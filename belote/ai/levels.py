@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from belote.ai import plugins
 from belote.ai.heuristic import HeuristicBot
 from belote.engine import actions as A
 from belote.engine.observation import Observation
@@ -33,4 +34,5 @@ class EasyBot(HeuristicBot):
         return super().choose(observation)
 
 
-LEVELS = ("easy", "normal", "expert")
+# The room's levels: its own three, then the bots installed packages declare as plug-ins.
+LEVELS = ("easy", "normal", "expert", *plugins.entry_point_names())

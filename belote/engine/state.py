@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import operator
+import random
 from collections.abc import Sequence
 from enum import IntEnum
 
@@ -663,3 +664,12 @@ class Game:
 
     def remaining_cards(self) -> CardSet:
         return ALL_CARDS & ~self.played
+
+    def resample(self, seat: int, rng: random.Random | int | None = None) -> Game:
+        """A game consistent with everything ``seat`` knows, the other hands drawn at random
+        (:mod:`belote.engine.resample`); this game is unchanged."""
+        from belote.engine.resample import resample
+
+        return resample(self, seat, rng)
+
+    resample_from_infostate = resample  # OpenSpiel's name

@@ -1,0 +1,69 @@
+"""Bots as plug-ins: any importable ``module:Class``, or a ``belote.bots`` entry point.
+
+A plug-in class follows :class:`belote.ai.base.Player` (``name``, ``notify(event)``,
+``choose(observation) -> action``) and is made with the seed if its constructor takes an
+argument, else with none.  ``belote arena``, ``simulate`` and ``play`` take ``module:Class``
+wherever they take a bot name; the room offers, beside its own levels, the bots that installed
+packages declare as entry points (never a module path typed by a visitor, which would let
+anyone import code on the server)::
+
+    [project.entry-points."belote.bots"]
+    first-legal = "examples.first_legal_bot:FirstLegalBot"
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from importlib.metadata import entry_points
+from typing import Any
+
+from belote.ai.base import Player
+
+GROUP = "belote.bots"
+
+
+def entry_point_names() -> tuple[str, ...]:
+    """Names of the bots installed packages declare in the ``belote.bots`` group, sorted."""
+    return tuple(sorted({ep.name for ep in entry_points(group=GROUP)}))
+
+
+def _load_class(spec: str) -> Any:
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise ValueError(f"a bot plug-in is written module:Class, not {spec!r}")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise ValueError(f"cannot import bot module {module_name!r}: {error}") from None
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise ValueError(f"module {module_name!r} has no {attr!r}") from None
+
+
+def load_plugin(name: str, seed: int | None = None) -> Player:
+    """The bot ``name`` names: ``module:Class`` or a ``belote.bots`` entry point."""
+    if ":" in name:
+        cls = _load_class(name)
+    else:
+        found = [ep for ep in entry_points(group=GROUP) if ep.name == name]
+        if not found:
+            raise ValueError(f"no bot plug-in {name!r}")
+        cls = _load_class(found[0].value)
+    if not callable(cls):
+        raise ValueError(f"bot plug-in {name!r} is not a class")
+    try:
+        takes_seed = bool(inspect.signature(cls).parameters)
+    except (TypeError, ValueError):
+        takes_seed = True
+    try:
+        bot = cls(seed) if takes_seed else cls()
+    except Exception as error:  # the plug-in's own constructor failed: say whose it was
+        raise ValueError(f"bot plug-in {name!r} could not be made: {error}") from error
+    for method in ("choose", "notify"):
+        if not callable(getattr(bot, method, None)):
+            raise ValueError(f"bot plug-in {name!r} has no {method}() method (belote.ai.base)")
+    if not isinstance(getattr(bot, "name", None), str):
+        raise ValueError(f"bot plug-in {name!r} has no name (belote.ai.base)")
+    return bot  # type: ignore[no-any-return]

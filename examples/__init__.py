@@ -1,0 +1,1 @@
+"""Example code for the docs (docs/research.md)."""
