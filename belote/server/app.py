@@ -35,8 +35,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from belote.ai.levels import LEVELS
 from belote.i18n import LANGUAGES, messages, translate
 from belote.i18n.announce import VERBOSITIES
+from belote.i18n.sheet import rule_sheet
 from belote.rules import PRESETS
-from belote.rules.sheet import rule_sheet
 from belote.server import protocol as P
 from belote.server.auth import (
     AuthError,

@@ -8,8 +8,9 @@ from collections import deque
 from typing import Any
 
 from belote.i18n import preset_name, translate
+from belote.i18n.sheet import flag_sentence
 from belote.rules import PRESETS, find_preset
-from belote.rules.sheet import flag_sentence, rules_with_flags
+from belote.rules.flags import rules_with_flags
 from belote.server import protocol as P
 from belote.server.bots import BotPool
 from belote.server.config import Settings
