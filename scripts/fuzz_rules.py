@@ -24,7 +24,11 @@ import time
 import traceback
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
+
+# Fuzz the checkout this script is in, not whichever belote the interpreter has installed.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from belote.ai import make_bot
 from belote.engine.dealing import seeded_deck_source
