@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from belote.cards import Card, CardSet, cards_in
 from belote.engine import actions as A
 from belote.errors import InvalidNotationError
-from belote.rules.vocabulary import RANK_CODES
+from belote.rules.vocabulary import RANK_CODES as RANK_CODES  # defined with the rules
 
 if TYPE_CHECKING:
     from belote.rules.base import Rules
