@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 from belote.cards import Card, CardSet, cards_in
 from belote.engine import actions as A
 from belote.errors import InvalidNotationError
+from belote.rules.vocabulary import RANK_CODES as RANK_CODES  # defined with the rules
 
 if TYPE_CHECKING:
     from belote.rules.base import Rules
 
-RANK_CODES = ("7", "8", "9", "10", "J", "Q", "K", "A")
 SUIT_LETTERS = ("H", "D", "C", "S")
 SUIT_SYMBOLS = ("♥", "♦", "♣", "♠")
 _RANK_INPUT = {code: i for i, code in enumerate(RANK_CODES)} | {"T": 3}

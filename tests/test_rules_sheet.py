@@ -7,16 +7,9 @@ from typer.testing import CliRunner
 
 from belote.cli import app
 from belote.i18n import LANGUAGES, has_message, translate
+from belote.i18n.sheet import SECTIONS, levels_text, rule_sheet, section_of, sheet_lines
 from belote.rules import PRESETS, Rules
-from belote.rules.sheet import (
-    SECTIONS,
-    levels_text,
-    parse_flag,
-    rule_sheet,
-    rules_with_flags,
-    section_of,
-    sheet_lines,
-)
+from belote.rules.flags import parse_flag, rules_with_flags
 
 runner = CliRunner()
 PRESET_NAMES = list(PRESETS)

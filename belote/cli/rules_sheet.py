@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import typer
 
+from belote.i18n.sheet import rule_sheet
 from belote.rules import find_preset
-from belote.rules.sheet import rule_sheet, rules_with_flags
+from belote.rules.flags import rules_with_flags
 
 USAGE_ERROR = 2
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import TypeAlias
 
 from belote.cards import NUM_CARDS, Card, Suit
+from belote.rules.vocabulary import SPOKEN_NAMES
 
 Action: TypeAlias = int
 
@@ -41,7 +42,7 @@ CONTRO = 76
 SURCONTRO = 77
 DECLARE = 78
 DECLARE_NAME_BASE = 79
-DECLARE_NAMES = ("tierce", "cinquante", "cent", "carre")
+DECLARE_NAMES = SPOKEN_NAMES  # ids 79..82, in order (defined with the rule vocabulary)
 OTTAVA = 83
 FIRST_FREE = 84  # ids 84..99 are unused
 CONTRACT_BASE = 100

@@ -13,9 +13,10 @@ from typing import Any, ClassVar
 
 from belote.cards import Card, CardSet
 
-# A trump code: a suit 0..3, or one of these whole-hand modes (the italian call).
-NO_TRUMP = 4
-ALL_TRUMP = 5
+# A trump code: a suit 0..3, or one of the whole-hand modes of the italian call; defined with
+# the rule vocabulary, re-exported here for the engine's readers.
+from belote.rules.vocabulary import ALL_TRUMP as ALL_TRUMP
+from belote.rules.vocabulary import NO_TRUMP as NO_TRUMP
 
 
 def _snake(name: str) -> str:

@@ -51,8 +51,10 @@ from belote.rules.declarations import (
     Declaration,
     find_declarations,
     score_declarations,
+    spoken_name,
     valdostana_valid,
 )
+from belote.rules.target import match_winner
 
 CHANCE = -1
 TERMINAL = -4
@@ -77,13 +79,6 @@ def _action_id(action: object) -> int:
         return operator.index(action)  # type: ignore[arg-type]
     except TypeError:
         raise IllegalActionError(f"an action is an int id, not {action!r}") from None
-
-
-def _kind_name(declaration: Declaration) -> str:
-    """The name a valdostana player says: tierce, cinquante, cent or carre."""
-    if declaration.kind == "carre":
-        return "carre"
-    return A.DECLARE_NAMES[min(declaration.length, 5) - 3]
 
 
 class Game:
@@ -194,7 +189,7 @@ class Game:
         decl_rules = self.rules.declarations
         if decl_rules is not None and self._held[seat] and self._declared[seat] is None:
             if decl_rules.name_only:
-                kinds = {_kind_name(d) for d in self._held[seat]}
+                kinds = {spoken_name(d) for d in self._held[seat]}
                 extras.extend(A.DECLARE_NAME_BASE + i
                               for i, name in enumerate(A.DECLARE_NAMES) if name in kinds)
             else:
@@ -471,7 +466,7 @@ class Game:
         ]
         self.deal_no += 1
         self.dealer = (self.dealer + 1) % 4
-        winner = self._match_winner()
+        winner = match_winner(self.rules, self.totals)
         if winner is None:
             self.phase = Phase.DEAL
         else:
@@ -479,17 +474,6 @@ class Game:
             self.phase = Phase.MATCH_OVER
             events.append(MatchOver(winner, (self.totals[0], self.totals[1])))
         return events
-
-    def _match_winner(self) -> int | None:
-        """The team that has won the match, if any: past the target and ahead."""
-        target = self.rules.target_score
-        reached = [
-            total > target if self.rules.target_strict else total >= target
-            for total in self.totals
-        ]
-        if not any(reached) or self.totals[0] == self.totals[1]:
-            return None
-        return 0 if self.totals[0] > self.totals[1] else 1
 
     # ------------------------------------------------------------------ declarations
     def _declare(self, seat: int, action: int) -> list[Event]:

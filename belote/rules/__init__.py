@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from belote.rules.base import AuctionRules, Rules
 from belote.rules.presets import PRESETS
+from belote.rules.target import match_winner
+from belote.rules.validation import FlagError
 
 
 def find_preset(name: str) -> Rules:
@@ -15,4 +17,4 @@ def find_preset(name: str) -> Rules:
         raise ValueError(f"unknown preset {name!r}; available: {available}") from None
 
 
-__all__ = ["PRESETS", "AuctionRules", "Rules", "find_preset"]
+__all__ = ["PRESETS", "AuctionRules", "FlagError", "Rules", "find_preset", "match_winner"]

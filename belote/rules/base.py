@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from belote.rules.declarations import DeclarationRules
+from belote.rules.validation import check_group, check_rules
 
 Bidding = Literal["take_or_pass", "auction"]
 BeloteWindow = Literal["next_card", "trick"]
@@ -40,6 +41,9 @@ class AuctionRules:
     support_calls: bool = True
     contro_multiplier: int = 2
     surcontro_multiplier: int = 4
+
+    def __post_init__(self) -> None:
+        check_group(self, "auction.")  # types, levels and multipliers (rules.validation)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,15 +105,23 @@ class Rules:
     target_score: int = 1000
     target_strict: bool = False  # True: a team must exceed the target, not just reach it.
 
+    def __post_init__(self) -> None:
+        # Every preset and every host's change is checked here, before a table exists: types,
+        # ranges and agreement between flags (belote.rules.validation, FlagError).
+        check_rules(self)
+
     @property
     def turned_card(self) -> bool:
         """Whether the deal stops at five cards and turns one up (take-or-pass, italian)."""
         return sum(self.deal_packets) == 5
 
     def with_flags(self, **flags: Any) -> Rules:
-        """A copy with some flags changed; unknown flag names are an error.
+        """A copy with some flags changed; a ValueError names each unknown or bad flag.
 
-        Nested groups take dotted names: ``with_flags(**{"auction.support_calls": False})``.
+        Nested groups take dotted names: ``with_flags(**{"auction.support_calls": False})``;
+        a whole group is an object of its flags (``auction={"levels": [80, 90]}``, the others
+        at their defaults) or ``None``.  JSON lists stand for tuples.  The copy is checked as
+        a whole (:mod:`belote.rules.validation`): types, ranges, agreement between flags.
         """
         direct: dict[str, Any] = {}
         nested: dict[str, dict[str, Any]] = {}
@@ -123,16 +135,18 @@ class Rules:
         unknown = sorted(set(direct) - known) + sorted(g for g in nested if g not in known)
         if unknown:
             raise ValueError(f"unknown rule flag(s): {', '.join(unknown)}")
-        for group, values in nested.items():
-            current = direct.get(group, getattr(self, group))
+        values = _coerce(self, direct)
+        for group, changes in nested.items():
+            if group not in GROUPS:
+                raise ValueError(f"rule flag {group!r} has no nested flags")
+            current = values.get(group, getattr(self, group))
             if current is None:
                 raise ValueError(f"rule group {group!r} is not used by {self.name!r}")
-            sub_known = {f.name for f in dataclasses.fields(current)}
-            bad = sorted(set(values) - sub_known)
-            if bad:
-                raise ValueError(f"unknown rule flag(s): {', '.join(f'{group}.{b}' for b in bad)}")
-            direct[group] = dataclasses.replace(current, **_coerce(current, values))
-        return dataclasses.replace(self, **_coerce(self, direct))
+            if not isinstance(current, GROUPS[group]):
+                raise ValueError(f"rule group {group!r} must be an object to change "
+                                 f"{group}.{next(iter(changes))}")
+            values[group] = dataclasses.replace(current, **_coerce(current, changes, group))
+        return dataclasses.replace(self, **values)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -167,16 +181,17 @@ class Rules:
 GROUPS: dict[str, type[Any]] = {"auction": AuctionRules, "declarations": DeclarationRules}
 
 
-def _coerce(target: Any, values: dict[str, Any]) -> dict[str, Any]:
-    """JSON gives lists where the rules hold tuples, dicts where they hold groups."""
+def _coerce(target: Any, values: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """JSON gives lists where the rules hold tuples, objects where they hold groups."""
+    known = {f.name for f in dataclasses.fields(target)}
+    bad = sorted(set(values) - known)
+    if bad:
+        raise ValueError(f"unknown rule flag(s): {', '.join(prefix + '.' + b for b in bad)}")
     out = {}
     for key, value in values.items():
-        current = getattr(target, key)
-        if key in GROUPS and isinstance(value, dict):
-            group = GROUPS[key]
-            defaults = group()
-            value = group(**_coerce(defaults, value))
-        elif isinstance(current, tuple) and isinstance(value, list):
+        if not prefix and key in GROUPS and isinstance(value, dict):
+            value = GROUPS[key](**_coerce(GROUPS[key](), value, key))
+        elif isinstance(value, list):
             value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
         out[key] = value
     return out

@@ -111,11 +111,14 @@ from typing import Literal, TypeAlias
 
 from belote.cards import CardSet, Rank
 from belote.rules.tables import TRUMP_STRENGTH
-
-# Trump codes beyond the four suits, as in ``belote.engine.events`` (the rules never import the
-# engine): senza (no trump) and tutte (every suit is trump).
-NO_TRUMP = 4
-ALL_TRUMP = 5
+from belote.rules.validation import check_group
+from belote.rules.vocabulary import (
+    ALL_TRUMP,
+    NO_TRUMP,
+    RANK_CODES,
+    SPOKEN_NAMES,
+    spoken_sequence_name,
+)
 
 Policy: TypeAlias = Literal["best_team", "same_length", "best_team_all"]
 DeclarationsTo: TypeAlias = Literal["best", "contract"]
@@ -124,7 +127,6 @@ SameLengthScope: TypeAlias = Literal["table", "team"]
 Kind: TypeAlias = Literal["sequence", "carre"]
 Key: TypeAlias = tuple[int, ...]
 
-RANK_CODES: tuple[str, ...] = ("7", "8", "9", "10", "J", "Q", "K", "A")
 _FOUR_OF_RANK: CardSet = 0x01010101  # bit ``rank`` of each suit byte, shifted by the rank
 
 
@@ -165,11 +167,8 @@ class DeclarationRules:
     name_only: bool = False
 
     def __post_init__(self) -> None:
-        if len(self.carre_points) != 8:
-            raise ValueError("carre_points needs one value per rank (8)")
-        lengths = [length for length, _ in self.sequence_points]
-        if any(length < 1 for length in lengths) or lengths != sorted(set(lengths)):
-            raise ValueError("sequence_points lengths must be positive and strictly ascending")
+        # Types, and tables a hand can be scored with (belote.rules.validation).
+        check_group(self, "declarations.")
 
 
 # Seed 001 (Pinasca), "Annunci durante la partita".
@@ -552,16 +551,11 @@ def _same_length(
     return counted
 
 
-# What a valdostana player says (the name only, "senza specificare il colore"): seed 000,
-# "Terzo/Tiers/Tierce", "Cinquanta/Cinquante", "Cento/Cent (5/+ carte)", "Carré".
-SPOKEN_NAMES: tuple[str, ...] = ("tierce", "cinquante", "cent", "carre")
-
-
 def spoken_name(decl: Declaration) -> str:
     """The name said at the table: "tierce", "cinquante", "cent" (5 or more) or "carre"."""
     if decl.kind == "carre":
         return "carre"
-    return SPOKEN_NAMES[min(max(decl.length, 3), 5) - 3]
+    return spoken_sequence_name(decl.length)
 
 
 def valdostana_valid(
@@ -593,6 +587,7 @@ __all__ = [
     "NO_TRUMP",
     "PINASCA_DECLARATIONS",
     "POLICY_KEYS",
+    "RANK_CODES",
     "SPOKEN_NAMES",
     "VALDOSTANA_DECLARATIONS",
     "Declaration",

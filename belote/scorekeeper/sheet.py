@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from belote.engine.scoring import HandFacts, HandOutcome, Pot, score_hand
 from belote.rules.base import Rules
+from belote.rules.target import match_winner
 from belote.scorekeeper.hand import HandEntry
 from belote.scorekeeper.validation import Reason, ScoreError, check_hand
 from belote.tournament.pinasca import game_scores
@@ -34,16 +35,6 @@ class HandResult:
     @property
     def pot(self) -> Pot:
         return self.outcome.pot
-
-
-def match_winner(rules: Rules, totals: tuple[int, int]) -> int | None:
-    """The team that has won: past the target (reached, or exceeded with ``target_strict``)
-    and ahead; both past: the higher; equal: the match goes on."""
-    target = rules.target_score
-    reached = [t > target if rules.target_strict else t >= target for t in totals]
-    if not any(reached) or totals[0] == totals[1]:
-        return None
-    return 0 if totals[0] > totals[1] else 1
 
 
 @dataclass

@@ -40,8 +40,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from belote.ai.levels import LEVELS
 from belote.i18n import LANGUAGES, messages, translate
 from belote.i18n.announce import VERBOSITIES
+from belote.i18n.sheet import rule_sheet
 from belote.rules import PRESETS
-from belote.rules.sheet import rule_sheet
 from belote.server import protocol as P
 from belote.server.auth import (
     AuthError,
@@ -184,11 +184,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
         identity = _identity(request)
         flash = request.session.pop("flash", None)
+        detail = request.session.pop("flash_detail", None)
+        if flash and detail:
+            flash_text: str | None = t("error.web.bad_rules_detail", detail=detail)
+        else:
+            flash_text = t(f"error.web.{flash}") if flash else None
         html = env.get_template(template).render(
             t=t, lang=lang, languages=LANGUAGES, me=identity[1] if identity else None,
             account=getattr(_session(request), "account", None), verbosity=request.session.get(
                 "verbosity", "normal"), verbosities=VERBOSITIES, path=request.url.path,
-            flash=t(f"error.web.{flash}") if flash else None, **values,
+            flash=flash_text, **values,
         )
         return HTMLResponse(html, status_code=status)
 
@@ -418,7 +423,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
             table = await room.create_table(preset, texts, creator=uid)
         except TableError as error:
             return back(request, "/", error.code)
-        except ValueError:
+        except ValueError as error:
+            # Which flag, which value, what is allowed (the names are the rule sheet's).
+            request.session["flash_detail"] = str(error)[:600]
             return back(request, "/", "bad_rules")
         return back(request, f"/table/{table.id}")
 

@@ -27,7 +27,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from belote.i18n import preset_name, translate
-from belote.rules.sheet import flag_sentence
+from belote.i18n.sheet import flag_sentence
 from belote.server import protocol as P
 from belote.server.config import Settings
 from belote.server.seats import seat_names

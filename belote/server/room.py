@@ -9,7 +9,7 @@ from typing import Any
 
 from belote.i18n import translate
 from belote.rules import PRESETS, find_preset
-from belote.rules.sheet import rules_with_flags
+from belote.rules.flags import rules_with_flags
 from belote.server import protocol as P
 from belote.server.bots import BotPool
 from belote.server.config import Settings

@@ -495,3 +495,23 @@ def test_signing_out_closes_the_sessions_open_sockets(client: TestClient) -> Non
         assert "sign in again" in told["d"]["text"]
         with pytest.raises(WebSocketDisconnect):
             receive(ws)
+
+
+@pytest.mark.parametrize("flags,named", [
+    ("deal_packets=[3,3]", "deal_packets"),
+    ("target_score=9223372036854775807", "target_score"),
+    ("belote_points=-20", "belote_points"),
+])
+def test_an_impossible_setting_is_refused_before_a_table_exists(
+        client: TestClient, flags: str, named: str) -> None:
+    guest(client, "Ada")
+    page = client.post("/tables", data={"preset": "classic", "flags": flags, "target": ""})
+    assert "cannot be played" in page.text and named in page.text
+    assert client.app.state.room.tables == {}  # type: ignore[attr-defined]
+
+
+def test_an_empty_coinche_level_list_is_refused(client: TestClient) -> None:
+    guest(client, "Ada")
+    page = client.post("/tables", data={"preset": "coinche", "flags": "auction.levels=[]",
+                                        "target": ""})
+    assert "cannot be played" in page.text and "auction.levels" in page.text

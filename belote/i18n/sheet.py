@@ -13,25 +13,24 @@ Sections: dealing and seating, bidding, card play obligations, belote, declarati
 match (:data:`SECTIONS`).  :func:`sheet_lines` gives the lines with their section, flag and
 message key (tests check that every flag has its own sentence).
 
-:func:`rules_with_flags` applies ``NAME=VALUE`` texts (``belote rules PRESET --flag ...``) with
-:meth:`Rules.with_flags` and checks every value against the field's type.
+The sheet lives with the catalogs: :mod:`belote.rules` holds the flags (and checks them, see
+:mod:`belote.rules.flags`) and imports nothing from :mod:`belote.i18n`.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import json
-import types
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any
 
 from belote.i18n.catalog import check_language, has_message, translate
 from belote.i18n.names import declaration_name, join_list, preset_name, rank_name
-from belote.rules.base import GROUPS, Rules
-from belote.rules.declarations import RANK_CODES, carre_value
+from belote.rules.base import Rules
+from belote.rules.declarations import carre_value
 from belote.rules.presets import PRESETS
 from belote.rules.tables import PLAIN_ORDER, PLAIN_POINTS, TRUMP_ORDER, TRUMP_POINTS
+from belote.rules.validation import shown
+from belote.rules.vocabulary import RANK_CODES
 
 SECTIONS: tuple[str, ...] = (
     "deal",
@@ -215,12 +214,6 @@ def _token(value: Any) -> str | None:
     return None
 
 
-def _shown(value: Any) -> str:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        value = dataclasses.asdict(value)
-    return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
-
-
 def flag_sentence(rules: Rules, flag: str, value: Any, lang: str) -> tuple[str, str]:
     """(message key, sentence) saying what ``flag`` set to ``value`` means at this table."""
     formatter = FORMATTERS.get(flag)
@@ -233,7 +226,7 @@ def flag_sentence(rules: Rules, flag: str, value: Any, lang: str) -> tuple[str, 
     for key in keys:
         if has_message(lang, key):
             return key, translate(lang, key, **values)
-    return "sheet.generic", translate(lang, "sheet.generic", flag=flag, value=_shown(value))
+    return "sheet.generic", translate(lang, "sheet.generic", flag=flag, value=shown(value))
 
 
 # --- The sheet -------------------------------------------------------------------------------
@@ -318,98 +311,12 @@ def rule_sheet(rules: Rules, lang: str) -> str:
     return "\n".join(out) + "\n"
 
 
-# --- Flags from the command line ------------------------------------------------------------
-
-
-def parse_flag(text: str) -> tuple[str, Any]:
-    """``"name=value"`` -> (name, value); the value is JSON (``true``, ``2``, ``[3, 2, 3]``,
-    ``null``) or else a plain word (``counterclockwise``)."""
-    name, sep, raw = text.partition("=")
-    name, raw = name.strip(), raw.strip()
-    if not sep or not name:
-        raise ValueError(f"bad flag {text!r}: expected NAME=VALUE")
-    try:
-        value = json.loads(raw)
-    except json.JSONDecodeError:
-        value = raw
-    return name, value
-
-
-def rules_with_flags(rules: Rules, texts: Iterable[str]) -> Rules:
-    """``rules`` with the ``NAME=VALUE`` flags applied; ValueError names a bad one."""
-    flags = dict(parse_flag(text) for text in texts)
-    if not flags:
-        return rules
-    try:
-        changed = rules.with_flags(**flags)
-    except TypeError as exc:  # a group given something that is not an object
-        raise ValueError(f"bad flag value: {exc}") from None
-    check_flag_types(changed)
-    return changed
-
-
-def _fits(value: Any, hint: Any) -> bool:
-    origin, args = get_origin(hint), get_args(hint)
-    if hint is Any:
-        return True
-    if hint is type(None):
-        return value is None
-    if origin is Literal:
-        return any(value == a and type(value) is type(a) for a in args)
-    if origin is Union or origin is types.UnionType:
-        return any(_fits(value, a) for a in args)
-    if hint is bool:
-        return isinstance(value, bool)
-    if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if hint is str:
-        return isinstance(value, str)
-    if origin is tuple:
-        if not isinstance(value, tuple):
-            return False
-        if len(args) == 2 and args[1] is Ellipsis:
-            return all(_fits(v, args[0]) for v in value)
-        return len(args) == len(value) and all(
-            _fits(v, a) for v, a in zip(value, args, strict=True)
-        )
-    if isinstance(hint, type):
-        return isinstance(value, hint)
-    return True
-
-
-def _describe(hint: Any) -> str:
-    origin, args = get_origin(hint), get_args(hint)
-    if origin is Literal:
-        return " or ".join(json.dumps(a) for a in args)
-    text = getattr(hint, "__name__", None) if origin is None else None
-    return text or str(hint).replace("typing.", "")
-
-
-def check_flag_types(rules: Rules) -> None:
-    """ValueError naming every flag whose value does not fit the field's declared type."""
-    bad: list[str] = []
-    for obj, prefix in [(rules, ""), *((getattr(rules, g), f"{g}.") for g in GROUPS)]:
-        if obj is None:
-            continue
-        hints = get_type_hints(type(obj))
-        for field in dataclasses.fields(obj):
-            value = getattr(obj, field.name)
-            if not _fits(value, hints[field.name]):
-                bad.append(f"{prefix}{field.name}={_shown(value)} (expected "
-                           f"{_describe(hints[field.name])})")
-    if bad:
-        raise ValueError(f"bad flag value(s): {'; '.join(bad)}")
-
-
 __all__ = [
     "SECTIONS",
     "SheetLine",
-    "check_flag_types",
     "flag_sentence",
     "levels_text",
-    "parse_flag",
     "rule_sheet",
-    "rules_with_flags",
     "section_of",
     "sheet_lines",
 ]

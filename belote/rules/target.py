@@ -1,0 +1,21 @@
+"""When a match is won: the target score (RULES.md "Match"), one definition for every layer."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from belote.rules.base import Rules
+
+
+def match_winner(rules: Rules, totals: tuple[int, int] | list[int]) -> int | None:
+    """The team that has won: past the target (reached, or exceeded with ``target_strict``)
+    and ahead; both past: the higher; equal totals: the match goes on."""
+    target = rules.target_score
+    reached = [t > target if rules.target_strict else t >= target for t in totals]
+    if not any(reached) or totals[0] == totals[1]:
+        return None
+    return 0 if totals[0] > totals[1] else 1
+
+
+__all__ = ["match_winner"]
