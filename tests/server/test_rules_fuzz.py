@@ -105,7 +105,7 @@ def test_random_flags_are_refused_or_the_match_finishes(
         assert location == "/"
         assert _table_ids(app) == before  # no table created
         lobby = client.get("/").text
-        assert "Those rule flags are not valid" in lobby
+        assert "Those rules cannot be played" in lobby
         return
     assert location.startswith("/table/"), (text, location)
     table_id = int(location.rsplit("/", 1)[1])
