@@ -4,9 +4,10 @@ From one seat's :class:`Observation` we infer, from public facts only:
 
 * cards whose place is known: the turned card with the taker, the partner card of an
   announced belote (the queen after "belote" with the king), declarations shown;
-* voids: a player who did not follow the led suit has none of it;
-* trump ceilings: a player who, by the obligations of the rules in force, had to trump or to
-  overtrump and did not, holds no trump (or no trump above the one on the table then);
+* what each card played proves under the obligations of the rules in force
+  (:func:`belote.engine.obligations.proven_absent`): a player who did not follow the led
+  suit, where following is owed, has none of it; one who had to trump or to overtrump and
+  did not holds no trump (or no trump above the one on the table then);
 * auction words: "passo" says no ace, "aspetto" at least one (said truthfully by bots,
   RULES.md), "ancora" two cards of the partner's suit, "alzo" three or more.
 
@@ -24,8 +25,8 @@ from dataclasses import dataclass
 from belote.cards import ACES, SUIT_MASKS, CardSet, Rank
 from belote.engine import actions as A
 from belote.engine.events import ALL_TRUMP, NO_TRUMP
+from belote.engine.obligations import proven_absent
 from belote.engine.observation import Observation
-from belote.engine.tricks import TRUMP_ABOVE, WIN_KEY
 from belote.rules.base import Rules
 
 
@@ -46,34 +47,7 @@ def _infer_play(rules: Rules, trump: int, leader: int, cards: tuple[int, ...],
                 forbidden: list[CardSet]) -> None:
     """Add what the cards of one trick (in play order) prove about the players' hands."""
     for i in range(1, len(cards)):
-        seat = (leader + i) % 4
-        card = cards[i]
-        led = cards[0] >> 3
-        before = cards[:i]
-        keys = WIN_KEY[trump][led]
-        best_index = max(range(i), key=lambda j: keys[before[j]])
-        best = before[best_index]
-        partner_master = best_index == i - 2
-        trump_suit = trump if trump < 4 else (led if trump == ALL_TRUMP else -1)
-        suit = card >> 3
-        if suit != led:
-            forbidden[seat] |= SUIT_MASKS[led]  # did not follow: void in the led suit
-            if trump_suit < 0 or trump == ALL_TRUMP or led == trump_suit:
-                continue
-            required = rules.must_trump and not (rules.partner_master_frees and partner_master)
-            best_is_trump = best >> 3 == trump_suit
-            if suit != trump_suit and required:
-                if best_is_trump and not rules.must_undertrump:
-                    # only an overtrump was required: no trump above the best one
-                    forbidden[seat] |= TRUMP_ABOVE[best]
-                else:
-                    forbidden[seat] |= SUIT_MASKS[trump_suit]  # no trump at all
-            elif (suit == trump_suit and best_is_trump and required and rules.must_overtrump
-                  and not TRUMP_ABOVE[best] >> card & 1):
-                forbidden[seat] |= TRUMP_ABOVE[best]  # undertrumped: none higher
-        elif (led == trump_suit and rules.must_overtrump and best >> 3 == trump_suit
-              and not TRUMP_ABOVE[best] >> card & 1):
-            forbidden[seat] |= TRUMP_ABOVE[best]  # followed trump without overtrumping
+        forbidden[(leader + i) % 4] |= proven_absent(cards[:i], cards[i], trump, rules)
 
 
 def knowledge(obs: Observation) -> Knowledge:

@@ -13,6 +13,7 @@ from types import ModuleType
 import numpy as np
 
 from belote.cards import NUM_CARDS, Card, CardSet
+from belote.engine.obligations import OBLIGATION_FIELDS
 from belote.errors import BeloteError
 from belote.rules.base import Rules
 
@@ -30,13 +31,14 @@ def kernels() -> ModuleType:
 
 
 def rule_flags(rules: Rules) -> int:
-    k = kernels()
-    return (
-        (k.PARTNER_FREES if rules.partner_master_frees else 0)
-        | (k.MUST_OVERTRUMP if rules.must_overtrump else 0)
-        | (k.MUST_UNDERTRUMP if rules.must_undertrump else 0)
-        | (k.MUST_TRUMP if rules.must_trump else 0)
-    )
+    """The card-play obligations of ``rules`` packed for the kernels: one bit per field of
+    :data:`OBLIGATION_FIELDS`.  Rules with an obligation the kernels do not implement are
+    refused (BeloteError), never searched as if the flag were not there."""
+    bits: dict[str, int] = kernels().FLAG_BITS
+    missing = [name for name in OBLIGATION_FIELDS if name not in bits]
+    if missing:
+        raise BeloteError(f"the solver does not model the rule flag(s) {', '.join(missing)}")
+    return sum(bits[name] for name in OBLIGATION_FIELDS if getattr(rules, name))
 
 
 @dataclass(frozen=True)
