@@ -4,8 +4,9 @@ The twin is the engine itself (``belote.engine.obligations``, ``belote.engine.tr
 ``legal_mask`` must equal ``legal_plays`` and the kernel's ``trick_winner`` the engine's, on
 positions reached by random legal play from random deals, for every trump code 0..5 (suits,
 senza, tutte) and for the flag combinations of every preset (each preset as it is, then with
-each of its card-play obligations, every field of ``OBLIGATION_FIELDS``, flipped).  ``playout`` and ``random_hands`` are replayed move by move in pure Python with
-the same 48-bit generator, so their results must be equal exactly, not just plausible.
+each of its card-play obligations, every field of ``OBLIGATION_FIELDS``, flipped).
+``playout`` and ``random_hands`` are replayed move by move in pure Python with the same 48-bit
+generator, so their results must be equal exactly, not just plausible.
 """
 
 from __future__ import annotations

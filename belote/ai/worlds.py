@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from belote.cards import ACES, SUIT_MASKS, CardSet, Rank
 from belote.engine import actions as A
 from belote.engine.events import ALL_TRUMP, NO_TRUMP
-from belote.engine.obligations import proven_absent
+from belote.engine.obligations import could_have_played, proven_absent
 from belote.engine.observation import Observation
 from belote.rules.base import Rules
 
@@ -35,12 +35,19 @@ class Knowledge:
     """What ``seat`` knows about the other hands right now."""
 
     seat: int
+    own: CardSet  # the seat's own hand
     unseen: CardSet  # cards in other hands whose place is unknown
     known: tuple[CardSet, CardSet, CardSet, CardSet]  # cards known to be in each hand
     forbidden: tuple[CardSet, CardSet, CardSet, CardSet]  # cards a seat cannot hold
     sizes: tuple[int, int, int, int]  # how many unknown cards each seat holds
     min_aces: tuple[int, int, int, int]  # a seat must hold at least this many aces
     suit_counts: tuple[tuple[int, int, int], ...]  # (seat, suit, count) with count -1: >= 3
+    # The hand's cards so far, (leader, cards) by trick, oldest first, under ``trump`` and
+    # ``rules``: a world must be able to have played them (either-or facts, see
+    # belote.engine.obligations.could_have_played).  No rules: nothing to check.
+    tricks: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    trump: int = -1
+    rules: Rules | None = None
 
 
 def _infer_play(rules: Rules, trump: int, leader: int, cards: tuple[int, ...],
@@ -77,12 +84,12 @@ def knowledge(obs: Observation) -> Knowledge:
         known[s] &= ~out
     known[seat] = 0
     forbidden = [0, 0, 0, 0]
+    tricks = tuple(obs.tricks)
+    if obs.trick:
+        tricks += ((obs.trick[0][0], tuple(c for _, c in obs.trick)),)
     if obs.trump is not None:
-        for leader, cards in obs.tricks:
+        for leader, cards in tricks:
             _infer_play(rules, obs.trump, leader, cards, forbidden)
-        if obs.trick:
-            _infer_play(rules, obs.trump, obs.trick[0][0], tuple(c for _, c in obs.trick),
-                        forbidden)
     min_aces = [0, 0, 0, 0]
     suit_counts: list[tuple[int, int, int]] = []
     auction = rules.auction
@@ -115,12 +122,16 @@ def knowledge(obs: Observation) -> Knowledge:
         unseen &= ~known[s]
     return Knowledge(
         seat=seat,
+        own=obs.hand,
         unseen=unseen,
         known=(known[0], known[1], known[2], known[3]),
         forbidden=(forbidden[0], forbidden[1], forbidden[2], forbidden[3]),
         sizes=(sizes[0], sizes[1], sizes[2], sizes[3]),
         min_aces=(min_aces[0], min_aces[1], min_aces[2], min_aces[3]),
         suit_counts=tuple(suit_counts),
+        tricks=tricks if obs.trump is not None else (),
+        trump=obs.trump if obs.trump is not None else -1,
+        rules=rules,
     )
 
 
@@ -147,6 +158,11 @@ def _deal_once(info: Knowledge, rng: random.Random,
         room[s] -= 1
     if any(room):
         return None
+    if info.rules is not None and info.tricks:
+        full = list(hands)
+        full[info.seat] = info.own
+        if not could_have_played(full, info.tricks, info.trump, info.rules):
+            return None
     if not hard_only:
         for s in range(4):
             if info.min_aces[s] and (hands[s] & ACES).bit_count() < info.min_aces[s]:

@@ -125,10 +125,13 @@ def refusal(card: Card, hand: CardSet, trick: Sequence[Card], trump: int,
     if suit in (led, trump_suit):  # the right suit, refused: only a higher card was allowed
         return RefusalReason.MUST_OVERTRUMP
     best = trick[trick_winner(trick, trump)]
-    if best >> 3 == trump_suit:
-        if legal & TRUMP_ABOVE[best]:
+    if best >> 3 == trump_suit:  # a discard over a ruff
+        higher = legal & TRUMP_ABOVE[best]
+        if higher and rules.must_overtrump:
             return RefusalReason.MUST_OVERTRUMP
-        return RefusalReason.MUST_UNDERTRUMP
+        if not higher:
+            return RefusalReason.MUST_UNDERTRUMP  # only lower trumps, and still owed
+        return RefusalReason.MUST_TRUMP  # any trump, higher or lower
     return RefusalReason.MUST_TRUMP
 
 
@@ -170,3 +173,26 @@ def proven_absent(trick: Sequence[Card], card: Card, trump: int, rules: Rules) -
     if best_is_trump and rules.must_overtrump and not TRUMP_ABOVE[best] >> card & 1:
         return absent | TRUMP_ABOVE[best]  # undertrumped: none higher
     return absent
+
+
+def could_have_played(hands: Sequence[CardSet], tricks: Sequence[tuple[int, Sequence[Card]]],
+                      trump: int, rules: Rules) -> bool:
+    """Whether players holding ``hands`` now (by seat) could have played ``tricks`` (each
+    ``(leader, cards)``, oldest first, the last one possibly unfinished) by the obligations:
+    each card legal from the hand it came from, which held the cards its seat played since.
+
+    :func:`proven_absent` gives what each card proves card by card; some obligations prove
+    only an either-or (follow suit off: a discard over a trump owed shows the led suit or no
+    trump), which this check enforces on whole hands.
+    """
+    held = list(hands)
+    for leader, cards in tricks:
+        for i, card in enumerate(cards):
+            held[(leader + i) % 4] |= 1 << card
+    for leader, cards in tricks:
+        for i, card in enumerate(cards):
+            seat = (leader + i) % 4
+            if not legal_plays(held[seat], cards[:i], trump, rules) >> card & 1:
+                return False
+            held[seat] &= ~(1 << card)
+    return True

@@ -141,3 +141,24 @@ def random_playouts(rules: Rules, n_hands: int, seed: int = 0) -> int:
     return int(k.random_hands(n_hands, seed, rule_flags(rules), rules.last_trick_bonus,
                               rules.capot_bonus))
 
+
+
+def playout_outcomes(rules: Rules, position: Position, card: Card, count: int,
+                     seed: int) -> list[int]:
+    """Team 0's points from ``position`` after the player to move plays ``card``, in
+    ``count`` uniformly random legal playouts (the kernels' ``playout``, every obligation
+    flag applied): the expert's estimate where an exact search is too large."""
+    k = kernels()
+    n = len(position.trick)
+    seat = position.to_move
+    hands = np.array(position.hands, dtype=np.int64)
+    hands[seat] &= ~(1 << card)
+    trick = np.zeros(4, dtype=np.int64)
+    trick[:n] = position.trick
+    trick[n] = card
+    state = np.array([(seed * 2654435761 + 88172645) & ((1 << 48) - 1)], dtype=np.int64)
+    flags = rule_flags(rules)
+    return [int(k.playout(hands, trick, n + 1, position.leader, position.trump, flags,
+                          rules.last_trick_bonus, rules.capot_bonus, position.won,
+                          position.tricks_left, state))
+            for _ in range(count)]
