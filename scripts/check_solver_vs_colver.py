@@ -33,8 +33,9 @@ from belote.colver_bridge import (
     colver_hands,
     from_colver_card,
 )
+from belote.engine.obligations import legal_plays
 from belote.engine.search import Position, Solver
-from belote.engine.tricks import WIN_KEY, legal_plays, trick_winner
+from belote.engine.tricks import WIN_KEY, trick_winner
 from belote.rules import find_preset
 
 RULES = find_preset("classic").with_flags(must_undertrump=False)

@@ -21,7 +21,7 @@ CLASSIC = find_preset("classic")
 def position(seat: int, hand: str, taker: int, trump: int, trick: list[tuple[int, str]],
              played: str = "", trick_no: int = 1) -> Observation:
     """An observation in the card play with ``trick`` on the table."""
-    from belote.engine.tricks import legal_plays
+    from belote.engine.obligations import legal_plays
 
     cards = [parse_card(c) for _, c in trick]
     mask = parse_cards(hand)

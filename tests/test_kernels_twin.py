@@ -1,11 +1,12 @@
 """The compiled kernels (``belote.engine._kernels``) agree with their pure-Python twin.
 
-The twin is the engine itself (``belote.engine.tricks``): ``legal_mask`` must equal
-``legal_plays`` and the kernel's ``trick_winner`` the engine's, on positions reached by random
-legal play from random deals, for every trump code 0..5 (suits, senza, tutte) and for the
-flag combinations of every preset (each preset as it is, then with each of its four card-play
-flags flipped).  ``playout`` and ``random_hands`` are replayed move by move in pure Python with
-the same 48-bit generator, so their results must be equal exactly, not just plausible.
+The twin is the engine itself (``belote.engine.obligations``, ``belote.engine.tricks``):
+``legal_mask`` must equal ``legal_plays`` and the kernel's ``trick_winner`` the engine's, on
+positions reached by random legal play from random deals, for every trump code 0..5 (suits,
+senza, tutte) and for the flag combinations of every preset (each preset as it is, then with
+each of its card-play obligations, every field of ``OBLIGATION_FIELDS``, flipped).
+``playout`` and ``random_hands`` are replayed move by move in pure Python with the same 48-bit
+generator, so their results must be equal exactly, not just plausible.
 """
 
 from __future__ import annotations
@@ -16,15 +17,16 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
+from belote.engine.obligations import OBLIGATION_FIELDS, legal_plays
 from belote.engine.search import kernels, rule_flags
-from belote.engine.tricks import CARD_POINTS, legal_plays, trick_winner
+from belote.engine.tricks import CARD_POINTS, trick_winner
 from belote.rules import PRESETS, Rules
 
 K = kernels()
 TRUMPS = range(6)
-FLAGS = ("partner_master_frees", "must_overtrump", "must_undertrump", "must_trump")
+FLAGS = OBLIGATION_FIELDS
 LCG_MASK = (1 << 48) - 1
-DEALS_PER_CASE = 8  # x 32 positions x 4 hands x 5 rule variants, per preset and trump
+DEALS_PER_CASE = 6  # x 32 positions x 4 hands x 6 rule variants, per preset and trump
 
 
 def variants(rules: Rules) -> list[Rules]:
@@ -77,7 +79,6 @@ def test_legal_mask_and_trick_winner_match_the_engine(preset: str, trump: int) -
     rng = random.Random(f"{preset}-{trump}")
     checked = 0
     for rules in variants(PRESETS[preset]):
-        assert rules.must_follow_suit  # the kernels assume it
         flags = rule_flags(rules)
         for _ in range(DEALS_PER_CASE):
             for hands, trick, leader, _won in positions(rules, trump, rng):
@@ -101,7 +102,7 @@ def test_legal_mask_and_trick_winner_match_the_engine(preset: str, trump: int) -
                     last = bits(legal_plays(hands[seat], trick, trump, rules))[0]
                     full = [*trick, last]
                     assert K.trick_winner(as_trick(full), 4, trump) == trick_winner(full, trump)
-    assert checked == 5 * DEALS_PER_CASE * 32 * 4
+    assert checked == (1 + len(FLAGS)) * DEALS_PER_CASE * 32 * 4
 
 
 @pytest.mark.parametrize("trump", TRUMPS)
@@ -119,10 +120,10 @@ def test_legal_mask_on_arbitrary_hands(trump: int) -> None:
     combinations: the kernel's branches are the engine's."""
     rng = random.Random(100 + trump)
     base = PRESETS["classic"]
-    for combo in range(16):
+    for combo in range(1 << len(FLAGS)):
         rules = base.with_flags(**{flag: bool(combo >> i & 1) for i, flag in enumerate(FLAGS)})
         flags = rule_flags(rules)
-        for _ in range(400):
+        for _ in range(200):
             cards = rng.sample(range(32), rng.randint(2, 12))
             n = rng.randint(1, min(3, len(cards) - 1))
             trick, hand_cards = cards[:n], cards[n:]
@@ -131,13 +132,67 @@ def test_legal_mask_on_arbitrary_hands(trump: int) -> None:
                 hand, trick, trump, rules), (rules, trump, trick, hand)
 
 
-def test_rule_flags_pack_the_four_flags() -> None:
+def test_rule_flags_pack_every_obligation_field_at_its_bit() -> None:
     classic = PRESETS["classic"]
-    assert rule_flags(classic) == (K.PARTNER_FREES | K.MUST_OVERTRUMP | K.MUST_UNDERTRUMP
-                                   | K.MUST_TRUMP)
-    assert rule_flags(PRESETS["pinasca"]) == K.MUST_OVERTRUMP | K.MUST_UNDERTRUMP | K.MUST_TRUMP
+    every = (1 << len(FLAGS)) - 1
+    assert rule_flags(classic) == every
+    assert set(K.FLAG_BITS) == set(FLAGS)  # the kernels implement every packed flag
     for i, flag in enumerate(FLAGS):
-        assert rule_flags(classic.with_flags(**{flag: False})) == 15 & ~(1 << i)
+        assert K.FLAG_BITS[flag] == 1 << i
+        assert rule_flags(classic.with_flags(**{flag: False})) == every & ~(1 << i)
+    assert rule_flags(PRESETS["pinasca"]) == every & ~K.PARTNER_FREES
+
+
+def test_rule_flags_refuse_an_obligation_the_kernels_do_not_implement(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from belote.engine import search
+    from belote.errors import BeloteError
+
+    monkeypatch.setattr(search, "OBLIGATION_FIELDS", (*FLAGS, "must_shout_trump"))
+    with pytest.raises(BeloteError, match="must_shout_trump"):
+        rule_flags(PRESETS["classic"])
+
+
+class _Recorder:
+    """Rules that note every field read."""
+
+    def __init__(self, rules: Rules) -> None:
+        self._rules = rules
+        self.read: set[str] = set()
+
+    def __getattr__(self, name: str) -> object:
+        self.read.add(name)
+        return getattr(self._rules, name)
+
+
+def test_obligation_fields_are_exactly_the_fields_the_obligations_read() -> None:
+    """OBLIGATION_FIELDS names every Rules field that can change which cards are legal
+    (a field the obligations read and the packer left out would be silently ignored by the
+    kernels), every must_* flag of Rules, and nothing else."""
+    import dataclasses
+
+    from belote.engine.obligations import proven_absent, refusal
+
+    fields = {f.name for f in dataclasses.fields(Rules)}
+    assert set(FLAGS) <= fields and len(set(FLAGS)) == len(FLAGS)
+    assert {f for f in fields if f.startswith("must_")} <= set(FLAGS)
+    rng = random.Random(5)
+    read: set[str] = set()
+    for combo in range(1 << len(FLAGS)):
+        base = PRESETS["classic"].with_flags(
+            **{flag: bool(combo >> i & 1) for i, flag in enumerate(FLAGS)})
+        for trump in TRUMPS:
+            for _ in range(40):
+                recorder = _Recorder(base)
+                rules: Rules = recorder  # type: ignore[assignment]
+                cards = rng.sample(range(32), 9)
+                n = rng.randint(1, 3)
+                trick, hand = cards[:n], sum(1 << c for c in cards[n:])
+                legal_plays(hand, trick, trump, rules)
+                refusal(cards[-1], hand, trick, trump, rules)
+                proven_absent(trick, cards[-1], trump, rules)
+                read |= recorder.read
+    assert read == set(FLAGS)
 
 
 # ----------------------------------------------------------------------------- playouts

@@ -19,8 +19,9 @@ from types import ModuleType
 
 import pytest
 
+from belote.engine.obligations import legal_plays
 from belote.engine.search import Position, Solver
-from belote.engine.tricks import CARD_POINTS, legal_plays, trick_winner
+from belote.engine.tricks import CARD_POINTS, trick_winner
 from belote.errors import BeloteError
 from belote.notation import parse_card
 from belote.rules import PRESETS, Rules

@@ -26,7 +26,7 @@ from belote.engine import actions as A
 from belote.engine.events import Event
 from belote.engine.observation import Observation
 from belote.engine.scoring import HandFacts, Pot, hand_total, score_hand
-from belote.engine.search import Position, Solver
+from belote.engine.search import Position, Solver, playout_outcomes
 from belote.rules.base import Rules
 
 # Double-dummy worlds flatter the taker (every finesse works): a bid must beat passing by
@@ -35,6 +35,18 @@ BID_MARGIN = 30.0
 # Doubling doubles the swing (and both sides trust their own worlds): a contro or surcontro
 # must gain this much more on average.  Conservative, not tuned.
 DOUBLE_MARGIN = 60.0
+# Without the follow-suit obligation nearly every card is legal at every turn and one exact
+# search of a whole deal takes seconds (tens of millions of nodes, against about 15 ms with
+# it): such positions are estimated by random playouts in each world (the kernels apply every
+# obligation flag), and solved exactly from this many tricks left.
+EXACT_TRICKS_FREE_PLAY = 4
+PLAYOUTS = 24  # per card and world, where the search is not exact
+
+
+def exact_search(rules: Rules, tricks_left: int) -> bool:
+    """Whether the expert solves positions of ``rules`` with ``tricks_left`` exactly (else it
+    estimates them by playouts)."""
+    return rules.must_follow_suit or tricks_left <= EXACT_TRICKS_FREE_PLAY
 
 
 def team_score(rules: Rules, obs: Observation, team0_from_here: int, team: int,
@@ -89,6 +101,7 @@ class ExpertBot:
         self.fallback = HeuristicBot(seed)
         self._solvers: dict[Rules, Solver] = {}
         self.last_worlds = 0
+        self.last_method = ""  # "exact" or "playouts": how the last decision valued worlds
 
     def notify(self, event: Event) -> None:
         pass
@@ -124,6 +137,7 @@ class ExpertBot:
         team = obs.seat & 1
         totals = dict.fromkeys(plays, 0.0)
         cache: dict[int, float] = {}
+        exact = exact_search(rules, obs.hand.bit_count())  # our cards: the tricks left
         start = time.perf_counter()
         worlds = 0
         while worlds < self.max_worlds and (
@@ -131,16 +145,25 @@ class ExpertBot:
         ):
             world = list(sample_world(info, self.rng))
             world[obs.seat] = obs.hand
-            values = solver.solve(Position((world[0], world[1], world[2], world[3]), trick,
-                                           leader, obs.trump, won), check=False)
+            position = Position((world[0], world[1], world[2], world[3]), trick, leader,
+                                obs.trump, won)
+            outcomes: dict[int, list[int]]
+            if exact:
+                values = solver.solve(position, check=False)
+                outcomes = {card: [values[card]] for card in plays}
+            else:
+                seed = self.rng.getrandbits(32)
+                outcomes = {card: playout_outcomes(rules, position, card, PLAYOUTS, seed)
+                            for card in plays}
             for card in plays:
-                v = values[card]
-                if v not in cache:
-                    cache[v] = team_score(rules, obs, v, team, obs.taker, obs.trump,
-                                          obs.contract_level, obs.contract_multiplier)
-                totals[card] += cache[v]
+                for v in outcomes[card]:
+                    if v not in cache:
+                        cache[v] = team_score(rules, obs, v, team, obs.taker, obs.trump,
+                                              obs.contract_level, obs.contract_multiplier)
+                    totals[card] += cache[v] / len(outcomes[card])
             worlds += 1
         self.last_worlds = worlds
+        self.last_method = "exact" if exact else "playouts"
         best = max(totals.values())
         # ties: keep the heuristic's human-like choice when it is among the best
         choices = [c for c in plays if totals[c] >= best - 1e-9]
@@ -250,21 +273,28 @@ class ExpertBot:
         for world in worlds:
             if counted >= self.min_bid_worlds and time.perf_counter() - start > self.bid_budget:
                 break
-            values: dict[int, int] = {}  # trump -> team 0's points in this world
+            values: dict[int, list[int]] = {}  # trump -> team 0's points in this world
 
             def value(trump: int, world: tuple[int, int, int, int] = world,
-                      values: dict[int, int] = values) -> int:
+                      values: dict[int, list[int]] = values) -> list[int]:
+                """Exact, or the outcomes of random playouts (see ``exact_search``)."""
                 if trump not in values:
-                    values[trump] = solver.value(world, leader, trump)
+                    if exact_search(rules, 8):
+                        values[trump] = [solver.value(world, leader, trump)]
+                    else:
+                        values[trump] = self._deal_playouts(rules, world, leader, trump)
                 return values[trump]
 
+            def score(trump: int, taker_team: int, level: int, mult: int) -> float:
+                outcomes = value(trump)
+                return sum(self._contract_score(rules, v, seat & 1, taker_team, trump, level,
+                                                mult) for v in outcomes) / len(outcomes)
+
             for action, (trump, level, mult, taker_team) in candidates.items():
-                scores[action] += self._contract_score(rules, value(trump), seat & 1,
-                                                       taker_team, trump, level, mult)
+                scores[action] += score(trump, taker_team, level, mult)
             if standing is not None:
                 taker, trump, level, mult = standing
-                baseline += self._contract_score(rules, value(trump), seat & 1, taker & 1,
-                                                 trump, level, mult)
+                baseline += score(trump, taker & 1, level, mult)
             counted += 1
         counted = max(1, counted)
         return {
@@ -272,6 +302,15 @@ class ExpertBot:
             - (DOUBLE_MARGIN if a in (A.CONTRO, A.SURCONTRO) else 0.0)
             for a, s in scores.items()
         }
+
+    def _deal_playouts(self, rules: Rules, world: tuple[int, int, int, int], leader: int,
+                       trump: int) -> list[int]:
+        """Team 0's points over a whole deal in random playouts, one per first card of
+        ``leader`` (every card of the deal is played)."""
+        position = Position(world, (), leader, trump)
+        seed = self.rng.getrandbits(32)
+        return [v for card in range(32) if world[leader] >> card & 1
+                for v in playout_outcomes(rules, position, card, PLAYOUTS // 8 or 1, seed)]
 
     @staticmethod
     def _contract_score(rules: Rules, team0_points: int, team: int, taker_team: int,

@@ -4,9 +4,10 @@ From one seat's :class:`Observation` we infer, from public facts only:
 
 * cards whose place is known: the turned card with the taker, the partner card of an
   announced belote (the queen after "belote" with the king), declarations shown;
-* voids: a player who did not follow the led suit has none of it;
-* trump ceilings: a player who, by the obligations of the rules in force, had to trump or to
-  overtrump and did not, holds no trump (or no trump above the one on the table then);
+* what each card played proves under the obligations of the rules in force
+  (:func:`belote.engine.obligations.proven_absent`): a player who did not follow the led
+  suit, where following is owed, has none of it; one who had to trump or to overtrump and
+  did not holds no trump (or no trump above the one on the table then);
 * auction words: "passo" says no ace, "aspetto" at least one (said truthfully by bots,
   RULES.md), "ancora" two cards of the partner's suit, "alzo" three or more.
 
@@ -24,8 +25,8 @@ from dataclasses import dataclass
 from belote.cards import ACES, SUIT_MASKS, CardSet, Rank
 from belote.engine import actions as A
 from belote.engine.events import ALL_TRUMP, NO_TRUMP
+from belote.engine.obligations import could_have_played, proven_absent
 from belote.engine.observation import Observation
-from belote.engine.tricks import TRUMP_ABOVE, WIN_KEY
 from belote.rules.base import Rules
 
 
@@ -34,46 +35,26 @@ class Knowledge:
     """What ``seat`` knows about the other hands right now."""
 
     seat: int
+    own: CardSet  # the seat's own hand
     unseen: CardSet  # cards in other hands whose place is unknown
     known: tuple[CardSet, CardSet, CardSet, CardSet]  # cards known to be in each hand
     forbidden: tuple[CardSet, CardSet, CardSet, CardSet]  # cards a seat cannot hold
     sizes: tuple[int, int, int, int]  # how many unknown cards each seat holds
     min_aces: tuple[int, int, int, int]  # a seat must hold at least this many aces
     suit_counts: tuple[tuple[int, int, int], ...]  # (seat, suit, count) with count -1: >= 3
+    # The hand's cards so far, (leader, cards) by trick, oldest first, under ``trump`` and
+    # ``rules``: a world must be able to have played them (either-or facts, see
+    # belote.engine.obligations.could_have_played).  No rules: nothing to check.
+    tricks: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    trump: int = -1
+    rules: Rules | None = None
 
 
 def _infer_play(rules: Rules, trump: int, leader: int, cards: tuple[int, ...],
                 forbidden: list[CardSet]) -> None:
     """Add what the cards of one trick (in play order) prove about the players' hands."""
     for i in range(1, len(cards)):
-        seat = (leader + i) % 4
-        card = cards[i]
-        led = cards[0] >> 3
-        before = cards[:i]
-        keys = WIN_KEY[trump][led]
-        best_index = max(range(i), key=lambda j: keys[before[j]])
-        best = before[best_index]
-        partner_master = best_index == i - 2
-        trump_suit = trump if trump < 4 else (led if trump == ALL_TRUMP else -1)
-        suit = card >> 3
-        if suit != led:
-            forbidden[seat] |= SUIT_MASKS[led]  # did not follow: void in the led suit
-            if trump_suit < 0 or trump == ALL_TRUMP or led == trump_suit:
-                continue
-            required = rules.must_trump and not (rules.partner_master_frees and partner_master)
-            best_is_trump = best >> 3 == trump_suit
-            if suit != trump_suit and required:
-                if best_is_trump and not rules.must_undertrump:
-                    # only an overtrump was required: no trump above the best one
-                    forbidden[seat] |= TRUMP_ABOVE[best]
-                else:
-                    forbidden[seat] |= SUIT_MASKS[trump_suit]  # no trump at all
-            elif (suit == trump_suit and best_is_trump and required and rules.must_overtrump
-                  and not TRUMP_ABOVE[best] >> card & 1):
-                forbidden[seat] |= TRUMP_ABOVE[best]  # undertrumped: none higher
-        elif (led == trump_suit and rules.must_overtrump and best >> 3 == trump_suit
-              and not TRUMP_ABOVE[best] >> card & 1):
-            forbidden[seat] |= TRUMP_ABOVE[best]  # followed trump without overtrumping
+        forbidden[(leader + i) % 4] |= proven_absent(cards[:i], cards[i], trump, rules)
 
 
 def knowledge(obs: Observation) -> Knowledge:
@@ -103,12 +84,12 @@ def knowledge(obs: Observation) -> Knowledge:
         known[s] &= ~out
     known[seat] = 0
     forbidden = [0, 0, 0, 0]
+    tricks = tuple(obs.tricks)
+    if obs.trick:
+        tricks += ((obs.trick[0][0], tuple(c for _, c in obs.trick)),)
     if obs.trump is not None:
-        for leader, cards in obs.tricks:
+        for leader, cards in tricks:
             _infer_play(rules, obs.trump, leader, cards, forbidden)
-        if obs.trick:
-            _infer_play(rules, obs.trump, obs.trick[0][0], tuple(c for _, c in obs.trick),
-                        forbidden)
     min_aces = [0, 0, 0, 0]
     suit_counts: list[tuple[int, int, int]] = []
     auction = rules.auction
@@ -141,12 +122,16 @@ def knowledge(obs: Observation) -> Knowledge:
         unseen &= ~known[s]
     return Knowledge(
         seat=seat,
+        own=obs.hand,
         unseen=unseen,
         known=(known[0], known[1], known[2], known[3]),
         forbidden=(forbidden[0], forbidden[1], forbidden[2], forbidden[3]),
         sizes=(sizes[0], sizes[1], sizes[2], sizes[3]),
         min_aces=(min_aces[0], min_aces[1], min_aces[2], min_aces[3]),
         suit_counts=tuple(suit_counts),
+        tricks=tricks if obs.trump is not None else (),
+        trump=obs.trump if obs.trump is not None else -1,
+        rules=rules,
     )
 
 
@@ -173,6 +158,11 @@ def _deal_once(info: Knowledge, rng: random.Random,
         room[s] -= 1
     if any(room):
         return None
+    if info.rules is not None and info.tricks:
+        full = list(hands)
+        full[info.seat] = info.own
+        if not could_have_played(full, info.tricks, info.trump, info.rules):
+            return None
     if not hard_only:
         for s in range(4):
             if info.min_aces[s] and (hands[s] & ACES).bit_count() < info.min_aces[s]:

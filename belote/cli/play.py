@@ -33,7 +33,8 @@ from belote.i18n import (
     suit_name,
     translate,
 )
-from belote.i18n.status import status_text, why_card_refused
+from belote.i18n.refusals import explain
+from belote.i18n.status import status_text
 from belote.match import play_step
 from belote.notation import SUIT_LETTERS, SUIT_SYMBOLS, parse_card
 from belote.records import save_record, to_record
@@ -191,7 +192,8 @@ class TerminalPlayer:
             return None
         if card in options:
             return self._with_belote(card, obs)
-        self.say(why_card_refused(card, obs, self.lang, "unknown_input"))
+        assert obs.seat is not None
+        self.say(explain(self.game, card, obs.seat, self.lang))
         return None
 
     def _parse_contract(self, text: str) -> int | None:

@@ -6,7 +6,8 @@ here (STYLE.md "Numba is isolated").  Nothing in ``belote.cards``, ``belote.rule
 import it on first use, so importing the engine compiles nothing; ``cache=True`` keeps the
 machine code on disk, so a second start does not recompile.
 
-The pure-Python twin of each kernel is the engine itself (:mod:`belote.engine.tricks`);
+The pure-Python twin of each kernel is the engine itself (:mod:`belote.engine.tricks`,
+:mod:`belote.engine.obligations`);
 ``tests/test_kernels_twin.py`` compares them on random positions.
 
 Conventions: a card is ``suit * 8 + rank`` (ranks 7 8 9 10 J Q K A), a hand a 32-bit mask in
@@ -21,11 +22,23 @@ from numba import njit
 
 from belote.engine.tricks import CARD_POINTS, TRUMP_ABOVE, WIN_KEY
 
-# Rule flags, packed into one int (see belote.engine.search.rule_flags).
+# Rule flags, packed into one int by belote.engine.search.rule_flags: bit i is field i of
+# belote.engine.obligations.OBLIGATION_FIELDS.  Literals, not computed from that tuple: numba's
+# cache freezes globals and only notices a change to this file.  FLAG_BITS is every flag the
+# kernels implement; rule_flags refuses rules with an obligation field missing here, and a
+# test checks the bits against OBLIGATION_FIELDS.
 PARTNER_FREES = 1
 MUST_OVERTRUMP = 2
 MUST_UNDERTRUMP = 4
 MUST_TRUMP = 8
+MUST_FOLLOW = 16
+FLAG_BITS = {
+    "partner_master_frees": PARTNER_FREES,
+    "must_overtrump": MUST_OVERTRUMP,
+    "must_undertrump": MUST_UNDERTRUMP,
+    "must_trump": MUST_TRUMP,
+    "must_follow_suit": MUST_FOLLOW,
+}
 
 K_WIN = np.array(WIN_KEY, dtype=np.int64)  # [trump][led][card]
 K_POINTS = np.array(CARD_POINTS, dtype=np.int64)  # [trump][card]
@@ -93,7 +106,7 @@ def trick_winner(trick: np.ndarray, n: int, trump: int) -> int:
 
 @njit(cache=True, error_model="numpy")
 def legal_mask(hand: int, trick: np.ndarray, n: int, trump: int, flags: int) -> int:
-    """Twin of ``belote.engine.tricks.legal_plays`` (follow-suit always on)."""
+    """Twin of ``belote.engine.obligations.legal_plays``."""
     if n == 0:
         return hand
     return legal_mask_w(hand, trick, n, trump, flags, trick_winner(trick, n, trump))
@@ -116,6 +129,8 @@ def _legal(hand: int, first: int, best: int, n: int, w: int, trump: int, flags: 
     call), which cost the search about a third of its time."""
     led = first >> 3
     follow = hand & K_SUIT[led]
+    if follow and not flags & MUST_FOLLOW:
+        return hand  # holding the led suit: not void, so no trump obligation either
     if trump < 4:
         trump_suit = trump
     elif trump == 5:
@@ -128,7 +143,7 @@ def _legal(hand: int, first: int, best: int, n: int, w: int, trump: int, flags: 
             if higher:
                 return higher
         return follow
-    if led == trump_suit or trump == 5:
+    if led == trump_suit:
         return hand
     trumps = hand & K_SUIT[trump_suit]
     if trumps == 0 or not flags & MUST_TRUMP:

@@ -13,6 +13,7 @@ from types import ModuleType
 import numpy as np
 
 from belote.cards import NUM_CARDS, Card, CardSet
+from belote.engine.obligations import OBLIGATION_FIELDS
 from belote.errors import BeloteError
 from belote.rules.base import Rules
 
@@ -30,13 +31,14 @@ def kernels() -> ModuleType:
 
 
 def rule_flags(rules: Rules) -> int:
-    k = kernels()
-    return (
-        (k.PARTNER_FREES if rules.partner_master_frees else 0)
-        | (k.MUST_OVERTRUMP if rules.must_overtrump else 0)
-        | (k.MUST_UNDERTRUMP if rules.must_undertrump else 0)
-        | (k.MUST_TRUMP if rules.must_trump else 0)
-    )
+    """The card-play obligations of ``rules`` packed for the kernels: one bit per field of
+    :data:`OBLIGATION_FIELDS`.  Rules with an obligation the kernels do not implement are
+    refused (BeloteError), never searched as if the flag were not there."""
+    bits: dict[str, int] = kernels().FLAG_BITS
+    missing = [name for name in OBLIGATION_FIELDS if name not in bits]
+    if missing:
+        raise BeloteError(f"the solver does not model the rule flag(s) {', '.join(missing)}")
+    return sum(bits[name] for name in OBLIGATION_FIELDS if getattr(rules, name))
 
 
 @dataclass(frozen=True)
@@ -139,3 +141,24 @@ def random_playouts(rules: Rules, n_hands: int, seed: int = 0) -> int:
     return int(k.random_hands(n_hands, seed, rule_flags(rules), rules.last_trick_bonus,
                               rules.capot_bonus))
 
+
+
+def playout_outcomes(rules: Rules, position: Position, card: Card, count: int,
+                     seed: int) -> list[int]:
+    """Team 0's points from ``position`` after the player to move plays ``card``, in
+    ``count`` uniformly random legal playouts (the kernels' ``playout``, every obligation
+    flag applied): the expert's estimate where an exact search is too large."""
+    k = kernels()
+    n = len(position.trick)
+    seat = position.to_move
+    hands = np.array(position.hands, dtype=np.int64)
+    hands[seat] &= ~(1 << card)
+    trick = np.zeros(4, dtype=np.int64)
+    trick[:n] = position.trick
+    trick[n] = card
+    state = np.array([(seed * 2654435761 + 88172645) & ((1 << 48) - 1)], dtype=np.int64)
+    flags = rule_flags(rules)
+    return [int(k.playout(hands, trick, n + 1, position.leader, position.trump, flags,
+                          rules.last_trick_bonus, rules.capot_bonus, position.won,
+                          position.tricks_left, state))
+            for _ in range(count)]

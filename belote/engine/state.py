@@ -42,9 +42,10 @@ from belote.engine.events import (
     TrickWon,
     TurnedCardTaken,
 )
+from belote.engine.obligations import RefusalReason, legal_plays, refusal
 from belote.engine.observation import Observation, observe
 from belote.engine.scoring import HandFacts, Pot, score_hand
-from belote.engine.tricks import CARD_POINTS, illegal_reason, legal_plays, trick_winner
+from belote.engine.tricks import CARD_POINTS, trick_winner
 from belote.errors import IllegalActionError
 from belote.rules.base import Rules
 from belote.rules.declarations import (
@@ -168,7 +169,7 @@ class Game:
             seat = mover
         result: list[int] = []
         if seat == mover and self.phase == Phase.BIDDING:
-            return self._bidding.legal_bids(self.bids, self.turned, self.rules)
+            return sorted(self._bidding.legal_bids(self.bids, self.turned, self.rules))
         if seat == mover and self.phase == Phase.PLAYING:
             result = card_list(self._mover_mask())
             if self.trick_no == 0 and (self.rules.declarations or self.rules.ottava):
@@ -179,6 +180,7 @@ class Game:
                 )
         if self._claims and self._window_open_for(seat):
             result.append(A.ANNOUNCE_BELOTE)
+        result.sort()  # cards, declarations and announcements were gathered in that order
         return result
 
     def _first_trick_extras(self, seat: int) -> list[int]:
@@ -328,28 +330,40 @@ class Game:
             if type(seat) is not int or not 0 <= seat < 4:
                 raise IllegalActionError(f"no seat {seat!r}")
             if not self.is_legal(action, seat):
-                raise IllegalActionError(self.explain_illegal(action, seat))
+                raise IllegalActionError(self._refusal_message(action, seat))
         self._log.append((seat, action))
         return self._push(seat, action)
 
-    def explain_illegal(self, action: int, seat: int) -> str:
-        """A sentence saying why ``action`` by ``seat`` is not legal now."""
-        mover = self.current_player()
+    def explain_illegal(self, action: int, seat: int) -> RefusalReason | None:
+        """Why ``action`` by ``seat`` is not legal now (None if it is).  Sentences for it:
+        :func:`belote.i18n.refusals.refusal_text`."""
+        if self.is_legal(action, seat):
+            return None
         if action == A.ANNOUNCE_BELOTE:
-            return "no belote or rebelote to announce now"
-        if seat != mover:
-            return f"it is not seat {seat}'s turn"
+            return RefusalReason.NO_BELOTE_TO_ANNOUNCE
+        if seat != self.current_player():
+            return RefusalReason.NOT_YOUR_TURN
         if A.is_play(action):
             if self.phase != Phase.PLAYING:
-                return "cards are not being played now"
+                return RefusalReason.CARDS_NOT_BEING_PLAYED
             card = A.played_card(action)
-            reason = illegal_reason(card, self.hands[seat], self.trick, self.trump, self.rules)
-            if reason is None and A.announces(action):
-                return "that card does not open a belote announcement"
-            return (reason or "illegal").replace("_", " ")
+            reason = refusal(card, self.hands[seat], self.trick, self.trump, self.rules)
+            return reason or RefusalReason.CARD_DOES_NOT_OPEN_A_BELOTE
         if A.is_bid(action) and self._known_bid(action):
-            return "that bid is not allowed now"
-        return f"unknown action {action}"
+            return RefusalReason.BID_NOT_ALLOWED
+        if A.is_declaration(action) or action == A.OTTAVA:
+            return RefusalReason.DECLARATION_NOT_ALLOWED
+        return RefusalReason.UNKNOWN_ACTION
+
+    def _refusal_message(self, action: int, seat: int) -> str:
+        """The English sentence of :meth:`explain_illegal` for IllegalActionError, the seat
+        named and the reason's id appended (for logs and tests)."""
+        from belote.i18n.refusals import explain  # the catalogs load only when needed
+
+        reason = self.explain_illegal(action, seat)
+        assert reason is not None  # apply() asks only about actions it refused
+        code = reason.value.replace("_", " ")
+        return f"{explain(self, action, seat, 'en', name_seat=True)} ({code})"
 
     def _known_bid(self, action: int) -> bool:
         if action < A.CONTRACT_BASE:

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 
 from belote.engine.events import ALL_TRUMP, NO_TRUMP
 from belote.engine.observation import Observation
-from belote.engine.tricks import illegal_reason
 from belote.i18n.catalog import translate
 from belote.i18n.names import card_name, seat_name, suit_name, team_name
 
@@ -45,15 +44,3 @@ def status_text(question: str, obs: Observation, lang: str,
         return translate(lang, "ui.status.scores", team0=team_name(0, lang),
                          score0=obs.totals[0], team1=team_name(1, lang), score1=obs.totals[1])
     raise ValueError(f"unknown status question {question!r}: expected {STATUS_QUESTIONS}")
-
-
-def why_card_refused(card: int, obs: Observation, lang: str, otherwise: str) -> str:
-    """Why the rules refuse ``card`` to the seat of ``obs`` ("you must follow suit..."), in
-    ``lang``; the message ``otherwise`` when the card itself breaks no rule."""
-    assert obs.ruleset is not None
-    trump = obs.trump if obs.trump is not None else -1
-    reason = illegal_reason(card, obs.hand, [c for _, c in obs.trick], trump, obs.ruleset)
-    the_card = card_name(card, lang, definite=True)
-    lead = suit_name(obs.trick[0][1] >> 3, lang) if obs.trick else ""
-    return translate(lang, f"error.{reason or otherwise}", the_card=the_card, suit=lead,
-                     text=the_card)

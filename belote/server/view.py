@@ -20,7 +20,8 @@ from belote.engine.observation import Observation
 from belote.engine.state import CHANCE, Game
 from belote.i18n import action_name, card_name, describe_event, preset_name, translate
 from belote.i18n.names import contract_name, suit_name, trump_name
-from belote.i18n.status import STATUS_QUESTIONS, status_text, why_card_refused
+from belote.i18n.refusals import explain
+from belote.i18n.status import STATUS_QUESTIONS, status_text
 from belote.notation import to_card
 from belote.rules import Rules
 from belote.server import protocol as P
@@ -141,17 +142,7 @@ def table_view(table: TableState, viewer: Viewer) -> dict[str, Any]:
 
 def illegal_text(game: Game, action: int, seat: int, lang: str) -> str:
     """Why ``action`` by ``seat`` is refused, in ``lang`` (the terminal's sentences)."""
-    if action == A.ANNOUNCE_BELOTE:
-        return translate(lang, "error.no_belote_to_announce")
-    if seat != game.current_player():
-        return translate(lang, "error.not_your_turn")
-    if not A.is_play(action):
-        return translate(lang, "error.bid_not_allowed")
-    if game.trump < 0:
-        return translate(lang, "error.bidding_in_progress")
-    # A card that breaks no rule was refused for its announcement.
-    return why_card_refused(A.played_card(action), game.observation(seat), lang,
-                            "no_belote_to_announce")
+    return explain(game, action, seat, lang)
 
 
 def texts(table: TableState, items: Sequence[Item], viewer: Viewer) -> list[dict[str, Any]]:

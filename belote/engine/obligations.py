@@ -1,0 +1,198 @@
+"""The card-play obligations, in one place: which cards may be played, why a card is refused,
+and what a card played proves about the hand it came from.
+
+The engine (:mod:`belote.engine.state`), the compiled kernels' rule flags
+(:func:`belote.engine.search.rule_flags`, one bit per name of :data:`OBLIGATION_FIELDS`) and the
+expert's world sampling (:mod:`belote.ai.worlds`) all read the rules through this module, so a
+flag cannot mean one thing to the engine and another to a bot.
+
+The obligations (RULES.md "Card play obligations"), each a flag of :class:`Rules`:
+
+* ``must_follow_suit``: play the led suit if able.  Off, a player holding the led suit may play
+  any card; the trump obligations still bind a player void in the led suit ("void in led suit
+  and holding trump: must trump").
+* ``must_trump``: void in the led suit and holding trump: trump;
+* ``partner_master_frees``: ...unless partner wins the trick so far (then any card);
+* ``must_overtrump``: with a trump on the table (led or ruffed), play a higher trump if able;
+* ``must_undertrump``: unable to overtrump and void in the led suit: still play a (lower) trump.
+
+A trump code is a suit 0..3, ``NO_TRUMP`` (senza) or ``ALL_TRUMP`` (tutte: the led suit plays
+the part of trump for the overtrump obligation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+
+from belote.cards import SUIT_MASKS, Card, CardSet
+from belote.engine.events import ALL_TRUMP
+from belote.engine.tricks import TRUMP_ABOVE, trick_winner
+from belote.rules.base import Rules
+
+# Every field of Rules that changes which cards may be played, in the kernels' bit order
+# (bit i of the packed flags is field i).  tests/test_kernels_twin.py checks that it names
+# every obligation field, so a new flag cannot be left out of the kernels or the inference.
+OBLIGATION_FIELDS: tuple[str, ...] = (
+    "partner_master_frees",
+    "must_overtrump",
+    "must_undertrump",
+    "must_trump",
+    "must_follow_suit",
+)
+
+
+class RefusalReason(StrEnum):
+    """Why an action is refused.  The card-play obligations first, then the turn and phase
+    reasons of :meth:`belote.engine.state.Game.explain_illegal`.  The value is a stable id
+    (records, logs); :func:`belote.i18n.refusals.refusal_text` turns a reason into a sentence."""
+
+    NOT_IN_HAND = "not_in_hand"
+    MUST_FOLLOW_SUIT = "must_follow_suit"
+    MUST_TRUMP = "must_trump"
+    MUST_OVERTRUMP = "must_overtrump"
+    MUST_UNDERTRUMP = "must_undertrump"
+    NOT_YOUR_TURN = "not_your_turn"
+    CARDS_NOT_BEING_PLAYED = "cards_not_being_played"
+    BID_NOT_ALLOWED = "bid_not_allowed"
+    DECLARATION_NOT_ALLOWED = "declaration_not_allowed"
+    NO_BELOTE_TO_ANNOUNCE = "no_belote_to_announce"
+    CARD_DOES_NOT_OPEN_A_BELOTE = "card_does_not_open_a_belote"
+    UNKNOWN_ACTION = "unknown_action"
+
+
+def _trump_suit(trump: int, led: int) -> int:
+    """The suit that ruffs on this trick: the trump suit, the led suit in tutte, -1 in senza."""
+    if trump < 4:
+        return trump
+    return led if trump == ALL_TRUMP else -1
+
+
+def legal_plays(hand: CardSet, trick: Sequence[Card], trump: int, rules: Rules) -> CardSet:
+    """The cards of ``hand`` that may be played on ``trick`` (cards so far, leader first).
+
+    Seed 002: follow the led suit; else trump unless partner is master; if someone has
+    trumped, trump higher if able; discard only with neither led suit nor trump.
+    """
+    n = len(trick)
+    if n == 0:
+        return hand
+    led = trick[0] >> 3
+    follow = hand & SUIT_MASKS[led]
+    if follow and not rules.must_follow_suit:
+        return hand  # holding the led suit: not void, so no trump obligation either
+    trump_suit = _trump_suit(trump, led)
+    if trump_suit < 0:
+        return follow or hand
+    if follow:
+        if led == trump_suit and rules.must_overtrump:
+            best = trick[trick_winner(trick, trump)]
+            higher = follow & TRUMP_ABOVE[best]
+            if higher:
+                return higher
+        return follow
+    if led == trump_suit:
+        return hand
+    trumps = hand & SUIT_MASKS[trump_suit]
+    if not trumps or not rules.must_trump:
+        return hand
+    winner = trick_winner(trick, trump)
+    if rules.partner_master_frees and winner == n - 2:
+        return hand
+    best = trick[winner]
+    if best >> 3 == trump_suit:
+        if rules.must_overtrump:
+            higher = trumps & TRUMP_ABOVE[best]
+            if higher:
+                return higher
+        return trumps if rules.must_undertrump else hand
+    return trumps
+
+
+def refusal(card: Card, hand: CardSet, trick: Sequence[Card], trump: int,
+            rules: Rules) -> RefusalReason | None:
+    """Why ``card`` may not be played from ``hand`` on ``trick`` (None if it may)."""
+    if not hand >> card & 1:
+        return RefusalReason.NOT_IN_HAND
+    legal = legal_plays(hand, trick, trump, rules)
+    if legal >> card & 1:
+        return None
+    led = trick[0] >> 3
+    suit = card >> 3
+    if suit != led and legal & SUIT_MASKS[led]:
+        return RefusalReason.MUST_FOLLOW_SUIT
+    trump_suit = _trump_suit(trump, led)
+    if suit in (led, trump_suit):  # the right suit, refused: only a higher card was allowed
+        return RefusalReason.MUST_OVERTRUMP
+    best = trick[trick_winner(trick, trump)]
+    if best >> 3 == trump_suit:  # a discard over a ruff
+        higher = legal & TRUMP_ABOVE[best]
+        if higher and rules.must_overtrump:
+            return RefusalReason.MUST_OVERTRUMP
+        if not higher:
+            return RefusalReason.MUST_UNDERTRUMP  # only lower trumps, and still owed
+        return RefusalReason.MUST_TRUMP  # any trump, higher or lower
+    return RefusalReason.MUST_TRUMP
+
+
+def proven_absent(trick: Sequence[Card], card: Card, trump: int, rules: Rules) -> CardSet:
+    """The cards that the player of ``card`` on ``trick`` (the cards before it, leader first)
+    cannot have held: with any of them, the obligations in force would have refused ``card``.
+
+    One fact per flag, each only while its flag is on: did not follow, so void in the led suit
+    (``must_follow_suit``); did not trump, so no trump (``must_trump``, unless partner was
+    master and ``partner_master_frees``); did not overtrump, so no trump above the best one on
+    the table (``must_overtrump``); discarded over a ruff, so no trump at all
+    (``must_undertrump``).  With ``must_follow_suit`` off a discard proves nothing: the player
+    may hold the led suit, which frees every card.  Tests check these facts against
+    :func:`legal_plays` (sound: no legal hand holds a card named here; tight: every other card
+    is in some hand that makes ``card`` legal).
+    """
+    if not trick or not rules.must_follow_suit:
+        return 0
+    led = trick[0] >> 3
+    suit = card >> 3
+    trump_suit = _trump_suit(trump, led)
+    best = trick[trick_winner(trick, trump)]
+    if suit == led:
+        if led == trump_suit and rules.must_overtrump and not TRUMP_ABOVE[best] >> card & 1:
+            return TRUMP_ABOVE[best]  # followed trump without overtrumping: none higher
+        return 0
+    absent = SUIT_MASKS[led]  # did not follow: void in the led suit
+    if trump_suit < 0 or led == trump_suit or not rules.must_trump:
+        return absent
+    if rules.partner_master_frees and trick_winner(trick, trump) == len(trick) - 2:
+        return absent
+    best_is_trump = best >> 3 == trump_suit
+    if suit != trump_suit:  # discarded while a trump was owed
+        if not best_is_trump or rules.must_undertrump:
+            return absent | SUIT_MASKS[trump_suit]  # no trump at all
+        if rules.must_overtrump:
+            return absent | TRUMP_ABOVE[best]  # only an overtrump was owed: none higher
+        return absent
+    if best_is_trump and rules.must_overtrump and not TRUMP_ABOVE[best] >> card & 1:
+        return absent | TRUMP_ABOVE[best]  # undertrumped: none higher
+    return absent
+
+
+def could_have_played(hands: Sequence[CardSet], tricks: Sequence[tuple[int, Sequence[Card]]],
+                      trump: int, rules: Rules) -> bool:
+    """Whether players holding ``hands`` now (by seat) could have played ``tricks`` (each
+    ``(leader, cards)``, oldest first, the last one possibly unfinished) by the obligations:
+    each card legal from the hand it came from, which held the cards its seat played since.
+
+    :func:`proven_absent` gives what each card proves card by card; some obligations prove
+    only an either-or (follow suit off: a discard over a trump owed shows the led suit or no
+    trump), which this check enforces on whole hands.
+    """
+    held = list(hands)
+    for leader, cards in tricks:
+        for i, card in enumerate(cards):
+            held[(leader + i) % 4] |= 1 << card
+    for leader, cards in tricks:
+        for i, card in enumerate(cards):
+            seat = (leader + i) % 4
+            if not legal_plays(held[seat], cards[:i], trump, rules) >> card & 1:
+                return False
+            held[seat] &= ~(1 << card)
+    return True
