@@ -282,8 +282,8 @@ class ArenaResult:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ArenaResult:
-        pairs = [PairResult(p["index"], p["dealer"], tuple(p["first"]),  # type: ignore[arg-type]
-                            tuple(p["second"])) for p in data["pairs"]]  # type: ignore[arg-type]
+        pairs = [PairResult(p["index"], p["dealer"], tuple(p["first"]),
+                            tuple(p["second"])) for p in data["pairs"]]
         return cls(data["rules"], data["bot_a"], data["bot_b"], data["bidder"], data["seed"],
                    data["deals"], pairs, data.get("seconds", 0.0))
 

@@ -73,7 +73,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from belote.cards import ALL_CARDS, NUM_CARDS, Card, CardSet
 
@@ -180,7 +180,7 @@ def from_colver_mask(mask: int) -> CardSet:
 # --------------------------------------------------------------------------- positions
 
 
-def _env_class() -> Any:
+def _env_class() -> type[Env]:
     from colver import Env as _Env  # lazy: colver is optional
 
     return _Env

@@ -60,7 +60,7 @@ def save_record(record: dict[str, Any], path: Path) -> None:
 
 def load_record(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError(f"{path}: cannot read: {exc}") from None
     except json.JSONDecodeError as exc:
