@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from belote.cards import Card, CardSet
+from belote.cards import Card, CardSet, Rank
 from belote.engine.events import ALL_TRUMP
 from belote.rules.tables import PLAIN_POINTS, PLAIN_STRENGTH, TRUMP_POINTS, TRUMP_STRENGTH
 
@@ -35,7 +35,7 @@ WIN_KEY: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 def _points(trump: int, card: Card) -> int:
     suit, rank = card >> 3, card & 7
     is_trump = trump == ALL_TRUMP or suit == trump
-    return (TRUMP_POINTS if is_trump else PLAIN_POINTS)[rank]
+    return (TRUMP_POINTS if is_trump else PLAIN_POINTS)[Rank(rank)]
 
 
 # CARD_POINTS[trump][card]

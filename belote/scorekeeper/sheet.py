@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from belote.engine.scoring import HandFacts, HandOutcome, Pot, score_hand
 from belote.rules.base import Rules
-from belote.rules.target import match_winner
+from belote.rules.target import match_winner as match_winner
 from belote.scorekeeper.hand import HandEntry
 from belote.scorekeeper.validation import Reason, ScoreError, check_hand
 from belote.tournament.pinasca import game_scores

@@ -124,7 +124,7 @@ def language(conn: HTTPConnection) -> str:
 def _same_origin(conn: HTTPConnection, allowed: tuple[str, ...]) -> bool:
     origin = conn.headers.get("origin")
     if origin is None:
-        return conn.scope["type"] == "http"  # browsers always send Origin on WebSockets
+        return bool(conn.scope["type"] == "http")  # browsers always send Origin on WebSockets
     if origin in allowed:
         return True
     return urlsplit(origin).netloc == conn.headers.get("host", "")
@@ -172,7 +172,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
     sessions = Sessions(room.store, guest_idle=timedelta(hours=settings.guest_idle_hours),
                         account_idle=timedelta(days=settings.session_days))
     devices = KnownDevices(room, secure=settings.secure_cookies)
-    sessions.on_end.append(lambda ids: room.disconnect({public_id(i) for i in ids}))
+    def close_sockets(ids: list[str]) -> None:
+        room.disconnect({public_id(i) for i in ids})
+
+    sessions.on_end.append(close_sockets)
     env = Environment(loader=FileSystemLoader(HERE / "templates"),
                       autoescape=select_autoescape(["html"]))
 
