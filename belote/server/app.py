@@ -281,7 +281,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         key, current = name_key(name), _session(request)
         holder = await sessions.guest_holding(key)
         if holder is not None and (current is None or holder != current.id):
-            return back(request, "/", "name_in_use")
+            if room.connected(public_id(holder)):
+                return back(request, "/", "name_in_use")
+            # Names are unique among connected guests: one who left (no socket open) does
+            # not keep the name from a newcomer; their old session ends.
+            log.info("guest name %r passes to a newcomer: its holder is not connected", name)
+            await sessions.end(holder)
         if await room.store.account_by_key(key) is not None:
             return back(request, "/", "name_registered")
         new_guests.hit(address_key)
@@ -342,7 +347,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         key, current = name_key(name), _session(request)
         holder = await sessions.guest_holding(key)
         if holder is not None and (current is None or holder != current.id):
-            return refused(request, "login.html", 409, "name_in_use", mode="register")
+            if room.connected(public_id(holder)):
+                return refused(request, "login.html", 409, "name_in_use", mode="register")
+            await sessions.end(holder)  # a guest who left does not keep the name
+            holder = None
         signups.hit(address_key)
         # Hold the name among guests while the account is made, so that no guest takes it
         # between the check above and the insert.

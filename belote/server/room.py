@@ -107,6 +107,12 @@ class Room:
         return table
 
     # ------------------------------------------------------------------ sockets
+    def connected(self, uid: str) -> bool:
+        """Whether this person has a socket open (in the lobby or at a table)."""
+        tables = [t.connections for t in self.tables.values()]
+        return any(conn.uid == uid and not conn.closed
+                   for connections in [self.lobby, *tables] for conn in connections)
+
     def disconnect(self, uids: set[str]) -> int:
         """Close every open socket of these people (their session ended): they are told why,
         and their seats are handled as any dropped connection's.  Returns how many closed."""

@@ -167,18 +167,21 @@ def test_a_guest_cannot_take_a_name_that_reads_as_a_registered_one(
     assert "That name belongs to an account" in page.text and SIGNED_IN not in page.text
 
 
-def test_two_live_guests_cannot_share_a_name_until_one_leaves(client: TestClient) -> None:
+def test_two_connected_guests_cannot_share_a_name_until_one_leaves(client: TestClient) -> None:
     people = Devices(client)
     people.guest("Ada")
-    for variant in ("ADA", "Аda", "Ａｄａ"):  # Cyrillic А, fullwidth
-        page = people("other", "post", "/guest", data={"name": variant},
-                                        follow_redirects=True)
-        assert "already uses that name" in page.text and SIGNED_IN not in page.text
-    refused = people.register("other", "ada")
-    assert refused.status_code == 409
-    people("Ada", "post", "/logout")
+    people.use("Ada")
+    with client.websocket_connect("wss://testserver/ws/lobby", headers={"origin": ORIGIN}):
+        for variant in ("ADA", "Аda", "Ａｄａ"):  # Cyrillic А, fullwidth
+            page = people("other", "post", "/guest", data={"name": variant},
+                          follow_redirects=True)
+            assert "already uses that name" in page.text and SIGNED_IN not in page.text
+        refused = people.register("other", "ada")
+        assert refused.status_code == 409
+    # Ada left (no socket open): the name passes to the newcomer, and her old session ends.
     people.guest_as("other", "ADA")
     assert f"{SIGNED_IN} ADA" in people("other", "get", "/").text
+    assert SIGNED_IN not in people("Ada", "get", "/").text
 
 
 def test_an_expired_guest_session_frees_its_name(tmp_path: Path) -> None:
