@@ -33,6 +33,7 @@ from belote.tournament.model import (
     Game,
     Round,
     Settings,
+    Source,
     State,
     TournamentError,
 )
@@ -295,7 +296,7 @@ class Tournament:
         elif kind == "table":
             self.game(data["game"]).table_id = int(data["table_id"])
         elif kind in ("result", "corrected"):
-            source = "organiser" if kind == "corrected" else data["source"]
+            source: Source = "organiser" if kind == "corrected" else data["source"]
             self.game(data["game"]).result = judge(self.s, data["totals"], source)
         elif kind == "adjusted":
             self.adjustments.append(Adjustment(data["subject"], data["points"],

@@ -72,7 +72,7 @@ def draw(t: Tournament, rng: random.Random, by: str = "") -> Event:
     if t.complete:
         raise TournamentError("tournament_over")
     if fmt == "pinasca":
-        sides, byes = _pinasca(t, rng), []
+        sides, byes = _pinasca(t, rng), list[int]()
     elif fmt == "concours":
         sides, byes = _by_standings(t, _players(t), rng)
     elif fmt == "melee":

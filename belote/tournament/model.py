@@ -82,8 +82,8 @@ class Result:
     ``winner`` the winning side (None: a draw, possible only over a fixed number of deals).
     """
 
-    totals: tuple[int, int]
-    scores: tuple[int, int]
+    totals: tuple[int, ...]  # one figure for a bye
+    scores: tuple[int, ...]
     winner: int | None
     source: Source
 

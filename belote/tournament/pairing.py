@@ -23,7 +23,7 @@ import random
 from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
 
-import networkx as nx
+import networkx as nx  # type: ignore[import-untyped]
 
 from belote.tournament.model import TournamentError
 
