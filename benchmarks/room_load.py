@@ -71,7 +71,8 @@ def start_server(args: argparse.Namespace, port: int, db_url: str,
     command += [args.launcher] if args.launcher else ["-m", "belote"]
     command += ["serve", "--host", "127.0.0.1", "--port", str(port),
                 "--db", db_url, "--bot-delay", str(args.bot_delay),
-                "--bot-workers", str(args.bot_workers)]
+                "--bot-workers", str(args.bot_workers),
+                "--guests-per-hour", "1000000"]  # every scripted player comes from loopback
     log = log_path.open("wb")
     return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                             start_new_session=True)

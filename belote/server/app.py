@@ -2,8 +2,10 @@
 
 Pages are rendered on the server (Jinja2) and work without scripts for the lobby; the table
 page's small script (``static/table.js``) keeps its view in step over a WebSocket.  The
-session is a signed cookie (HttpOnly, SameSite=Lax, Secure unless turned off for plain-HTTP
-tests) holding a random session id and the player's name.
+session cookie is signed (HttpOnly, SameSite=Lax, Secure unless turned off for plain-HTTP
+tests) and holds the id of a session kept on the server (:mod:`belote.server.auth.sessions`),
+plus the language and verbosity preferences.  Requests whose Host header is not one the room
+serves are refused (DNS rebinding).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import json
 import logging
 import secrets
 from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -26,6 +29,7 @@ from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -41,19 +45,21 @@ from belote.rules.sheet import rule_sheet
 from belote.server import protocol as P
 from belote.server.auth import (
     AuthError,
+    PasswordHasherPool,
     RateLimiter,
     check_name,
     check_password,
-    hash_password,
+    name_key,
     needs_rehash,
-    verify_password,
 )
+from belote.server.auth.devices import KnownDevices
+from belote.server.auth.sessions import SCOPE_KEY, ServerSessions, Sessions, public_id
 from belote.server.config import Settings
 from belote.server.connection import Connection
 from belote.server.keys import bindings_for_client, help_rows
 from belote.server.limits import KeyedLimiter
 from belote.server.lobby import page_number
-from belote.server.persistence import NameTaken
+from belote.server.persistence import Account, NameTaken, SessionRow
 from belote.server.replay import replay_hands
 from belote.server.room import Room
 from belote.server.table import TableError
@@ -130,24 +136,42 @@ def _local_target(data: FormData) -> str:
     return target if target.startswith("/") and not target.startswith("//") else "/"
 
 
-def _address(conn: HTTPConnection) -> str:
-    """The client's address (behind a proxy: as uvicorn's --forwarded-allow-ips trusts it)."""
-    return conn.client.host if conn.client else "?"
+def _session(conn: HTTPConnection) -> SessionRow | None:
+    """The connection's live server session (see :class:`ServerSessions`), or None."""
+    row = conn.scope.get(SCOPE_KEY)
+    return row if isinstance(row, SessionRow) else None
 
 
 def _identity(conn: HTTPConnection) -> tuple[str, str] | None:
-    uid, name = conn.session.get("uid"), conn.session.get("name")
-    if isinstance(uid, str) and isinstance(name, str):
-        return uid, name
-    return None
+    """(public id, name) of the signed-in person: the public id owns seats at tables."""
+    row = _session(conn)
+    return None if row is None else (public_id(row.id), row.name)
+
+
+def _address(conn: HTTPConnection) -> str:
+    # The peer's address; uvicorn replaces it with X-Forwarded-For only for the proxies
+    # named by --forwarded-allow-ips.
+    return conn.client.host if conn.client else "unknown"
+
+
+def _when(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     room = Room(settings)
-    limiter = RateLimiter(settings.login_attempts, settings.login_window)
     # Lobby chat lines per person: a burst, then a steady rate (keys are forgotten when idle).
     lobby_chat = KeyedLimiter(settings.chat_burst, settings.chat_per_minute * 60)
+    hour, keys = 3600.0, settings.limiter_max_keys
+    login_by_name = RateLimiter(settings.login_attempts, settings.login_window, keys)
+    login_by_address = RateLimiter(settings.login_address_attempts, settings.login_window, keys)
+    signups = RateLimiter(settings.signups_per_hour, hour, keys)
+    new_guests = RateLimiter(settings.guests_per_hour, hour, keys)
+    passwords = PasswordHasherPool(settings.password_workers)
+    sessions = Sessions(room.store, guest_idle=timedelta(hours=settings.guest_idle_hours),
+                        account_idle=timedelta(days=settings.session_days))
+    devices = KnownDevices(room, secure=settings.secure_cookies)
     env = Environment(loader=FileSystemLoader(HERE / "templates"),
                       autoescape=select_autoescape(["html"]))
 
@@ -161,7 +185,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         flash = request.session.pop("flash", None)
         html = env.get_template(template).render(
             t=t, lang=lang, languages=LANGUAGES, me=identity[1] if identity else None,
-            account=request.session.get("account"), verbosity=request.session.get(
+            account=getattr(_session(request), "account", None), verbosity=request.session.get(
                 "verbosity", "normal"), verbosities=VERBOSITIES, path=request.url.path,
             flash=t(f"error.web.{flash}") if flash else None, **values,
         )
@@ -183,16 +207,26 @@ def create_app(settings: Settings | None = None) -> Starlette:
             raise HTTPException(401)
         return identity
 
-    def start_session(request: Request, name: str, account: int | None) -> None:
-        lang, verbosity = request.session.get("lang"), request.session.get("verbosity")
+    async def start_session(request: Request, name: str, key: str,
+                            account: int | None) -> None:
+        """A new server session for this browser, ending its previous one (a new id at every
+        sign-in); language and verbosity stay.  A guest's name taken meanwhile by another
+        live guest: ``AuthError("name_in_use")``."""
+        current = _session(request)
+        row = await sessions.start(
+            name, key, account, user_agent=request.headers.get("user-agent", ""),
+            address=_address(request), replacing=current.id if current else None)
+        kept: dict[str, Any] = {k: request.session[k] for k in ("lang", "verbosity")
+                                if k in request.session}
         request.session.clear()
-        request.session.update(uid=secrets.token_urlsafe(16), name=name)
-        if account is not None:
-            request.session["account"] = account
-        if lang:
-            request.session["lang"] = lang
-        if verbosity:
-            request.session["verbosity"] = verbosity
+        request.session.update(kept, sid=row.id)
+        request.scope[SCOPE_KEY] = row
+
+    def refused(request: Request, template: str, status: int, code: str,
+                **values: Any) -> Response:
+        return render(request, template, status=status, error=translate(
+            language(request), f"error.web.{code}"), message=translate(
+            language(request), f"error.web.{code}"), **values)
 
     # ------------------------------------------------------------------ pages
     def lobby_strings(lang: str) -> str:
@@ -228,13 +262,28 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def guest(request: Request) -> Response:
         data = await form(request)
+        address_key = f"ip:{_address(request)}"
+        if new_guests.blocked(address_key):
+            return refused(request, "error.html", 429, "guest_limited")
         try:
             name = check_name(str(data.get("name", "")))
-            if await room.store.user(name) is not None:
-                raise AuthError("name_registered")
         except AuthError as error:
             return back(request, "/", error.code)
-        start_session(request, name, None)
+        key, current = name_key(name), _session(request)
+        holder = await sessions.guest_holding(key)
+        if holder is not None and (current is None or holder != current.id):
+            return back(request, "/", "name_in_use")
+        if await room.store.account_by_key(key) is not None:
+            return back(request, "/", "name_registered")
+        new_guests.hit(address_key)
+        try:
+            await start_session(request, name, key, None)
+        except AuthError as error:
+            return back(request, "/", error.code)
+        # A sign-up may have taken the name between the check and the claim: look again.
+        if await room.store.account_by_key(key) is not None:
+            await sessions.end(request.session.pop("sid"))
+            return back(request, "/", "name_registered")
         return back(request, "/")
 
     async def login_page(request: Request) -> Response:
@@ -244,43 +293,100 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def login(request: Request) -> Response:
         data = await form(request)
         name = " ".join(str(data.get("name", "")).split())
-        password = str(data.get("password", ""))
-        client = request.client.host if request.client else "?"
-        keys = (f"ip:{client}", f"name:{name.casefold()}")
-        if limiter.blocked(*keys):
-            return render(request, "login.html", status=429, mode="login",
-                          error=translate(language(request), "error.web.rate_limited"))
-        found = await room.store.user(name)
-        if found is None or not verify_password(found[1], password):
-            limiter.fail(*keys)
-            return render(request, "login.html", status=401, mode="login",
-                          error=translate(language(request), "error.web.bad_login"))
-        limiter.clear(f"name:{name.casefold()}")
-        if needs_rehash(found[1]):
-            await room.store.set_password_hash(found[0], hash_password(password))
-        start_session(request, name, found[0])
-        return back(request, "/")
+        password = str(data.get("password", ""))[:1024]
+        address_key, name_limit_key = f"ip:{_address(request)}", f"name:{name_key(name)}"
+        if login_by_address.blocked(address_key):
+            return refused(request, "login.html", 429, "rate_limited", mode="login")
+        found = await room.store.account_by_key(name_key(name))
+        if found is not None and found.name != name:
+            # Two old accounts that fold alike (migration 0002): the exact name wins.
+            exact = await room.store.user(name)
+            if exact is not None:
+                found = Account(exact[0], name, exact[1])
+        # The owner's own browser is not held back by a block on the name.
+        known = found is not None and devices.account(request) == found.id
+        if not known and login_by_name.blocked(name_limit_key):
+            return refused(request, "login.html", 429, "rate_limited", mode="login")
+        # An unknown name is checked against a dummy hash: the answer takes as long.
+        if not await passwords.verify(found.password_hash if found else None, password):
+            login_by_address.fail(address_key)
+            if not known:
+                login_by_name.fail(name_limit_key)
+            return refused(request, "login.html", 401, "bad_login", mode="login")
+        assert found is not None
+        login_by_name.clear(name_limit_key)
+        if needs_rehash(found.password_hash):
+            await room.store.set_password_hash(found.id, await passwords.hash(password))
+        await start_session(request, found.name, name_key(found.name), found.id)
+        return devices.remember(back(request, "/"), found.id)
 
     async def register(request: Request) -> Response:
         data = await form(request)
+        address_key = f"ip:{_address(request)}"
+        if signups.blocked(address_key):
+            return refused(request, "login.html", 429, "signup_limited", mode="register")
         try:
             name = check_name(str(data.get("name", "")))
             password = check_password(str(data.get("password", "")))
-            account = await room.store.add_user(name, hash_password(password))
         except AuthError as error:
-            return render(request, "login.html", status=400, mode="register",
-                          error=translate(language(request), f"error.web.{error.code}"))
+            return refused(request, "login.html", 400, error.code, mode="register")
+        key, current = name_key(name), _session(request)
+        holder = await sessions.guest_holding(key)
+        if holder is not None and (current is None or holder != current.id):
+            return refused(request, "login.html", 409, "name_in_use", mode="register")
+        signups.hit(address_key)
+        # Hold the name among guests while the account is made, so that no guest takes it
+        # between the check above and the insert.
+        reserved = sessions.reserve(key) if holder is None else None
+        try:
+            account = await room.store.add_user(name, await passwords.hash(password), key)
         except NameTaken:
-            return render(request, "login.html", status=409, mode="register",
-                          error=translate(language(request), "error.web.name_taken"))
-        start_session(request, name, account)
-        return back(request, "/")
+            return refused(request, "login.html", 409, "name_taken", mode="register")
+        finally:
+            if reserved is not None:
+                sessions.unreserve(reserved)
+        await start_session(request, name, key, account)
+        return devices.remember(back(request, "/"), account)
 
     async def logout(request: Request) -> Response:
         await form(request)
-        for key in ("uid", "name", "account"):  # language and verbosity stay
-            request.session.pop(key, None)
+        current = _session(request)
+        if current is not None:
+            await sessions.end(current.id)
+        request.session.pop("sid", None)  # language and verbosity stay
         return back(request, "/")
+
+    def own_account(request: Request) -> SessionRow:
+        current = _session(request)
+        if current is None or current.account is None:
+            raise HTTPException(401)
+        return current
+
+    async def account_page(request: Request) -> Response:
+        current = own_account(request)
+        assert current.account is not None
+        rows = await sessions.of_account(current.account)
+        return render(request, "account.html", current=public_id(current.id), sessions=[
+            {"id": public_id(r.id), "created": _when(r.created), "seen": _when(r.last_seen),
+             "agent": r.user_agent, "address": r.address} for r in rows])
+
+    async def end_session(request: Request) -> Response:
+        data = await form(request)
+        current = own_account(request)
+        assert current.account is not None
+        target = str(data.get("session", ""))
+        if data.get("others") is not None:
+            await sessions.end_others(current.account, current.id)
+            return back(request, "/account")
+        rows = await sessions.of_account(current.account)
+        match = next((r for r in rows if public_id(r.id) == target), None)
+        if match is None:
+            return back(request, "/account", "no_session")
+        await sessions.end(match.id)
+        if match.id == current.id:
+            request.session.pop("sid", None)
+            return back(request, "/")
+        return back(request, "/account")
 
     async def preferences(request: Request) -> Response:
         data = await form(request)
@@ -393,6 +499,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await websocket.send_text(error_frame("too_many_sockets", language(websocket), 0))
             await websocket.close(code=1008)
             return None
+
+
+        # The handshake's session was looked up by ServerSessions: an ended one is None.
         identity = _identity(websocket) or (f"spectator-{secrets.token_urlsafe(8)}", "")
         return Connection(identity[0], identity[1], language(websocket),
                           str(websocket.session.get("verbosity", "normal")))
@@ -495,12 +604,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         await room.open()
+        await sessions.open()
+        await passwords.prepare()
         # What start-up built lives as long as the server: keep it out of the collector's
         # full passes, which otherwise pause every table (benchmarks/room_load.py).
         gc.freeze()
         try:
             yield
         finally:
+            passwords.close()
             await room.close()
 
     routes = [
@@ -512,6 +624,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/register", login_page, methods=["GET"]),
         Route("/register", register, methods=["POST"]),
         Route("/logout", logout, methods=["POST"]),
+        Route("/account", account_page, methods=["GET"]),
+        Route("/account/end", end_session, methods=["POST"]),
         Route("/preferences", preferences, methods=["POST"]),
         Route("/tables", create, methods=["POST"]),
         Route("/tables/{table_id:id}/{what}", seat_action, methods=["POST"]),
@@ -523,7 +637,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
     ]
     app = Starlette(
         routes=routes, lifespan=lifespan,
-        middleware=[Middleware(_Session, room=room, secure=settings.secure_cookies)],
+        middleware=[
+            Middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts),
+                       www_redirect=False),
+            Middleware(_Session, room=room, secure=settings.secure_cookies),
+            Middleware(ServerSessions, sessions=sessions),
+        ],
         exception_handlers={HTTPException: not_found},
     )
     app.state.room = room

@@ -17,15 +17,33 @@ class Settings:
     takeover_seconds: float = 30.0
     # Pause before a bot acts, so that people can follow the game by ear.
     bot_delay: float = 0.8
-    # Bot processes; 0 thinks in a thread of the server process (tests).
-    bot_workers: int = 1
+    # Bot processes; None: one per CPU; 0 thinks in a thread of the server process (tests).
+    bot_workers: int | None = None
     bot_timeout: float = 5.0
     # Origins allowed to open a WebSocket besides the server's own (Host header).
     allowed_origins: tuple[str, ...] = ()
     # Cookies carry the Secure flag (browsers keep them on https and on loopback).
     secure_cookies: bool = True
+    # Failed logins: per name within the window (a name's block ends when its failures leave
+    # the window; a known device of the account is not held back by it), and per address.
     login_attempts: int = 5
     login_window: float = 60.0
+    login_address_attempts: int = 20
+    # New accounts and new guests per client address per hour.
+    signups_per_hour: int = 10
+    guests_per_hour: int = 60
+    # Keys a rate limiter remembers at most (the longest idle are forgotten first).
+    limiter_max_keys: int = 10_000
+    # Threads that hash and verify passwords (argon2: ~64 MiB each while working).
+    password_workers: int = 2
+    # Sessions unused this long end; a guest's sooner, which frees its name.
+    session_days: float = 30.0
+    guest_idle_hours: float = 12.0
+    # Host headers served (DNS rebinding): empty means the --host address, localhost and
+    # 127.0.0.1.
+    allowed_hosts: tuple[str, ...] = ()
+    # Addresses of proxies whose X-Forwarded-For/-Proto are believed; empty: none.
+    forwarded_allow_ips: tuple[str, ...] = ()
     secret_file: Path | None = None
     lobby_chat_history: int = field(default=50)
     # Limits on what one person or one address may do (docs/room.md lists them all).
@@ -45,3 +63,8 @@ class Settings:
     lobby_page_size: int = 50
     # Seconds between two looks over the tables (expiry, watcher counts).
     lobby_sweep: float = 2.0
+
+    def __post_init__(self) -> None:
+        if not self.allowed_hosts:
+            hosts = dict.fromkeys((self.host, "localhost", "127.0.0.1"))
+            object.__setattr__(self, "allowed_hosts", tuple(hosts))

@@ -250,6 +250,8 @@ class Table:
         elif entry.kind == "act":
             assert self.game is not None
             items.extend(self.game.apply(data["action"], data["seat"]))
+            if data.get("quick"):
+                items.append(Notice("web.notice.quick_move", {"seat": data["seat"]}))
         elif entry.kind == "chat":
             self.chat_lines += 1
             items.append(Notice("web.chat.line", {"name": printable(data["name"]),
@@ -566,7 +568,8 @@ class Table:
         assert self.game is not None
         observation = self.game.observation(seat_no)
         started = time.monotonic()
-        action = await self.bots.choose(self.seats[seat_no].level, observation)
+        decision = await self.bots.choose(self.seats[seat_no].level, observation, table=self.id)
+        action = decision.action
         await asyncio.sleep(max(0.0, self.bot_delay - (time.monotonic() - started)))
 
         async def play() -> None:
@@ -576,7 +579,12 @@ class Table:
             game = self.game
             if (game is not None and len(game.log) == step and not self.finished
                     and self.seats[seat_no].bot_plays and game.is_legal(action, seat_no)):
-                await self._commit("act", {"seat": seat_no, "action": action})
+                data: dict[str, Any] = {"seat": seat_no, "action": action}
+                if decision.fallback is not None:
+                    # The bot ran out of time (or its worker failed): people are told that
+                    # this move was a quick one; the pool has logged and counted why.
+                    data["quick"] = decision.fallback
+                await self._commit("act", data)
         await self._queue.put(play)
 
     async def _finish(self) -> None:

@@ -461,3 +461,24 @@ def test_stored_rows_are_exactly_the_accepted_changes(tmp_path: Path) -> None:
                 table_log.c.table_id == table_id))
             return len(list(rows))
     assert read_store(app, count) == frame["v"]
+
+
+def test_a_bot_that_runs_out_of_time_is_announced_as_a_quick_move(tmp_path: Path) -> None:
+    app = create_app(make_settings(tmp_path, bot_timeout=0.0))  # every decision is late
+    with client_for(app) as client:
+        guest(client, "Ada")
+        table_id = create_table(client)
+        with connect(client, table_id) as ws:
+            sit_with_bots(ws, level="expert")
+            while True:  # play along until a bot has moved
+                frame = until(ws, lambda f: f["t"] == "update" and f["d"]["events"])
+                if any("quick move" in e["text"] for e in frame["d"]["events"]):
+                    break
+                if my_turn(frame):
+                    send(ws, "act", a=first_legal(frame["d"]["view"]))
+        pool = app.state.room.bots
+        assert pool.stats.fallbacks["late"] >= 1
+
+    async def rows(store: Store) -> list[Any]:
+        return [e.data for e in await store.log(table_id) if e.kind == "act"]
+    assert any(data.get("quick") == "late" for data in read_store(app, rows))

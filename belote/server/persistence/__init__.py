@@ -6,6 +6,14 @@ postgresql://...``.  A table's log holds every change (a deal's deck, an action,
 change, a chat line) under its version number; replaying it rebuilds the table exactly.
 """
 
-from belote.server.persistence.store import LogEntry, NameTaken, Store, TableRow, async_url
+from belote.server.persistence.store import (
+    Account,
+    LogEntry,
+    NameTaken,
+    SessionRow,
+    Store,
+    TableRow,
+    async_url,
+)
 
-__all__ = ["LogEntry", "NameTaken", "Store", "TableRow", "async_url"]
+__all__ = ["Account", "LogEntry", "NameTaken", "SessionRow", "Store", "TableRow", "async_url"]

@@ -1,4 +1,8 @@
-"""Table definitions (SQLAlchemy Core), shared by SQLite and PostgreSQL."""
+"""Table definitions (SQLAlchemy Core), shared by SQLite and PostgreSQL.
+
+This is the schema at the head of the migrations (``persistence/migrations``): a change here
+comes with a new revision there.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -29,8 +34,26 @@ users = Table(
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("name", String(32), nullable=False, unique=True),
+    # The name folded (NFKC, case, confusables: auth.names.name_key): one account per key.
+    Column("name_key", String(96), nullable=False),
     Column("password_hash", Text, nullable=False),
     Column("created", DateTime(timezone=True), server_default=func.now()),
+    Index("users_by_name_key", "name_key", unique=True),
+)
+
+# One row per signed-in browser: the signed cookie carries only ``id``.
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("account", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=True),
+    Column("name", String(32), nullable=False),
+    Column("name_key", String(96), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("last_seen", DateTime(timezone=True), nullable=False),
+    Column("user_agent", String(256), nullable=False),
+    Column("address", String(64), nullable=False),
+    Index("sessions_by_account", "account"),
 )
 
 tables = Table(

@@ -6,20 +6,25 @@ import asyncio
 import json
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import event, insert, select, update
+from sqlalchemy import delete, event, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from belote.server.persistence.schema import meta, metadata, table_log, tables, users
+from belote.server.persistence.migrate import upgrade
+from belote.server.persistence.schema import meta, sessions, table_log, tables, users
 
 _DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg",
             "postgres": "postgresql+asyncpg"}
 
 
 class NameTaken(Exception):
-    """A registered account already has this name."""
+    """A registered account already has this name (or one that folds to the same key)."""
+
+# Seconds a SQLite connection waits for the write lock before "database is locked".
+SQLITE_BUSY_TIMEOUT = 30.0
 
 
 def async_url(url: str) -> str:
@@ -45,6 +50,25 @@ class TableRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Account:
+    id: int
+    name: str
+    password_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    id: str
+    account: int | None
+    name: str
+    name_key: str
+    created: datetime
+    last_seen: datetime
+    user_agent: str
+    address: str
+
+
+@dataclass(frozen=True, slots=True)
 class LogEntry:
     version: int
     kind: str
@@ -66,8 +90,13 @@ class Store:
         self.url = async_url(url)
         # A pooled PostgreSQL connection dies with a server restart: check it before use, so
         # that the next change after the restart is stored rather than lost to an error.
+        sqlite = self.url.startswith("sqlite")
         self.engine: AsyncEngine = create_async_engine(
-            self.url, pool_pre_ping=not self.url.startswith("sqlite"))
+            self.url, pool_pre_ping=not sqlite,
+            connect_args={"timeout": SQLITE_BUSY_TIMEOUT} if sqlite else {})
+        # Account and session writes, one at a time: concurrent sign-ups on SQLite would
+        # otherwise race for the file's write lock (and a reader turned writer fails at once).
+        self._account_writes = asyncio.Lock()
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         # Log rows waiting for the next group commit, and the task writing them (append).
@@ -75,8 +104,9 @@ class Store:
         self._writer: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
+        """Migrate the database to the head revision (a new database is made there)."""
         async with self.engine.begin() as conn:
-            await conn.run_sync(metadata.create_all)
+            await conn.run_sync(upgrade)
 
     async def close(self) -> None:
         if self._writer is not None:
@@ -95,12 +125,14 @@ class Store:
             return value
 
     # ------------------------------------------------------------------ accounts
-    async def add_user(self, name: str, password_hash: str) -> int:
+    async def add_user(self, name: str, password_hash: str, name_key: str | None = None) -> int:
+        """A new account; :class:`NameTaken` if its name or its key (by default the one
+        :func:`~belote.server.auth.names.name_key` gives) is taken."""
+        key = _name_key(name) if name_key is None else name_key
         try:
-            async with self.engine.begin() as conn:
-                result = await conn.execute(
-                    insert(users).values(name=name, password_hash=password_hash)
-                )
+            async with self._account_writes, self.engine.begin() as conn:
+                result = await conn.execute(insert(users).values(
+                    name=name, name_key=key, password_hash=password_hash))
                 return int(result.inserted_primary_key[0])  # type: ignore[index]
         except IntegrityError:
             raise NameTaken(name) from None
@@ -113,11 +145,63 @@ class Store:
             )).first()
         return None if row is None else (int(row[0]), str(row[1]))
 
+    async def account_by_key(self, name_key: str) -> Account | None:
+        """The account whose name folds to ``name_key``."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(
+                select(users.c.id, users.c.name, users.c.password_hash)
+                .where(users.c.name_key == name_key)
+            )).first()
+        return None if row is None else Account(int(row[0]), str(row[1]), str(row[2]))
+
     async def set_password_hash(self, user_id: int, password_hash: str) -> None:
-        async with self.engine.begin() as conn:
+        async with self._account_writes, self.engine.begin() as conn:
             await conn.execute(
                 update(users).where(users.c.id == user_id).values(password_hash=password_hash)
             )
+
+    # ------------------------------------------------------------------ sessions
+    async def add_session(self, row: SessionRow) -> None:
+        async with self._account_writes, self.engine.begin() as conn:
+            await conn.execute(insert(sessions).values(
+                id=row.id, account=row.account, name=row.name, name_key=row.name_key,
+                created=row.created, last_seen=row.last_seen, user_agent=row.user_agent,
+                address=row.address))
+
+    async def session(self, session_id: str) -> SessionRow | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(
+                select(sessions).where(sessions.c.id == session_id))).first()
+        return None if row is None else _session_row(row)
+
+    async def sessions(self, account: int | None = None) -> list[SessionRow]:
+        """The sessions of ``account``, or with None those of guests; newest first."""
+        where = (sessions.c.account.is_(None) if account is None
+                 else sessions.c.account == account)
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(sessions).where(where).order_by(sessions.c.last_seen.desc()))
+            return [_session_row(r) for r in rows]
+
+    async def touch_session(self, session_id: str, when: datetime) -> None:
+        async with self._account_writes, self.engine.begin() as conn:
+            await conn.execute(update(sessions).where(sessions.c.id == session_id)
+                               .values(last_seen=when))
+
+    async def delete_sessions(self, session_ids: list[str]) -> None:
+        if not session_ids:
+            return
+        async with self._account_writes, self.engine.begin() as conn:
+            await conn.execute(delete(sessions).where(sessions.c.id.in_(session_ids)))
+
+    async def stale_sessions(self, guests_before: datetime,
+                             accounts_before: datetime) -> list[str]:
+        """Ids of the sessions unused since their limit (guests have a shorter one)."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(sessions.c.id).where(
+                ((sessions.c.account.is_(None)) & (sessions.c.last_seen < guests_before))
+                | (sessions.c.last_seen < accounts_before)))
+            return [str(r[0]) for r in rows]
 
     # ------------------------------------------------------------------ tables
     async def new_table(self, preset: str, flags: dict[str, Any], target: int) -> int:
@@ -238,6 +322,27 @@ def _now() -> Any:
     from datetime import UTC, datetime
 
     return datetime.now(UTC)
+
+
+def _name_key(name: str) -> str:
+    from belote.server.auth.names import name_key
+
+    return name_key(name)
+
+
+def _aware(when: datetime) -> datetime:
+    # SQLite gives naive datetimes back (stored as UTC); PostgreSQL aware ones.
+    from datetime import UTC
+
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+def _session_row(row: Any) -> SessionRow:
+    return SessionRow(
+        id=str(row.id), account=None if row.account is None else int(row.account),
+        name=str(row.name), name_key=str(row.name_key), created=_aware(row.created),
+        last_seen=_aware(row.last_seen), user_agent=str(row.user_agent),
+        address=str(row.address))
 
 
 def _table_row(row: Any) -> TableRow:

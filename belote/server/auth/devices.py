@@ -1,0 +1,44 @@
+"""The "known device" cookie: a browser where an account signed in before.
+
+Set at every successful sign-in (signed with the room's key, kept a year), it lets the owner
+of a name sign in while others' failed attempts block that name: the per-name limit does not
+apply to it (the per-address limit still does).  It grants nothing else: a password is still
+needed.
+"""
+
+from __future__ import annotations
+
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+from starlette.requests import HTTPConnection
+from starlette.responses import Response
+
+from belote.server.room import Room
+
+DEVICE_COOKIE = "sala_device"
+MAX_AGE = 365 * 24 * 3600
+
+
+class KnownDevices:
+    def __init__(self, room: Room, secure: bool) -> None:
+        self.room = room
+        self.secure = secure
+
+    def _signer(self) -> URLSafeTimedSerializer:
+        # The room reads its key when it opens, after this object is made.
+        return URLSafeTimedSerializer(self.room.secret, salt="sala-known-device")
+
+    def account(self, conn: HTTPConnection) -> int | None:
+        """The account this browser signed in to, if its cookie is genuine and current."""
+        value = conn.cookies.get(DEVICE_COOKIE)
+        if not value:
+            return None
+        try:
+            account = self._signer().loads(value, max_age=MAX_AGE)
+        except BadSignature:
+            return None
+        return account if isinstance(account, int) else None
+
+    def remember(self, response: Response, account: int) -> Response:
+        response.set_cookie(DEVICE_COOKIE, self._signer().dumps(account), max_age=MAX_AGE,
+                            httponly=True, secure=self.secure, samesite="lax")
+        return response

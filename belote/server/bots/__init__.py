@@ -1,0 +1,24 @@
+"""Bots think outside the event loop: in a pool of worker processes, under a time limit.
+
+- **Sizing.** One worker process per CPU (``os.cpu_count()``) unless ``--bot-workers N``
+  says otherwise; 0 thinks in one thread of the server process (the tests).
+- **Fairness.** Decisions from every table go through one FIFO queue, so they are served
+  first come, first served; and a table has at most one outstanding decision: a decision
+  that a table asks for while its earlier (late) one still occupies the pool waits for it,
+  inside its own time limit, so a table can never hold more than one worker.
+- **Fallbacks.** A decision that is late, fails, answers an illegal action or is lost when
+  a worker dies is replaced by the heuristic ("normal") bot's move, so a table never stalls.
+  Each fallback is counted by reason (``BotPool.stats``), logged with the table and seat, and
+  reported in the ``Decision`` so that the table can tell the players.
+- **Replacement.** A worker that dies (killed by a signal, out of memory) breaks the whole
+  executor; the pool then builds a new one, warms it up, logs and counts the replacement.
+- **No orphans.** Workers die with the server, even a SIGKILLed one (``worker.init_worker``).
+"""
+
+from __future__ import annotations
+
+from belote.server.bots.pool import BotPool, resolve_workers
+from belote.server.bots.stats import BotStats, Decision, Fallback
+from belote.server.bots.worker import think, warm_up
+
+__all__ = ["BotPool", "BotStats", "Decision", "Fallback", "resolve_workers", "think", "warm_up"]

@@ -1,0 +1,193 @@
+"""The pool of bot workers and the one way the room asks a bot for a move: ``choose()``."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import (
+    BrokenExecutor,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+)
+
+from belote.ai import DECLINE
+from belote.engine.observation import Observation
+from belote.server.bots.stats import BotStats, Counters, Decision, Fallback
+from belote.server.bots.worker import init_worker, think, warm_up
+
+log = logging.getLogger(__name__)
+
+Task = Callable[[str, Observation], int]
+
+
+def resolve_workers(workers: int | None) -> int:
+    """Worker processes for a setting: None is one per CPU, 0 a thread of the server."""
+    if workers is None:
+        return os.cpu_count() or 1
+    if workers < 0:
+        raise ValueError(f"bot workers must be 0 (a thread) or more, not {workers}")
+    return workers
+
+
+class BotPool:
+    """Bot decisions, first come first served, under a time limit (see the package docstring).
+
+    ``task`` and ``warm`` are what workers run for a decision and once when they start; tests
+    replace them with module-level (picklable) functions.
+    """
+
+    def __init__(self, workers: int | None, timeout: float, *, task: Task = think,
+                 warm: Callable[[], None] = warm_up) -> None:
+        self.workers = resolve_workers(workers)
+        self.timeout = timeout
+        self._task = task
+        self._warm = warm
+        self._counters = Counters()
+        self._closed = False
+        # Per table, a future that completes once its latest decision has left the pool.
+        self._outstanding: dict[int, asyncio.Future[None]] = {}
+        self._executor: Executor = self._start()
+
+    @property
+    def stats(self) -> BotStats:
+        return self._counters.snapshot()
+
+    async def choose(self, level: str, observation: Observation, *,
+                     table: int | None = None) -> Decision:
+        """The move of a ``level`` bot for ``observation``; never raises for the bot's sake:
+        a late, failing, illegal or lost decision is the heuristic bot's move, counted and
+        logged with ``table`` and the observation's seat."""
+        loop = asyncio.get_running_loop()
+        started = time.monotonic()
+        deadline = started + self.timeout
+        previous = self._outstanding.get(table) if table is not None else None
+        slot = _Slot(loop.create_future())
+        if table is not None:
+            self._outstanding[table] = slot.left_pool
+            slot.left_pool.add_done_callback(lambda done: self._forget(table, done))
+        fallback: Fallback | None = None
+        error: BaseException | None = None
+        action = DECLINE
+        try:
+            if previous is not None:
+                # The table's earlier decision still occupies a worker (it was late): this
+                # one queues behind it rather than taking a second worker.
+                await asyncio.wait_for(asyncio.shield(previous), deadline - time.monotonic())
+            action = await self._ask(level, observation, deadline, slot)
+        except TimeoutError as caught:
+            fallback, error = Fallback.LATE, caught
+        except BrokenExecutor as caught:
+            fallback, error = Fallback.POOL_BROKEN, caught
+        except Exception as caught:  # a failing bot must not stop the table
+            fallback, error = Fallback.FAILED, caught
+        finally:
+            if not slot.submitted:  # else the job resolves it when it leaves the pool
+                # Never submitted, but the table's earlier job may still hold a worker: the
+                # table's next decision must wait for that one, as this one did.
+                _resolve_after(previous, slot.left_pool)
+        if fallback is None and action != DECLINE and action not in observation.legal_actions:
+            fallback, error = Fallback.ILLEGAL, ValueError(f"illegal action {action}")
+        if fallback is not None:
+            log.warning("table %s seat %s: bot %s %s (%r); the heuristic plays instead",
+                        table, observation.seat, level, fallback.value, error)
+            action = think("normal", observation)
+        decision = Decision(action, fallback, time.monotonic() - started)
+        self._counters.record(decision)
+        return decision
+
+    async def _ask(self, level: str, observation: Observation, deadline: float,
+                   slot: _Slot) -> int:
+        executor = self._executor
+        try:
+            job = executor.submit(self._task, level, observation)
+        except BrokenExecutor as error:
+            # The pool broke while idle: nothing of this decision was lost, so it goes to
+            # the replacement instead of falling back.
+            self._replace(executor, error)
+            executor = self._executor
+            job = executor.submit(self._task, level, observation)
+        slot.submitted = True
+        answer = asyncio.wrap_future(job)
+        answer.add_done_callback(lambda done: _settle(done, slot.left_pool))
+        try:
+            return await asyncio.wait_for(asyncio.shield(answer), deadline - time.monotonic())
+        except (TimeoutError, asyncio.CancelledError):
+            job.cancel()  # still queued: drop it; already running: it finishes, unused
+            raise
+        except BrokenExecutor as error:
+            self._replace(executor, error)
+            raise
+
+    def _start(self) -> Executor:
+        if self.workers == 0:
+            return ThreadPoolExecutor(1, thread_name_prefix="bot")
+        # Workers are started from this thread (the event loop's), which lives as long as the
+        # server: Linux's parent-death signal follows the thread that started the process.
+        spawn = multiprocessing.get_context("spawn")
+        executor = ProcessPoolExecutor(self.workers, mp_context=spawn,
+                                       initializer=init_worker, initargs=(os.getpid(),))
+        for _ in range(self.workers):  # starts the workers now, not at the first turn
+            executor.submit(self._warm).add_done_callback(_report_warm_up)
+        return executor
+
+    def _replace(self, broken: Executor, error: BaseException) -> None:
+        if broken is not self._executor or self._closed:
+            return  # another decision has replaced it already
+        self._counters.replacements += 1
+        log.error("bot pool broken (%r): starting %d new workers (replacement %d)",
+                  error, self.workers, self._counters.replacements)
+        broken.shutdown(wait=False, cancel_futures=True)
+        self._executor = self._start()
+
+    def _forget(self, table: int, left_pool: asyncio.Future[None]) -> None:
+        # Only the table's latest decision is waited on; drop it once it is done.
+        if self._outstanding.get(table) is left_pool:
+            del self._outstanding[table]
+
+    def close(self) -> None:
+        self._closed = True
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+class _Slot:
+    """A decision's place in the pool: ``left_pool`` completes when it no longer occupies
+    (or waits for) a worker; once ``submitted``, its job completes it, else choose() does."""
+
+    __slots__ = ("left_pool", "submitted")
+
+    def __init__(self, left_pool: asyncio.Future[None]) -> None:
+        self.left_pool = left_pool
+        self.submitted = False
+
+
+def _resolve_after(previous: asyncio.Future[None] | None,
+                   left_pool: asyncio.Future[None]) -> None:
+    if previous is None or previous.done():
+        left_pool.set_result(None)
+    else:
+        previous.add_done_callback(lambda _: _settle_slot(left_pool))
+
+
+def _settle_slot(left_pool: asyncio.Future[None]) -> None:
+    if not left_pool.done():
+        left_pool.set_result(None)
+
+
+def _settle(answer: asyncio.Future[int], left_pool: asyncio.Future[None]) -> None:
+    if not answer.cancelled():
+        answer.exception()  # retrieved: a late answer's error is no news to log
+    _settle_slot(left_pool)
+
+
+def _report_warm_up(job: Future[None]) -> None:
+    if job.cancelled():
+        return
+    error = job.exception()
+    if error is not None and not isinstance(error, BrokenExecutor):
+        log.warning("bot worker warm-up failed (%r); its first decision pays for it", error)

@@ -1,0 +1,76 @@
+"""The bot pool's account of itself: decisions, fallbacks by reason, replaced workers and the
+latency of recent decisions."""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+from enum import StrEnum
+
+# Latencies kept for the percentiles: the recent past, in bounded memory.
+LATENCY_WINDOW = 1000
+
+
+class Fallback(StrEnum):
+    """Why the heuristic bot played instead of the seat's own bot."""
+
+    LATE = "late"  # no answer within the pool's time limit
+    FAILED = "failed"  # the decision raised
+    ILLEGAL = "illegal"  # the answer is not a legal action
+    POOL_BROKEN = "pool_broken"  # a worker died while the decision was in the pool
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A bot's answer: the action, why the heuristic stood in (None: it did not), and how
+    long the decision took in seconds (from the request to the answer)."""
+
+    action: int
+    fallback: Fallback | None
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class BotStats:
+    """A snapshot of the counters; percentiles are None before the first decision."""
+
+    decisions: int
+    fallbacks: dict[Fallback, int]
+    replacements: int
+    p50: float | None
+    p90: float | None
+    p99: float | None
+
+    @property
+    def fallback_total(self) -> int:
+        return sum(self.fallbacks.values())
+
+
+class Counters:
+    """Mutable counters behind ``BotPool.stats`` (touched only from the event loop)."""
+
+    def __init__(self, window: int = LATENCY_WINDOW) -> None:
+        self.decisions = 0
+        self.fallbacks: dict[Fallback, int] = dict.fromkeys(Fallback, 0)
+        self.replacements = 0
+        self.latencies: deque[float] = deque(maxlen=window)
+
+    def record(self, decision: Decision) -> None:
+        self.decisions += 1
+        if decision.fallback is not None:
+            self.fallbacks[decision.fallback] += 1
+        self.latencies.append(decision.seconds)
+
+    def snapshot(self) -> BotStats:
+        ordered = sorted(self.latencies)
+        return BotStats(self.decisions, dict(self.fallbacks), self.replacements,
+                        percentile(ordered, 50), percentile(ordered, 90), percentile(ordered, 99))
+
+
+def percentile(ordered: list[float], p: float) -> float | None:
+    """The nearest-rank ``p``th percentile of ``ordered`` (sorted), None when empty."""
+    if not ordered:
+        return None
+    rank = max(1, math.ceil(p / 100 * len(ordered)))
+    return ordered[rank - 1]

@@ -1,0 +1,103 @@
+"""What runs inside a bot worker process: the decision itself, the warm-up, and the
+guards that make a worker die with the server that started it.
+
+A worker keeps one bot per level (bots are stateless between decisions: everything they use
+is in the observation), so an expert's solver tables are built once per process.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+
+from belote.ai import make_bot
+from belote.ai.base import Player
+from belote.engine.observation import Observation
+
+log = logging.getLogger(__name__)
+
+_BOTS: dict[str, Player] = {}
+
+# linux/prctl.h
+PR_SET_PDEATHSIG = 1
+PR_SET_NAME = 15
+# The watchdog thread's name, also given to the OS thread (``ps -L``, /proc/PID/task/*/comm).
+WATCHDOG = "bot-watchdog"
+# How often the portable watchdog looks at its parent: an orphan lingers at most this long.
+WATCH_INTERVAL = 0.5
+
+
+def think(level: str, observation: Observation) -> int:
+    """The action of a ``level`` bot (``DECLINE`` for an optional announcement it skips)."""
+    bot = _BOTS.get(level)
+    if bot is None:
+        bot = _BOTS[level] = make_bot(level)
+    return bot.choose(observation)
+
+
+def warm_up() -> None:
+    """Load (or, on a fresh install, compile) the expert's kernels with one small decision,
+    so that the first real decision of the room is not the one that pays for it."""
+    from belote.engine.state import Game
+    from belote.rules import find_preset
+
+    game = Game(find_preset("classic"))
+    game.deal(list(range(32)))
+    think("expert", game.observation(game.current_player()))
+
+
+def init_worker(parent: int) -> None:
+    """Initializer of every worker process: die when ``parent`` (the server) dies.
+
+    A SIGKILLed server runs no shutdown code, so its workers must notice by themselves, or
+    they would live on as orphans holding memory and CPU.  On Linux the kernel does it
+    (PR_SET_PDEATHSIG); everywhere a daemon thread also watches the parent pid, which also
+    catches a server that died before the prctl call took effect.
+    """
+    if not set_parent_death_signal():
+        log.debug("no parent-death signal on %s; the watchdog thread alone guards", sys.platform)
+    threading.Thread(target=_watchdog, args=(parent,), name=WATCHDOG, daemon=True).start()
+
+
+def set_parent_death_signal() -> bool:
+    """Ask Linux to SIGKILL this process when its parent dies; False where unavailable.
+
+    The kernel ties the signal to the parent *thread* that created this process: the pool
+    starts its workers from the thread running the server's event loop, which lives as long
+    as the server does.
+    """
+    return _prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
+
+
+def _prctl(option: int, argument: int | bytes) -> bool:
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(option, argument, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watchdog(parent: int) -> None:
+    _prctl(PR_SET_NAME, WATCHDOG.encode())  # so that one can see it from outside
+    watch_parent(parent, WATCH_INTERVAL, _exit_orphan)
+
+
+def watch_parent(parent: int, interval: float, on_orphan: Callable[[], None]) -> None:
+    """Call ``on_orphan`` as soon as this process's parent is no longer ``parent``
+    (an orphan is adopted by init or a subreaper, so its parent pid changes)."""
+    while os.getppid() == parent:
+        time.sleep(interval)
+    on_orphan()
+
+
+def _exit_orphan() -> None:
+    # os._exit: the server is gone, nobody waits for a clean shutdown of this worker.
+    os._exit(1)

@@ -1,0 +1,385 @@
+"""The bot pool: sizing, fallbacks counted by reason, a dead worker replaced, no orphaned
+workers after a SIGKILLed server, and first-come-first-served fairness between tables."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Coroutine
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+from unittest import mock
+
+import pytest
+from typer.testing import CliRunner
+
+from belote.engine.observation import Observation
+from belote.engine.state import Game
+from belote.rules import find_preset
+from belote.server.bots import BotPool, Fallback, resolve_workers, think
+from belote.server.bots.stats import Counters, Decision, percentile
+from belote.server.bots.worker import WATCHDOG, watch_parent
+from belote.server.config import Settings
+
+T = TypeVar("T")
+
+
+def _observation() -> Observation:
+    game = Game(find_preset("classic"))
+    game.deal(list(range(32)))
+    return game.observation(game.current_player())
+
+
+def _run(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    return asyncio.run(make())
+
+
+def _wait_for(condition: Callable[[], bool], what: str, seconds: float = 60.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"gave up waiting: {what}")
+        time.sleep(0.05)
+
+
+# ---------------------------------------------------------------- worker-side test doubles
+# Module level, so that spawned workers can unpickle them by name.
+
+def think_or_hang(level: str, observation: Observation) -> int:
+    """``hang:PATH`` writes this worker's pid to PATH and never answers; else a real bot."""
+    if level.startswith("hang:"):
+        Path(level.removeprefix("hang:")).write_text(str(os.getpid()))
+        time.sleep(600)
+    return think(level, observation)
+
+
+def no_warm_up() -> None:
+    pass
+
+
+def record_warm_up(path: Path) -> None:
+    with path.open("a") as out:
+        out.write(f"{os.getpid()}\n")
+
+
+# ---------------------------------------------------------------------------------- sizing
+
+def test_the_pool_has_one_worker_per_cpu_unless_told_otherwise() -> None:
+    assert Settings().bot_workers is None
+    assert resolve_workers(None) == (os.cpu_count() or 1)
+    assert resolve_workers(0) == 0
+    assert resolve_workers(3) == 3
+
+
+def test_a_negative_worker_count_is_refused_with_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="bot workers must be 0"):
+        BotPool(-1, 1.0)
+
+
+def test_the_serve_option_sets_the_workers_and_refuses_a_negative_count() -> None:
+    from belote.cli import app
+
+    runner = CliRunner()
+    with mock.patch("uvicorn.run") as run, mock.patch("belote.server.app.create_app") as create:
+        seen = []
+        for args in ([], ["--bot-workers", "0"], ["--bot-workers", "3"]):
+            result = runner.invoke(app, ["serve", *args])
+            assert result.exit_code == 0, result.output
+            seen.append(create.call_args.args[0].bot_workers)
+        assert seen == [None, 0, 3]
+        assert run.call_count == 3
+        refused = runner.invoke(app, ["serve", "--bot-workers", "-1"])
+        assert refused.exit_code != 0
+        assert "--bot-workers" in refused.output
+        assert run.call_count == 3  # nothing started
+
+
+# ------------------------------------------------------------------------------- fallbacks
+
+def _choose_once(task: Callable[[str, Observation], int], timeout: float = 30.0,
+                 level: str = "normal", table: int | None = 7) -> tuple[Decision, BotPool]:
+    async def run() -> tuple[Decision, BotPool]:
+        pool = BotPool(0, timeout, task=task)
+        try:
+            return await pool.choose(level, _observation(), table=table), pool
+        finally:
+            pool.close()
+    return _run(run)
+
+
+def test_a_late_decision_falls_back_to_the_heuristic_and_is_counted() -> None:
+    decision, pool = _choose_once(think, timeout=0.0, level="expert")
+    assert decision.fallback is Fallback.LATE
+    assert decision.action in _observation().legal_actions
+    stats = pool.stats
+    assert (stats.decisions, stats.fallbacks[Fallback.LATE], stats.fallback_total) == (1, 1, 1)
+
+
+def test_a_failing_bot_falls_back_and_the_reason_is_logged_with_table_and_seat(
+        caplog: pytest.LogCaptureFixture) -> None:
+    def broken(level: str, observation: Observation) -> int:
+        raise RuntimeError("the bot crashed")
+
+    with caplog.at_level(logging.WARNING, logger="belote.server.bots"):
+        decision, pool = _choose_once(broken)
+    assert decision.fallback is Fallback.FAILED
+    assert decision.action in _observation().legal_actions
+    assert pool.stats.fallbacks[Fallback.FAILED] == 1
+    seat = _observation().seat
+    assert f"table 7 seat {seat}: bot normal failed" in caplog.text
+
+
+def test_an_illegal_answer_falls_back_and_is_counted() -> None:
+    decision, pool = _choose_once(lambda level, observation: 999)
+    assert decision.fallback is Fallback.ILLEGAL
+    assert decision.action in _observation().legal_actions
+    assert pool.stats.fallbacks == {Fallback.LATE: 0, Fallback.FAILED: 0, Fallback.ILLEGAL: 1,
+                                    Fallback.POOL_BROKEN: 0}
+
+
+def test_a_good_decision_is_no_fallback_and_its_latency_is_kept() -> None:
+    decision, pool = _choose_once(think)
+    assert decision.fallback is None
+    assert decision.seconds >= 0
+    stats = pool.stats
+    assert stats.decisions == 1 and stats.fallback_total == 0
+    assert stats.p50 == stats.p99 == decision.seconds
+
+
+def test_latency_percentiles_use_a_bounded_window_of_recent_decisions() -> None:
+    counters = Counters(window=10)
+    for ms in range(1, 101):
+        counters.record(Decision(0, None, ms / 1000))
+    stats = counters.snapshot()
+    assert stats.decisions == 100  # every decision counted, only the last 10 timed
+    assert (stats.p50, stats.p90, stats.p99) == (0.095, 0.099, 0.1)
+    assert percentile([], 50) is None
+
+
+# ---------------------------------------------------------------------------- replacement
+
+def test_a_killed_worker_is_replaced_and_later_decisions_come_from_the_new_pool(
+        tmp_path: Path) -> None:
+    warmed = tmp_path / "warmed"
+    hang = tmp_path / "hanging"
+
+    async def run() -> tuple[Decision, list[Decision], int, int, BotPool]:
+        pool = BotPool(1, 120.0, task=think_or_hang,
+                       warm=functools.partial(record_warm_up, warmed))
+        try:
+            caught = asyncio.create_task(pool.choose(f"hang:{hang}", _observation(), table=1))
+            await asyncio.to_thread(_wait_for, hang.exists, "the decision reaches the worker")
+            killed = int(hang.read_text())
+            os.kill(killed, signal.SIGKILL)
+            in_the_break = await caught
+            later = [await pool.choose("normal", _observation(), table=1) for _ in range(3)]
+            loop = asyncio.get_running_loop()
+            worker = await loop.run_in_executor(pool._executor, os.getpid)
+            return in_the_break, later, killed, worker, pool
+        finally:
+            pool.close()
+
+    in_the_break, later, killed, worker, pool = _run(run)
+    assert in_the_break.fallback is Fallback.POOL_BROKEN
+    assert in_the_break.action in _observation().legal_actions
+    assert [d.fallback for d in later] == [None, None, None]
+    assert worker != killed
+    stats = pool.stats
+    assert stats.replacements == 1
+    assert stats.fallbacks[Fallback.POOL_BROKEN] == 1 and stats.fallback_total == 1
+    assert stats.decisions == 4
+    # The new pool was warmed up: both the first and the replacement worker ran the warm-up.
+    assert {int(pid) for pid in warmed.read_text().split()} == {killed, worker}
+
+
+def test_a_worker_killed_while_idle_costs_no_decision() -> None:
+    async def run() -> tuple[Decision, BotPool]:
+        pool = BotPool(1, 120.0, task=think_or_hang, warm=no_warm_up)
+        try:
+            loop = asyncio.get_running_loop()
+            killed = await loop.run_in_executor(pool._executor, os.getpid)
+            os.kill(killed, signal.SIGKILL)
+            executor = pool._executor
+            await asyncio.to_thread(_wait_for, lambda: bool(getattr(executor, "_broken", False)),
+                                    "the executor notices the dead worker")
+            return await pool.choose("normal", _observation(), table=1), pool
+        finally:
+            pool.close()
+
+    decision, pool = _run(run)
+    assert decision.fallback is None
+    assert pool.stats.replacements == 1
+
+
+# ------------------------------------------------------------------------------ fairness
+
+class _RecordingExecutor(ThreadPoolExecutor):
+    """Four threads, and the level of every decision submitted, in order."""
+
+    def __init__(self) -> None:
+        super().__init__(4, thread_name_prefix="bot-test")
+        self.submitted: list[str] = []
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        self.submitted.append(args[0])
+        return super().submit(fn, *args, **kwargs)
+
+
+class _WidePool(BotPool):
+    """Free threads to spare, to show that a table still takes at most one."""
+
+    def _start(self) -> Executor:
+        return _RecordingExecutor()
+
+
+def test_a_table_has_at_most_one_outstanding_decision_and_others_are_not_held_up() -> None:
+    release = threading.Event()
+
+    def task(level: str, observation: Observation) -> int:
+        if level == "slow":
+            release.wait(60)
+        return observation.legal_actions[0]
+
+    async def run() -> None:
+        pool = _WidePool(0, 0.05, task=task)
+        assert isinstance(pool._executor, _RecordingExecutor)
+        submitted = pool._executor.submitted
+        try:
+            late = await pool.choose("slow", _observation(), table=1)
+            assert late.fallback is Fallback.LATE  # and it still occupies a thread
+            waited = await pool.choose("waited", _observation(), table=1)
+            assert waited.fallback is Fallback.LATE  # late waiting its turn: never submitted
+            pool.timeout = 60.0
+            again = asyncio.create_task(pool.choose("again", _observation(), table=1))
+            other = await pool.choose("other", _observation(), table=2)
+            assert other.fallback is None  # another table is served meanwhile
+            for _ in range(20):
+                await asyncio.sleep(0)
+            assert submitted == ["slow", "other"]  # table 1's next decision waits its turn
+            release.set()
+            assert (await again).fallback is None
+            assert submitted == ["slow", "other", "again"]
+        finally:
+            release.set()
+            pool.close()
+
+    _run(run)
+
+
+def test_decisions_from_many_tables_are_served_first_come_first_served() -> None:
+    release = threading.Event()
+    served: list[str] = []
+
+    def task(level: str, observation: Observation) -> int:
+        if level == "block":
+            release.wait(60)
+        served.append(level)
+        return observation.legal_actions[0]
+
+    async def run() -> None:
+        pool = BotPool(0, 60.0, task=task)
+        try:
+            blocking = asyncio.create_task(pool.choose("block", _observation(), table=0))
+            waiting = []
+            for table in (3, 1, 2):
+                waiting.append(asyncio.create_task(
+                    pool.choose(f"table{table}", _observation(), table=table)))
+                await asyncio.sleep(0)
+            release.set()
+            await asyncio.gather(blocking, *waiting)
+        finally:
+            release.set()
+            pool.close()
+
+    _run(run)
+    assert served == ["block", "table3", "table1", "table2"]
+
+
+# ---------------------------------------------------------------------------- no orphans
+
+def test_the_watchdog_acts_as_soon_as_the_parent_is_gone() -> None:
+    orphaned: list[bool] = []
+    watch_parent(-1, 0.01, lambda: orphaned.append(True))  # -1: never this process's parent
+    assert orphaned == [True]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _stat(pid: int) -> tuple[str, int] | None:
+    """(state, parent pid) of a live process, None when it is gone (a zombie is gone)."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    state, ppid = text.rsplit(")", 1)[1].split()[:2]
+    return None if state in ("Z", "X") else (state, int(ppid))
+
+
+def _thread_names(pid: int) -> set[str]:
+    names = set()
+    for comm in Path(f"/proc/{pid}/task").glob("*/comm"):
+        try:
+            names.add(comm.read_text().strip())
+        except OSError:
+            continue
+    return names
+
+
+def _bot_workers_of(server: int) -> list[int]:
+    workers = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        stat = _stat(int(entry.name))
+        try:
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if stat is not None and stat[1] == server and b"spawn_main" in command:
+            workers.append(int(entry.name))
+    return workers
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_bot_workers_die_with_a_sigkilled_server(tmp_path: Path) -> None:
+    log = (tmp_path / "server.log").open("wb")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "belote", "serve", "--port", str(_free_port()),
+         "--db", f"sqlite:///{tmp_path / 'sala.db'}", "--bot-workers", "2", "--insecure-cookies"],
+        stdout=log, stderr=subprocess.STDOUT)
+    workers: list[int] = []
+    try:
+        def two_workers() -> bool:
+            workers[:] = _bot_workers_of(server.pid)
+            assert server.poll() is None, (tmp_path / "server.log").read_text()
+            return len(workers) == 2
+        _wait_for(two_workers, "the server starts two bot workers")
+        # Kill the server once the workers have run their initializer (the watchdog thread
+        # shows it): the steady state, not a worker still booting.
+        _wait_for(lambda: all(WATCHDOG in _thread_names(pid) for pid in workers),
+                  "the workers are initialized")
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait(10)
+        _wait_for(lambda: all(_stat(pid) is None for pid in workers),
+                  "the workers exit after the server", seconds=10)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(10)
+        for pid in workers:  # never leave one behind, even when the test fails
+            if _stat(pid) is not None:
+                os.kill(pid, signal.SIGKILL)
+        log.close()

@@ -1,0 +1,146 @@
+"""Alembic migrations: a database of the release before them is kept and upgraded, on
+SQLite and PostgreSQL; revision 0001 is that release's schema, the head is ``schema.py``'s."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+
+from belote.server.app import create_app
+from belote.server.auth import hash_password
+from belote.server.persistence import Store
+from belote.server.persistence.migrate import upgrade
+from belote.server.persistence.schema import metadata
+from tests.server.conftest import client_for, make_settings
+from tests.server.helpers import read_store
+from tests.server.postgres import fresh_database
+
+# The schema as the release before migrations made it (``metadata.create_all``).
+OLD = sa.MetaData()
+sa.Table("meta", OLD, sa.Column("key", sa.String(64), primary_key=True),
+         sa.Column("value", sa.Text, nullable=False))
+sa.Table("users", OLD, sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+         sa.Column("name", sa.String(32), nullable=False, unique=True),
+         sa.Column("password_hash", sa.Text, nullable=False),
+         sa.Column("created", sa.DateTime(timezone=True), server_default=sa.func.now()))
+sa.Table("tables", OLD, sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+         sa.Column("preset", sa.String(32), nullable=False),
+         sa.Column("flags", sa.Text, nullable=False),
+         sa.Column("target", sa.Integer, nullable=False),
+         sa.Column("status", sa.String(16), nullable=False), sa.Column("record", sa.Text),
+         sa.Column("created", sa.DateTime(timezone=True), server_default=sa.func.now()),
+         sa.Column("finished", sa.DateTime(timezone=True)))
+sa.Table("table_log", OLD,
+         sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+         sa.Column("version", sa.BigInteger, primary_key=True, autoincrement=False),
+         sa.Column("kind", sa.String(16), nullable=False),
+         sa.Column("data", sa.Text, nullable=False))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'old.db'}"
+    return fresh_database(request.getfixturevalue("postgres_url"))
+
+
+def on_connection(url: str, body: Callable[[sa.Connection], Any]) -> Any:
+    async def main() -> Any:
+        store = Store(url)
+        try:
+            async with store.engine.begin() as conn:
+                return await conn.run_sync(body)
+        finally:
+            await store.close()
+
+    return asyncio.run(main())
+
+
+def _previous_release(conn: sa.Connection, password_hash: str) -> None:
+    OLD.create_all(conn)
+    t = OLD.tables
+    conn.execute(sa.insert(t["meta"]).values(key="secret", value="s" * 64))
+    conn.execute(sa.insert(t["users"]), [
+        {"name": "Ada", "password_hash": password_hash},
+        {"name": "Bob", "password_hash": "$argon2id$not-a-real-one"},
+        {"name": "bob", "password_hash": "$argon2id$an-old-clash"}])
+    conn.execute(sa.insert(t["tables"]).values(
+        preset="classic", flags="{}", target=300, status="finished", record='{"result": 1}'))
+    conn.execute(sa.insert(t["table_log"]), [
+        {"table_id": 1, "version": v, "kind": "chat", "data": f'{{"n": {v}}}'}
+        for v in (1, 2, 3)])
+
+
+def test_a_previous_release_database_keeps_its_data_and_is_upgraded(
+        db_url: str, tmp_path: Path) -> None:
+    ada_hash = hash_password("settebello")
+    on_connection(db_url, lambda c: _previous_release(c, ada_hash))
+    app = create_app(make_settings(tmp_path, db_url=db_url))
+    with client_for(app) as client:
+        signed_in = client.post("/login", data={"name": "Ada", "password": "settebello"},
+                                follow_redirects=True)
+        assert "Signed in as Ada" in signed_in.text
+        assert client.app.state.room.secret == "s" * 64  # type: ignore[attr-defined]
+
+    def inspect(conn: sa.Connection) -> dict[str, Any]:
+        found = sa.inspect(conn)
+        return {
+            "version": conn.execute(sa.text("SELECT version_num FROM alembic_version"))
+            .scalar_one(),
+            "tables": set(found.get_table_names()),
+            "keys": conn.execute(sa.text("SELECT name, name_key FROM users ORDER BY id")).all(),
+            "diff": compare_metadata(MigrationContext.configure(conn), metadata),
+        }
+
+    state = on_connection(db_url, inspect)
+    assert state["version"] == "0002"
+    assert {"sessions", "users", "tables", "table_log", "meta"} <= state["tables"]
+    # Two old accounts that now fold alike both stay, the later under a distinct key.
+    assert [tuple(r) for r in state["keys"]] == [("Ada", "ada"), ("Bob", "bob"),
+                                                 ("bob", "bob#3")]
+    assert state["diff"] == []
+    assert [e.data for e in read_store(app, lambda s: s.log(1))] == [
+        {"n": 1}, {"n": 2}, {"n": 3}]
+    finished = read_store(app, lambda s: s.table(1))
+    assert finished.record == {"result": 1}
+    assert read_store(app, lambda s: s.user("bob"))[1] == "$argon2id$an-old-clash"
+
+
+def test_revision_0001_is_the_previous_release_schema(tmp_path: Path) -> None:
+    def columns(url: str) -> dict[str, Any]:
+        def read(conn: sa.Connection) -> dict[str, Any]:
+            found = sa.inspect(conn)
+            return {name: [(c["name"], str(c["type"]), c["nullable"])
+                           for c in found.get_columns(name)]
+                    for name in sorted(found.get_table_names()) if name != "alembic_version"}
+        return dict(on_connection(url, read))
+
+    old, migrated = (f"sqlite:///{tmp_path / n}" for n in ("old.db", "migrated.db"))
+    on_connection(old, OLD.create_all)
+    on_connection(migrated, lambda c: upgrade(c, "0001"))
+    assert columns(migrated) == columns(old)
+
+
+def test_a_new_database_is_made_at_the_head_and_reopening_changes_nothing(
+        db_url: str) -> None:
+    def check(conn: sa.Connection) -> tuple[str, list[Any]]:
+        return (conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one(),
+                compare_metadata(MigrationContext.configure(conn), metadata))
+
+    for _ in range(2):
+        on_connection(db_url, upgrade)
+        assert on_connection(db_url, check) == ("0002", [])
+
+
+def test_tables_of_another_application_are_not_migrated(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'other.db'}"
+    on_connection(url, lambda c: c.execute(sa.text("CREATE TABLE invoices (id INTEGER)")))
+    with pytest.raises(RuntimeError, match="not a database of this room"):
+        on_connection(url, upgrade)
