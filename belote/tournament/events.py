@@ -15,6 +15,9 @@ Event kinds and their data:
 ``result``     ``game``, ``totals``, ``source``
 ``corrected``  ``game``, ``totals``, ``reason``, ``was`` (the totals it replaced)
 ``adjusted``   ``subject``, ``points``, ``reason``
+``hand``       ``game``, ``row``: one hand entered at a table playing with real cards (the
+               scorekeeper's CSV columns); the hand that ends the game records its result
+``unhand``     ``game``: the last hand taken back (with the result it had recorded)
 ``closed``     ``round``
 =============  ==============================================================================
 """
@@ -25,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from belote.rules import PRESETS
+from belote.scorekeeper import ScoreSheet, parse_row
 from belote.tournament.model import (
     FORMATS,
     Adjustment,
@@ -38,6 +42,7 @@ from belote.tournament.model import (
     TournamentError,
 )
 from belote.tournament.results import bye_result, judge
+from belote.tournament.sheets import sheet_totals, tournament_rules
 
 MAX_NAME = 80
 SOURCES = ("online", "entry", "csv", "organiser")
@@ -72,6 +77,7 @@ class Tournament:
     rounds: list[Round] = field(default_factory=list)
     adjustments: list[Adjustment] = field(default_factory=list)
     audit: list[AuditEntry] = field(default_factory=list)
+    hands: dict[int, list[dict[str, str]]] = field(default_factory=dict)  # score entry
 
     # ------------------------------------------------------------------ reading
     @classmethod
@@ -132,6 +138,21 @@ class Tournament:
     def side_name(self, side: tuple[int, ...]) -> str:
         return " & ".join(self.entrants[e].name for e in side)
 
+    def sheet(self, game_id: int) -> ScoreSheet:
+        """The score sheet of a game played with real cards, from its entered hands."""
+        rules = tournament_rules(self.s)
+        sheet = ScoreSheet(rules)
+        for row in self.hands.get(game_id, []):
+            sheet.add(parse_row(row, rules))
+        return sheet
+
+    def _sheet_result(self, game_id: int) -> None:
+        try:
+            totals = sheet_totals(self.sheet(game_id), self.s)
+        except TournamentError:
+            return  # the game goes on
+        self.game(game_id).result = judge(self.s, totals, "entry")
+
     # ------------------------------------------------------------------ checking
     def check(self, event: Event) -> Event:
         """The event as it will be stored (names tidied, totals judged); raises
@@ -179,6 +200,22 @@ class Tournament:
                 raise TournamentError("no_subject", subject=subject)
             if not isinstance(data.get("points"), int) or data["points"] == 0:
                 raise TournamentError("bad_points")
+        elif kind == "hand":
+            game = self._open_game(data.get("game"))
+            if game.result is not None:
+                raise TournamentError("already_recorded", game=game.id)
+            row = {str(k): str(v) for k, v in dict(data.get("row") or {}).items()}
+            sheet = self.sheet(game.id)
+            sheet.add(parse_row(row, tournament_rules(self.s)))  # ScoreError: refused
+            if self.s.deals is not None and len(sheet.hands) > self.s.deals:
+                raise TournamentError("too_many_hands", deals=self.s.deals)
+            data["row"] = row
+        elif kind == "unhand":
+            game = self._open_game(data.get("game"))
+            if not self.hands.get(game.id):
+                raise TournamentError("nothing_to_correct", game=game.id)
+            if game.result is not None and game.result.source != "entry":
+                raise TournamentError("already_recorded", game=game.id)
         elif kind == "closed":
             rnd = self.current
             if rnd is None or rnd.closed or data.get("round") != rnd.number:
@@ -301,6 +338,12 @@ class Tournament:
         elif kind == "adjusted":
             self.adjustments.append(Adjustment(data["subject"], data["points"],
                                                data["reason"], event.by))
+        elif kind == "hand":
+            self.hands.setdefault(data["game"], []).append(data["row"])
+            self._sheet_result(data["game"])
+        elif kind == "unhand":
+            self.hands[data["game"]].pop()
+            self.game(data["game"]).result = None
         elif kind == "closed":
             self.rounds[data["round"] - 1].closed = True
         self.audit.append(AuditEntry(len(self.audit) + 1, kind, data, event.by, event.at))
