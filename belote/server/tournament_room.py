@@ -109,7 +109,7 @@ class TournamentRoom:
                     await table._commit_seats("web.notice.sat", seat_no, before)
                     break
             else:
-                raise TournamentError("not_organiser")  # not one of this game's players
+                raise TournamentError("not_your_seat")
             reserved = any(s.owner and s.owner.startswith(RESERVED) and not s.standin
                            for s in table.seats)
             if table.game is None and not reserved:
