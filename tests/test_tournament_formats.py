@@ -347,3 +347,16 @@ def test_lineup_records_who_actually_sat() -> None:
     assert game.lineup == (("Anna", "Bruno"), ("Carla", "Dino"))
     with pytest.raises(TournamentError):
         t.do(Event("lineup", {"game": game.id, "lineup": [["Solo"]]}))
+
+
+def test_figures_out_of_bounds_are_refused() -> None:
+    with pytest.raises(TournamentError) as info:
+        judge(create("pinasca").s, [10 ** 9, 1200], "entry")
+    assert info.value.code == "total_too_large"
+    with pytest.raises(TournamentError) as info:
+        create("pinasca", rounds=10 ** 6)
+    assert info.value.code == "bad_number"
+    t = pinasca(2)
+    with pytest.raises(TournamentError) as info:
+        t.do(Event("adjusted", {"subject": "Quartiere 0", "points": 10 ** 9, "reason": "x"}))
+    assert info.value.code == "bad_points" and t.adjustments == []

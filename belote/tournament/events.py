@@ -45,6 +45,10 @@ from belote.tournament.results import bye_result, judge
 from belote.tournament.sheets import sheet_totals, tournament_rules
 
 MAX_NAME = 80
+# Bounds that keep every figure inside the store's integer columns and a page readable.
+MAX_ENTRANTS = 1024
+LIMITS = {"target": 100_000, "rounds": 64, "bye_points": 100_000, "deals": 200}
+MAX_ADJUSTMENT = 1000
 SOURCES = ("online", "entry", "csv", "organiser")
 
 
@@ -198,7 +202,8 @@ class Tournament:
                 e.name for e in self.entrants.values()}
             if subject not in names:
                 raise TournamentError("no_subject", subject=subject)
-            if not isinstance(data.get("points"), int) or data["points"] == 0:
+            points = data.get("points")
+            if not isinstance(points, int) or points == 0 or abs(points) > MAX_ADJUSTMENT:
                 raise TournamentError("bad_points")
         elif kind == "hand":
             game = self._open_game(data.get("game"))
@@ -235,12 +240,14 @@ class Tournament:
         if data.get("preset") not in PRESETS:
             raise TournamentError("bad_preset", presets=", ".join(sorted(PRESETS)))
         for key in ("target", "rounds", "bye_points"):
-            if not isinstance(data.get(key, 0), int) or data.get(key, 0) < 0:
+            value = data.get(key, 0)
+            if not isinstance(value, int) or not 0 <= value <= LIMITS[key]:
                 raise TournamentError("bad_number", field=key)
         if data.get("target", 0) < 1 or data.get("rounds", 0) < 1:
             raise TournamentError("bad_number", field="target/rounds")
         deals = data.get("deals")
-        if deals is not None and (not isinstance(deals, int) or deals < 1):
+        if deals is not None and (not isinstance(deals, int)
+                                  or not 1 <= deals <= LIMITS["deals"]):
             raise TournamentError("bad_number", field="deals")
         if deals is not None and data["format"] == "pinasca":
             raise TournamentError("pinasca_to_target")
@@ -258,6 +265,8 @@ class Tournament:
             raise TournamentError("bad_entrant")
         if self.s.format == "pinasca" and len(entrants) != 2:
             raise TournamentError("two_pairs")
+        if len(self.entrants) + len(entrants) > MAX_ENTRANTS:
+            raise TournamentError("too_many_entrants", limit=MAX_ENTRANTS)
         taken = {e.name for e in self.entrants.values()}
         out = []
         for item in entrants:

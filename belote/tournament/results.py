@@ -23,6 +23,8 @@ from collections.abc import Sequence
 from belote.tournament.model import Result, Settings, Source, TournamentError
 from belote.tournament.pinasca import game_scores
 
+MAX_TOTAL = 1_000_000  # no match reaches it; keeps scores inside the store's integers
+
 
 def judge(settings: Settings, totals: Sequence[int], source: Source) -> Result:
     """The :class:`Result` of a game whose sides made ``totals``; refuses impossible totals
@@ -32,6 +34,8 @@ def judge(settings: Settings, totals: Sequence[int], source: Source) -> Result:
     a, b = int(totals[0]), int(totals[1])
     if a < 0 or b < 0:
         raise TournamentError("negative_total")
+    if max(a, b) > MAX_TOTAL:
+        raise TournamentError("total_too_large", limit=MAX_TOTAL)
     if settings.deals is None:
         if max(a, b) < settings.target:
             raise TournamentError("below_target", target=settings.target)
