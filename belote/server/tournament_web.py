@@ -398,15 +398,16 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
                 asked = steps(rules, values.get("trump"))
                 if len(texts) >= len(asked):
                     row = entry_row(_entry(values), rules)
-                    texts = {}
                     try:
                         await service.change(tid, "hand", {"game": game.id, "row": row},
                                              who(request))
+                        texts = {}
                     except ScoreError as error:
+                        # As `belote score`: asked again from the first field at fault.
                         say(request, refusal_text(error, lang), True)
-                        state["answers"] = {}
-                        request.session["tournament_entry"] = state
-                        return back_to(request, here)
+                        field = error.field.split("+")[0]
+                        keep = asked.index(field) if field in asked else 0
+                        texts = {k: texts[k] for k in asked[:keep]}
         except ScoreError as error:
             say(request, refusal_text(error, lang), True)
         except TournamentError as error:

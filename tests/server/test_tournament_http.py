@@ -213,3 +213,21 @@ def test_score_entry_refuses_a_bad_field_and_goes_back_and_undoes(client: TestCl
     post(o(), path, do="undo")
     assert tournament(client, tid).hands[1] == []
     assert [a.kind for a in tournament(client, tid).audit][-2:] == ["hand", "unhand"]
+
+
+def test_a_hand_whose_trick_points_do_not_add_up_is_asked_again_from_them(
+        client: TestClient) -> None:
+    people = Identities(client)
+    org = register(people, "Organiser")
+    tid = create(org, target="1500")
+    for n in range(2):
+        post(org, f"/tournaments/{tid}/do/register", club=f"Q{n}", a_player1=f"a{n}",
+             a_player2=f"b{n}", b_player1=f"c{n}", b_player2=f"d{n}")
+    post(org, f"/tournaments/{tid}/do/draw")
+    page = enter_hand(org, tid, 1, ["ns", "h", "100", "70", "", "", "", ""])
+    assert 'role="alert"' in page and tournament(client, tid).hands.get(1, []) == []
+    assert "must sum to 162" in page and "Trick points N-S" in page  # asked again
+    page = enter_hand(org, tid, 1, ["100"])
+    assert 'value="62"' in page  # the other team's points, derived this time
+    enter_hand(org, tid, 1, ["62", "", "", "", ""])
+    assert len(tournament(client, tid).hands[1]) == 1
