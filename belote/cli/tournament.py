@@ -20,7 +20,7 @@ import typer
 
 from belote.i18n import LANGUAGES, translate
 from belote.scorekeeper import CsvError
-from belote.tournament.events import Tournament
+from belote.tournament.events import Event, Tournament
 from belote.tournament.export import write_results
 from belote.tournament.model import TournamentError
 from belote.tournament.sheets import totals_from_csv
@@ -125,8 +125,7 @@ def register_command(csv_file: Path = typer.Argument(..., exists=True, dir_okay=
     typer.echo(translate(lang, "tournament.cli.registered", count=count))
 
 
-def _registered(group: list[dict[str, Any]]) -> Any:
-    from belote.tournament.events import Event
+def _registered(group: list[dict[str, Any]]) -> Event:
     return Event("registered", {"entrants": group})
 
 
