@@ -27,6 +27,9 @@ app.command("arena")(arena_command)
 from belote.cli.serve import serve_command  # noqa: E402  (belote serve, La Sala)
 
 app.command("serve")(serve_command)
+from belote.cli.tournament import app as tournament_app  # noqa: E402  (belote tournament)
+
+app.add_typer(tournament_app, name="tournament")
 
 
 @app.command("play")

@@ -43,6 +43,9 @@ class Room:
         self.sockets: dict[str, int] = {}  # open WebSockets per client address
         self.frames_dropped = 0  # frames a connection could not send (logged each time)
         self.feed = LobbyFeed(self, settings)  # the lobby's live list (belote/server/lobby.py)
+        # --- tournaments (belote/server/tournament_room.py): tables of tournament games ---
+        from belote.server.tournament_room import TournamentRoom
+        self.tournaments = TournamentRoom(self)
 
     async def open(self) -> None:
         await self.store.open()
@@ -67,9 +70,11 @@ class Room:
         log.info("room open: %d tables resumed, %d broken", len(self.tables), len(self.broken))
         log.info("room open: %d tables resumed", len(self.tables))
         self.feed.start()
+        await self.tournaments.open()  # --- tournaments: results of tables finished meanwhile
 
     async def close(self) -> None:
         await self.feed.close()
+        await self.tournaments.close()  # --- tournaments: results being reported
         await asyncio.gather(*(t.stop() for t in self.tables.values()))
         if self.bots is not None:
             self.bots.close()
@@ -166,6 +171,7 @@ class Room:
             self._stopping.add(task)
             task.add_done_callback(self._stopping.discard)
         self.feed.changed(table)  # listeners hear of it with the next coalesced frame
+        self.tournaments.table_changed(table)  # --- tournaments: a finished game reports
 
     def lobby_sync(self, conn: Connection, page: int = 1) -> None:
         """The chat and one page of the list, for a listener that (re)connects."""

@@ -77,3 +77,6 @@ table_log = Table(
     Column("kind", String(16), nullable=False),
     Column("data", Text, nullable=False),  # JSON
 )
+
+# The tournament tables live on this metadata too (migration 0003).
+from belote.server import tournament_schema  # noqa: E402, F401

@@ -1,0 +1,229 @@
+"""`belote tournament`: run a tournament offline, on a laptop with no room.
+
+The same core and store as the web room, on a local SQLite file (``--db``, migrated like the
+room's database): create, register from a CSV, draw, record results (from the scorekeeper's
+CSV, ``belote score --csv-out``), correct, adjust, close the round, standings, export.
+Exit codes: 0 done, 1 refused (the reason is printed; nothing changed), 2 bad options.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import typer
+
+from belote.i18n import LANGUAGES, translate
+from belote.scorekeeper import CsvError
+from belote.tournament.events import Event, Tournament
+from belote.tournament.export import write_results
+from belote.tournament.model import TournamentError
+from belote.tournament.sheets import totals_from_csv
+from belote.tournament.standings import standings
+from belote.tournament.text import error_text, game_line, standing_line
+
+if TYPE_CHECKING:  # the store needs the server extra: imported when a command runs
+    from belote.server.tournament_service import Tournaments
+
+app = typer.Typer(name="tournament", no_args_is_help=True, add_completion=False,
+                  help="Run a tournament offline: create, register, draw, record, standings.")
+R = TypeVar("R")
+OFFLINE = "offline"  # who made a change, in the audit log
+
+DB = typer.Option("tournament.db", "--db", help="The tournament's SQLite file.")
+TID = typer.Option(1, "--id", help="The tournament in the file.")
+LANG = typer.Option("en", "--lang", help="Language: it, es, fr or en.")
+
+
+def _run(db: Path, lang: str, work: Callable[[Tournaments], Awaitable[R]]) -> R:
+    if lang not in LANGUAGES:
+        typer.echo(f"--lang: {' '.join(LANGUAGES)}", err=True)
+        raise typer.Exit(2)
+
+    from belote.server.persistence import Store
+    from belote.server.tournament_service import Tournaments
+    from belote.server.tournament_store import TournamentStore
+
+    async def go() -> R:
+        store = Store(f"sqlite:///{db}")
+        await store.open()
+        try:
+            return await work(Tournaments(TournamentStore(store.engine)))
+        finally:
+            await store.close()
+    try:
+        return asyncio.run(go())
+    except TournamentError as error:
+        typer.echo(error_text(lang, error), err=True)
+        raise typer.Exit(1) from None
+    except CsvError as error:
+        typer.echo(str(error), err=True)
+        raise typer.Exit(1) from None
+
+
+@app.command("create")
+def create_command(
+    name: str = typer.Option(..., "--name"),
+    fmt: str = typer.Option("pinasca", "--format",
+                            help="pinasca, concours, melee or double_elimination."),
+    preset: str = typer.Option("pinasca", "--preset"),
+    target: int = typer.Option(1500, "--target"),
+    rounds: int = typer.Option(3, "--rounds"),
+    deals: int | None = typer.Option(None, "--deals", help="A fixed number of deals a game."),
+    rank_by: str = typer.Option("wins", "--rank-by", help="wins or points."),
+    bye_points: int = typer.Option(0, "--bye-points", help="The stated score of a bye."),
+    db: Path = DB, lang: str = LANG,
+) -> None:
+    """Create a tournament in the file."""
+    data: dict[str, Any] = {"name": name, "format": fmt, "preset": preset, "target": target,
+                            "rounds": rounds, "deals": deals, "rank_by": rank_by,
+                            "bye_points": bye_points}
+    tid = _run(db, lang, lambda ts: ts.create(data, OFFLINE))
+    typer.echo(translate(lang, "tournament.cli.created", id=tid, name=name))
+
+
+def read_entrants(text: str, fmt: str) -> list[list[dict[str, Any]]]:
+    """Registrations from CSV text: ``name,player1,player2,club`` (a mêlée: ``name`` or
+    ``player1``); a Pinasca neighbourhood is its two rows with the same ``club``."""
+    rows = [{(k or "").strip().lower(): (v or "").strip() for k, v in row.items()}
+            for row in csv.DictReader(io.StringIO(text))]
+    entrants = []
+    for row in rows:
+        players = [row[k] for k in ("player1", "player2") if row.get(k)]
+        if fmt == "melee" and not players:
+            players = [row.get("name", "")]
+        entrants.append({"name": row.get("name") or " & ".join(players), "players": players,
+                         "club": row.get("club") or None, "checked_in": True})
+    if fmt != "pinasca":
+        return [[e] for e in entrants]
+    clubs: dict[str, list[dict[str, Any]]] = {}
+    for e in entrants:
+        clubs.setdefault(str(e["club"] or ""), []).append(e)
+    return list(clubs.values())
+
+
+@app.command("register")
+def register_command(csv_file: Path = typer.Argument(..., exists=True, dir_okay=False),
+                     db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
+    """Register the entrants of a CSV (name, player1, player2, club), all checked in."""
+    text = csv_file.read_text(encoding="utf-8-sig")
+
+    async def work(ts: Tournaments) -> int:
+        t = await ts.get(tid)
+        groups = read_entrants(text, t.s.format)
+        for group in groups:  # check every row before storing any
+            t.check(_registered(group))
+        for group in groups:
+            await ts.change(tid, "registered", {"entrants": group}, OFFLINE)
+        return sum(len(g) for g in groups)
+    count = _run(db, lang, work)
+    typer.echo(translate(lang, "tournament.cli.registered", count=count))
+
+
+def _registered(group: list[dict[str, Any]]) -> Event:
+    return Event("registered", {"entrants": group})
+
+
+@app.command("draw")
+def draw_command(db: Path = DB, tid: int = TID, lang: str = LANG,
+                 seed: int | None = typer.Option(None, "--seed")) -> None:
+    """Draw the next round and print its tables."""
+    import random
+
+    async def work(ts: Tournaments) -> Tournament:
+        if seed is not None:
+            ts.rng = random.Random(seed)
+        return await ts.draw(tid, OFFLINE)
+    t = _run(db, lang, work)
+    assert t.current is not None
+    typer.echo(translate(lang, "tournament.cli.drawn", round=t.current.number))
+    for game in t.current.games:
+        typer.echo(game_line(lang, t, game))
+
+
+@app.command("record")
+def record_command(game: int = typer.Argument(...),
+                   totals: tuple[int, int] | None = typer.Option(None, "--totals"),
+                   sheet: Path | None = typer.Option(None, "--csv", exists=True,
+                                                     help="The scorekeeper's CSV of the game."),
+                   db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
+    """Record a game's match totals, typed or from the scorekeeper's CSV."""
+    if (totals is None) == (sheet is None):
+        typer.echo(translate(lang, "tournament.cli.totals_or_csv"), err=True)
+        raise typer.Exit(2)
+
+    async def work(ts: Tournaments) -> Tournament:
+        t = await ts.get(tid)
+        if sheet is not None:
+            with sheet.open(encoding="utf-8-sig") as stream:
+                both = list(totals_from_csv(stream, t.s))
+            await ts.record(tid, game, both, "csv", OFFLINE)
+        else:
+            assert totals is not None
+            await ts.record(tid, game, list(totals), "entry", OFFLINE)
+        return await ts.get(tid)
+    t = _run(db, lang, work)
+    typer.echo(game_line(lang, t, t.game(game)))
+
+
+@app.command("correct")
+def correct_command(game: int = typer.Argument(...),
+                    totals: tuple[int, int] = typer.Option(..., "--totals"),
+                    reason: str = typer.Option(..., "--reason"),
+                    db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
+    """Correct a recorded result, with a reason (kept in the audit log)."""
+    async def work(ts: Tournaments) -> Tournament:
+        await ts.change(tid, "corrected", {"game": game, "totals": list(totals),
+                                           "reason": reason}, OFFLINE)
+        return await ts.get(tid)
+    t = _run(db, lang, work)
+    typer.echo(game_line(lang, t, t.game(game)))
+
+
+@app.command("adjust")
+def adjust_command(subject: str = typer.Argument(..., help="The neighbourhood or entrant."),
+                   points: int = typer.Argument(...),
+                   reason: str = typer.Option(..., "--reason"),
+                   db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
+    """Adjust ranking points, with a reason (seed 001: Girandola, Framasun)."""
+    _run(db, lang, lambda ts: ts.change(tid, "adjusted", {"subject": subject, "points": points,
+                                                          "reason": reason}, OFFLINE))
+    typer.echo(translate(lang, "tournament.cli.adjusted", subject=subject, points=points))
+
+
+@app.command("close")
+def close_command(db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
+    """Close the current round (every table must have its result)."""
+    async def work(ts: Tournaments) -> int:
+        t = await ts.get(tid)
+        number = t.current.number if t.current else 0
+        await ts.change(tid, "closed", {"round": number}, OFFLINE)
+        return number
+    number = _run(db, lang, work)
+    typer.echo(translate(lang, "tournament.cli.closed", round=number))
+
+
+@app.command("standings")
+def standings_command(db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
+    """Print the standings."""
+    t = _run(db, lang, lambda ts: ts.get(tid))
+    typer.echo(t.s.name)
+    for line in standings(t):
+        typer.echo(standing_line(lang, t, line))
+
+
+@app.command("export")
+def export_command(out: Path | None = typer.Argument(None, help="CSV file (else stdout)."),
+                   db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
+    """Export every result as CSV."""
+    t = _run(db, lang, lambda ts: ts.get(tid))
+    if out is None:
+        write_results(t, sys.stdout, lang)
+    else:
+        with out.open("w", encoding="utf-8", newline="") as stream:
+            write_results(t, stream, lang)

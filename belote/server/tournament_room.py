@@ -1,0 +1,163 @@
+"""Tournament games played online: the room opens one table per game with the tournament's
+rules and the drawn players' seats reserved, and a finished table reports its match totals
+to the tournament by itself.
+
+Seats: each seat is held for its drawn player (``owner`` is ``tournament:<name key>`` until
+the player claims it from the tournament page).  If the organiser allows stand-ins, a bot
+plays a seat until its player comes; the table starts at once.  Otherwise the table starts
+when the four players have claimed their seats.
+
+A table finishes in its own task; the report to the tournament is a task of its own.  A
+server killed between the two loses nothing: when the room opens, every running game whose
+table is finished and stored but whose result is missing is recorded from the table's
+stored record (:meth:`TournamentRoom.reconcile`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from belote.server.seats import Seat
+from belote.server.tournament_service import Tournaments
+from belote.server.tournament_store import TournamentStore
+from belote.tournament.model import Game, TournamentError
+
+if TYPE_CHECKING:
+    from belote.server.room import Room
+    from belote.server.table import Table
+
+log = logging.getLogger(__name__)
+RESERVED = "tournament:"
+REPORTER = "table"  # who recorded an online result, in the audit log
+# Sides and seats: side 0 sits North and South (team 0), side 1 East and West (team 1).
+SEATS_OF_SIDE = ((0, 2), (1, 3))
+
+
+def _key(name: str) -> str:
+    from belote.server.auth.names import name_key
+
+    return name_key(name)
+
+
+class TournamentRoom:
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.service = Tournaments(TournamentStore(room.store.engine))
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._reported: set[int] = set()  # tables whose result is being or was reported
+        self.report_failures = 0  # results a finished table could not record (logged)
+
+    async def open(self) -> None:
+        await self.service.load_running()
+        await self.reconcile()
+
+    async def close(self) -> None:
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    # ------------------------------------------------------------------ opening tables
+    async def open_tables(self, tid: int, by: str) -> int:
+        """Open an online table for each game of the current round that has none."""
+        t = await self.service.get(tid)
+        if t.current is None or t.current.closed:
+            raise TournamentError("no_open_round")
+        opened = 0
+        flags = [f"{name}={value}" for name, value in t.s.flags]
+        flags.append(f"target_score={t.s.target}")
+        for game in t.current.games:
+            if game.bye or game.table_id is not None or game.result is not None:
+                continue
+            table = await self.room.create_table(t.s.preset, flags)
+            await self.service.change(tid, "table", {"game": game.id, "table_id": table.id},
+                                      by)
+            await self._seat(table, game, t.s.standins)
+            opened += 1
+        return opened
+
+    async def _seat(self, table: Table, game: Game, standins: bool) -> None:
+        seats = [Seat() for _ in range(4)]
+        for side, seat_numbers in enumerate(SEATS_OF_SIDE):
+            for player, seat_no in zip(game.lineup[side], seat_numbers, strict=True):
+                seats[seat_no] = Seat("human", player, RESERVED + _key(player),
+                                      standin=standins)
+
+        async def reserve() -> None:
+            before = table._seating()
+            table.seats = seats
+            # The table's own seat change, stored in its log like any other (table.py).
+            await table._commit_seats("web.notice.sat", 0, before)
+            if standins:
+                await table._commit("start", {"first_dealer": game.id % 4})
+        await table.call(reserve)
+
+    async def claim(self, tid: int, game_id: int, uid: str, name: str) -> int:
+        """The signed-in player ``name`` takes the seat held for them; returns its table."""
+        t = await self.service.get(tid)
+        game = t.game(game_id)
+        if game.table_id is None or game.table_id not in self.room.tables:
+            raise TournamentError("no_table")
+        table = self.room.tables[game.table_id]
+        wanted = RESERVED + _key(name)
+
+        async def take() -> None:
+            for seat_no, seat in enumerate(table.seats):
+                if seat.owner == wanted:
+                    before = table._seating()
+                    table.seats[seat_no] = Seat("human", seat.name, uid)
+                    await table._commit_seats("web.notice.sat", seat_no, before)
+                    break
+            else:
+                raise TournamentError("not_your_seat")
+            reserved = any(s.owner and s.owner.startswith(RESERVED) and not s.standin
+                           for s in table.seats)
+            if table.game is None and not reserved:
+                await table._commit("start", {"first_dealer": game.id % 4})
+        await table.call(take)
+        return table.id
+
+    # ------------------------------------------------------------------ results
+    def table_changed(self, table: Table) -> None:
+        """The room's hook (``Room._table_changed``): a finished table reports its result."""
+        if not table.finished or table.game is None or table.id in self._reported:
+            return
+        self._reported.add(table.id)
+        totals = list(table.game.totals)
+        task = asyncio.create_task(self._report(table.id, totals))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _report(self, table_id: int, totals: list[int]) -> None:
+        found = await self.service.game_of_table(table_id)
+        if found is None:
+            return  # not a tournament table
+        tid, game = found
+        if game.result is not None:
+            return
+        try:
+            await self.service.record(tid, game.id, totals, "online", REPORTER)
+        except Exception as error:
+            # Never silent: logged and counted; the organiser sees the table still playing
+            # and may record the result by hand; reconcile() retries at the next start.
+            self.report_failures += 1
+            log.error("tournament %s game %s: table %s's result %s not recorded: %r", tid,
+                      game.id, table_id, totals, error)
+
+    async def reconcile(self) -> int:
+        """Record the results of finished tables that were not reported (a restart)."""
+        recorded = 0
+        for tid in await self.service.load_running():
+            t = await self.service.get(tid)
+            for game in t.games():
+                if game.result is not None or game.table_id is None:
+                    continue
+                row = await self.room.store.table(game.table_id)
+                record: dict[str, Any] | None = None if row is None else row.record
+                if row is None or row.status != "finished" or record is None:
+                    continue
+                await self._report(game.table_id, list(record["result"]["totals"]))
+                recorded += 1
+        if recorded:
+            log.info("tournaments: %d results of finished tables recorded at start", recorded)
+        return recorded

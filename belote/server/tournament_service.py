@@ -1,0 +1,96 @@
+"""Tournaments as the room and `belote tournament` change them: one change at a time per
+tournament, checked, stored, then applied (a refusal or a failed write changes nothing).
+
+Shared by the web room and the offline CLI (the same store and migrations on a local SQLite
+file).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import random
+from datetime import UTC, datetime
+from typing import Any
+
+from belote.server.tournament_store import TournamentStore
+from belote.tournament.events import Event, Tournament
+from belote.tournament.formats import draw
+from belote.tournament.model import Game, Settings, Source, TournamentError
+
+
+class Tournaments:
+    def __init__(self, store: TournamentStore, rng: random.Random | None = None) -> None:
+        self.store = store
+        self.rng = rng or random.SystemRandom()
+        self._cache: dict[int, Tournament] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def _lock(self, tid: int) -> asyncio.Lock:
+        return self._locks.setdefault(tid, asyncio.Lock())
+
+    async def create(self, data: dict[str, Any], owner: str) -> int:
+        fresh = Tournament()
+        event = fresh.check(Event("created", data, owner, _stamp()))
+        fresh.apply(event)
+        tid = await self.store.create(event, owner)
+        self._cache[tid] = fresh
+        return tid
+
+    async def get(self, tid: int) -> Tournament:
+        found = self._cache.get(tid)
+        if found is None:
+            found = await self.store.load(tid)
+            if found is None:
+                raise TournamentError("no_tournament")
+            self._cache[tid] = found
+        return found
+
+    async def change(self, tid: int, kind: str, data: dict[str, Any], by: str) -> Event:
+        """Check, store and apply one change of tournament ``tid``."""
+        async with self._lock(tid):
+            return await self._change(tid, Event(kind, data, by, _stamp()))
+
+    async def _change(self, tid: int, event: Event) -> Event:
+        current = await self.get(tid)
+        checked = current.check(event)
+        after = copy.deepcopy(current)
+        after.apply(checked)
+        await self.store.append(tid, after, checked)
+        self._cache[tid] = after
+        return checked
+
+    async def draw(self, tid: int, by: str) -> Tournament:
+        async with self._lock(tid):
+            current = await self.get(tid)
+            event = draw(current, self.rng, by)
+            await self._change(tid, Event(event.kind, event.data, by, _stamp()))
+        return await self.get(tid)
+
+    async def record(self, tid: int, game_id: int, totals: list[int], source: Source,
+                     by: str) -> Event:
+        return await self.change(tid, "result", {"game": game_id, "totals": totals,
+                                                 "source": source}, by)
+
+    async def settings(self, tid: int) -> Settings:
+        return (await self.get(tid)).s
+
+    async def game_of_table(self, table_id: int) -> tuple[int, Game] | None:
+        """The tournament game an online table plays (cached tournaments only: the room
+        loads the running ones when it opens)."""
+        for tid, t in self._cache.items():
+            for game in t.games():
+                if game.table_id == table_id:
+                    return tid, game
+        return None
+
+    async def load_running(self) -> list[int]:
+        """Load every tournament that is not finished (the room's start)."""
+        running = [row.id for row in await self.store.list() if row.state != "finished"]
+        for tid in running:
+            await self.get(tid)
+        return running
+
+
+def _stamp() -> str:
+    return datetime.now(UTC).isoformat()

@@ -1,0 +1,150 @@
+"""The tournaments' repository: events in, tournaments out, on the room's database engine.
+
+Each change is one transaction: the event row (the audit log) and the rewritten projection
+(entrants, players, rounds, games, adjustments) commit together or not at all, so a killed
+server never holds a result in one and not the other.  A tournament is loaded by replaying
+its events (:meth:`belote.tournament.events.Tournament.replay`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from belote.server.tournament_schema import (
+    PROJECTIONS,
+    tournament_adjustments,
+    tournament_entrants,
+    tournament_events,
+    tournament_games,
+    tournament_organisers,
+    tournament_players,
+    tournament_rounds,
+    tournaments,
+)
+from belote.tournament.events import Event, Tournament
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    id: int
+    name: str
+    format: str
+    state: str
+    owner: str
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class TournamentStore:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    async def create(self, event: Event, owner: str) -> int:
+        """A new tournament from its checked ``created`` event; returns its id."""
+        s = event.data
+        async with self.engine.begin() as conn:
+            result = await conn.execute(insert(tournaments).values(
+                name=s["name"], format=s["format"], preset=s["preset"],
+                flags=_json(s["flags"]), target=s["target"], rounds=s["rounds"],
+                deals=s["deals"], rank_by=s["rank_by"], bye_points=s["bye_points"],
+                standins=s["standins"], state="registration", owner=owner))
+            tid = int(result.inserted_primary_key[0])  # type: ignore[index]
+            await conn.execute(insert(tournament_organisers).values(
+                tournament_id=tid, name_key=owner))
+            await self._event(conn, tid, 1, event)
+        return tid
+
+    async def append(self, tid: int, tournament: Tournament, event: Event) -> None:
+        """Store ``event``, already applied to ``tournament`` (its number is the audit's
+        length), with the projection of the tournament after it."""
+        async with self.engine.begin() as conn:
+            await self._event(conn, tid, len(tournament.audit), event)
+            await self._project(conn, tid, tournament)
+
+    async def _event(self, conn: AsyncConnection, tid: int, number: int, event: Event) -> None:
+        await conn.execute(insert(tournament_events).values(
+            tournament_id=tid, number=number, kind=event.kind, data=_json(event.data),
+            by=event.by, at=datetime.fromisoformat(event.at) if event.at else _now()))
+
+    async def _project(self, conn: AsyncConnection, tid: int, t: Tournament) -> None:
+        for table in PROJECTIONS:
+            await conn.execute(delete(table).where(table.c.tournament_id == tid))
+        await conn.execute(update(tournaments).where(tournaments.c.id == tid)
+                           .values(state=t.state))
+        entrants = list(t.entrants.values())
+        if entrants:
+            await conn.execute(insert(tournament_entrants), [
+                {"tournament_id": tid, "id": e.id, "name": e.name, "club": e.club,
+                 "checked_in": e.checked_in} for e in entrants])
+            await conn.execute(insert(tournament_players), [
+                {"tournament_id": tid, "entrant_id": e.id, "position": i, "name": p}
+                for e in entrants for i, p in enumerate(e.players)])
+        if t.rounds:
+            await conn.execute(insert(tournament_rounds), [
+                {"tournament_id": tid, "number": r.number, "closed": r.closed}
+                for r in t.rounds])
+        games = t.games()
+        if games:
+            await conn.execute(insert(tournament_games), [
+                {"tournament_id": tid, "id": g.id, "round": g.round, "table_no": g.table,
+                 "sides": _json(g.sides), "lineup": _json(g.lineup), "table_id": g.table_id,
+                 "totals": None if g.result is None else _json(g.result.totals),
+                 "scores": None if g.result is None else _json(g.result.scores),
+                 "winner": None if g.result is None else g.result.winner,
+                 "source": None if g.result is None else g.result.source}
+                for g in games])
+        if t.adjustments:
+            await conn.execute(insert(tournament_adjustments), [
+                {"tournament_id": tid, "number": i + 1, "subject": a.subject,
+                 "points": a.points, "reason": a.reason, "by": a.by}
+                for i, a in enumerate(t.adjustments)])
+
+    async def events(self, tid: int) -> list[Event]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(tournament_events.c.kind, tournament_events.c.data,
+                       tournament_events.c.by, tournament_events.c.at)
+                .where(tournament_events.c.tournament_id == tid)
+                .order_by(tournament_events.c.number))
+            return [Event(str(k), json.loads(d), str(b), at.isoformat() if at else "")
+                    for k, d, b, at in rows]
+
+    async def load(self, tid: int) -> Tournament | None:
+        events = await self.events(tid)
+        return Tournament.replay(events) if events else None
+
+    async def list(self) -> list[TournamentRow]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(tournaments.c.id, tournaments.c.name, tournaments.c.format,
+                       tournaments.c.state, tournaments.c.owner)
+                .order_by(tournaments.c.id.desc()))
+            return [TournamentRow(int(i), str(n), str(f), str(s), str(o))
+                    for i, n, f, s, o in rows]
+
+    async def organisers(self, tid: int) -> set[str]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(tournament_organisers.c.name_key)
+                                      .where(tournament_organisers.c.tournament_id == tid))
+            return {str(r[0]) for r in rows}
+
+    async def add_organiser(self, tid: int, name_key: str) -> None:
+        async with self.engine.begin() as conn:
+            found = await conn.scalar(select(func.count()).select_from(tournament_organisers)
+                                      .where(tournament_organisers.c.tournament_id == tid,
+                                             tournament_organisers.c.name_key == name_key))
+            if not found:
+                await conn.execute(insert(tournament_organisers).values(
+                    tournament_id=tid, name_key=name_key))

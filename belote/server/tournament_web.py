@@ -1,0 +1,469 @@
+"""The tournament pages: the organiser's console, the public standings (live, with a
+projector mode), each entrant's history, printable score sheets, the CSV export, and the
+score entry of a table playing with real cards.
+
+Roles: only the tournament's organisers (signed-in accounts: the creator and the
+co-organisers it adds) change a tournament; anyone may read the standings, histories and
+sheets; a player claims their own seat at an online table.  Every change goes through the
+tournament's event log, which is its audit log.  Forms work without scripts; two small
+scripts only add the live standings and the check of each field as it is typed.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from belote.i18n import translate
+from belote.rules import PRESETS
+from belote.scorekeeper import (
+    Declared,
+    HandEntry,
+    ScoreError,
+    entry_row,
+    fold_belote,
+    hand_total,
+    parse_declared,
+    parse_double,
+    parse_level,
+    parse_optional_team,
+    parse_points,
+    parse_team,
+    parse_trump,
+    question,
+    refusal_text,
+    steps,
+)
+from belote.server.persistence import SessionRow
+from belote.tournament.events import Tournament
+from belote.tournament.export import write_results
+from belote.tournament.model import FORMATS, Game, TournamentError
+from belote.tournament.sheets import tournament_rules
+from belote.tournament.standings import entrant_records, standings
+from belote.tournament.text import error_text, game_line
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+@dataclass(frozen=True)
+class Pages:
+    """What the app lends the tournament pages (``app.py``'s helpers)."""
+
+    render: Callable[..., Response]
+    form: Callable[[Request], Awaitable[FormData]]
+    session: Callable[[Request], SessionRow | None]
+    identity: Callable[[Request], tuple[str, str] | None]
+    language: Callable[[Request], str]
+
+
+def _int(data: FormData, name: str) -> int:
+    try:
+        return int(str(data.get(name, "")).strip())
+    except ValueError:
+        raise TournamentError("bad_form") from None
+
+
+def _optional_int(data: FormData, name: str) -> int | None:
+    return None if not str(data.get(name, "")).strip() else _int(data, name)
+
+
+def tournament_routes(room: Any, pages: Pages) -> list[Route]:
+    troom = room.tournaments
+    service = troom.service
+
+    def lang_of(request: Request) -> str:
+        return pages.language(request)
+
+    def say(request: Request, text: str, error: bool = False) -> None:
+        request.session["tournament_flash"] = [text, error]
+
+    def back_to(request: Request, to: str) -> Response:
+        return RedirectResponse(to, status_code=303)
+
+    def render(request: Request, template: str, status: int = 200, **values: Any) -> Response:
+        flash = request.session.pop("tournament_flash", None)
+        return pages.render(request, template, status=status, notice=flash, **values)
+
+    async def tournament(request: Request) -> tuple[int, Tournament]:
+        tid = int(request.path_params["tid"])
+        try:
+            return tid, await service.get(tid)
+        except TournamentError:
+            raise HTTPException(404) from None
+
+    async def is_organiser(request: Request, tid: int) -> bool:
+        row = pages.session(request)
+        if row is None or row.account is None:
+            return False
+        return row.name_key in await service.store.organisers(tid)
+
+    def who(request: Request) -> str:
+        row = pages.session(request)
+        return row.name if row is not None else ""
+
+    # ------------------------------------------------------------------ list and create
+    async def index(request: Request) -> Response:
+        row = pages.session(request)
+        return render(request, "tournament_list.html", rows=await service.store.list(),
+                      formats=FORMATS, presets=list(PRESETS),
+                      may_create=row is not None and row.account is not None)
+
+    async def create(request: Request) -> Response:
+        data = await pages.form(request)
+        row = pages.session(request)
+        lang = lang_of(request)
+        if row is None or row.account is None:
+            say(request, translate(lang, "tournament.error.account_needed"), True)
+            return back_to(request, "/tournaments")
+        try:
+            settings = {
+                "name": str(data.get("name", "")), "format": str(data.get("format", "")),
+                "preset": str(data.get("preset", "")), "target": _int(data, "target"),
+                "rounds": _int(data, "rounds"), "deals": _optional_int(data, "deals"),
+                "rank_by": str(data.get("rank_by", "wins")),
+                "bye_points": _optional_int(data, "bye_points") or 0,
+                "standins": data.get("standins") == "on"}
+            tid = await service.create(settings, row.name_key)
+        except TournamentError as error:
+            say(request, error_text(lang, error), True)
+            return back_to(request, "/tournaments")
+        return back_to(request, f"/tournaments/{tid}")
+
+    # ------------------------------------------------------------------ the console
+    async def console(request: Request) -> Response:
+        tid, t = await tournament(request)
+        if not await is_organiser(request, tid):
+            return back_to(request, f"/tournaments/{tid}/standings")
+        lang = lang_of(request)
+        playing = [g for g in t.current.games if g.playing] if t.current else []
+        audit = list(reversed(t.audit))
+        return render(request, "tournament_console.html", tid=tid, tour=t, s=t.s,
+                      playing=playing, audit=audit, lines=standings(t), clubs=sorted(t.clubs()),
+                      line=lambda g: game_line(lang, t, g), detail=_detail)
+
+    actions: dict[str, Callable[[Request, int, Tournament, FormData], Awaitable[str]]] = {}
+
+    def action(name: str) -> Callable[[Any], Any]:
+        def register(fn: Any) -> Any:
+            actions[name] = fn
+            return fn
+        return register
+
+    @action("register")
+    async def do_register(request: Request, tid: int, t: Tournament, data: FormData) -> str:
+        def entrant(prefix: str) -> dict[str, Any]:
+            players = [str(data.get(f"{prefix}player{n}", "")) for n in (1, 2)]
+            if t.s.format == "melee":
+                players = players[:1]
+            return {"name": str(data.get(f"{prefix}name", "")), "players": players,
+                    "club": str(data.get("club", "")) or None, "checked_in": False}
+        group = [entrant("a_"), entrant("b_")] if t.s.format == "pinasca" else [entrant("a_")]
+        await service.change(tid, "registered", {"entrants": group}, who(request))
+        return "tournament.web.changed"
+
+    @action("checkin")
+    async def do_checkin(request: Request, tid: int, t: Tournament, data: FormData) -> str:
+        await service.change(tid, "checked_in", {"entrant": _int(data, "entrant")},
+                             who(request))
+        return "tournament.web.changed"
+
+    @action("draw")
+    async def do_draw(request: Request, tid: int, t: Tournament, data: FormData) -> str:
+        await service.draw(tid, who(request))
+        return "tournament.web.changed"
+
+    @action("tables")
+    async def do_tables(request: Request, tid: int, t: Tournament, data: FormData) -> str:
+        await troom.open_tables(tid, who(request))
+        return "tournament.web.changed"
+
+    @action("result")
+    async def do_result(request: Request, tid: int, t: Tournament, data: FormData) -> str:
+        totals = [_int(data, "total_a"), _int(data, "total_b")]
+        await service.record(tid, _int(data, "game"), totals, "organiser", who(request))
+        return "tournament.web.changed"
+
+    @action("correct")
+    async def do_correct(request: Request, tid: int, t: Tournament, data: FormData) -> str:
+        await service.change(tid, "corrected", {
+            "game": _int(data, "game"), "totals": [_int(data, "total_a"), _int(data, "total_b")],
+            "reason": str(data.get("reason", ""))}, who(request))
+        return "tournament.web.changed"
+
+    @action("adjust")
+    async def do_adjust(request: Request, tid: int, t: Tournament, data: FormData) -> str:
+        await service.change(tid, "adjusted", {
+            "subject": str(data.get("subject", "")), "points": _int(data, "points"),
+            "reason": str(data.get("reason", ""))}, who(request))
+        return "tournament.web.changed"
+
+    @action("lineup")
+    async def do_lineup(request: Request, tid: int, t: Tournament, data: FormData) -> str:
+        lineup = [[str(data.get(f"{side}{n}", "")) for n in (1, 2)] for side in ("a", "b")]
+        await service.change(tid, "lineup", {"game": _int(data, "game"), "lineup": lineup},
+                             who(request))
+        return "tournament.web.changed"
+
+    @action("close")
+    async def do_close(request: Request, tid: int, t: Tournament, data: FormData) -> str:
+        number = t.current.number if t.current else 0
+        await service.change(tid, "closed", {"round": number}, who(request))
+        return "tournament.web.changed"
+
+    @action("organiser")
+    async def do_organiser(request: Request, tid: int, t: Tournament, data: FormData) -> str:
+        from belote.server.auth.names import name_key
+
+        key = name_key(str(data.get("name", "")))
+        if await room.store.account_by_key(key) is None:
+            raise TournamentError("no_subject", subject=str(data.get("name", "")))
+        await service.store.add_organiser(tid, key)
+        return "tournament.web.changed"
+
+    async def change(request: Request) -> Response:
+        tid, t = await tournament(request)
+        data = await pages.form(request)
+        lang = lang_of(request)
+        fn = actions.get(request.path_params["action"])
+        if fn is None:
+            raise HTTPException(404)
+        if not await is_organiser(request, tid):
+            say(request, translate(lang, "tournament.error.not_organiser"), True)
+            return back_to(request, f"/tournaments/{tid}/standings")
+        try:
+            done = await fn(request, tid, t, data)
+        except TournamentError as error:
+            say(request, error_text(lang, error), True)
+        else:
+            say(request, translate(lang, done))
+        return back_to(request, f"/tournaments/{tid}")
+
+    # ------------------------------------------------------------------ public pages
+    async def standings_page(request: Request) -> Response:
+        tid, t = await tournament(request)
+        projector = request.query_params.get("projector") == "1"
+        template = ("tournament_standings_table.html" if request.query_params.get("fragment")
+                    else "tournament_standings.html")
+        return render(request, template, tid=tid, tour=t, s=t.s, lines=standings(t),
+                      projector=projector)
+
+    async def history(request: Request) -> Response:
+        tid, t = await tournament(request)
+        entrant = t.entrants.get(int(request.path_params["eid"]))
+        if entrant is None:
+            raise HTTPException(404)
+        lang = lang_of(request)
+        games = [g for g in t.games() if any(entrant.id in side for side in g.sides)]
+        rec = entrant_records(t)[entrant.id]
+        return render(request, "tournament_history.html", tid=tid, tour=t, entrant=entrant,
+                      games=games, rec=rec, line=lambda g: game_line(lang, t, g))
+
+    async def sheets(request: Request) -> Response:
+        tid, t = await tournament(request)
+        games = [g for g in (t.current.games if t.current else []) if not g.bye]
+        return render(request, "tournament_sheets.html", tid=tid, tour=t, games=games,
+                      rows=range(1, 21))
+
+    async def export(request: Request) -> Response:
+        tid, t = await tournament(request)
+        out = io.StringIO()
+        write_results(t, out, lang_of(request))
+        return Response(out.getvalue(), media_type="text/csv; charset=utf-8", headers={
+            "content-disposition": f'attachment; filename="tournament-{tid}.csv"'})
+
+    async def claim(request: Request) -> Response:
+        tid, _ = await tournament(request)
+        await pages.form(request)
+        identity = pages.identity(request)
+        if identity is None:
+            raise HTTPException(401)
+        try:
+            table_id = await troom.claim(tid, int(request.path_params["gid"]), identity[0],
+                                         identity[1])
+        except TournamentError as error:
+            say(request, error_text(lang_of(request), error), True)
+            return back_to(request, f"/tournaments/{tid}/standings")
+        return back_to(request, f"/table/{table_id}")
+
+    # ------------------------------------------------------------------ score entry
+    def entry_state(request: Request, tid: int, game: Game) -> dict[str, Any]:
+        state = request.session.get("tournament_entry")
+        if not isinstance(state, dict) or state.get("key") != f"{tid}/{game.id}":
+            state = {"key": f"{tid}/{game.id}", "answers": {}}
+        return state
+
+    def parsers(t: Tournament, answers: dict[str, Any]) -> dict[str, Callable[[str], Any]]:
+        rules = tournament_rules(t.s)
+        taker = answers.get("taker")
+        return {
+            "taker": lambda x: parse_team(x, "taker"),
+            "trump": lambda x: parse_trump(x, "trump"),
+            "level": lambda x: parse_level(x, rules, "level"),
+            "double": lambda x: parse_double(x, "double"),
+            "tricks_ns": lambda x: parse_points(x, "tricks_ns"),
+            "tricks_ew": lambda x: parse_points(x, "tricks_ew"),
+            "capot": lambda x: parse_optional_team(x, "capot", yes_team=taker),
+            "decl_ns": lambda x: parse_declared(x, rules, "decl_ns"),
+            "decl_ew": lambda x: parse_declared(x, rules, "decl_ew"),
+            "belote": lambda x: parse_optional_team(x, "belote"),
+        }
+
+    def parsed(t: Tournament, texts: dict[str, str]) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        for name, text in texts.items():
+            values[name] = parsers(t, values)[name](text)
+        return values
+
+    def derived(t: Tournament, values: dict[str, Any]) -> int | None:
+        """The other team's trick points: every card point of the hand less the first's."""
+        if "tricks_ns" not in values or "trump" not in values:
+            return None
+        total = hand_total(tournament_rules(t.s), values["trump"])
+        return max(0, total - int(values["tricks_ns"]))
+
+    async def entry_page(request: Request) -> Response:
+        tid, t = await tournament(request)
+        try:
+            game = t.game(int(request.path_params["gid"]))
+        except TournamentError:
+            raise HTTPException(404) from None
+        lang = lang_of(request)
+        state = entry_state(request, tid, game)
+        texts: dict[str, str] = state["answers"]
+        values = parsed(t, texts)
+        rules = tournament_rules(t.s)
+        sheet = t.sheet(game.id)
+        asked = steps(rules, values.get("trump"))
+        step = asked[len(texts)] if len(texts) < len(asked) else None
+        prefill = ""
+        hint = None
+        if step == "tricks_ew":
+            other = derived(t, values)
+            if other is not None:
+                prefill = str(other)
+                hint = translate(lang, "tournament.web.derived", points=other)
+        return render(request, "tournament_entry.html", tid=tid, tour=t, game=game,
+                      sheet=sheet, step=step, answered=len(texts),
+                      question=question(rules, step, sheet.next_number, lang) if step else "",
+                      prefill=prefill, hint=hint, may_enter=await may_enter(request, tid, game),
+                      hands=[(h.number, h.scores, h.totals) for h in sheet.hands])
+
+    async def may_enter(request: Request, tid: int, game: Game) -> bool:
+        """The table's scorer: an organiser, or one of the players seated at the game."""
+        from belote.server.auth.names import name_key
+
+        row = pages.session(request)
+        if row is None:
+            return False
+        seated = {name_key(player) for side in game.lineup for player in side}
+        return row.name_key in seated or await is_organiser(request, tid)
+
+    async def entry_post(request: Request) -> Response:
+        tid, t = await tournament(request)
+        data = await pages.form(request)
+        lang = lang_of(request)
+        try:
+            game = t.game(int(request.path_params["gid"]))
+        except TournamentError:
+            raise HTTPException(404) from None
+        here = f"/tournaments/{tid}/games/{game.id}/entry"
+        if not await may_enter(request, tid, game):
+            raise HTTPException(403)
+        state = entry_state(request, tid, game)
+        texts: dict[str, str] = dict(state["answers"])
+        what = str(data.get("do", "next"))
+        try:
+            if what == "back":
+                if texts:
+                    texts.popitem()
+            elif what == "undo":
+                texts = {}
+                await service.change(tid, "unhand", {"game": game.id}, who(request))
+            else:
+                values = parsed(t, texts)
+                rules = tournament_rules(t.s)
+                asked = steps(rules, values.get("trump"))
+                step = asked[len(texts)]
+                text = str(data.get("answer", "")).strip()
+                values[step] = parsers(t, values)[step](text)
+                texts[step] = text
+                asked = steps(rules, values.get("trump"))
+                if len(texts) >= len(asked):
+                    row = entry_row(_entry(values), rules)
+                    try:
+                        await service.change(tid, "hand", {"game": game.id, "row": row},
+                                             who(request))
+                        texts = {}
+                    except ScoreError as error:
+                        # As `belote score`: asked again from the first field at fault.
+                        say(request, refusal_text(error, lang), True)
+                        field = error.field.split("+")[0]
+                        keep = asked.index(field) if field in asked else 0
+                        texts = {k: texts[k] for k in asked[:keep]}
+        except ScoreError as error:
+            say(request, refusal_text(error, lang), True)
+        except TournamentError as error:
+            say(request, error_text(lang, error), True)
+        state["answers"] = texts
+        request.session["tournament_entry"] = state
+        return back_to(request, here)
+
+    async def entry_check(request: Request) -> Response:
+        """One field's check as it is typed (the page's script): the refusal, or nothing."""
+        tid, t = await tournament(request)
+        game = t.game(int(request.path_params["gid"]))
+        state = entry_state(request, tid, game)
+        try:
+            values = parsed(t, state["answers"])
+            rules = tournament_rules(t.s)
+            asked = steps(rules, values.get("trump"))
+            step = asked[len(state["answers"])]
+            parsers(t, values)[step](request.query_params.get("value", ""))
+        except ScoreError as error:
+            return JSONResponse({"ok": False, "text": refusal_text(error, lang_of(request))})
+        except (IndexError, TournamentError):
+            return JSONResponse({"ok": False, "text": ""})
+        return JSONResponse({"ok": True, "text": translate(lang_of(request),
+                                                           "tournament.web.ok")})
+
+    return [
+        Route("/tournaments", index, methods=["GET"]),
+        Route("/tournaments", create, methods=["POST"]),
+        Route("/tournaments/{tid:id}", console, methods=["GET"]),
+        Route("/tournaments/{tid:id}/do/{action}", change, methods=["POST"]),
+        Route("/tournaments/{tid:id}/standings", standings_page, methods=["GET"]),
+        Route("/tournaments/{tid:id}/entrants/{eid:id}", history, methods=["GET"]),
+        Route("/tournaments/{tid:id}/sheets", sheets, methods=["GET"]),
+        Route("/tournaments/{tid:id}/results.csv", export, methods=["GET"]),
+        Route("/tournaments/{tid:id}/games/{gid:id}/claim", claim, methods=["POST"]),
+        Route("/tournaments/{tid:id}/games/{gid:id}/entry", entry_page, methods=["GET"]),
+        Route("/tournaments/{tid:id}/games/{gid:id}/entry", entry_post, methods=["POST"]),
+        Route("/tournaments/{tid:id}/games/{gid:id}/check", entry_check, methods=["GET"]),
+    ]
+
+
+def _entry(values: dict[str, Any]) -> HandEntry:
+    return fold_belote(HandEntry(
+        taker=values["taker"], trump=values["trump"], level=values.get("level", 0),
+        double=values.get("double", 0), tricks=(values["tricks_ns"], values["tricks_ew"]),
+        capot=values.get("capot"),
+        declarations=(values.get("decl_ns", Declared()), values.get("decl_ew", Declared())),
+        belote=values.get("belote")))
+
+
+def _detail(data: dict[str, Any]) -> str:
+    """An audit entry's data, short: the fields an organiser looks for."""
+    keys = ("round", "game", "totals", "was", "subject", "points", "reason", "entrant",
+            "table_id")
+    return ", ".join(f"{k}={data[k]}" for k in keys if k in data)
+
+
+__all__ = ["Pages", "tournament_routes"]

@@ -1,0 +1,364 @@
+"""A tournament rebuilt from its events: every change is checked (:meth:`Tournament.check`,
+nothing changes on a refusal), stored by the caller, then applied (:meth:`Tournament.apply`).
+
+Event kinds and their data:
+
+=============  ==============================================================================
+``created``    :meth:`Settings.to_data`
+``registered`` ``entrants``: a list of ``{name, players, club}`` (a Pinasca neighbourhood
+               registers its two pairs in one event)
+``checked_in`` ``entrant``
+``drawn``      ``round``, ``games``: ``{table, sides, lineup, bye}`` (the pairings themselves)
+``lineup``     ``game``, ``lineup``: the players actually seated (seed 001: "Dopo ogni
+               partita si possono sostituire a piacere uno o entrambi i componenti")
+``table``      ``game``, ``table_id``: the room's table that plays it online
+``result``     ``game``, ``totals``, ``source``
+``corrected``  ``game``, ``totals``, ``reason``, ``was`` (the totals it replaced)
+``adjusted``   ``subject``, ``points``, ``reason``
+``hand``       ``game``, ``row``: one hand entered at a table playing with real cards (the
+               scorekeeper's CSV columns); the hand that ends the game records its result
+``unhand``     ``game``: the last hand taken back (with the result it had recorded)
+``closed``     ``round``
+=============  ==============================================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from belote.rules import PRESETS
+from belote.scorekeeper import ScoreSheet, parse_row
+from belote.tournament.model import (
+    FORMATS,
+    Adjustment,
+    AuditEntry,
+    Entrant,
+    Game,
+    Round,
+    Settings,
+    Source,
+    State,
+    TournamentError,
+)
+from belote.tournament.results import bye_result, judge
+from belote.tournament.sheets import sheet_totals, tournament_rules
+
+MAX_NAME = 80
+# Bounds that keep every figure inside the store's integer columns and a page readable.
+MAX_ENTRANTS = 1024
+LIMITS = {"target": 100_000, "rounds": 64, "bye_points": 100_000, "deals": 200}
+MAX_ADJUSTMENT = 1000
+SOURCES = ("online", "entry", "csv", "organiser")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    kind: str
+    data: dict[str, Any]
+    by: str = ""
+    at: str = ""
+
+
+def _name(value: Any, code: str = "bad_name") -> str:
+    text = " ".join(str(value or "").split())
+    if not text or len(text) > MAX_NAME:
+        raise TournamentError(code, limit=MAX_NAME)
+    return text
+
+
+def _reason(value: Any) -> str:
+    text = " ".join(str(value or "").split())
+    if not text:
+        raise TournamentError("reason_needed")
+    return text[:500]
+
+
+@dataclass
+class Tournament:
+    settings: Settings | None = None
+    entrants: dict[int, Entrant] = field(default_factory=dict)
+    rounds: list[Round] = field(default_factory=list)
+    adjustments: list[Adjustment] = field(default_factory=list)
+    audit: list[AuditEntry] = field(default_factory=list)
+    hands: dict[int, list[dict[str, str]]] = field(default_factory=dict)  # score entry
+
+    # ------------------------------------------------------------------ reading
+    @classmethod
+    def replay(cls, events: list[Event]) -> Tournament:
+        tournament = cls()
+        for event in events:
+            tournament.apply(event)
+        return tournament
+
+    @property
+    def s(self) -> Settings:
+        if self.settings is None:
+            raise TournamentError("not_created")
+        return self.settings
+
+    @property
+    def state(self) -> State:
+        if not self.rounds:
+            return "registration"
+        return "finished" if self.complete else "running"
+
+    @property
+    def complete(self) -> bool:
+        """Every planned round closed (a double elimination: one entrant left standing)."""
+        if not self.rounds or not self.rounds[-1].closed:
+            return False
+        if self.s.format == "double_elimination":
+            from belote.tournament.formats import still_in  # formats reads this module
+            return len(still_in(self)) <= 1
+        return len(self.rounds) >= self.s.rounds
+
+    @property
+    def current(self) -> Round | None:
+        return self.rounds[-1] if self.rounds else None
+
+    def games(self) -> list[Game]:
+        return [game for rnd in self.rounds for game in rnd.games]
+
+    def game(self, game_id: Any) -> Game:
+        for game in self.games():
+            if game.id == game_id:
+                return game
+        raise TournamentError("no_game", game=game_id)
+
+    def entrant(self, entrant_id: Any) -> Entrant:
+        entrant = self.entrants.get(entrant_id) if isinstance(entrant_id, int) else None
+        if entrant is None:
+            raise TournamentError("no_entrant", entrant=entrant_id)
+        return entrant
+
+    def clubs(self) -> dict[str, list[Entrant]]:
+        out: dict[str, list[Entrant]] = {}
+        for entrant in self.entrants.values():
+            if entrant.club is not None:
+                out.setdefault(entrant.club, []).append(entrant)
+        return out
+
+    def side_name(self, side: tuple[int, ...]) -> str:
+        return " & ".join(self.entrants[e].name for e in side)
+
+    def sheet(self, game_id: int) -> ScoreSheet:
+        """The score sheet of a game played with real cards, from its entered hands."""
+        rules = tournament_rules(self.s)
+        sheet = ScoreSheet(rules)
+        for row in self.hands.get(game_id, []):
+            sheet.add(parse_row(row, rules))
+        return sheet
+
+    def _sheet_result(self, game_id: int) -> None:
+        try:
+            totals = sheet_totals(self.sheet(game_id), self.s)
+        except TournamentError:
+            return  # the game goes on
+        self.game(game_id).result = judge(self.s, totals, "entry")
+
+    # ------------------------------------------------------------------ checking
+    def check(self, event: Event) -> Event:
+        """The event as it will be stored (names tidied, totals judged); raises
+        :class:`TournamentError` and changes nothing if the tournament refuses it."""
+        kind, data = event.kind, dict(event.data)
+        if kind == "created":
+            data = self._check_created(data)
+        elif self.settings is None:
+            raise TournamentError("not_created")
+        elif kind == "registered":
+            data = self._check_registered(data)
+        elif kind == "checked_in":
+            self.entrant(data.get("entrant"))
+        elif kind == "drawn":
+            self._check_drawn(data)
+        elif kind == "lineup":
+            game = self._open_game(data.get("game"))
+            lineup = data.get("lineup")
+            if (not isinstance(lineup, list) or len(lineup) != len(game.sides)
+                    or any(len(side) != 2 for side in lineup)):
+                raise TournamentError("bad_lineup")
+            data["lineup"] = [[_name(p) for p in side] for side in lineup]
+        elif kind == "table":
+            self._open_game(data.get("game"))
+        elif kind == "result":
+            game = self._open_game(data.get("game"))
+            if game.result is not None:
+                raise TournamentError("already_recorded", game=game.id)
+            if data.get("source") not in SOURCES:
+                raise TournamentError("bad_source")
+            data["totals"] = list(judge(self.s, data.get("totals") or [], "entry").totals)
+        elif kind == "corrected":
+            game = self.game(data.get("game"))
+            if game.result is None or game.bye:
+                raise TournamentError("nothing_to_correct", game=game.id)
+            data["reason"] = _reason(data.get("reason"))
+            data["totals"] = list(judge(self.s, data.get("totals") or [], "organiser").totals)
+            data["was"] = list(game.result.totals)
+        elif kind == "adjusted":
+            data["reason"] = _reason(data.get("reason"))
+            subject = str(data.get("subject", ""))
+            names = set(self.clubs()) if self.s.format == "pinasca" else {
+                e.name for e in self.entrants.values()}
+            if subject not in names:
+                raise TournamentError("no_subject", subject=subject)
+            points = data.get("points")
+            if not isinstance(points, int) or points == 0 or abs(points) > MAX_ADJUSTMENT:
+                raise TournamentError("bad_points")
+        elif kind == "hand":
+            game = self._open_game(data.get("game"))
+            if game.result is not None:
+                raise TournamentError("already_recorded", game=game.id)
+            row = {str(k): str(v) for k, v in dict(data.get("row") or {}).items()}
+            sheet = self.sheet(game.id)
+            sheet.add(parse_row(row, tournament_rules(self.s)))  # ScoreError: refused
+            if self.s.deals is not None and len(sheet.hands) > self.s.deals:
+                raise TournamentError("too_many_hands", deals=self.s.deals)
+            data["row"] = row
+        elif kind == "unhand":
+            game = self._open_game(data.get("game"))
+            if not self.hands.get(game.id):
+                raise TournamentError("nothing_to_correct", game=game.id)
+            if game.result is not None and game.result.source != "entry":
+                raise TournamentError("already_recorded", game=game.id)
+        elif kind == "closed":
+            rnd = self.current
+            if rnd is None or rnd.closed or data.get("round") != rnd.number:
+                raise TournamentError("no_open_round")
+            playing = [g.table for g in rnd.games if g.playing]
+            if playing:
+                raise TournamentError("still_playing", tables=", ".join(map(str, playing)))
+        else:
+            raise TournamentError("unknown_event", kind=kind)
+        return Event(kind, data, event.by, event.at)
+
+    def _check_created(self, data: dict[str, Any]) -> dict[str, Any]:
+        if self.settings is not None:
+            raise TournamentError("already_created")
+        if data.get("format") not in FORMATS:
+            raise TournamentError("bad_format", formats=", ".join(FORMATS))
+        if data.get("preset") not in PRESETS:
+            raise TournamentError("bad_preset", presets=", ".join(sorted(PRESETS)))
+        for key in ("target", "rounds", "bye_points"):
+            value = data.get(key, 0)
+            if not isinstance(value, int) or not 0 <= value <= LIMITS[key]:
+                raise TournamentError("bad_number", field=key)
+        if data.get("target", 0) < 1 or data.get("rounds", 0) < 1:
+            raise TournamentError("bad_number", field="target/rounds")
+        deals = data.get("deals")
+        if deals is not None and (not isinstance(deals, int)
+                                  or not 1 <= deals <= LIMITS["deals"]):
+            raise TournamentError("bad_number", field="deals")
+        if deals is not None and data["format"] == "pinasca":
+            raise TournamentError("pinasca_to_target")
+        if data.get("rank_by", "wins") not in ("wins", "points"):
+            raise TournamentError("bad_rank_by")
+        data["name"] = _name(data.get("name"))
+        return Settings.from_data(data).to_data()
+
+    def _check_registered(self, data: dict[str, Any]) -> dict[str, Any]:
+        if self.rounds:
+            raise TournamentError("registration_closed")
+        wanted = 1 if self.s.format == "melee" else 2
+        entrants = data.get("entrants")
+        if not isinstance(entrants, list) or not entrants:
+            raise TournamentError("bad_entrant")
+        if self.s.format == "pinasca" and len(entrants) != 2:
+            raise TournamentError("two_pairs")
+        if len(self.entrants) + len(entrants) > MAX_ENTRANTS:
+            raise TournamentError("too_many_entrants", limit=MAX_ENTRANTS)
+        taken = {e.name for e in self.entrants.values()}
+        out = []
+        for item in entrants:
+            players = [_name(p, "bad_player") for p in item.get("players") or []]
+            if len(players) != wanted:
+                raise TournamentError("players_count", count=wanted)
+            name = _name(item.get("name") or " & ".join(players))
+            if name in taken:
+                raise TournamentError("name_taken", name=name)
+            taken.add(name)
+            club = None
+            if self.s.format == "pinasca":
+                club = _name(item.get("club"))
+                if club in self.clubs():
+                    raise TournamentError("name_taken", name=club)
+            out.append({"name": name, "players": players, "club": club,
+                        "checked_in": bool(item.get("checked_in", False))})
+        return {"entrants": out}
+
+    def _check_drawn(self, data: dict[str, Any]) -> None:
+        rnd = self.current
+        if rnd is not None and not rnd.closed:
+            raise TournamentError("round_open", round=rnd.number)
+        if self.complete:
+            raise TournamentError("tournament_over")
+        if data.get("round") != len(self.rounds) + 1:
+            raise TournamentError("bad_round")
+        seen: set[int] = set()
+        for game in data.get("games") or []:
+            for side in game["sides"]:
+                for entrant_id in side:
+                    self.entrant(entrant_id)
+                    if entrant_id in seen:
+                        raise TournamentError("drawn_twice", entrant=entrant_id)
+                    seen.add(entrant_id)
+
+    def _open_game(self, game_id: Any) -> Game:
+        game = self.game(game_id)
+        rnd = self.rounds[game.round - 1]
+        if rnd.closed:
+            raise TournamentError("round_closed", round=rnd.number)
+        if game.bye:
+            raise TournamentError("bye_game")
+        return game
+
+    # ------------------------------------------------------------------ applying
+    def apply(self, event: Event) -> None:
+        """Apply a checked (or stored) event; no validation here."""
+        kind, data = event.kind, event.data
+        if kind == "created":
+            self.settings = Settings.from_data(data)
+        elif kind == "registered":
+            for item in data["entrants"]:
+                entrant_id = len(self.entrants) + 1
+                self.entrants[entrant_id] = Entrant(
+                    entrant_id, item["name"], tuple(item["players"]), item.get("club"),
+                    bool(item.get("checked_in", False)))
+        elif kind == "checked_in":
+            self.entrants[data["entrant"]].checked_in = True
+        elif kind == "drawn":
+            rnd = Round(data["round"])
+            first = len(self.games()) + 1
+            for index, item in enumerate(data["games"]):
+                sides = tuple(tuple(side) for side in item["sides"])
+                game = Game(first + index, rnd.number, item["table"], sides,
+                            tuple(tuple(side) for side in item.get("lineup") or ()))
+                if game.bye:
+                    game.result = bye_result(self.s)
+                rnd.games.append(game)
+            self.rounds.append(rnd)
+        elif kind == "lineup":
+            self.game(data["game"]).lineup = tuple(tuple(side) for side in data["lineup"])
+        elif kind == "table":
+            self.game(data["game"]).table_id = int(data["table_id"])
+        elif kind in ("result", "corrected"):
+            source: Source = "organiser" if kind == "corrected" else data["source"]
+            self.game(data["game"]).result = judge(self.s, data["totals"], source)
+        elif kind == "adjusted":
+            self.adjustments.append(Adjustment(data["subject"], data["points"],
+                                               data["reason"], event.by))
+        elif kind == "hand":
+            self.hands.setdefault(data["game"], []).append(data["row"])
+            self._sheet_result(data["game"])
+        elif kind == "unhand":
+            self.hands[data["game"]].pop()
+            self.game(data["game"]).result = None
+        elif kind == "closed":
+            self.rounds[data["round"] - 1].closed = True
+        self.audit.append(AuditEntry(len(self.audit) + 1, kind, data, event.by, event.at))
+
+    def do(self, event: Event) -> Event:
+        """Check and apply (for a tournament kept in memory, e.g. in tests)."""
+        checked = self.check(event)
+        self.apply(checked)
+        return checked

@@ -1,0 +1,139 @@
+"""The tournament as data: its settings, entrants, rounds, games, results, adjustments and
+the audit log of every change.
+
+A tournament is rebuilt from its events (:mod:`belote.tournament.events`): the store keeps the
+events, never a mutable copy, so a correction never erases what was there before.  Each draw
+stores the pairings it produced (not a random seed), so a replay needs no randomness.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Format = Literal["pinasca", "concours", "melee", "double_elimination"]
+FORMATS: tuple[Format, ...] = ("pinasca", "concours", "melee", "double_elimination")
+RankBy = Literal["wins", "points"]
+State = Literal["registration", "running", "finished"]
+Source = Literal["online", "entry", "csv", "organiser", "bye"]
+
+
+class TournamentError(Exception):
+    """A request the tournament refuses; ``code`` names the ``tournament.error.*`` message
+    and ``values`` fill it.  Nothing has changed."""
+
+    def __init__(self, code: str, **values: Any) -> None:
+        super().__init__(f"{code} {values}" if values else code)
+        self.code = code
+        self.values = values
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What the organiser chose when creating the tournament."""
+
+    name: str
+    format: Format
+    preset: str = "pinasca"
+    flags: tuple[tuple[str, Any], ...] = ()  # rule flags changed from the preset
+    target: int = 1500
+    rounds: int = 3
+    deals: int | None = None  # concours: a fixed number of deals instead of a target
+    rank_by: RankBy = "wins"
+    bye_points: int = 0  # the stated score of a bye
+    standins: bool = False  # may a bot stand in for a drawn player at an online table
+
+    def to_data(self) -> dict[str, Any]:
+        return {"name": self.name, "format": self.format, "preset": self.preset,
+                "flags": dict(self.flags), "target": self.target, "rounds": self.rounds,
+                "deals": self.deals, "rank_by": self.rank_by, "bye_points": self.bye_points,
+                "standins": self.standins}
+
+    @staticmethod
+    def from_data(data: dict[str, Any]) -> Settings:
+        return Settings(
+            name=str(data["name"]), format=data["format"], preset=str(data["preset"]),
+            flags=tuple(sorted(dict(data.get("flags") or {}).items())),
+            target=int(data["target"]), rounds=int(data["rounds"]),
+            deals=None if data.get("deals") is None else int(data["deals"]),
+            rank_by=data.get("rank_by", "wins"), bye_points=int(data.get("bye_points", 0)),
+            standins=bool(data.get("standins", False)))
+
+
+@dataclass(slots=True)
+class Entrant:
+    """What is paired: a pair (Pinasca, concours, double elimination) or a player (mêlée).
+
+    ``club`` is a Pinasca pair's neighbourhood (the team of two pairs that is ranked).
+    """
+
+    id: int
+    name: str
+    players: tuple[str, ...]
+    club: str | None = None
+    checked_in: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A game's match totals as played (side 0, side 1) and what it scores.
+
+    ``scores`` are the game scores of the format (Pinasca: seed 001's 3800/1200), and
+    ``winner`` the winning side (None: a draw, possible only over a fixed number of deals).
+    """
+
+    totals: tuple[int, ...]  # one figure for a bye
+    scores: tuple[int, ...]
+    winner: int | None
+    source: Source
+
+
+@dataclass(slots=True)
+class Game:
+    """One table of one round: two sides of entrant ids (a pair each, or two players each in
+    a mêlée), the players actually seated, and the result once known.  A bye has one side."""
+
+    id: int
+    round: int
+    table: int
+    sides: tuple[tuple[int, ...], ...]
+    lineup: tuple[tuple[str, ...], ...] = ()  # the seated players of each side (seed 001)
+    result: Result | None = None
+    table_id: int | None = None  # the room's table playing it online
+
+    @property
+    def bye(self) -> bool:
+        return len(self.sides) == 1
+
+    @property
+    def playing(self) -> bool:
+        return self.result is None
+
+
+@dataclass(slots=True)
+class Round:
+    number: int
+    games: list[Game] = field(default_factory=list)
+    closed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    """An organiser's change to ranking points (Pinasca: of a neighbourhood; else of an
+    entrant), with its stated reason (seed 001: "Girandola", "Framasun")."""
+
+    subject: str
+    points: int
+    reason: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    """One stored change: who did what, when; corrections keep the result they replaced."""
+
+    number: int
+    kind: str
+    data: dict[str, Any]
+    by: str
+    at: str

@@ -1,0 +1,43 @@
+"""A game played with real cards: the tournament's rules for the scorekeeper's sheet, and the
+match totals a finished sheet gives the tournament.
+
+Each game starts a fresh :class:`~belote.scorekeeper.ScoreSheet`: a prigione (litige) pot
+frozen when a game ends stays with that game (seed 001 freezes "solamente ed
+esclusivamente i punti di una mano di gioco" for "la mano che segue", which is of the same
+game).
+"""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from belote.rules import Rules, find_preset
+from belote.scorekeeper import ScoreSheet, load_csv
+from belote.tournament.model import Settings, TournamentError
+
+
+def tournament_rules(settings: Settings) -> Rules:
+    """The preset with the tournament's flags and target."""
+    flags = dict(settings.flags)
+    # Over a fixed number of deals the sheet must not stop the game at a target.
+    flags["target_score"] = settings.target if settings.deals is None else 10 ** 6
+    return find_preset(settings.preset).with_flags(**flags)
+
+
+def sheet_totals(sheet: ScoreSheet, settings: Settings) -> tuple[int, int]:
+    """The match totals of a finished sheet (to the target, or after the fixed deals)."""
+    if settings.deals is not None:
+        if len(sheet.hands) < settings.deals:
+            raise TournamentError("sheet_not_finished")
+        if len(sheet.hands) > settings.deals:
+            raise TournamentError("too_many_hands", deals=settings.deals)
+        return sheet.totals
+    if not sheet.finished:
+        raise TournamentError("sheet_not_finished")
+    return sheet.totals
+
+
+def totals_from_csv(stream: TextIO, settings: Settings) -> tuple[int, int]:
+    """The totals of a scorekeeper CSV (``belote score --csv-out``); a bad CSV raises the
+    scorekeeper's :class:`~belote.scorekeeper.CsvError`."""
+    return sheet_totals(load_csv(stream, tournament_rules(settings)), settings)

@@ -1,0 +1,99 @@
+"""Tournaments in a real browser: the organiser draws a round and a table's scorer enters a
+hand by keyboard alone; every tournament page has no axe violation."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Callable
+
+from playwright.sync_api import Page, expect
+
+from tests.browser import sala
+from tests.browser.test_axe import Audit
+
+
+def register(page: Page, base: str, name: str) -> None:
+    page.goto(base + "/register")
+    page.fill("#name", name)
+    page.fill("#password", "settebello-lungo")
+    page.press("#password", "Enter")
+    expect(page.get_by_text(f"Signed in as {name}")).to_be_visible()
+
+
+def press_button(page: Page, name: str) -> None:
+    """Tab to the button named ``name`` and press Enter: the keyboard alone."""
+    sala.tab_to_name(page, name)
+    page.keyboard.press("Enter")
+
+
+def type_answer(page: Page, text: str) -> None:
+    """The focus is on the answer (autofocus); type it and press Enter."""
+    expect(page.locator("#answer")).to_be_focused()
+    page.keyboard.press("Control+A")
+    page.keyboard.type(text)
+    page.keyboard.press("Enter")
+    page.wait_for_load_state()
+
+
+def test_organiser_draws_and_scorer_enters_a_hand_by_keyboard(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    audit = Audit()
+    tag = secrets.token_hex(3)
+    org = new_page()
+    register(org, base_url, f"Org{tag}")
+    org.goto(base_url + "/tournaments")
+    audit(org, "tournament list with the creation form")
+    org.fill("#t-name", f"Pinasca {tag}")
+    org.press("#t-name", "Enter")
+    org.wait_for_url(re.compile(r"/tournaments/\d+$"))
+    tid = int(org.url.rsplit("/", 1)[1])
+    for n in range(3):
+        org.fill("#r-club", f"Borgo {n}")
+        org.fill("#r-a_p1", f"Anna{tag}{n}")
+        org.fill("#r-a_p2", f"Bruno{tag}{n}")
+        org.fill("#r-b_p1", f"Carla{tag}{n}")
+        org.fill("#r-b_p2", f"Dino{tag}{n}")
+        org.press("#r-b_p2", "Enter")
+        expect(org.get_by_role("status").first).to_have_text("Done.")
+    audit(org, "console, registration")
+
+    press_button(org, "Draw round 1")
+    expect(org.get_by_role("heading", name="Round 1")).to_be_visible()
+    expect(org.get_by_text("3 tables still playing.")).to_be_visible()
+    audit(org, "console, a round drawn")
+
+    # The scorer of table 1 (its first player) enters one hand by keyboard alone.
+    scorer = new_page()
+    first = org_lineup_first(org)
+    register(scorer, base_url, first)
+    scorer.goto(f"{base_url}/tournaments/{tid}/games/1/entry")
+    audit(scorer, "score entry, first question")
+    type_answer(scorer, "xyz")  # a wrong team: refused, said, nothing changes
+    expect(scorer.get_by_role("alert")).to_be_visible()
+    audit(scorer, "score entry, a refusal")
+    for answer in ("ns", "h", "100"):
+        type_answer(scorer, answer)
+    expect(scorer.locator("#answer")).to_have_value("62")  # derived from 162 - 100
+    for answer in ("62", "", "", "", ""):
+        type_answer(scorer, answer)
+    expect(scorer.locator("#totals")).to_have_text("Match: N-S 100, E-W 62.")
+    audit(scorer, "score entry, a hand entered")
+
+    org.goto(f"{base_url}/tournaments/{tid}/standings")
+    audit(org, "standings")
+    org.goto(f"{base_url}/tournaments/{tid}/standings?projector=1")
+    audit(org, "standings, projector")
+    org.goto(f"{base_url}/tournaments/{tid}/entrants/1")
+    audit(org, "an entrant's history")
+    org.goto(f"{base_url}/tournaments/{tid}/sheets")
+    audit(org, "printable score sheets")
+    audit.verdict()
+
+
+def org_lineup_first(org: Page) -> str:
+    """The first player of game 1's first pair (a pair is named after its players)."""
+    text = org.locator("#game-1").inner_text()
+    match = re.search(r"table 1: (\S+) & ", text)
+    assert match, text
+    return match.group(1)

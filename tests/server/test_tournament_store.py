@@ -1,0 +1,64 @@
+"""The tournament store on SQLite and PostgreSQL: events in, the same tournament out, and a
+projection a query can read."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from belote.server.persistence import Store
+from belote.server.tournament_schema import tournament_games, tournament_players
+from belote.server.tournament_service import Tournaments
+from belote.server.tournament_store import TournamentStore
+from belote.tournament.model import TournamentError
+from belote.tournament.standings import standings
+from tests.server.postgres import fresh_database
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 't.db'}"
+    return fresh_database(request.getfixturevalue("postgres_url"))
+
+
+def test_a_tournament_survives_a_reopening_with_its_projection(db_url: str) -> None:
+    async def main() -> None:
+        store = Store(db_url)
+        await store.open()
+        ts = Tournaments(TournamentStore(store.engine), random.Random(1))
+        tid = await ts.create({"name": "Concours", "format": "concours", "preset": "classic",
+                               "target": 1000, "rounds": 2}, "org")
+        for n in range(4):
+            await ts.change(tid, "registered", {"entrants": [
+                {"players": [f"P{n}", f"Q{n}"], "checked_in": True}]}, "org")
+        t = await ts.draw(tid, "org")
+        assert t.current is not None
+        first = t.current.games[0].id
+        await ts.record(tid, first, [1010, 700], "entry", "org")
+        with pytest.raises(TournamentError):
+            await ts.record(tid, first, [1010, 800], "entry", "org")  # refused: unchanged
+        await ts.change(tid, "corrected", {"game": first, "totals": [1010, 800],
+                                           "reason": "misread"}, "org")
+        await store.close()
+
+        store = Store(db_url)
+        await store.open()
+        again = await TournamentStore(store.engine).load(tid)
+        assert again is not None
+        assert [line.total for line in standings(again)] == [line.total for line in standings(
+            await ts.get(tid))]
+        assert again.audit[-1].data["was"] == [1010, 700]
+        async with store.engine.connect() as conn:
+            rows = (await conn.execute(select(tournament_games.c.totals, tournament_games.c.source)
+                                       .where(tournament_games.c.id == first))).all()
+            assert [(json.loads(r[0]), r[1]) for r in rows] == [([1010, 800], "organiser")]
+            players = (await conn.execute(select(tournament_players.c.name))).all()
+            assert len(players) == 8
+        await store.close()
+    asyncio.run(main())
