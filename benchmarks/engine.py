@@ -5,7 +5,7 @@ Measures, in one run and interleaved (the order of the loops rotates each repeat
 * ``ours``    complete random hands per second through our public API: ``Game(rules)``,
   ``deal(deck_source())``, then ``apply(rng.choice(legal_actions()))`` through the bidding
   and the card play; a new ``Game`` when the match is over.
-* ``colver``  ``belote.colver_bridge.colver_random_hand_loop``: colver's ``Env.reset`` and a
+* ``colver``  ``belote.oracles.colver.bridge.colver_random_hand_loop``: colver's ``Env.reset`` and a
   Python loop of ``Env.step(rng.choice(legal))`` (Rust engine, Python driving it).
 * ``fast``    our internal fast path, NOT public API: the same loop calling ``Game._deal``
   and ``Game._push`` (no validation of the deck or of the action).
@@ -111,7 +111,7 @@ def run(n_hands: int, repeat: int, rules: Rules) -> dict[str, object]:
         "ours": lambda n, seed: ours_random_hand_loop(n, seed, rules),
     }
     if colver_version() is not None:
-        from belote.colver_bridge import colver_random_hand_loop
+        from belote.oracles.colver.bridge import colver_random_hand_loop
 
         loops["colver"] = colver_random_hand_loop
     loops["fast"] = lambda n, seed: fast_random_hand_loop(n, seed, rules)

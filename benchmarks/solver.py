@@ -44,7 +44,7 @@ def time_ours(solver: Solver, hands: list[int], dealer: int, trump: int) -> tupl
 
 
 def time_colver(hands: list[int], dealer: int, trump: int) -> tuple[float, dict]:
-    from belote.colver_bridge import colver_env_at, from_colver_card
+    from belote.oracles.colver.bridge import colver_env_at, from_colver_card
 
     env = colver_env_at(dealer, hands, trump, 0, [])
     start = time.perf_counter()

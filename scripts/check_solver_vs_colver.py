@@ -27,15 +27,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from belote.colver_bridge import (
+from belote.engine.obligations import legal_plays
+from belote.engine.search import Position, Solver
+from belote.engine.tricks import WIN_KEY, trick_winner
+from belote.oracles.colver.bridge import (
     colver_current_trick,
     colver_env_at,
     colver_hands,
     from_colver_card,
 )
-from belote.engine.obligations import legal_plays
-from belote.engine.search import Position, Solver
-from belote.engine.tricks import WIN_KEY, trick_winner
 from belote.rules import find_preset
 
 RULES = find_preset("classic").with_flags(must_undertrump=False)

@@ -33,8 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from belote.ai import make_bot
 from belote.engine.dealing import seeded_deck_source
 from belote.engine.state import Game
-from belote.match import play_step
 from belote.rules import PRESETS, Rules
+from belote.sim.match import play_step
 
 SHORT_TARGET = 300  # the target of a fuzzed match unless the change is the target itself
 POINTS_PER_DEAL = 5  # a match may take target / POINTS_PER_DEAL deals (redeals included)

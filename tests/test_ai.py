@@ -11,9 +11,9 @@ from belote.cards import Suit
 from belote.engine import actions as A
 from belote.engine.dealing import seeded_deck_source
 from belote.engine.observation import Observation
-from belote.match import play_match
 from belote.notation import parse_card, parse_cards
 from belote.rules import find_preset
+from belote.sim.match import play_match
 
 CLASSIC = find_preset("classic")
 

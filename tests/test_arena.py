@@ -9,19 +9,19 @@ import pytest
 from typer.testing import CliRunner
 
 from belote.ai import make_bot
-from belote.ai.colver_agents import (
+from belote.cli import app
+from belote.engine import actions as A
+from belote.engine.events import Event
+from belote.engine.observation import Observation
+from belote.oracles.colver.agents import (
     COLVER_AGENTS,
     COLVER_RULES,
     ColverAgentPlayer,
     from_colver_bid,
     to_colver_bid,
 )
-from belote.arena import PairResult, arena_rules, pair_deck, play_hand, play_pair, run_arena
-from belote.cli import app
-from belote.engine import actions as A
-from belote.engine.events import Event
-from belote.engine.observation import Observation
 from belote.rules import find_preset
+from belote.sim.arena import PairResult, arena_rules, pair_deck, play_hand, play_pair, run_arena
 
 COINCHE = find_preset("coinche")
 runner = CliRunner()
@@ -174,7 +174,7 @@ def test_colver_bots_are_registered_and_need_the_arena_side_channel() -> None:
     assert isinstance(bot, ColverAgentPlayer)
     players = [bot, make_bot("heuristic"), make_bot("heuristic"), make_bot("heuristic")]
     from belote.engine.dealing import seeded_deck_source
-    from belote.match import play_match
+    from belote.sim.match import play_match
 
     with pytest.raises(RuntimeError, match="whole deal"):
         play_match(COLVER_RULES, players, seeded_deck_source(0))

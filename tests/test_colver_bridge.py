@@ -14,7 +14,7 @@ from belote.cards import (
     suit_of,
     to_mask,
 )
-from belote.colver_bridge import (
+from belote.oracles.colver.bridge import (
     colver_current_trick,
     colver_env_at,
     colver_hands,
@@ -71,7 +71,7 @@ def expected_player(dealer: int, plays: list[int], trump: int) -> int:
 
 
 def documented_rule(hand: int, trick: list[int], leader: int, trump: int) -> int:
-    """colver's legal-card rule, as documented in ``belote.colver_bridge``."""
+    """colver's legal-card rule, as documented in ``belote.oracles.colver.bridge``."""
     if not trick:
         return hand
     led = suit_of(trick[0])

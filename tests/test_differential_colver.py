@@ -22,18 +22,18 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from belote.cards import SUIT_MASKS, card_list
-from belote.colver_bridge import (
-    colver_legal_cards,
-    to_colver_card,
-    to_colver_cards,
-    to_colver_suit,
-)
 from belote.engine import actions as A
 from belote.engine.dealing import seeded_deck_source
 from belote.engine.events import HandScored
 from belote.engine.state import Game, Phase
 from belote.engine.tricks import TRUMP_ABOVE, trick_winner
 from belote.notation import to_card
+from belote.oracles.colver.bridge import (
+    colver_legal_cards,
+    to_colver_card,
+    to_colver_cards,
+    to_colver_suit,
+)
 from belote.rules import Rules, find_preset
 
 colver = pytest.importorskip("colver")

@@ -7,8 +7,8 @@ from belote.ai.expert import ExpertBot
 from belote.ai.levels import EasyBot
 from belote.engine import CHANCE, Game, seeded_deck_source
 from belote.engine import actions as A
-from belote.match import play_match
 from belote.rules import PRESETS
+from belote.sim.match import play_match
 
 
 def test_every_level_plays_whole_hands_of_every_preset() -> None:

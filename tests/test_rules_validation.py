@@ -22,11 +22,11 @@ from belote.engine import actions as A
 from belote.engine import events
 from belote.engine.dealing import seeded_deck_source
 from belote.engine.state import Game
-from belote.match import play_step
 from belote.rules import PRESETS, Rules, declarations, vocabulary
 from belote.rules.flags import parse_flags, rules_with_flags
 from belote.rules.target import match_winner
 from belote.rules.validation import MAX_LEVELS, FlagError
+from belote.sim.match import play_step
 
 SHORT_TARGET = 150
 MAX_DEALS = 400  # far more than a 150-point match needs: past it the match is endless

@@ -33,4 +33,4 @@ def make_bot(name: str, seed: int | None = None) -> Player:
 __all__ = ["BOTS", "DECLINE", "LEVELS", "Player", "make_bot"]
 
 # colver's agents register themselves (colver itself is imported only when one is made)
-import belote.ai.colver_agents  # noqa: E402,F401
+import belote.oracles.colver.agents  # noqa: E402,F401

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from belote.arena import ArenaResult, arena_rules, run_arena
+from belote.sim.arena import ArenaResult, arena_rules, run_arena
 
 
 def arena_command(
@@ -86,7 +86,7 @@ def write_plot(result: ArenaResult, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from belote.stats import mean_interval
+    from belote.sim.stats import mean_interval
 
     margins = result.margins
     fig, (hist, run) = plt.subplots(1, 2, figsize=(11, 4))

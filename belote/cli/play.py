@@ -35,10 +35,10 @@ from belote.i18n import (
 )
 from belote.i18n.refusals import explain
 from belote.i18n.status import status_text
-from belote.match import play_step
 from belote.notation import SUIT_LETTERS, SUIT_SYMBOLS, parse_card
 from belote.records import save_record, to_record
 from belote.rules import find_preset
+from belote.sim.match import play_step
 
 HUMAN_SEAT = 2  # South; the partner is North (seat 0)
 STATUS_KEYS = ("c", "a", "f", "s", "h", "?")

@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from belote.rules import find_preset
-from belote.simulate import seat_bots, simulate
+from belote.sim.simulate import seat_bots, simulate
 
 
 def simulate_command(

@@ -28,7 +28,7 @@ from belote.tournament.standings import standings
 from belote.tournament.text import error_text, game_line, standing_line
 
 if TYPE_CHECKING:  # the store needs the server extra: imported when a command runs
-    from belote.server.tournament_service import Tournaments
+    from belote.server.tournament.service import Tournaments
 
 app = typer.Typer(name="tournament", no_args_is_help=True, add_completion=False,
                   help="Run a tournament offline: create, register, draw, record, standings.")
@@ -46,8 +46,8 @@ def _run(db: Path, lang: str, work: Callable[[Tournaments], Awaitable[R]]) -> R:
         raise typer.Exit(2)
 
     from belote.server.persistence import Store
-    from belote.server.tournament_service import Tournaments
-    from belote.server.tournament_store import TournamentStore
+    from belote.server.tournament.service import Tournaments
+    from belote.server.tournament.store import TournamentStore
 
     async def go() -> R:
         store = Store(f"sqlite:///{db}")

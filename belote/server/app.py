@@ -64,8 +64,8 @@ from belote.server.replay import replay_hands
 from belote.server.room import Room
 from belote.server.table import TableError
 from belote.server.text import TextError, clean_text
-from belote.server.tournament_web import Pages as TournamentPages
-from belote.server.tournament_web import tournament_routes
+from belote.server.tournament.web import Pages as TournamentPages
+from belote.server.tournament.web import tournament_routes
 from belote.server.view import error_frame
 
 log = logging.getLogger(__name__)
@@ -656,7 +656,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         WebSocketRoute("/ws/lobby", lobby_socket),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
-    # --- tournaments (belote/server/tournament_web.py): console, standings, score entry ---
+    # --- tournaments (belote/server/tournament/web.py): console, standings, score entry ---
     routes += tournament_routes(room, TournamentPages(render, form, _session, _identity,
                                                       language))
     app = Starlette(

@@ -43,8 +43,8 @@ class Room:
         self.sockets: dict[str, int] = {}  # open WebSockets per client address
         self.frames_dropped = 0  # frames a connection could not send (logged each time)
         self.feed = LobbyFeed(self, settings)  # the lobby's live list (belote/server/lobby.py)
-        # --- tournaments (belote/server/tournament_room.py): tables of tournament games ---
-        from belote.server.tournament_room import TournamentRoom
+        # --- tournaments (belote/server/tournament/room.py): tables of tournament games ---
+        from belote.server.tournament.room import TournamentRoom
         self.tournaments = TournamentRoom(self)
 
     async def open(self) -> None:

@@ -12,8 +12,8 @@ from starlette.testclient import TestClient
 
 from belote.server.app import create_app
 from belote.server.persistence import Store
-from belote.server.tournament_service import Tournaments
-from belote.server.tournament_store import TournamentStore
+from belote.server.tournament.service import Tournaments
+from belote.server.tournament.store import TournamentStore
 from tests.server.conftest import client_for, make_settings
 from tests.server.test_durability import Server, server  # noqa: F401  (the fixture)
 

@@ -12,9 +12,9 @@ import pytest
 from sqlalchemy import select
 
 from belote.server.persistence import Store
-from belote.server.tournament_schema import tournament_games, tournament_players
-from belote.server.tournament_service import Tournaments
-from belote.server.tournament_store import TournamentStore
+from belote.server.tournament.schema import tournament_games, tournament_players
+from belote.server.tournament.service import Tournaments
+from belote.server.tournament.store import TournamentStore
 from belote.tournament.model import TournamentError
 from belote.tournament.standings import standings
 from tests.server.postgres import fresh_database

@@ -79,4 +79,4 @@ table_log = Table(
 )
 
 # The tournament tables live on this metadata too (migration 0003).
-from belote.server import tournament_schema  # noqa: E402, F401
+from belote.server.tournament import schema  # noqa: E402, F401

@@ -3,7 +3,7 @@
 Revision ID: 0003
 Revises: 0002
 
-See ``belote/server/tournament_schema.py`` for what each table holds.
+See ``belote/server/tournament/schema.py`` for what each table holds.
 """
 
 from __future__ import annotations

@@ -20,8 +20,8 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from belote.server.seats import Seat
-from belote.server.tournament_service import Tournaments
-from belote.server.tournament_store import TournamentStore
+from belote.server.tournament.service import Tournaments
+from belote.server.tournament.store import TournamentStore
 from belote.tournament.model import Game, TournamentError
 
 if TYPE_CHECKING:

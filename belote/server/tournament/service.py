@@ -13,7 +13,7 @@ import random
 from datetime import UTC, datetime
 from typing import Any
 
-from belote.server.tournament_store import TournamentStore
+from belote.server.tournament.store import TournamentStore
 from belote.tournament.events import Event, Tournament
 from belote.tournament.formats import draw
 from belote.tournament.model import Game, Settings, Source, TournamentError

@@ -33,10 +33,15 @@ from typing import Any
 
 from belote.ai.base import DECLINE, Player
 from belote.cards import CardSet
-from belote.colver_bridge import from_colver_card, to_colver_card, to_colver_cards, to_colver_suit
 from belote.engine import actions as A
 from belote.engine.events import BidMade, CardPlayed, CardsDealt, Event, HandStarted
 from belote.engine.observation import Observation
+from belote.oracles.colver.bridge import (
+    from_colver_card,
+    to_colver_card,
+    to_colver_cards,
+    to_colver_suit,
+)
 from belote.rules import find_preset
 from belote.rules.base import Rules
 
@@ -193,7 +198,7 @@ class ColverAgentPlayer:
     def _start(self, seat: int) -> None:
         if self._hands is None:
             raise RuntimeError(
-                "a colver agent needs the whole deal: seat it through belote.arena, which "
+                "a colver agent needs the whole deal: seat it through belote.sim.arena, which "
                 "passes the hands with see_deal(dealer, hands) before each deal")
         colver = self._colver
         self._env = colver.Env.deal_with_hands(

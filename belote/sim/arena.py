@@ -16,7 +16,7 @@ and ``(ns2, ew2)`` those of the second::
 
 that is, A's score minus B's score, averaged over the two plays: what A gains over B per
 deal.  The arena reports the mean margin with its 95% confidence interval
-(:func:`belote.stats.mean_interval`, pairs being independent) and how many pairs A won
+(:func:`belote.sim.stats.mean_interval`, pairs being independent) and how many pairs A won
 (margin > 0), tied (0) and lost.
 
 **Same bidder at every seat** (``bidder``): when set, that bot makes every bid at every seat
@@ -42,16 +42,16 @@ from pathlib import Path
 from typing import Any
 
 from belote.ai import Player, make_bot
-from belote.ai import colver_agents as _colver_agents  # registers the colver-* bots
 from belote.cards import NUM_CARDS, Card, CardSet
 from belote.engine.dealing import DeckSource
 from belote.engine.events import AllPassed, Event, HandScored
 from belote.engine.observation import Observation
 from belote.engine.state import Game, Phase
-from belote.match import play_step
+from belote.oracles.colver import agents as _colver_agents  # registers the colver-* bots
 from belote.rules import find_preset
 from belote.rules.base import Rules
-from belote.stats import mean_interval
+from belote.sim.match import play_step
+from belote.sim.stats import mean_interval
 
 __all__ = [
     "ArenaResult",
@@ -131,7 +131,7 @@ def play_hand(rules: Rules, players: Sequence[Player], deck: Sequence[Card],
 
     Players with a ``see_deal(dealer, hands)`` method (the colver adapters) are handed the
     four hands before the deal's events: the arena's side channel, see
-    :mod:`belote.ai.colver_agents`.
+    :mod:`belote.oracles.colver.agents`.
     """
     if len(players) != 4:
         raise ValueError("a hand needs four players")

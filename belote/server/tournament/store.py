@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from belote.server.tournament_schema import (
+from belote.server.tournament.schema import (
     PROJECTIONS,
     tournament_adjustments,
     tournament_entrants,

@@ -10,10 +10,10 @@ from belote.ai import make_bot
 from belote.engine.dealing import seeded_deck_source
 from belote.engine.events import Event, HandScored
 from belote.engine.state import Game
-from belote.match import play_match
 from belote.records import save_record, to_record
 from belote.rules.base import Rules
-from belote.stats import mean_interval, wilson_interval
+from belote.sim.match import play_match
+from belote.sim.stats import mean_interval, wilson_interval
 
 
 def seat_bots(spec: str) -> list[str]:
