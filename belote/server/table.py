@@ -509,6 +509,31 @@ class Table:
                 return
         raise TableError("not_seated")
 
+    async def seat_everyone(self, seats: list[Seat]) -> None:
+        """Seat people chosen elsewhere (a tournament's draw) in one stored change; run it
+        in the table's task (:meth:`call`)."""
+        before = self._seating()
+        self.seats = seats
+        await self._commit_seats("web.notice.sat", 0, before)
+
+    async def take_reserved(self, owner: str, uid: str) -> bool:
+        """The person ``uid`` takes the seat held under ``owner``; ``False``: none is."""
+        for seat_no, seat in enumerate(self.seats):
+            if seat.owner == owner:
+                before = self._seating()
+                self.seats[seat_no] = Seat("human", seat.name, uid)
+                await self._commit_seats("web.notice.sat", seat_no, before)
+                return True
+        return False
+
+    async def start_match(self, first_dealer: int) -> None:
+        """Start the match (the seats being full), as a seated host's start does."""
+        if self.game is not None or self.finished:
+            raise TableError("already_started")
+        if any(s.kind == "empty" for s in self.seats):
+            raise TableError("seats_empty")
+        await self._commit("start", {"first_dealer": first_dealer % 4})
+
     def _check_host(self, uid: str) -> None:
         if self.game is not None or self.finished:
             raise TableError("already_started")

@@ -84,12 +84,10 @@ class TournamentRoom:
                                       standin=standins)
 
         async def reserve() -> None:
-            before = table._seating()
-            table.seats = seats
             # The table's own seat change, stored in its log like any other (table.py).
-            await table._commit_seats("web.notice.sat", 0, before)
+            await table.seat_everyone(seats)
             if standins:
-                await table._commit("start", {"first_dealer": game.id % 4})
+                await table.start_match(game.id)
         await table.call(reserve)
 
     async def claim(self, tid: int, game_id: int, uid: str, name: str) -> int:
@@ -102,18 +100,12 @@ class TournamentRoom:
         wanted = RESERVED + _key(name)
 
         async def take() -> None:
-            for seat_no, seat in enumerate(table.seats):
-                if seat.owner == wanted:
-                    before = table._seating()
-                    table.seats[seat_no] = Seat("human", seat.name, uid)
-                    await table._commit_seats("web.notice.sat", seat_no, before)
-                    break
-            else:
+            if not await table.take_reserved(wanted, uid):
                 raise TournamentError("not_your_seat")
             reserved = any(s.owner and s.owner.startswith(RESERVED) and not s.standin
                            for s in table.seats)
             if table.game is None and not reserved:
-                await table._commit("start", {"first_dealer": game.id % 4})
+                await table.start_match(game.id)
         await table.call(take)
         return table.id
 
