@@ -337,3 +337,37 @@ def test_the_engine_ends_the_match_with_the_rules_match_winner() -> None:
     game = play_bots(PRESETS["classic"].with_flags(target_score=SHORT_TARGET), seed=3)
     assert game.winner is not None
     assert game.winner == match_winner(game.rules, (game.totals[0], game.totals[1]))
+
+
+PROBLEM_CASES = [
+    ("classic", {"belote_points": "twenty"}, "type"),
+    ("classic", {"target_score": 0}, "range"),
+    ("pinasca", {"failed_defenders_points": 5}, "range_or_null"),
+    ("coinche", {"auction.levels": []}, "levels"),
+    ("coinche", {"auction.capot_level": 7}, "capot_level"),
+    ("valdostana", {"auction.surcontro_multiplier": 1}, "surcontro"),
+    ("italian", {"declarations.sequence_points": [[9, 20]]}, "sequence_points"),
+    ("italian", {"declarations.carre_points": [1]}, "carre_points"),
+    ("classic", {"deal_packets": [3, 3]}, "deal_packets"),
+    ("classic", {"bidding": "auction", "deal_packets": [3, 2, 3]}, "auction_missing"),
+    ("coinche", {"bidding": "take_or_pass", "deal_packets": [3, 2]}, "auction_unused"),
+    ("coinche", {"allow_senza": True}, "take_or_pass_only"),
+    ("italian", {"allow_senza": False}, "senza_override"),
+    ("classic", {"name": "Not A Name"}, "name"),
+]
+
+
+@pytest.mark.parametrize("preset,flags,code", PROBLEM_CASES)
+def test_every_refusal_is_said_in_the_hosts_language(preset: str, flags: dict[str, object],
+                                                     code: str) -> None:
+    from belote.i18n import LANGUAGES
+    from belote.i18n.flag_problems import problem_text
+    from belote.rules import FlagError, find_preset
+
+    with pytest.raises(FlagError) as refused:
+        find_preset(preset).with_flags(**flags)
+    problems = [p for p in refused.value.problems if p.code == code]
+    assert problems, refused.value.problems
+    for lang in LANGUAGES:
+        text = problem_text(problems[0], lang)
+        assert problems[0].flag in text and "{" not in text

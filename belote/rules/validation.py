@@ -72,11 +72,18 @@ TAKE_OR_PASS_FLAGS = ("jack_oblige", "allow_senza", "allow_tutte", "senza_overri
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One bad flag: its dotted name, its value and what is allowed instead."""
+    """One bad flag: its dotted name, its value and what is allowed instead.
+
+    ``allowed`` says it in English (for developers and logs); ``code`` and ``values`` say it
+    as data, so that the text layer can say it in the host's language
+    (:func:`belote.i18n.flag_problems.problem_text`).
+    """
 
     flag: str
     value: Any
     allowed: str
+    code: str = "type"
+    values: tuple[tuple[str, Any], ...] = ()
 
     def __str__(self) -> str:
         return f"{self.flag}={shown(self.value)} (allowed: {self.allowed})"
@@ -179,7 +186,8 @@ def type_problems(obj: Any, prefix: str = "") -> list[Problem]:
         value = getattr(obj, field.name)
         hint = hints[field.name]
         if not fits(value, hint):
-            problems.append(Problem(prefix + field.name, value, describe(hint)))
+            problems.append(Problem(prefix + field.name, value, describe(hint), "type",
+                                    (("expected", describe(hint)),)))
         elif dataclasses.is_dataclass(value) and not isinstance(value, type):
             problems += type_problems(value, f"{prefix}{field.name}.")
     return problems
@@ -192,8 +200,10 @@ def _range_problem(flag: str, value: Any) -> Problem | None:
     low, high = INT_RANGES[flag]
     if value is None or low <= value <= high:
         return None
-    none = " or null" if flag == "failed_defenders_points" else ""
-    return Problem(flag, value, f"a whole number from {low} to {high}{none}")
+    nullable = flag == "failed_defenders_points"
+    none = " or null" if nullable else ""
+    return Problem(flag, value, f"a whole number from {low} to {high}{none}",
+                   "range_or_null" if nullable else "range", (("low", low), ("high", high)))
 
 
 def _int_ranges(obj: Any, prefix: str) -> list[Problem]:
@@ -217,10 +227,11 @@ def _levels_problems(levels: tuple[int, ...], capot_level: int) -> list[Problem]
         or any(b <= a for a, b in itertools.pairwise(levels))
         or levels[0] > MAX_LOWEST_LEVEL
     ):
-        return [Problem(flag, levels, allowed)]
+        return [Problem(flag, levels, allowed, "levels", (
+            ("count", MAX_LEVELS), ("high", MAX_LEVEL), ("lowest", MAX_LOWEST_LEVEL)))]
     if capot_level != 0 and capot_level not in levels:
         return [Problem("auction.capot_level", capot_level, "0 (no capot contract) or one of "
-                        "auction.levels")]
+                        "auction.levels", "capot_level")]
     return []
 
 
@@ -231,7 +242,8 @@ def auction_problems(auction: Any, prefix: str = "auction.") -> list[Problem]:
     if auction.surcontro_multiplier < auction.contro_multiplier:
         problems.append(Problem(f"{prefix}surcontro_multiplier", auction.surcontro_multiplier,
                                 f"at least auction.contro_multiplier "
-                                f"({auction.contro_multiplier})"))
+                                f"({auction.contro_multiplier})", "surcontro",
+                                (("contro", auction.contro_multiplier),)))
     return problems
 
 
@@ -249,13 +261,15 @@ def declaration_problems(decl: Any, prefix: str = "declarations.") -> list[Probl
         problems.append(Problem(
             f"{prefix}sequence_points", rows,
             f"[length, points] rows, lengths strictly ascending from {shortest} to {longest}, "
-            f"points from 0 to {MAX_POINTS}",
+            f"points from 0 to {MAX_POINTS}", "sequence_points",
+            (("shortest", shortest), ("longest", longest), ("high", MAX_POINTS)),
         ))
     carres = decl.carre_points
     if len(carres) != RANKS or any(not 0 <= points <= MAX_POINTS for points in carres):
         problems.append(Problem(
             f"{prefix}carre_points", carres,
             f"one value per rank 7 8 9 10 J Q K A ({RANKS}), each from 0 to {MAX_POINTS}",
+            "carre_points", (("count", RANKS), ("high", MAX_POINTS)),
         ))
     return problems
 
@@ -268,7 +282,8 @@ def _deal_problems(rules: Any) -> list[Problem]:
                else "five cards before a turned card")
         return [Problem("deal_packets", packets,
                         f"packets of at least 1 card adding up to {need} with "
-                        f"bidding={rules.bidding} ({how})")]
+                        f"bidding={rules.bidding} ({how})", "deal_packets",
+                        (("total", need), ("bidding", rules.bidding)))]
     return []
 
 
@@ -278,18 +293,22 @@ def _deal_problems(rules: Any) -> list[Problem]:
 def _consistency_problems(rules: Any) -> list[Problem]:
     problems: list[Problem] = []
     if rules.bidding == "auction" and rules.auction is None:
-        problems.append(Problem("auction", None, "an auction table with bidding=auction"))
+        problems.append(Problem("auction", None, "an auction table with bidding=auction",
+                                "auction_missing"))
     if rules.bidding != "auction" and rules.auction is not None:
         problems.append(Problem("auction", rules.auction,
-                                f"null with bidding={rules.bidding} (no auction is held)"))
+                                f"null with bidding={rules.bidding} (no auction is held)",
+                                "auction_unused", (("bidding", rules.bidding),)))
     if rules.bidding != "take_or_pass":
         problems += [
             Problem(flag, True, f"false with bidding={rules.bidding} (only take-or-pass "
-                                "bidding has a turned card and the italian call)")
+                                "bidding has a turned card and the italian call)",
+                    "take_or_pass_only", (("bidding", rules.bidding),))
             for flag in TAKE_OR_PASS_FLAGS if getattr(rules, flag)
         ]
     if rules.senza_override and not rules.allow_senza:
-        problems.append(Problem("senza_override", True, "false unless allow_senza is true"))
+        problems.append(Problem("senza_override", True, "false unless allow_senza is true",
+                                "senza_override"))
     return problems
 
 
@@ -309,7 +328,7 @@ def check_rules(rules: Any) -> None:
     if not problems:
         if not NAME_PATTERN.fullmatch(rules.name):
             problems.append(Problem("name", rules.name,
-                                    "1 to 40 lower-case letters, digits, _ or -"))
+                                    "1 to 40 lower-case letters, digits, _ or -", "name"))
         problems += _int_ranges(rules, "")
         problems += _deal_problems(rules)
         if rules.auction is not None:

@@ -40,6 +40,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from belote.ai.levels import LEVELS
 from belote.i18n import LANGUAGES, messages, translate
 from belote.i18n.announce import VERBOSITIES
+from belote.i18n.flag_problems import refusal_detail
 from belote.i18n.sheet import rule_sheet
 from belote.rules import PRESETS
 from belote.server import protocol as P
@@ -438,7 +439,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return back(request, "/", error.code)
         except ValueError as error:
             # Which flag, which value, what is allowed (the names are the rule sheet's).
-            request.session["flash_detail"] = str(error)[:600]
+            request.session["flash_detail"] = refusal_detail(error, language(request))[:800]
             return back(request, "/", "bad_rules")
         return back(request, f"/table/{table.id}")
 

@@ -515,3 +515,13 @@ def test_an_empty_coinche_level_list_is_refused(client: TestClient) -> None:
     page = client.post("/tables", data={"preset": "coinche", "flags": "auction.levels=[]",
                                         "target": ""})
     assert "cannot be played" in page.text and "auction.levels" in page.text
+
+
+def test_an_italian_host_is_told_in_italian_why_the_rules_cannot_be_played(
+        client: TestClient) -> None:
+    client.post("/preferences", data={"lang": "it", "next": "/"})
+    guest(client, "Ada")
+    page = client.post("/tables", data={"preset": "classic", "flags": "deal_packets=[3,3]",
+                                        "target": ""})
+    assert "Queste regole non si possono giocare" in page.text
+    assert "non si può distribuire" in page.text
