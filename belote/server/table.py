@@ -23,6 +23,7 @@ from belote.engine import actions as A
 from belote.engine.dealing import secure_deck_source
 from belote.engine.state import CHANCE, Game
 from belote.errors import IllegalActionError
+from belote.i18n.bids import BidNotAllowed, BidNotUnderstood, parse_bid
 from belote.records import to_record
 from belote.rules import Rules, find_preset
 from belote.server import protocol as P
@@ -423,6 +424,8 @@ class Table:
                 self._sync(conn, since)
             case P.Act(action, version):
                 await self._act(conn, action, version)
+            case P.BidText(text):
+                await self._act(conn, self._typed_bid(conn, text))
             case P.Sit(seat_no):
                 await self.sit(conn.uid, conn.name, seat_no)
             case P.Stand():
@@ -451,13 +454,31 @@ class Table:
         if not bucket.take():
             raise TableError("chat_too_fast")
 
+    def _typed_bid(self, conn: Connection, text: str) -> int:
+        """The legal bid a typed text names (any language), or a refusal saying why."""
+        seat_no = self.seat_of(conn)
+        if seat_no is None:
+            raise TableError("not_seated")
+        if self.game is None or self.finished:
+            raise TableError("not_playing")
+        if self.game.current_player() != seat_no:
+            raise TableError("not_your_turn")
+        try:
+            return parse_bid(text, self.game.legal_actions(seat_no), self.rules)
+        except BidNotAllowed:
+            raise TableError("bid_not_allowed") from None
+        except BidNotUnderstood:
+            raise TableError("bid_not_understood") from None
+
     async def _act(self, conn: Connection, action: int, version: int | None = None) -> None:
         seat_no = self.seat_of(conn)
         if seat_no is None:
             raise TableError("not_seated")
         if self.game is None or self.finished:
             raise TableError("not_playing")
-        if version is not None and version < self.game_version:
+        if version is not None and version < self.game_version and action != A.ANNOUNCE_BELOTE:
+            # (A belote announcement is checked against the window alone: pressing Space
+            # just as the next frame arrives must not be refused once, then accepted.)
             # Chosen on a game that has moved on since (e.g. a double key press).
             raise TableError("stale")
         try:  # the engine validates (once): a refused action changes and stores nothing
