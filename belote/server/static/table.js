@@ -17,6 +17,13 @@
   let selected = 0; // index of the active card in the hand
   let retry = 0;
   let helloSent = false;
+  let lost = false; // "connection lost" said; "reconnected" is due when it comes back
+  let announcedStep = null; // the game step whose "your turn" was said
+  let playInFlight = false; // a card was sent and its frame has not come back yet
+  let beloteQueued = false; // Space pressed while that card was on its way
+  let firstRender = true;
+  const history = []; // every announcement, for the comma / period / R keys
+  let historyAt = -1;
 
   // ------------------------------------------------------------------ speech
   const pending = {}; // region id -> sentences waiting to be said
@@ -32,7 +39,10 @@
       pending[regionId] = null;
     }, 30);
   }
-  const polite = (text) => speak("polite", text);
+  const polite = (text) => {
+    if (text) { history.push(text); if (history.length > 500) history.shift(); historyAt = history.length; }
+    speak("polite", text);
+  };
   const assertive = (text) => speak("assertive", text);
 
   function addLog(listId, text) {
@@ -62,12 +72,15 @@
     socket.addEventListener("open", () => {
       retry = 0;
       $("connection").textContent = S.connected;
-      if (helloSent) polite(S.reconnected);
+      if (helloSent && lost) assertive(S.reconnected);
+      lost = false;
       helloSent = true;
     });
     socket.addEventListener("message", (message) => receive(JSON.parse(message.data)));
     socket.addEventListener("close", () => {
       $("connection").textContent = S.reconnecting;
+      if (!lost && helloSent) assertive(S.ux_connection_lost); // once, not on every retry
+      lost = true;
       retry = Math.min(retry + 1, 6);
       window.setTimeout(connect, 250 * 2 ** retry);
     });
@@ -85,13 +98,22 @@
         else addLog("log", item.text);
         if (!fresh) spoken.push(item.text);
       }
-      const wasMyTurn = view && view.turn === view.seat;
+      playInFlight = false;
       render(data.view);
       if (fresh) spoken.push(data.view.started ? statusLine() : S.waiting);
       const myTurn = view.turn !== null && view.turn === view.seat && !view.finished;
-      if (myTurn && (!wasMyTurn || fresh)) spoken.push(S.your_turn);
+      // Said at every new step that is ours: after our own card that won the trick too.
+      if (myTurn && (fresh || view.step !== announcedStep)) {
+        announcedStep = view.step;
+        const bidding = view.phase === "bidding" && view.prompt;
+        spoken.push(bidding ? view.prompt : [S.your_turn, view.prompt].filter(Boolean).join(" "));
+      }
+      if (!myTurn) announcedStep = null;
       if (spoken.length) polite(spoken.join(" "));
+      if (beloteQueued) { beloteQueued = false; announceBelote(); }
     } else if (frame.t === "error") {
+      playInFlight = false;
+      beloteQueued = false;
       assertive(data.text + (data.detail ? " " + data.detail : ""));
     }
   }
@@ -231,20 +253,72 @@
     if (view.hand[selected]) $("hand").setAttribute("aria-activedescendant", "card-" + view.hand[selected].code);
   }
 
+  const MANY_CONTRACTS = 8; // more than this: level and suit pickers instead of buttons
+
   function renderChoices() {
     const box = $("choice-buttons");
     box.textContent = "";
     const choices = view.choices || [];
     $("choices").hidden = !choices.length;
+    const contracts = choices.filter((c) => c.level !== undefined);
+    const many = contracts.length > MANY_CONTRACTS;
     for (const choice of choices) {
+      if (many && choice.level !== undefined) continue;
       box.appendChild(button(choice.label, () => send("act", { a: choice.action }), null, `choice-${choice.action}`));
     }
+    const bidding = view.phase === "bidding" && choices.length > 0;
+    $("bid-form").hidden = !bidding;
+    const options = $("bid-options");
+    options.textContent = "";
+    for (const choice of choices) {
+      const option = document.createElement("option");
+      option.value = choice.label;
+      options.appendChild(option);
+    }
+    renderPickers(many ? contracts : []);
+  }
+
+  function renderPickers(contracts) {
+    $("bid-pickers").hidden = !contracts.length;
+    if (!contracts.length) return;
+    const levelSelect = $("pick-level");
+    const suitSelect = $("pick-suit");
+    const keepLevel = levelSelect.value;
+    const keepSuit = suitSelect.value;
+    levelSelect.textContent = "";
+    suitSelect.textContent = "";
+    const levels = [...new Set(contracts.map((c) => c.level))];
+    for (const level of levels) levelSelect.appendChild(new Option(String(level), String(level)));
+    const suits = new Map(contracts.map((c) => [c.suit, c.suit_name]));
+    for (const [suit, name] of suits) suitSelect.appendChild(new Option(name, String(suit)));
+    if (levels.map(String).includes(keepLevel)) levelSelect.value = keepLevel;
+    if ([...suits.keys()].map(String).includes(keepSuit)) suitSelect.value = keepSuit;
   }
 
   function render(next) {
     const before = focusKey();
+    const couldStart = !$("start-button").hidden;
     draw(next);
+    if (firstRender) { firstRender = false; initialFocus(); return; }
+    if (!couldStart && !$("start-button").hidden) {
+      // The last seat just filled: the start control, not "Remove the bot", has focus.
+      $("start-button").focus();
+      return;
+    }
     restoreFocus(before);
+  }
+
+  // After a page load (a reload, a form sent, a table just created): back where the player
+  // was (focus.js kept it), else on the hand if seated in a match, else on the first seat.
+  function initialFocus() {
+    const active = document.activeElement;
+    if (active && active !== document.body && active.id !== "main") return;
+    const kept = window.salaFocusTarget ? window.salaFocusTarget() : null;
+    const seatButton = $("seats").querySelector("button");
+    const seated = view.seat !== null && view.started && !view.finished;
+    for (const candidate of [kept, seated ? $("hand") : null, $("start-button"), seatButton, $("hand")]) {
+      if (candidate && visible(candidate)) { candidate.focus(); return; }
+    }
   }
 
   function draw(next) {
@@ -276,9 +350,10 @@
     const card = view.hand[selected];
     if (!card) { assertive(S.no_cards); return; }
     if (view.turn !== view.seat) { assertive(S.not_your_turn); return; }
+    if (view.phase === "bidding") { assertive(S.ux_bid_first); return; }
     if (!card.playable) { assertive(fmt(S.not_playable, { card: card.name })); return; }
     const base = announce && card.announce ? 32 : 0;
-    send("act", { a: base + cardId(card.code) });
+    if (send("act", { a: base + cardId(card.code) })) playInFlight = true;
   }
 
   const SUITS = "HDCS";
@@ -333,10 +408,45 @@
       assertive(view.hand.map((c) => c.name).join(", "));
     },
     belote() {
+      if (playInFlight) { beloteQueued = true; return; } // said once the card's frame is back
       if (view && view.belote) { send("act", { a: 72 }); return; }
       const card = view && view.hand[selected];
       if (card && card.announce && view.turn === view.seat) { playSelected(true); return; }
-      assertive(S.no_belote);
+      announceBelote();
+    },
+    bidding() { info("bidding"); },
+    contract() { info("contract"); },
+    points() { info("points"); },
+    winner() { info("winner"); },
+    team() { info("team"); },
+    summary() { info("summary"); },
+    next_playable() {
+      if (!view || !view.hand || !view.hand.some((c) => c.playable)) { assertive(S.ux_no_playable); return; }
+      const n = view.hand.length;
+      for (let k = 1; k <= n; k++) {
+        const i = (selected + k) % n;
+        if (view.hand[i].playable) { selected = i; break; }
+      }
+      renderSelection();
+      if (document.activeElement !== $("hand")) $("hand").focus();
+      else assertive(view.hand[selected].name);
+    },
+    choices() { assertive(view && view.prompt ? view.prompt : S.ux_no_choices); },
+    declare() {
+      const choice = view && (view.choices || []).find((c) => c.declare);
+      if (choice) send("act", { a: choice.action });
+      else assertive(S.ux_nothing_to_declare);
+    },
+    bid_box() {
+      if ($("bid-form").hidden) { assertive(S.ux_no_choices); return; }
+      $("bid-text").focus();
+    },
+    history_back() { stepHistory(-1); },
+    history_forward() { stepHistory(1); },
+    repeat() {
+      if (!history.length) { assertive(S.ux_history_empty); return; }
+      historyAt = history.length - 1;
+      assertive(history[historyAt]);
     },
     help() { openHelp(); },
     move(event) { moveSelection(event.key === "ArrowRight" ? 1 : -1); },
@@ -347,6 +457,26 @@
       renderSelection();
     },
   };
+
+  function info(question) {
+    assertive(view && view.info ? view.info[question] : S.waiting);
+  }
+
+  // Space refused: the reason that applies (the king first, with the card, too late).
+  function announceBelote() {
+    if (view && view.belote) { send("act", { a: 72 }); return; }
+    const card = view && view.hand[selected];
+    assertive((card && card.belote_why) || (view && view.belote_why) || S.no_belote);
+  }
+
+  function stepHistory(step) {
+    if (!history.length) { assertive(S.ux_history_empty); return; }
+    historyAt = Math.max(0, Math.min(history.length - 1, historyAt + step));
+    const text = history[historyAt];
+    if (historyAt === 0) assertive(fmt(S.ux_history_first, { text }));
+    else if (historyAt === history.length - 1) assertive(fmt(S.ux_history_last, { text }));
+    else assertive(text);
+  }
 
   function openHelp() {
     const dialog = $("keys-help");
@@ -377,6 +507,18 @@
   $("start-button").addEventListener("click", () => send("start"));
   $("hand").addEventListener("focus", () => {
     if (view && view.hand && view.hand[selected]) renderSelection();
+  });
+  $("bid-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = $("bid-text");
+    if (input.value.trim() && send("bid", { text: input.value })) input.value = "";
+  });
+  $("pick-send").addEventListener("click", () => {
+    const level = Number($("pick-level").value);
+    const suit = Number($("pick-suit").value);
+    const choice = (view.choices || []).find((c) => c.level === level && c.suit === suit);
+    if (choice) send("act", { a: choice.action });
+    else assertive(S.ux_no_choices);
   });
   $("table-chat-form").addEventListener("submit", (event) => {
     event.preventDefault();
