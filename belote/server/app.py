@@ -56,6 +56,7 @@ from belote.server.lobby import page_number
 from belote.server.persistence import NameTaken
 from belote.server.replay import replay_hands
 from belote.server.room import Room
+from belote.server.settings import CATEGORIES, PACE_MAX, SettingsError, from_form, from_session
 from belote.server.table import TableError
 from belote.server.text import TextError, clean_text
 from belote.server.view import error_frame
@@ -163,7 +164,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
             t=t, lang=lang, languages=LANGUAGES, me=identity[1] if identity else None,
             account=request.session.get("account"), verbosity=request.session.get(
                 "verbosity", "normal"), verbosities=VERBOSITIES, path=request.url.path,
-            flash=t(f"error.web.{flash}") if flash else None, **values,
+            flash=t(f"error.web.{flash}") if flash else None,
+            settings=from_session(request.session.get("settings")), categories=CATEGORIES,
+            pace_max=PACE_MAX, **values,
         )
         return HTMLResponse(html, status_code=status)
 
@@ -185,6 +188,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     def start_session(request: Request, name: str, account: int | None) -> None:
         lang, verbosity = request.session.get("lang"), request.session.get("verbosity")
+        kept = request.session.get("settings")
         request.session.clear()
         request.session.update(uid=secrets.token_urlsafe(16), name=name)
         if account is not None:
@@ -193,6 +197,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             request.session["lang"] = lang
         if verbosity:
             request.session["verbosity"] = verbosity
+        if kept:
+            request.session["settings"] = kept
 
     # ------------------------------------------------------------------ pages
     def lobby_strings(lang: str) -> str:
@@ -278,13 +284,22 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def logout(request: Request) -> Response:
         await form(request)
-        for key in ("uid", "name", "account"):  # language and verbosity stay
+        for key in ("uid", "name", "account"):  # language, verbosity and settings stay
             request.session.pop(key, None)
         return back(request, "/")
 
     async def preferences(request: Request) -> Response:
         data = await form(request)
         lang, verbosity = data.get("lang"), data.get("verbosity")
+        if data.get("settings") == "1":  # the table settings were on the form
+            try:
+                chosen = from_form(str(data.get("pace", "0")),
+                                   [str(c) for c in data.getlist("speak")],
+                                   str(data.get("sounds")) if data.get("sounds") else None,
+                                   str(data.get("volume", "50")))
+            except SettingsError as error:  # nothing changes, the player is told why
+                return back(request, _local_target(data), error.code)
+            request.session["settings"] = chosen.to_session()
         if lang in LANGUAGES:
             request.session["lang"] = lang
         if verbosity in VERBOSITIES:

@@ -7,6 +7,7 @@ trump, 294 contracts) happens every time; the others run against the live room.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Callable
@@ -63,21 +64,29 @@ class Script:
         self.socket = ws
         ws.on_message(lambda message: self.sent.append(json.loads(message)))
 
-    def frame(self, kind: str, the_view: dict[str, Any], events: list[str] = ()) -> None:  # type: ignore[assignment]
+    def frame(self, kind: str, the_view: dict[str, Any],
+              events: tuple[str, ...] | list[str] = ()) -> None:
         assert self.socket is not None
         self.version += 1
         the_view = dict(the_view, version=self.version)
         self.socket.send(json.dumps({"t": kind, "v": self.version, "d": {
             "events": [{"kind": "card_played", "text": t} for t in events], "view": the_view}}))
 
+    def raw(self, frame: dict[str, Any]) -> None:
+        assert self.socket is not None
+        self.socket.send(json.dumps(frame))
+
     def acts(self) -> list[Any]:
         return [m["d"] for m in self.sent if m["t"] in ("act", "bid")]
 
 
-def scripted_table(new_page: Callable[..., Page], base_url: str) -> tuple[Page, Script]:
+def scripted_table(new_page: Callable[..., Page], base_url: str,
+                   prepare: Callable[[Page], None] | None = None) -> tuple[Page, Script]:
     """A real table page (a table of the live room) whose socket the test plays."""
     page = new_page()
     sala.guest(page, base_url, "Ada")
+    if prepare is not None:
+        prepare(page)
     table = sala.create_table(page)
     script = Script(page)
     page.goto(f"{base_url}/table/{table}")
@@ -188,8 +197,11 @@ def test_information_and_history_keys_answer(
     for key, question in (("t", "bidding"), ("o", "contract"), ("p", "points"),
                           ("w", "winner"), ("y", "team"), ("u", "summary")):
         page.keyboard.press(key)
-        sala.wait_until(page, lambda q=question: sala.spoken(page, "assertive")[-1:] == [
-            INFO[q]], message=f"the {question} answer")
+        answer = INFO[question]
+
+        def answered(answer: str = answer) -> bool:
+            return sala.spoken(page, "assertive")[-1:] == [answer]
+        sala.wait_until(page, answered, message=f"the {question} answer")
     page.keyboard.press("r")
     sala.wait_until(page, lambda: sala.spoken(page, "assertive")[-1] == "Second thing.",
                     message="R repeats the last announcement")
@@ -212,6 +224,86 @@ def test_declarations_are_spoken_and_made_with_d(
     page.keyboard.press("d")
     sala.wait_until(page, lambda: script.acts(), message="the declaration")
     assert script.acts() == [{"a": 78}]
+
+
+# Web Audio, recorded: the frequency of every tone the page starts.
+AUDIO_STUB = """
+window.__tones = [];
+window.AudioContext = class {
+  constructor() { this.currentTime = 0; this.destination = {}; }
+  createOscillator() {
+    const o = { frequency: { value: 0 }, connect: (next) => next, stop: () => {},
+                start: () => window.__tones.push(o.frequency.value) };
+    return o;
+  }
+  createGain() { return { gain: { value: 0 }, connect: (next) => next }; }
+};
+"""
+# When each live-region text was given, in ms of the page's clock.
+TIMES = """
+window.__times = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const region = document.getElementById("polite");
+  if (region) new MutationObserver(() => {
+    if (region.textContent) window.__times.push([performance.now(), region.textContent]);
+  }).observe(region, { childList: true, characterData: true, subtree: true });
+});
+"""
+
+
+def settings_form(pace: str, silence: tuple[str, ...] = (), sounds: bool = False
+                  ) -> Callable[[Page], None]:
+    """Set the table settings with the preferences form, as a player would."""
+    def prepare(page: Page) -> None:
+        page.locator(".more-settings summary").click()
+        page.fill("#pref-pace", pace)
+        for category in silence:
+            page.locator(f"input[name=speak][value={category}]").uncheck()
+        if sounds:
+            page.locator("#pref-sounds").check()
+        page.locator("#pref-save").click()
+        page.wait_for_load_state()
+        expect(page.locator("#pref-save")).to_be_focused()  # focus kept after saving
+    return prepare
+
+
+def test_silenced_categories_are_logged_not_spoken_and_cues_sound(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    def prepare(page: Page) -> None:
+        page.add_init_script(AUDIO_STUB)
+        settings_form("0", silence=("plays",), sounds=True)(page)
+    page, script = scripted_table(new_page, base_url, prepare)
+    script.frame("sync", view(turn=1, turn_name="East bot"))
+    sala.connected(page)
+    script.raw({"t": "update", "v": 20, "d": {"view": view(turn=2, step=12, version=20),
+                                              "events": [
+        {"kind": "card_played", "text": "East bot plays the ace of spades."},
+        {"kind": "trick_won", "text": "East bot wins the trick: 11 points."}]}})
+    sala.wait_spoken(page, "East bot wins the trick")
+    assert not any("plays the ace" in t for t in sala.spoken(page))
+    expect(page.locator("#log")).to_contain_text("East bot plays the ace of spades.")
+    tones = page.evaluate("() => window.__tones")
+    assert tones == [523, 660, 880], tones  # trick won, then your turn
+
+
+def test_the_pace_spaces_the_moves_a_player_hears(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    def prepare(page: Page) -> None:
+        page.add_init_script(TIMES)
+        settings_form("1")(page)
+    page, script = scripted_table(new_page, base_url, prepare)
+    script.frame("sync", view(turn=1, turn_name="East bot"))
+    sala.connected(page)
+    for n, who in enumerate(("East", "South", "West")):
+        script.raw({"t": "update", "v": 30 + n, "d": {
+            "view": view(turn=1, step=20 + n, version=30 + n),
+            "events": [{"kind": "card_played", "text": f"{who} bot plays a card."}]}})
+    sala.wait_spoken(page, "West bot plays a card")
+    times = [(t, found.group(1)) for t, text in page.evaluate("() => window.__times")
+             if (found := re.search(r"(\w+) bot plays a card", text))]
+    assert [who for _, who in times] == ["East", "South", "West"]  # in order, none lost
+    gaps = [b[0] - a[0] for a, b in itertools.pairwise(times)]
+    assert all(gap >= 900 for gap in gaps), gaps  # at least the chosen pace apart
 
 
 # ---------------------------------------------------------------------------- live room

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from starlette.testclient import TestClient
 
@@ -18,13 +19,13 @@ from belote.server import protocol as P
 from tests.server.helpers import connect, create_table, guest, send, sit_with_bots, until
 
 
-def _my_bid(ws: object) -> dict[str, object]:
-    def ready(frame: dict[str, object]) -> bool:
-        view = frame["d"].get("view", {})  # type: ignore[union-attr]
+def _my_bid(ws: Any) -> dict[str, Any]:
+    def ready(frame: dict[str, Any]) -> bool:
+        view = frame["d"].get("view", {})
         return bool(view.get("started")) and view.get("turn") == view.get("seat") and bool(
             view.get("choices")) and view.get("phase") == "bidding"
     frame = until(ws, ready)
-    view: dict[str, object] = frame["d"]["view"]  # type: ignore[index]
+    view: dict[str, Any] = frame["d"]["view"]
     return view
 
 
@@ -34,7 +35,7 @@ def test_a_typed_bid_in_another_language_is_played(client: TestClient) -> None:
     with connect(client, table_id) as ws:
         sit_with_bots(ws)
         view = _my_bid(ws)
-        labels = [c["label"] for c in view["choices"]]  # type: ignore[index]
+        labels = [c["label"] for c in view["choices"]]
         assert "pass (no ace)" in labels or "pass" in labels[0], labels
         send(ws, "bid", text="hello")
         error = until(ws, lambda f: f["t"] == "error")
@@ -57,7 +58,7 @@ def test_the_options_are_spoken_when_it_is_your_turn_to_bid(client: TestClient) 
         prompt = str(view["prompt"])
         assert prompt.startswith("Your turn to bid. Options: ")
         assert re.search(r"or a contract from \d+ to 802", prompt), prompt  # not 294 labels
-        contracts = [c for c in view["choices"] if "level" in c]  # type: ignore[union-attr]
+        contracts = [c for c in view["choices"] if "level" in c]
         assert contracts and {"level", "suit", "suit_name"} <= set(contracts[0])
 
 
@@ -74,17 +75,18 @@ def test_the_brief_prompt_is_short(client: TestClient) -> None:
 
 def test_information_answers_come_with_the_view(client: TestClient) -> None:
     guest(client, "Ada")
-    table_id = create_table(client)
+    table_id = create_table(client, "valdostana")  # an auction: South always gets to bid
     with connect(client, table_id) as ws:
         sit_with_bots(ws)
         view = _my_bid(ws)
         info = view["info"]
         assert isinstance(info, dict)
         assert info["team"].startswith("You are South, team North-South, with North bot")
-        assert info["bidding"].startswith("Turned card: ")
+        assert info["bidding"].startswith("No turned card.")  # no card is turned up here
         assert info["contract"] == "No contract yet."
         assert info["points"].startswith("This hand: North-South 0, East-West 0.")
-        assert info["summary"].startswith("5 cards.")
+        assert info["summary"].startswith("8 cards.")
+        assert info["winner"] == "No trick finished yet in this hand."
 
 
 def test_contracts_above_255_can_be_sent() -> None:

@@ -9,6 +9,8 @@
   const bindings = JSON.parse(root.dataset.bindings);
   const S = JSON.parse(root.dataset.strings);
   const $ = (id) => document.getElementById(id);
+  const settings = JSON.parse(document.body.dataset.settings || "{}");
+  const spokenCategories = new Set(settings.speak || []);
   const fmt = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => (k in values ? values[k] : ""));
 
   let socket = null;
@@ -76,7 +78,7 @@
       lost = false;
       helloSent = true;
     });
-    socket.addEventListener("message", (message) => receive(JSON.parse(message.data)));
+    socket.addEventListener("message", (message) => enqueue(JSON.parse(message.data)));
     socket.addEventListener("close", () => {
       $("connection").textContent = S.reconnecting;
       if (!lost && helloSent) assertive(S.ux_connection_lost); // once, not on every retry
@@ -84,6 +86,73 @@
       retry = Math.min(retry + 1, 6);
       window.setTimeout(connect, 250 * 2 ** retry);
     });
+  }
+
+  // ------------------------------------------------------------------ pace
+  // The player's pace (settings, limits enforced by the server): frames that carry someone's
+  // card or bid are taken no faster than one per `pace` seconds, in order; nothing is lost.
+  const queue = [];
+  let pacedAt = 0;
+  let paceTimer = null;
+  const PACED_KINDS = new Set(["card_played", "bid_made"]);
+
+  function enqueue(frame) {
+    if (frame.t === "error" || frame.t === "pong") { receive(frame); return; }
+    queue.push(frame);
+    drain();
+  }
+
+  function drain() {
+    if (paceTimer) return;
+    while (queue.length) {
+      const frame = queue[0];
+      const paced = settings.pace > 0 && frame.t === "update" &&
+        frame.d.events.some((e) => PACED_KINDS.has(e.kind));
+      const wait = pacedAt + settings.pace * 1000 - Date.now();
+      if (paced && wait > 0) {
+        paceTimer = window.setTimeout(() => { paceTimer = null; drain(); }, wait);
+        return;
+      }
+      queue.shift();
+      if (paced) pacedAt = Date.now();
+      receive(frame);
+    }
+  }
+
+  // ------------------------------------------------------------------ categories and sounds
+  const CATEGORY = {
+    card_played: "plays", belote_announced: "plays", declaration_announced: "plays",
+    declarations_resolved: "plays", declarations_shown: "plays", ottava_shown: "plays",
+    bid_made: "bids", all_passed: "bids", contract_set: "bids", turned_card_taken: "bids",
+    trick_won: "tricks", hand_scored: "scores", match_over: "scores", chat: "chat",
+  };
+  function said(kind) {
+    const category = CATEGORY[kind];
+    return !category || spokenCategories.has(category); // notices are always said
+  }
+
+  let audio = null;
+  let audioFailed = false;
+  const CUES = { turn: [660, 880], trick: [523], belote: [784, 988, 1175] };
+  function cue(name) {
+    if (!settings.sounds || audioFailed) return;
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      let at = audio.currentTime;
+      for (const frequency of CUES[name]) {
+        const oscillator = audio.createOscillator();
+        const gain = audio.createGain();
+        oscillator.frequency.value = frequency;
+        gain.gain.value = 0.3 * (settings.volume || 0) / 100;
+        oscillator.connect(gain).connect(audio.destination);
+        oscillator.start(at);
+        oscillator.stop(at + 0.12);
+        at += 0.14;
+      }
+    } catch (error) {
+      audioFailed = true; // said once, not silently dropped
+      assertive(S.ux_no_audio);
+    }
   }
 
   function receive(frame) {
@@ -96,7 +165,9 @@
       for (const item of data.events) {
         if (item.kind === "chat") addLog("table-chat", item.text);
         else addLog("log", item.text);
-        if (!fresh) spoken.push(item.text);
+        if (!fresh && said(item.kind)) spoken.push(item.text);
+        if (!fresh && item.kind === "trick_won") cue("trick");
+        if (!fresh && item.kind === "belote_announced") cue("belote");
       }
       playInFlight = false;
       render(data.view);
@@ -105,6 +176,7 @@
       // Said at every new step that is ours: after our own card that won the trick too.
       if (myTurn && (fresh || view.step !== announcedStep)) {
         announcedStep = view.step;
+        cue("turn");
         const bidding = view.phase === "bidding" && view.prompt;
         spoken.push(bidding ? view.prompt : [S.your_turn, view.prompt].filter(Boolean).join(" "));
       }
