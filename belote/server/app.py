@@ -56,7 +56,15 @@ from belote.server.lobby import page_number
 from belote.server.persistence import NameTaken
 from belote.server.replay import replay_hands
 from belote.server.room import Room
-from belote.server.settings import CATEGORIES, PACE_MAX, SettingsError, from_form, from_session
+from belote.server.settings import (
+    CATEGORIES,
+    DECKS,
+    PACE_MAX,
+    THEMES,
+    SettingsError,
+    from_form,
+    from_session,
+)
 from belote.server.table import TableError
 from belote.server.text import TextError, clean_text
 from belote.server.view import error_frame
@@ -166,7 +174,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 "verbosity", "normal"), verbosities=VERBOSITIES, path=request.url.path,
             flash=t(f"error.web.{flash}") if flash else None,
             settings=from_session(request.session.get("settings")), categories=CATEGORIES,
-            pace_max=PACE_MAX, **values,
+            pace_max=PACE_MAX, themes=THEMES, decks=DECKS, **values,
         )
         return HTMLResponse(html, status_code=status)
 
@@ -296,7 +304,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 chosen = from_form(str(data.get("pace", "0")),
                                    [str(c) for c in data.getlist("speak")],
                                    str(data.get("sounds")) if data.get("sounds") else None,
-                                   str(data.get("volume", "50")))
+                                   str(data.get("volume", "50")),
+                                   str(data.get("theme", "light")), str(data.get("deck", "two")))
             except SettingsError as error:  # nothing changes, the player is told why
                 return back(request, _local_target(data), error.code)
             request.session["settings"] = chosen.to_session()

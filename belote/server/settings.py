@@ -17,6 +17,8 @@ PACE_MIN = 0.0  # seconds: 0 hears the moves as fast as the table plays them
 PACE_MAX = 3.0
 CATEGORIES = ("plays", "bids", "tricks", "scores", "chat", "lobby")
 VOLUME_MAX = 100
+THEMES = ("light", "dark", "contrast")
+DECKS = ("two", "four")  # two colours (red, black) or four (hearts red, diamonds blue, ...)
 
 
 class SettingsError(ValueError):
@@ -33,10 +35,12 @@ class PlayerSettings:
     speak: tuple[str, ...] = CATEGORIES  # categories said aloud (all are shown in the log)
     sounds: bool = False
     volume: int = 50  # 0..100
+    theme: str = "light"
+    deck: str = "two"
 
     def to_session(self) -> dict[str, Any]:
         return {"pace": self.pace, "speak": list(self.speak), "sounds": self.sounds,
-                "volume": self.volume}
+                "volume": self.volume, "theme": self.theme, "deck": self.deck}
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -64,14 +68,19 @@ def _volume(text: str) -> int:
     return volume
 
 
-def from_form(pace: str, speak: list[str], sounds: str | None, volume: str) -> PlayerSettings:
+def from_form(pace: str, speak: list[str], sounds: str | None, volume: str,
+              theme: str = "light", deck: str = "two") -> PlayerSettings:
     """The settings a preferences form asks for; raises :class:`SettingsError` if any is out
     of its limits."""
     unknown = [c for c in speak if c not in CATEGORIES]
     if unknown:
         raise SettingsError("bad_category")
+    if theme not in THEMES:
+        raise SettingsError("bad_theme")
+    if deck not in DECKS:
+        raise SettingsError("bad_deck")
     return PlayerSettings(_pace(pace), tuple(c for c in CATEGORIES if c in speak),
-                          sounds in ("on", "1", "true"), _volume(volume))
+                          sounds in ("on", "1", "true"), _volume(volume), theme, deck)
 
 
 def from_session(data: Mapping[str, Any] | None) -> PlayerSettings:
@@ -84,6 +93,7 @@ def from_session(data: Mapping[str, Any] | None) -> PlayerSettings:
             raise SettingsError("bad_category")
         return from_form(str(data.get("pace", 0.0)), speak,
                          "on" if data.get("sounds") is True else None,
-                         str(data.get("volume", 50)))
+                         str(data.get("volume", 50)), str(data.get("theme", "light")),
+                         str(data.get("deck", "two")))
     except SettingsError:
         return PlayerSettings()

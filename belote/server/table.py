@@ -21,6 +21,7 @@ from typing import Any
 
 from belote.engine import actions as A
 from belote.engine.dealing import secure_deck_source
+from belote.engine.events import HandScored
 from belote.engine.state import CHANCE, Game
 from belote.errors import IllegalActionError
 from belote.i18n.bids import BidNotAllowed, BidNotUnderstood, parse_bid
@@ -106,6 +107,8 @@ class Table:
         self.finished = False
         self.broken: str | None = None  # why the table stopped, if it did
         self.chat_lines = 0
+        # Each scored hand: (hand number, the hand's points, the totals after it), by team.
+        self.score_history: list[tuple[int, tuple[int, int], tuple[int, int]]] = []
         self.connections: set[Connection] = set()
         self.recent: deque[tuple[int, Item]] = deque(maxlen=RECENT)
         self._queue: asyncio.Queue[Callable[[], Awaitable[None]]] = asyncio.Queue()
@@ -267,6 +270,8 @@ class Table:
             self.game_version = entry.version
         for item in items:
             self.recent.append((entry.version, item))
+            if isinstance(item, HandScored):  # kept once stored: a refused change adds none
+                self.score_history.append((item.hand_no, item.scores, item.totals))
 
     def _snapshot(self) -> tuple[Game | None, list[Seat], bool, int]:
         return (self.game.clone() if self.game is not None else None,

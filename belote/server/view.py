@@ -50,6 +50,7 @@ class TableState(Protocol):
     game: Game | None
     finished: bool
     version: int
+    score_history: list[tuple[int, tuple[int, int], tuple[int, int]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +125,9 @@ def table_view(table: TableState, viewer: Viewer) -> dict[str, Any]:
         "started": table.game is not None,
         "finished": table.finished,
         "version": table.version,
+        # Numbered by hands played (a redeal after four passes scores no hand).
+        "history": [{"hand": n + 1, "points": list(points), "totals": list(totals)}
+                    for n, (_, points, totals) in enumerate(table.score_history)],
     }
     game = table.game
     if game is None:

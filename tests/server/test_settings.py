@@ -13,7 +13,7 @@ from belote.server.settings import PACE_MAX, PlayerSettings, from_session
 from tests.server.helpers import guest
 
 GOOD = {"settings": "1", "pace": "1.5", "speak": ["bids", "scores"], "sounds": "on",
-        "volume": "30", "next": "/"}
+        "volume": "30", "theme": "dark", "deck": "four", "next": "/"}
 
 
 def _page_settings(client: TestClient) -> dict[str, object]:
@@ -28,7 +28,9 @@ def test_settings_are_kept_in_the_session_and_given_to_the_page(client: TestClie
     assert _page_settings(client)["speak"] == list(PlayerSettings().speak)
     client.post("/preferences", data=GOOD)
     assert _page_settings(client) == {"pace": 1.5, "speak": ["bids", "scores"],
-                                      "sounds": True, "volume": 30}
+                                      "sounds": True, "volume": 30, "theme": "dark",
+                                      "deck": "four"}
+    assert 'class="theme-dark deck-four"' in client.get("/").text
     guest(client, "Ada")  # signing in keeps them
     assert _page_settings(client)["pace"] == 1.5
 
@@ -51,6 +53,8 @@ def test_an_unknown_category_or_volume_is_refused(client: TestClient) -> None:
     assert "Unknown announcement category" in client.get("/").text
     client.post("/preferences", data={**GOOD, "volume": "101"}, follow_redirects=False)
     assert "The volume must be from 0 to 100" in client.get("/").text
+    client.post("/preferences", data={**GOOD, "theme": "neon"}, follow_redirects=False)
+    assert "Unknown colour theme" in client.get("/").text
     assert _page_settings(client)["speak"] == list(PlayerSettings().speak)
 
 

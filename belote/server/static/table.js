@@ -311,12 +311,85 @@
       li.className = "card suit-" + card.suit + (card.playable ? " playable" : "");
       li.setAttribute("aria-selected", i === selected ? "true" : "false");
       li.setAttribute("aria-disabled", card.playable ? "false" : "true");
-      // Playable is said in words and marked with a sign, never by colour alone.
+      // Playable is said in words and marked with a sign, never by colour alone.  The face
+      // (rank and suit symbol) is drawn by the style sheet from data attributes; the label
+      // keeps the option's name the card's name alone.
       li.textContent = card.name + (card.playable ? ` (${S.playable})` : "");
+      li.setAttribute("aria-label", li.textContent);
+      li.dataset.face = "1";
+      li.dataset.rank = face(card.code).rank;
+      li.dataset.symbol = face(card.code).symbol;
       li.addEventListener("click", () => { selected = i; renderSelection(); playSelected(false); });
       list.appendChild(li);
     });
     list.setAttribute("aria-activedescendant", "card-" + view.hand[selected].code);
+  }
+
+  const SYMBOLS = ["♥", "♦", "♣", "♠"];
+  function face(code) {
+    return { rank: code.slice(0, -1), symbol: SYMBOLS[SUITS.indexOf(code.slice(-1))] };
+  }
+
+  function faceElement(card) {
+    const box = document.createElement("span");
+    const { rank, symbol } = face(card.code);
+    box.className = "face suit-" + card.suit;
+    const r = document.createElement("span");
+    r.className = "rank";
+    r.textContent = rank;
+    const s = document.createElement("span");
+    s.className = "symbol";
+    s.textContent = symbol;
+    box.append(r, s);
+    return box;
+  }
+
+  // The drawing of the table (aria-hidden: the seat and trick lists say all of it).
+  const PLACES = ["bottom", "left", "top", "right"]; // from the viewer's seat, in play order
+  function place(seat) {
+    const me = view.seat === null ? 2 : view.seat;
+    return PLACES[(seat - me + 4) % 4];
+  }
+
+  function renderFelt() {
+    const felt = $("felt");
+    view.seats.forEach((seat, n) => {
+      const spot = felt.querySelector(".spot-" + place(n));
+      spot.textContent = seat.kind === "empty" ? S["seat_" + n] + ": " + S.empty : seat.name;
+      const notes = [];
+      if (view.started && view.dealer === n) notes.push(S.dealer);
+      if (view.started && view.hand_sizes) notes.push(`(${view.hand_sizes[n]})`);
+      if (notes.length) {
+        const note = document.createElement("span");
+        note.className = "note";
+        note.textContent = notes.join(" · ");
+        spot.appendChild(note);
+      }
+      spot.classList.toggle("turn", view.started && view.turn === n && !view.finished);
+      const played = felt.querySelector(".played-" + place(n));
+      played.textContent = "";
+      const card = (view.trick || []).find((c) => c.seat === n);
+      if (card) played.appendChild(faceElement(card));
+    });
+    const note = felt.querySelector(".felt-note");
+    note.textContent = "";
+    if (view.turned && view.phase === "bidding") note.appendChild(faceElement(view.turned));
+    else if (view.contract) note.textContent = view.contract;
+  }
+
+  function renderHistory() {
+    const body = $("score-rows");
+    if (!view.history || !view.history.length) return;
+    body.textContent = "";
+    for (const row of view.history) {
+      const tr = document.createElement("tr");
+      for (const value of [row.hand, ...row.points, ...row.totals]) {
+        const td = document.createElement("td");
+        td.textContent = String(value);
+        tr.appendChild(td);
+      }
+      body.appendChild(tr);
+    }
   }
 
   function renderSelection() {
@@ -396,6 +469,8 @@
   function draw(next) {
     view = next;
     renderSeats();
+    renderFelt();
+    renderHistory();
     if (!view.started) {
       $("turn").textContent = S.waiting;
       view.hand = [];
