@@ -325,3 +325,26 @@ def test_focus_is_kept_after_sign_in_table_creation_and_preferences(
     page.wait_for_load_state()
     sala.connected(page)
     expect(page.locator("#pref-save")).to_be_focused()
+
+
+# ---------------------------------------------------------------------------- the visual table
+def test_the_hand_is_in_view_unscrolled_on_a_laptop_and_a_phone_and_zoom_keeps_one_column(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    page, script = scripted_table(new_page, base_url)
+    hand = [card(code, code, "HDCS".index(code[-1])) for code in
+            ("7H", "9H", "AD", "10C", "JC", "QS", "KS", "AS")]
+    history = [{"hand": 1, "points": [92, 70], "totals": [92, 70]}]
+    trick = [{"code": "AC", "name": "ace of clubs", "suit": 2, "seat": 0}]
+    script.frame("sync", view(hand=hand, trick=trick, history=history))
+    expect(page.locator("#score-rows tr")).to_have_count(1)
+    expect(page.locator("#score-rows")).to_contain_text("92")
+    expect(page.locator("#felt .played-top .face")).to_have_text("A♣")  # North's card
+    for size in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
+        page.set_viewport_size(size)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        box = page.locator("#hand [role=option]").first.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= size["height"], (size, box)
+    page.set_viewport_size({"width": 320, "height": 200})  # 1280x800 at 400%
+    overflow = page.evaluate(
+        "() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"{overflow} px of horizontal scrolling at 400%"
