@@ -65,7 +65,7 @@ from belote.server.settings import (
     from_form,
     from_session,
 )
-from belote.server.table import TableError
+from belote.server.table import Table, TableError
 from belote.server.text import TextError, clean_text
 from belote.server.view import error_frame
 
@@ -73,6 +73,7 @@ log = logging.getLogger(__name__)
 HERE = Path(__file__).resolve().parent
 SESSION_COOKIE = "sala"
 MAX_FLAGS_TEXT = 2000  # characters of NAME=VALUE lines in the table form
+MAX_TABLE_NAME = 40
 
 
 class IdConvertor(Convertor[int]):
@@ -331,8 +332,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         except TextError:
             return back(request, "/", "bad_rules")
         try:
+            name_text = str(data.get("table_name", "")).strip()
+            table_name = clean_text(name_text, MAX_TABLE_NAME) if name_text else ""
+        except TextError:
+            return back(request, "/", "bad_table_name")
+        try:
             room.check_creation(uid, _address(request))
-            table = await room.create_table(preset, texts, creator=uid)
+            table = await room.create_table(preset, texts, creator=uid, name=table_name,
+                                            private=data.get("private") == "on",
+                                            pause=data.get("pause") == "on")
         except TableError as error:
             return back(request, "/", error.code)
         except ValueError:
@@ -345,6 +353,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             table = room.table(int(request.path_params["table_id"]))
             what = request.path_params["what"]
+            if not may_enter(request, table):
+                raise TableError("private")
+            if what == "rematch":
+                new = await room.rematch(table, uid)
+                return back(request, f"/table/{new.id}")
             seat = int(str(data.get("seat", "-1")))
             if what != "stand" and not 0 <= seat <= 3:
                 raise TableError("bad_seat")
@@ -380,15 +393,46 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     language(request), "error.web.broken"))
             raise HTTPException(404)
         table = room.tables[table_id]
+        if not may_enter(request, table):
+            return render(request, "error.html", status=403, message=translate(
+                language(request), "error.web.private"))
         if table.finished:  # a finished match is read as its replay
             return back(request, f"/replay/{table_id}")
         lang = language(request)
         strings = {key.removeprefix("web.js."): text for key, text in messages(lang).items()
                    if key.startswith("web.js.")}
-        return render(request, "table.html", table_id=table_id, levels=LEVELS,
+        return render(request, "table.html", table_id=table_id, levels=LEVELS, table=table,
                       keys=help_rows(lang), bindings=json.dumps(bindings_for_client()),
                       strings=json.dumps(strings, ensure_ascii=False),
                       rules_text=rule_sheet(table.rules, lang))
+
+    def may_enter(conn: HTTPConnection, table: Table) -> bool:
+        """A private table lets in its creator, its seated players and whoever came with
+        its invitation code (kept in the session); any other table, everyone."""
+        if not table.private:
+            return True
+        identity = _identity(conn)
+        uid = identity[0] if identity else None
+        invited = conn.session.get("invited", [])
+        return (uid is not None and (uid == table.creator or any(
+            s.owner == uid for s in table.seats))) or (
+            isinstance(invited, list) and table.id in invited)
+
+    async def join(request: Request) -> Response:
+        """An invitation: /join/CODE (the link) or the lobby's code form."""
+        if request.method == "POST":
+            data = await form(request)
+            code = str(data.get("code", ""))
+        else:
+            code = str(request.path_params.get("code", ""))
+        try:
+            table = room.table_by_code(code[:16])
+        except TableError as error:
+            return back(request, "/", error.code)
+        invited = request.session.get("invited", [])
+        invited = [t for t in invited if isinstance(t, int) and t in room.tables][-20:]
+        request.session["invited"] = [*invited, table.id]
+        return back(request, f"/table/{table.id}")
 
     async def replay_page(request: Request) -> Response:
         table_id = int(request.path_params["table_id"])
@@ -473,6 +517,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await websocket.close(code=1008)
             return
         table = room.tables[table_id]
+        if not may_enter(websocket, table):
+            conn.send(error_frame("private", conn.lang, 0))
+            room.close_socket(_address(websocket))
+            await websocket.send_text(conn.outbox.get_nowait() or "")
+            await websocket.close(code=1008)
+            return
         await table.join(conn)
 
         def wire_error(code: str) -> None:
@@ -538,6 +588,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/logout", logout, methods=["POST"]),
         Route("/preferences", preferences, methods=["POST"]),
         Route("/tables", create, methods=["POST"]),
+        Route("/join", join, methods=["POST"]),
+        Route("/join/{code}", join),
         Route("/tables/{table_id:id}/{what}", seat_action, methods=["POST"]),
         Route("/table/{table_id:id}", table_page),
         Route("/replay/{table_id:id}", replay_page),

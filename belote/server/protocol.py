@@ -54,6 +54,11 @@ class BidText:
 
 
 @dataclass(frozen=True, slots=True)
+class NextHand:
+    """During a pause between hands: this player is ready for the next one."""
+
+
+@dataclass(frozen=True, slots=True)
 class Sit:
     seat: int
 
@@ -89,7 +94,7 @@ class Ping:
     pass
 
 
-Inbound = Hello | Act | BidText | Sit | Stand | AddBot | RemoveBot | Start | Chat | Ping
+Inbound = Hello | Act | BidText | NextHand | Sit | Stand | AddBot | RemoveBot | Start | Chat | Ping
 
 
 # ---------------------------------------------------------------- outbound
@@ -207,6 +212,7 @@ _DECODERS: dict[str, Any] = {
     "hello": lambda d: Hello(_int(d, "since", 0, MAX_VERSION) if "since" in d else 0),
     "act": lambda d: Act(_int(d, "a", 0, CONTRACT_END - 1)),
     "bid": lambda d: BidText(_bid_text(d)),
+    "next": lambda d: NextHand(),
     "sit": lambda d: Sit(_seat(d)),
     "stand": lambda d: Stand(),
     "bot": lambda d: AddBot(_seat(d), _level(d)),

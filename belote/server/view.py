@@ -51,6 +51,12 @@ class TableState(Protocol):
     finished: bool
     version: int
     score_history: list[tuple[int, tuple[int, int], tuple[int, int]]]
+    name: str
+    private: bool
+    code: str
+    waiting_next: bool
+    ready: set[int]
+    rematch: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +132,12 @@ def table_view(table: TableState, viewer: Viewer) -> dict[str, Any]:
         "finished": table.finished,
         "version": table.version,
         # Numbered by hands played (a redeal after four passes scores no hand).
+        "name": table.name,
+        "private": table.private,
+        "code": table.code,  # the invitation: whoever sees the page may pass it on
+        "paused": table.waiting_next and table.finished is False,
+        "ready": sorted(table.ready),
+        "rematch": table.rematch,
         "history": [{"hand": n + 1, "points": list(points), "totals": list(totals)}
                     for n, (_, points, totals) in enumerate(table.score_history)],
     }

@@ -348,3 +348,21 @@ def test_the_hand_is_in_view_unscrolled_on_a_laptop_and_a_phone_and_zoom_keeps_o
     overflow = page.evaluate(
         "() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, f"{overflow} px of horizontal scrolling at 400%"
+
+
+# ---------------------------------------------------------------------------- between hands
+def test_the_pause_and_the_end_of_the_match_take_the_keyboard_to_their_controls(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    page, script = scripted_table(new_page, base_url)
+    script.frame("sync", view(turn=None, phase="deal", paused=True, ready=[]))
+    expect(page.locator("#next-hand")).to_be_focused()
+    sala.wait_spoken(page, "Press the Next hand button")
+    page.keyboard.press("Enter")
+    sala.wait_until(page, lambda: any(m["t"] == "next" for m in script.sent),
+                    message="the next hand asked for")
+    script.frame("update", view(turn=None, phase="deal", paused=True, ready=[2]))
+    expect(page.locator("#next-hand")).to_be_hidden()
+    script.frame("update", view(turn=None, phase="over", finished=True, rematch=7))
+    expect(page.locator("#replay-link")).to_be_focused()
+    expect(page.locator("#rematch-button")).to_be_visible()
+    expect(page.locator("#rematch-link")).to_have_attribute("href", "/table/7")

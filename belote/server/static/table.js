@@ -466,11 +466,33 @@
     }
   }
 
+  // The pause between hands, the end of the match (replay, rematch).
+  function renderBetweenHands() {
+    const seated = view.seat !== null;
+    const paused = Boolean(view.paused) && seated && !view.ready.includes(view.seat);
+    const nextButton = $("next-hand");
+    const wasHidden = nextButton.hidden;
+    nextButton.hidden = !paused;
+    if (paused && wasHidden) { polite(S.ux_paused); nextButton.focus(); }
+    const end = $("match-end");
+    const endWasHidden = end.hidden;
+    end.hidden = !view.finished;
+    $("rematch-form").hidden = !seated;
+    if (view.rematch) {
+      $("rematch-note").hidden = false;
+      const link = $("rematch-link");
+      link.href = "/table/" + view.rematch;
+      link.textContent = fmt(S.ux_rematch_link, { number: view.rematch });
+    }
+    if (view.finished && endWasHidden) $("replay-link").focus();
+  }
+
   function draw(next) {
     view = next;
     renderSeats();
     renderFelt();
     renderHistory();
+    renderBetweenHands();
     if (!view.started) {
       $("turn").textContent = S.waiting;
       view.hand = [];
@@ -651,6 +673,7 @@
   });
 
   $("help-button").addEventListener("click", openHelp);
+  $("next-hand").addEventListener("click", () => send("next"));
   $("start-button").addEventListener("click", () => send("start"));
   $("hand").addEventListener("focus", () => {
     if (view && view.hand && view.hand[selected]) renderSelection();
