@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from playwright.sync_api import Page, WebSocketRoute, expect
+from playwright.sync_api import Page, ViewportSize, WebSocketRoute, expect
 
 from tests.browser import sala
 
@@ -314,7 +314,8 @@ def test_focus_is_kept_after_sign_in_table_creation_and_preferences(
     page.fill("#guest-name", "Fokus")
     page.press("#guest-name", "Enter")
     expect(page.get_by_text("Signed in as Fokus")).to_be_visible()
-    expect(page.locator("#preset")).to_be_focused()  # on to creating a table, not the top
+    # On to the tables (to sit at one, or go on to create one), not the top of the page.
+    expect(page.locator("#tables-heading")).to_be_focused()
     page.fill("#target", "1")
     page.press("#target", "Enter")
     page.wait_for_url(re.compile(r"/table/\d+$"))
@@ -339,7 +340,9 @@ def test_the_hand_is_in_view_unscrolled_on_a_laptop_and_a_phone_and_zoom_keeps_o
     expect(page.locator("#score-rows tr")).to_have_count(1)
     expect(page.locator("#score-rows")).to_contain_text("92")
     expect(page.locator("#felt .played-top .face")).to_have_text("A♣")  # North's card
-    for size in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
+    sizes: tuple[ViewportSize, ...] = ({"width": 1280, "height": 800},
+                                       {"width": 390, "height": 844})
+    for size in sizes:
         page.set_viewport_size(size)
         page.evaluate("() => window.scrollTo(0, 0)")
         box = page.locator("#hand [role=option]").first.bounding_box()
