@@ -1,4 +1,6 @@
-"""Screenshots of La Sala for the docs: the lobby with a few tables, and a table mid-game.
+"""Screenshots of La Sala for the docs: the lobby with a few tables, a table mid-game (at
+1280x800 with the hand in view, on a phone, in the dark and high-contrast themes with the
+four-colour deck, at 400% zoom), and a valdostana auction with its level and suit pickers.
 
     .venv/bin/python scripts/screenshots.py [OUT_DIR]     # default: docs/img
 
@@ -20,7 +22,18 @@ if str(ROOT) not in sys.path:
 from tests.browser import sala  # noqa: E402
 from tests.browser.live import LiveServer, launch_chromium  # noqa: E402
 
-VIEWPORT = {"width": 1200, "height": 900}
+VIEWPORT = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def _settings(page: Any, theme: str, deck: str) -> None:
+    """Choose a colour theme and deck with the preferences form (the page reloads)."""
+    page.locator(".more-settings summary").click()
+    page.select_option("#pref-theme", theme)
+    page.select_option("#pref-deck", deck)
+    page.locator("#pref-save").click()
+    page.wait_for_load_state()
+    sala.connected(page)
 
 
 def take_screenshots(browser: Any, base_url: str, out_dir: Path) -> list[Path]:
@@ -54,7 +67,39 @@ def take_screenshots(browser: Any, base_url: str, out_dir: Path) -> list[Path]:
         sala.focus_hand(ada)  # from the keyboard, the focus ring shows
         sala.select_playable(ada)
         table_png = out_dir / "table.png"
-        ada.screenshot(path=str(table_png), full_page=True)
+        ada.screenshot(path=str(table_png))  # the viewport: the hand is in view unscrolled
+        shots = [table_png]
+        table_url = ada.url
+
+        # The same table on a phone, in the dark and high-contrast themes, at 400% zoom.
+        phone = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+        contexts.append(phone)
+        viewer = phone.new_page()
+        viewer.context.set_default_timeout(sala.TIMEOUT)
+        viewer.context.add_cookies(ada.context.cookies())
+        viewer.goto(table_url)
+        sala.connected(viewer)
+        viewer.locator("#hand [role=option]").first.wait_for()
+        shots.append(out_dir / "table-phone.png")
+        viewer.screenshot(path=str(shots[-1]))
+        _settings(ada, "dark", "two")
+        shots.append(out_dir / "table-dark.png")
+        ada.screenshot(path=str(shots[-1]))
+        _settings(ada, "contrast", "four")
+        shots.append(out_dir / "table-contrast.png")
+        ada.screenshot(path=str(shots[-1]))
+        _settings(ada, "light", "two")
+        zoom = browser.new_context(viewport={"width": 320, "height": 200},
+                                   device_scale_factor=4)  # 1280x800 at 400%
+        contexts.append(zoom)
+        zoomed = zoom.new_page()
+        zoomed.context.set_default_timeout(sala.TIMEOUT)
+        zoomed.context.add_cookies(ada.context.cookies())
+        zoomed.goto(table_url)
+        sala.connected(zoomed)
+        zoomed.locator("#hand [role=option]").first.wait_for()
+        shots.append(out_dir / "table-zoom400.png")
+        zoomed.screenshot(path=str(shots[-1]), full_page=True)
 
         # The lobby, as a newcomer sees it once signed in; Bruno asks for players.
         sala.guest(chiara, base_url, "Chiara")
@@ -65,10 +110,31 @@ def take_screenshots(browser: Any, base_url: str, out_dir: Path) -> list[Path]:
         chiara.locator("#chat-log li").first.wait_for()
         lobby_png = out_dir / "lobby.png"
         chiara.screenshot(path=str(lobby_png), full_page=True)
-        return [lobby_png, table_png]
+
+        # A valdostana auction: pass and wait as buttons, the contracts as two pickers.
+        return [lobby_png, *shots, _auction(chiara, base_url, out_dir)]
     finally:
         for context in contexts:
             context.close()
+
+
+def _auction(page: Any, base_url: str, out_dir: Path) -> Path:
+    """A valdostana table at this player's turn to bid; returns the screenshot's path."""
+    page.goto(base_url + "/")
+    page.select_option("#preset", "valdostana")
+    sala.create_table(page, target="500")
+    sala.click_sit(page, "South")
+    sala.click_bots(page, "North", "East", "West")
+    sala.click_start(page)
+    for _ in range(40):
+        sala.my_turn(page)
+        if sala.bidding(page):
+            break
+        sala.click_act(page)
+    page.locator("#pick-level").focus()
+    path = out_dir / "table-auction.png"
+    page.screenshot(path=str(path))
+    return path
 
 
 def main() -> None:

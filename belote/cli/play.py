@@ -9,7 +9,6 @@ name then Enter to play, ? help.  Bad input gets a message and changes nothing.
 from __future__ import annotations
 
 import sys
-import unicodedata
 from pathlib import Path
 from typing import TextIO
 
@@ -30,12 +29,12 @@ from belote.i18n import (
     parse_card_name,
     preset_name,
     seat_name,
-    suit_name,
     translate,
 )
+from belote.i18n.bids import BidNotAllowed, BidNotUnderstood, parse_bid
 from belote.i18n.refusals import explain
 from belote.i18n.status import status_text
-from belote.notation import SUIT_LETTERS, SUIT_SYMBOLS, parse_card
+from belote.notation import parse_card
 from belote.records import save_record, to_record
 from belote.rules import find_preset
 from belote.sim.match import play_step
@@ -47,11 +46,6 @@ HELP_KEYS = ("cards", "trump", "lead", "scores", "hand", "belote", "play", "help
 
 class Quit(Exception):
     """The player typed q (or closed the input)."""
-
-
-def _fold(text: str) -> str:
-    text = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in text if not unicodedata.combining(c)).strip()
 
 
 class TerminalPlayer:
@@ -172,17 +166,14 @@ class TerminalPlayer:
                 return self._with_belote(options[number - 1], obs)
             self.say(self.t("error.bad_number", number=number))
             return None
-        folded = _fold(word)
-        for action, label in zip(options, labels, strict=True):
-            if _fold(label) == folded:
-                return self._with_belote(action, obs)
-        if self.contracts:
-            contract = self._parse_contract(word)
-            if contract is not None:
-                if contract in self.contracts:
-                    return contract
-                self.say(self.t("error.bid_not_allowed"))
-                return None
+        try:  # one parser for bids, here and in the web room's command box
+            return self._with_belote(parse_bid(line, [*options, *self.contracts], self.game.rules),
+                                     obs)
+        except BidNotAllowed:
+            self.say(self.t("error.bid_not_allowed"))
+            return None
+        except BidNotUnderstood:
+            pass
         card = self._parse_card(word)
         if card is None:
             self.say(self.t("error.unknown_input", text=line.strip()))
@@ -194,36 +185,6 @@ class TerminalPlayer:
             return self._with_belote(card, obs)
         assert obs.seat is not None
         self.say(explain(self.game, card, obs.seat, self.lang))
-        return None
-
-    def _parse_contract(self, text: str) -> int | None:
-        """ "92 cuori", "92H", "92 hearts", "capot picche" as a contract id, or None."""
-        auction = self.game.rules.auction
-        if auction is None:
-            return None
-        parts = text.replace(",", " ").split()
-        if len(parts) == 1 and len(text) > 1:
-            parts = [text[:-1], text[-1]]
-        if len(parts) != 2:
-            return None
-        level_text, suit_text = parts
-        if level_text == "capot" and auction.capot_level:
-            level = auction.capot_level
-        elif level_text.isdigit():
-            level = int(level_text)
-        else:
-            return None
-        suit = self._parse_suit(suit_text)
-        if suit is None or level not in auction.levels:
-            return None
-        return A.contract_bid(auction.levels.index(level), suit)
-
-    def _parse_suit(self, text: str) -> int | None:
-        folded = _fold(text)
-        for suit in range(4):
-            names = {_fold(suit_name(suit, lang)) for lang in LANGUAGES}
-            if folded in names or folded.upper() in (SUIT_LETTERS[suit], SUIT_SYMBOLS[suit]):
-                return suit
         return None
 
     def _parse_card(self, text: str) -> int | None:

@@ -63,7 +63,16 @@ from belote.server.lobby import page_number
 from belote.server.persistence import Account, NameTaken, SessionRow
 from belote.server.replay import replay_hands
 from belote.server.room import Room
-from belote.server.table import TableError
+from belote.server.settings import (
+    CATEGORIES,
+    DECKS,
+    PACE_MAX,
+    THEMES,
+    SettingsError,
+    from_form,
+    from_session,
+)
+from belote.server.table import Table, TableError
 from belote.server.text import TextError, clean_text
 from belote.server.tournament.web import Pages as TournamentPages
 from belote.server.tournament.web import tournament_routes
@@ -73,6 +82,7 @@ log = logging.getLogger(__name__)
 HERE = Path(__file__).resolve().parent
 SESSION_COOKIE = "sala"
 MAX_FLAGS_TEXT = 2000  # characters of NAME=VALUE lines in the table form
+MAX_TABLE_NAME = 40
 
 
 class IdConvertor(Convertor[int]):
@@ -199,7 +209,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
             t=t, lang=lang, languages=LANGUAGES, me=identity[1] if identity else None,
             account=getattr(_session(request), "account", None), verbosity=request.session.get(
                 "verbosity", "normal"), verbosities=VERBOSITIES, path=request.url.path,
-            flash=flash_text, **values,
+            flash=flash_text,
+            settings=from_session(request.session.get("settings")), categories=CATEGORIES,
+            pace_max=PACE_MAX, themes=THEMES, decks=DECKS, **values,
         )
         return HTMLResponse(html, status_code=status)
 
@@ -228,7 +240,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         row = await sessions.start(
             name, key, account, user_agent=request.headers.get("user-agent", ""),
             address=_address(request), replacing=current.id if current else None)
-        kept: dict[str, Any] = {k: request.session[k] for k in ("lang", "verbosity")
+        kept: dict[str, Any] = {k: request.session[k] for k in ("lang", "verbosity", "settings")
                                 if k in request.session}
         request.session.clear()
         request.session.update(kept, sid=row.id)
@@ -373,7 +385,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         current = _session(request)
         if current is not None:
             await sessions.end(current.id)
-        request.session.pop("sid", None)  # language and verbosity stay
+        request.session.pop("sid", None)  # language, verbosity and settings stay
         return back(request, "/")
 
     def own_account(request: Request) -> SessionRow:
@@ -411,6 +423,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def preferences(request: Request) -> Response:
         data = await form(request)
         lang, verbosity = data.get("lang"), data.get("verbosity")
+        if data.get("settings") == "1":  # the table settings were on the form
+            try:
+                chosen = from_form(str(data.get("pace", "0")),
+                                   [str(c) for c in data.getlist("speak")],
+                                   str(data.get("sounds")) if data.get("sounds") else None,
+                                   str(data.get("volume", "50")),
+                                   str(data.get("theme", "light")), str(data.get("deck", "two")))
+            except SettingsError as error:  # nothing changes, the player is told why
+                return back(request, _local_target(data), error.code)
+            request.session["settings"] = chosen.to_session()
         if lang in LANGUAGES:
             request.session["lang"] = lang
         if verbosity in VERBOSITIES:
@@ -433,8 +455,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         except TextError:
             return back(request, "/", "bad_rules")
         try:
+            name_text = str(data.get("table_name", "")).strip()
+            table_name = clean_text(name_text, MAX_TABLE_NAME) if name_text else ""
+        except TextError:
+            return back(request, "/", "bad_table_name")
+        try:
             room.check_creation(uid, _address(request))
-            table = await room.create_table(preset, texts, creator=uid)
+            table = await room.create_table(preset, texts, creator=uid, name=table_name,
+                                            private=data.get("private") == "on",
+                                            pause=data.get("pause") == "on")
         except TableError as error:
             return back(request, "/", error.code)
         except ValueError as error:
@@ -449,6 +478,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             table = room.table(int(request.path_params["table_id"]))
             what = request.path_params["what"]
+            if not may_enter(request, table):
+                raise TableError("private")
+            if what == "rematch":
+                new = await room.rematch(table, uid)
+                return back(request, f"/table/{new.id}")
             seat = int(str(data.get("seat", "-1")))
             if what != "stand" and not 0 <= seat <= 3:
                 raise TableError("bad_seat")
@@ -484,15 +518,46 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     language(request), "error.web.broken"))
             raise HTTPException(404)
         table = room.tables[table_id]
+        if not may_enter(request, table):
+            return render(request, "error.html", status=403, message=translate(
+                language(request), "error.web.private"))
         if table.finished:  # a finished match is read as its replay
             return back(request, f"/replay/{table_id}")
         lang = language(request)
         strings = {key.removeprefix("web.js."): text for key, text in messages(lang).items()
                    if key.startswith("web.js.")}
-        return render(request, "table.html", table_id=table_id, levels=LEVELS,
+        return render(request, "table.html", table_id=table_id, levels=LEVELS, table=table,
                       keys=help_rows(lang), bindings=json.dumps(bindings_for_client()),
                       strings=json.dumps(strings, ensure_ascii=False),
                       rules_text=rule_sheet(table.rules, lang))
+
+    def may_enter(conn: HTTPConnection, table: Table) -> bool:
+        """A private table lets in its creator, its seated players and whoever came with
+        its invitation code (kept in the session); any other table, everyone."""
+        if not table.private:
+            return True
+        identity = _identity(conn)
+        uid = identity[0] if identity else None
+        invited = conn.session.get("invited", [])
+        return (uid is not None and (uid == table.creator or any(
+            s.owner == uid for s in table.seats))) or (
+            isinstance(invited, list) and table.id in invited)
+
+    async def join(request: Request) -> Response:
+        """An invitation: /join/CODE (the link) or the lobby's code form."""
+        if request.method == "POST":
+            data = await form(request)
+            code = str(data.get("code", ""))
+        else:
+            code = str(request.path_params.get("code", ""))
+        try:
+            table = room.table_by_code(code[:16])
+        except TableError as error:
+            return back(request, "/", error.code)
+        invited = request.session.get("invited", [])
+        invited = [t for t in invited if isinstance(t, int) and t in room.tables][-20:]
+        request.session["invited"] = [*invited, table.id]
+        return back(request, f"/table/{table.id}")
 
     async def replay_page(request: Request) -> Response:
         table_id = int(request.path_params["table_id"])
@@ -580,6 +645,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await websocket.close(code=1008)
             return
         table = room.tables[table_id]
+        if not may_enter(websocket, table):
+            conn.send(error_frame("private", conn.lang, 0))
+            room.close_socket(_address(websocket))
+            await websocket.send_text(conn.outbox.get_nowait() or "")
+            await websocket.close(code=1008)
+            return
         await table.join(conn)
 
         def wire_error(code: str) -> None:
@@ -650,6 +721,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/account/end", end_session, methods=["POST"]),
         Route("/preferences", preferences, methods=["POST"]),
         Route("/tables", create, methods=["POST"]),
+        Route("/join", join, methods=["POST"]),
+        Route("/join/{code}", join),
         Route("/tables/{table_id:id}/{what}", seat_action, methods=["POST"]),
         Route("/table/{table_id:id}", table_page),
         Route("/replay/{table_id:id}", replay_page),

@@ -1,7 +1,10 @@
 """The table's keyboard: one binding table drives both the key handler and the F1 list.
 
 The seed's room (seed 002, "Resumen de los atajos de teclado") gives Enter, C, A, F, S and
-Space; we add the hand's arrows, L (the last trick), H (the hand) and F1 (this list).  The web
+Space; we add the hand's arrows, L (the last trick), H (the hand), F1 (this list), the
+information keys (T turned card and bids, O contract, P points, W last trick's winner, Y your
+team, U hand by suit), N (next playable card), B (what you may bid), D (declare), G (the bid
+box), and the history of announcements (comma back, period forward, R repeat).  The web
 client receives this table as JSON and dispatches on it, and the help dialog is rendered from
 it, so the two can never disagree.
 """
@@ -30,6 +33,19 @@ BINDINGS: tuple[Binding, ...] = (
     Binding((" ",), "belote"),
     Binding(("l", "L"), "last_trick"),
     Binding(("h", "H"), "hand"),
+    Binding(("t", "T"), "bidding"),
+    Binding(("o", "O"), "contract"),
+    Binding(("p", "P"), "points"),
+    Binding(("w", "W"), "winner"),
+    Binding(("y", "Y"), "team"),
+    Binding(("u", "U"), "summary"),
+    Binding(("n", "N"), "next_playable"),
+    Binding(("b", "B"), "choices"),
+    Binding(("d", "D"), "declare"),
+    Binding(("g", "G"), "bid_box"),
+    Binding((",",), "history_back"),
+    Binding((".",), "history_forward"),
+    Binding(("r", "R"), "repeat"),
     Binding(("F1",), "help"),
     Binding(("ArrowRight", "ArrowLeft"), "move", "hand"),
     Binding(("ArrowDown", "ArrowUp"), "suit", "hand"),
@@ -40,7 +56,7 @@ BINDINGS: tuple[Binding, ...] = (
 def key_label(key: str, lang: str) -> str:
     names = {" ": "space", "Enter": "enter", "F1": "f1", "ArrowRight": "right",
              "ArrowLeft": "left", "ArrowDown": "down", "ArrowUp": "up", "Home": "home",
-             "End": "end"}
+             "End": "end", ",": "comma", ".": "period"}
     if key in names:
         return translate(lang, f"web.key.{names[key]}")
     return key.upper()

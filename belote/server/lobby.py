@@ -59,8 +59,8 @@ def check_settings(settings: Settings) -> None:
 
 def listed(table: Table) -> bool:
     """Whether the lobby lists the table (a finished match is listed as its replay; a broken
-    table is not listed)."""
-    return not table.finished and table.broken is None
+    or private table is not listed: a private one is reached by its invitation)."""
+    return not table.finished and table.broken is None and not table.private
 
 
 def free_seats(table: Table) -> int:
@@ -89,7 +89,9 @@ def summary(table: Table, lang: str) -> dict[str, Any]:
               for flag, value in table.flags.items() if flag != "target_score"]
     return {
         "id": table.id,
-        "preset": preset_name(table.preset, lang),
+        "preset": (translate(lang, "sala.table.named", name=table.name,
+                             preset=preset_name(table.preset, lang)) if table.name
+                   else preset_name(table.preset, lang)),
         "rules": rules,
         "seats": [{"name": names[n], "kind": s.kind, "level": s.level}
                   for n, s in enumerate(table.seats)],

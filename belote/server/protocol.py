@@ -13,10 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from belote.ai.levels import LEVELS
+from belote.engine.actions import CONTRACT_END
 from belote.server.text import TextError, clean_text
 
 MAX_FRAME = 4096  # bytes; anything larger is refused before parsing
 MAX_CHAT = 300  # characters
+MAX_BID_TEXT = 60  # characters of a typed bid
 
 
 class ProtocolError(Exception):
@@ -42,6 +44,18 @@ class Act:
 
     action: int
     version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BidText:
+    """A bid typed in the command box ("82 cuori", "passo"), read by the table's rules."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class NextHand:
+    """During a pause between hands: this player is ready for the next one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +94,7 @@ class Ping:
     pass
 
 
-Inbound = Hello | Act | Sit | Stand | AddBot | RemoveBot | Start | Chat | Ping
+Inbound = Hello | Act | BidText | NextHand | Sit | Stand | AddBot | RemoveBot | Start | Chat | Ping
 
 
 # ---------------------------------------------------------------- outbound
@@ -163,6 +177,16 @@ def _seat(data: dict[str, Any]) -> int:
     return _int(data, "seat", 0, 3)
 
 
+def _bid_text(data: dict[str, Any]) -> str:
+    text = data.get("text")
+    if not isinstance(text, str):
+        raise ProtocolError("bad_field", "text")
+    try:
+        return clean_text(text, MAX_BID_TEXT)
+    except TextError as error:
+        raise ProtocolError("bad_field", "text") from error
+
+
 def _chat(data: dict[str, Any]) -> Chat:
     text = data.get("text")
     if not isinstance(text, str):
@@ -186,7 +210,9 @@ MAX_VERSION = 2**62
 
 _DECODERS: dict[str, Any] = {
     "hello": lambda d: Hello(_int(d, "since", 0, MAX_VERSION) if "since" in d else 0),
-    "act": lambda d: Act(_int(d, "a", 0, 255)),
+    "act": lambda d: Act(_int(d, "a", 0, CONTRACT_END - 1)),
+    "bid": lambda d: BidText(_bid_text(d)),
+    "next": lambda d: NextHand(),
     "sit": lambda d: Sit(_seat(d)),
     "stand": lambda d: Stand(),
     "bot": lambda d: AddBot(_seat(d), _level(d)),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections import deque
 from typing import Any
 
@@ -21,6 +22,12 @@ from belote.server.table import Table, TableError, TableLimits
 from belote.server.view import error_frame
 
 log = logging.getLogger(__name__)
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud or typed
+CODE_LENGTH = 6
+
+
+def invitation_code() -> str:
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
 
 
 class Room:
@@ -101,14 +108,47 @@ class Room:
             raise TableError("tables_too_fast")
 
     async def create_table(self, preset: str, flag_texts: list[str],
-                           creator: str | None = None) -> Table:
-        """A new table; raises ``ValueError`` (with a readable reason) for bad rules."""
+                           creator: str | None = None, *, name: str = "",
+                           private: bool = False, pause: bool = False) -> Table:
+        """A new table; raises ``ValueError`` (with a readable reason) for bad rules.
+
+        A name, privacy (an invitation code) and a pause between hands go in the table's
+        log ("setup"), not in the rules' flags: no column of the database changes."""
         rules = rules_with_flags(find_preset(preset), [t for t in flag_texts if t.strip()])
         flags = rules.flags_changed_from(PRESETS[preset])
-        table_id = await self.store.new_table(preset, flags, rules.target_score)
+        return await self._new_table(preset, flags, rules.target_score, creator, name,
+                                     private, pause)
+
+    async def _new_table(self, preset: str, flags: dict[str, Any], target: int,
+                         creator: str | None, name: str, private: bool, pause: bool) -> Table:
+        table_id = await self.store.new_table(preset, flags, target)
         table = self._table(table_id, preset, flags, creator)
         table.start()
+        if name or private or pause:
+            code = invitation_code() if private else ""
+            await table.call(lambda: table.configure(name, private, code, pause))
         self._table_changed(table)
+        return table
+
+    def table_by_code(self, code: str) -> Table:
+        wanted = code.strip().upper()
+        for table in self.tables.values():
+            if table.private and table.code and table.code == wanted and not table.finished:
+                return table
+        raise TableError("bad_code")
+
+    async def rematch(self, old: Table, uid: str) -> Table:
+        """A new match for the same players, in the same seats, with the same rules."""
+        if not old.finished:
+            raise TableError("not_finished")
+        if not any(s.kind == "human" and s.owner == uid for s in old.seats):
+            raise TableError("not_seated")
+        if old.rematch is not None and old.rematch in self.tables:
+            return self.tables[old.rematch]
+        table = await self._new_table(old.preset, old.flags, old.rules.target_score, uid,
+                                      old.name, old.private, old.pause)
+        await table.call(lambda: table.seat_as(old.seats))
+        await old.call(lambda: old.note_rematch(table.id))
         return table
 
     # ------------------------------------------------------------------ sockets

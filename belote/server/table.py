@@ -21,8 +21,10 @@ from typing import Any
 
 from belote.engine import actions as A
 from belote.engine.dealing import secure_deck_source
+from belote.engine.events import HandScored
 from belote.engine.state import CHANCE, Game
 from belote.errors import IllegalActionError
+from belote.i18n.bids import BidNotAllowed, BidNotUnderstood, parse_bid
 from belote.records import to_record
 from belote.rules import Rules, find_preset
 from belote.server import protocol as P
@@ -105,6 +107,17 @@ class Table:
         self.finished = False
         self.broken: str | None = None  # why the table stopped, if it did
         self.chat_lines = 0
+        # Each scored hand: (hand number, the hand's points, the totals after it), by team.
+        self.score_history: list[tuple[int, tuple[int, int], tuple[int, int]]] = []
+        # The table's own settings (a "setup" log entry, not the rules' flags): a name, a
+        # private table's invitation code, a pause between hands; and the rematch, if any.
+        self.name = ""
+        self.private = False
+        self.code = ""
+        self.pause = False
+        self.rematch: int | None = None
+        self.waiting_next = False  # a pause between hands is on: the next deal waits
+        self.ready: set[int] = set()  # seats that asked for the next hand during a pause
         self.connections: set[Connection] = set()
         self.recent: deque[tuple[int, Item]] = deque(maxlen=RECENT)
         self._queue: asyncio.Queue[Callable[[], Awaitable[None]]] = asyncio.Queue()
@@ -258,6 +271,14 @@ class Table:
                                                   "text": printable(data["text"])}, chat=True))
         elif entry.kind == "finish":
             self.finished = True
+        elif entry.kind == "setup":
+            self.name = str(data.get("name", ""))
+            self.private = bool(data.get("private", False))
+            self.code = str(data.get("code", ""))
+            self.pause = bool(data.get("pause", False))
+        elif entry.kind == "rematch":
+            self.rematch = int(data["table"])
+            items.append(Notice("sala.notice.rematch", {"number": self.rematch}))
         else:
             raise ValueError(f"table {self.id}: unknown log entry {entry.kind!r}")
         return items
@@ -268,6 +289,12 @@ class Table:
             self.game_version = entry.version
         for item in items:
             self.recent.append((entry.version, item))
+            if isinstance(item, HandScored):  # kept once stored: a refused change adds none
+                self.score_history.append((item.hand_no, item.scores, item.totals))
+                self.waiting_next = self.pause
+                self.ready = set()
+        if entry.kind == "deal":
+            self.waiting_next = False
 
     def _snapshot(self) -> tuple[Game | None, list[Seat], bool, int]:
         return (self.game.clone() if self.game is not None else None,
@@ -425,6 +452,8 @@ class Table:
                 self._sync(conn, since)
             case P.Act(action, version):
                 await self._act(conn, action, version)
+            case P.BidText(text):
+                await self._act(conn, self._typed_bid(conn, text))
             case P.Sit(seat_no):
                 await self.sit(conn.uid, conn.name, seat_no)
             case P.Stand():
@@ -440,8 +469,41 @@ class Table:
                     raise TableError("sign_in")  # anonymous watchers listen only
                 self._check_chat(conn.uid)
                 await self._commit("chat", {"name": conn.name, "text": text})
+            case P.NextHand():
+                self._next_hand(conn)
             case P.Ping():
                 conn.send(P.encode_message(P.Pong(), self.version))
+
+    def _next_hand(self, conn: Connection) -> None:
+        """A seated player is ready for the next hand (the pause ends once all are)."""
+        seat_no = self.seat_of(conn)
+        if seat_no is None:
+            raise TableError("not_seated")
+        if not self.waiting_next:
+            raise TableError("no_pause")
+        self.ready.add(seat_no)
+        self._broadcast([Notice("sala.notice.ready", {"seat": seat_no})])
+
+    def _pause_holds(self) -> bool:
+        """During a pause, whether some seated player has not asked for the next hand yet."""
+        if not self.waiting_next or self.game is None or self.game.is_terminal():
+            return False
+        waiting = {n for n, s in enumerate(self.seats) if s.kind == "human" and not s.standin}
+        return bool(waiting - self.ready)
+
+    async def configure(self, name: str, private: bool, code: str, pause: bool) -> None:
+        """The table's own settings, stored as its first log entries' "setup"."""
+        await self._commit("setup", {"name": name, "private": private, "code": code,
+                                     "pause": pause})
+
+    async def note_rematch(self, new_table: int) -> None:
+        await self._commit("rematch", {"table": new_table})
+
+    async def seat_as(self, seats: list[Seat]) -> None:
+        """Seat the players and bots of the match this one is a rematch of."""
+        before = self._seating()
+        self.seats = [dataclasses.replace(s, away_since=None, standin=False) for s in seats]
+        await self._commit_seats("sala.notice.rematch_seats", 0, before)
 
     def _check_chat(self, uid: str) -> None:
         if self.chat_lines >= self.limits.chat_lines:
@@ -453,13 +515,31 @@ class Table:
         if not bucket.take():
             raise TableError("chat_too_fast")
 
+    def _typed_bid(self, conn: Connection, text: str) -> int:
+        """The legal bid a typed text names (any language), or a refusal saying why."""
+        seat_no = self.seat_of(conn)
+        if seat_no is None:
+            raise TableError("not_seated")
+        if self.game is None or self.finished:
+            raise TableError("not_playing")
+        if self.game.current_player() != seat_no:
+            raise TableError("not_your_turn")
+        try:
+            return parse_bid(text, self.game.legal_actions(seat_no), self.rules)
+        except BidNotAllowed:
+            raise TableError("bid_not_allowed") from None
+        except BidNotUnderstood:
+            raise TableError("bid_not_understood") from None
+
     async def _act(self, conn: Connection, action: int, version: int | None = None) -> None:
         seat_no = self.seat_of(conn)
         if seat_no is None:
             raise TableError("not_seated")
         if self.game is None or self.finished:
             raise TableError("not_playing")
-        if version is not None and version < self.game_version:
+        if version is not None and version < self.game_version and action != A.ANNOUNCE_BELOTE:
+            # (A belote announcement is checked against the window alone: pressing Space
+            # just as the next frame arrives must not be refused once, then accepted.)
             # Chosen on a game that has moved on since (e.g. a double key press).
             raise TableError("stale")
         try:  # the engine validates (once): a refused action changes and stores nothing
@@ -572,6 +652,8 @@ class Table:
                 await self._finish()
                 return
             if game.current_player() == CHANCE:
+                if self._pause_holds():
+                    return  # a pause between hands: the players say when
                 await self._commit("deal", {"deck": list(self._deck_source())})
                 continue
             window = [s for s in game.seats_with_open_window() if self.seats[s].bot_plays]

@@ -22,6 +22,7 @@ from belote.i18n import action_name, card_name, describe_event, preset_name, tra
 from belote.i18n.names import contract_name, suit_name, trump_name
 from belote.i18n.refusals import explain
 from belote.i18n.status import STATUS_QUESTIONS, status_text
+from belote.i18n.table_info import INFO_QUESTIONS, info_text, turn_prompt, why_no_belote
 from belote.notation import to_card
 from belote.rules import Rules
 from belote.server import protocol as P
@@ -50,6 +51,13 @@ class TableState(Protocol):
     game: Game | None
     finished: bool
     version: int
+    score_history: list[tuple[int, tuple[int, int], tuple[int, int]]]
+    name: str
+    private: bool
+    code: str
+    waiting_next: bool
+    ready: set[int]
+    rematch: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,25 +71,39 @@ def _card(card: int, lang: str) -> dict[str, Any]:
     return {"code": to_card(card), "name": card_name(card, lang), "suit": card >> 3}
 
 
-def _hand(obs: Observation, lang: str) -> list[dict[str, Any]]:
+def _hand(obs: Observation, lang: str, belote_why: str) -> list[dict[str, Any]]:
     legal = set(obs.legal_actions)
     hand = []
     for card in cards_in(obs.hand):
         entry = _card(card, lang)
         entry["playable"] = card in legal
         entry["announce"] = A.PLAY_ANNOUNCE_BASE + card in legal
+        if belote_why and card >> 3 == obs.trump and card & 7 in (5, 6):
+            # Space on this card: the reason that applies to it ("the king first").
+            why = why_no_belote(obs, lang, card)
+            if why != belote_why:
+                entry["belote_why"] = why
         hand.append(entry)
     return hand
 
 
 def _choices(obs: Observation, lang: str) -> list[dict[str, Any]]:
-    """The non-card actions open to the viewer (bids, declarations), with their labels."""
+    """The non-card actions open to the viewer (bids, declarations), with their labels; a
+    contract also gives its level and suit (the level and suit pickers)."""
     rules = obs.ruleset
-    return [
-        {"action": a, "label": action_name(a, lang, rules)}
-        for a in obs.legal_actions
-        if not A.is_play(a) and a != A.ANNOUNCE_BELOTE
-    ]
+    levels = rules.auction.levels if rules is not None and rules.auction is not None else ()
+    choices = []
+    for a in obs.legal_actions:
+        if A.is_play(a) or a == A.ANNOUNCE_BELOTE:
+            continue
+        choice: dict[str, Any] = {"action": a, "label": action_name(a, lang, rules)}
+        if A.CONTRACT_BASE <= a < A.CONTRACT_END and levels:
+            choice.update(level=levels[A.contract_level_index(a)], suit=A.contract_suit(a),
+                          suit_name=suit_name(A.contract_suit(a), lang))
+        elif A.is_declaration(a) or a == A.OTTAVA:
+            choice["declare"] = True
+        choices.append(choice)
+    return choices
 
 
 def _contract(obs: Observation, lang: str) -> str:
@@ -110,12 +132,22 @@ def table_view(table: TableState, viewer: Viewer) -> dict[str, Any]:
         "started": table.game is not None,
         "finished": table.finished,
         "version": table.version,
+        # Numbered by hands played (a redeal after four passes scores no hand).
+        "name": table.name,
+        "private": table.private,
+        "code": table.code,  # the invitation: whoever sees the page may pass it on
+        "paused": table.waiting_next and table.finished is False,
+        "ready": sorted(table.ready),
+        "rematch": table.rematch,
+        "history": [{"hand": n + 1, "points": list(points), "totals": list(totals)}
+                    for n, (_, points, totals) in enumerate(table.score_history)],
     }
     game = table.game
     if game is None:
         return view
     obs = game.observation(viewer.seat) if viewer.seat is not None else game.spectator_view()
     mover = obs.current_player
+    belote_why = why_no_belote(obs, lang) if viewer.seat is not None else ""
     view.update({
         "phase": "over" if game.is_terminal() else ("deal" if mover == CHANCE else
                                                    ("bidding" if obs.trump is None
@@ -123,9 +155,12 @@ def table_view(table: TableState, viewer: Viewer) -> dict[str, Any]:
         "turn": mover if mover >= 0 else None,
         "turn_name": names[mover] if mover >= 0 else "",
         "dealer": obs.dealer,
-        "hand": _hand(obs, lang),
+        "step": len(game.log),  # actions so far: a new turn is a new step, leading too
+        "hand": _hand(obs, lang, belote_why),
         "choices": _choices(obs, lang) if mover == viewer.seat else [],
+        "prompt": turn_prompt(obs, lang, viewer.verbosity) if mover == viewer.seat else "",
         "belote": A.ANNOUNCE_BELOTE in obs.legal_actions,
+        "belote_why": belote_why,
         "hand_sizes": list(obs.hand_sizes),
         "turned": _card(obs.turned, lang) if obs.turned is not None else None,
         "trick": [dict(_card(c, lang), seat=s) for s, c in obs.trick],
@@ -135,6 +170,7 @@ def table_view(table: TableState, viewer: Viewer) -> dict[str, Any]:
         "totals": list(obs.totals),
         "points": list(obs.card_points),
         "status": {q: status_text(q, obs, lang, names) for q in STATUS_QUESTIONS},
+        "info": {q: info_text(q, obs, lang, names) for q in INFO_QUESTIONS},
         "winner": obs.winner,
     })
     return view
@@ -142,6 +178,11 @@ def table_view(table: TableState, viewer: Viewer) -> dict[str, Any]:
 
 def illegal_text(game: Game, action: int, seat: int, lang: str) -> str:
     """Why ``action`` by ``seat`` is refused, in ``lang`` (the terminal's sentences)."""
+    if action == A.ANNOUNCE_BELOTE:
+        # Why not, precisely (the king must come first, the window has closed...).
+        reason = why_no_belote(game.observation(seat), lang)
+        if reason:
+            return reason
     return explain(game, action, seat, lang)
 
 

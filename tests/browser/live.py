@@ -55,6 +55,8 @@ class LiveServer:
         values: dict[str, Any] = {
             "db_url": f"sqlite:///{self.folder / 'sala.db'}", "bot_delay": 0.05,
             "bot_workers": 0, "takeover_seconds": 30.0,
+            # The suite creates many tables from 127.0.0.1 (test_abuse.py checks the limits).
+            "tables_per_address_burst": 1000, "waiting_tables_per_user": 1000,
         }
         values.update(settings)
         self.settings = values

@@ -103,3 +103,30 @@ def test_every_page_has_no_axe_violation(new_page: Callable[..., Page], base_url
 
     assert len(audit.checked) >= 16
     audit.verdict()
+
+
+def test_the_visual_table_has_no_axe_violation_in_any_theme(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    audit = Audit()
+    player = new_page()
+    sala.guest(player, base_url, "Tema")
+    player.select_option("#preset", "valdostana")
+    table = sala.create_table(player, target="2000")
+    sala.click_sit(player, "South")
+    sala.click_bots(player, "North", "East", "West")
+    sala.click_start(player)
+    sala.my_turn(player)
+    if sala.bidding(player):
+        audit(player, "valdostana auction: level and suit pickers, command box")
+    for theme, deck in (("dark", "two"), ("contrast", "four"), ("light", "four")):
+        player.locator(".more-settings summary").click()
+        audit(player, f"table settings open ({theme} before saving)")
+        player.select_option("#pref-theme", theme)
+        player.select_option("#pref-deck", deck)
+        player.locator("#pref-save").click()
+        player.wait_for_url(f"{base_url}/table/{table}")
+        sala.connected(player)
+        player.locator("#hand [role=option]").first.wait_for()
+        audit(player, f"table, {theme} theme, {deck}-colour deck")
+    assert len(audit.checked) >= 6
+    audit.verdict()

@@ -64,6 +64,8 @@ def test_the_table_resumes_exactly_after_a_reload_and_after_a_dropped_socket(
     sala.wait_until(page, lambda: sala.snapshot(page) == before,
                     message="the same table after the reload")
     sala.wait_spoken(page, re.escape(sala.YOUR_TURN))
+    # The keyboard is back where it was (the hand), not at the top of the page.
+    expect(page.locator("#hand")).to_be_focused()
     name = sala.keyboard_play(page)
     sala.wait_spoken(page, f"You played the {name}\\.")
 
@@ -73,10 +75,14 @@ def test_the_table_resumes_exactly_after_a_reload_and_after_a_dropped_socket(
     assert before["turn"] == sala.YOUR_TURN
     network.cut()
     expect(page.locator("#connection")).to_have_text("Connection lost: reconnecting…")
+    # Said at once, assertively, and only once however many retries fail.
+    sala.wait_spoken(page, "Connection lost: trying to reconnect", region="assertive")
     sala.wait_until(page, lambda: network.refused >= 1, message="a refused reconnection")
     network.restore()
     sala.connected(page)
-    sala.wait_spoken(page, "Connected again: the table is up to date.")
+    sala.wait_spoken(page, "Connected again: the table is up to date.", region="assertive")
+    lost = [t for t in sala.spoken(page, "assertive") if "Connection lost" in t]
+    assert len(lost) == 1, lost
     sala.wait_until(page, lambda: sala.snapshot(page) == before,
                     message="the same table after the drop")
     name = sala.keyboard_play(page)

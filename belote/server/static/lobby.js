@@ -17,6 +17,9 @@
     return pattern.replace(/\{(\w+)\}/g, (_, name) => String(values ? values[name] : ""));
   }
 
+  const settings = JSON.parse(document.body.dataset.settings || "{}");
+  const speak = new Set(settings.speak || ["chat", "lobby"]);
+
   function say(sentence) {
     const region = $("lobby-polite");
     region.textContent = "";
@@ -292,11 +295,11 @@
         resync(frame.d);
       } else if (frame.t === "chat") {
         addChat(frame.d.text);
-        say(frame.d.text);
+        if (speak.has("chat")) say(frame.d.text);
       } else if (frame.t === "tables") {
         apply(frame.d.changes);
         setTotal(frame.d.total);
-        if (frame.d.say.length) say(frame.d.say.join(" "));
+        if (frame.d.say.length && speak.has("lobby")) say(frame.d.say.join(" "));
       } else if (frame.t === "error") {
         $("lobby-assertive").textContent = frame.d.text;
       }

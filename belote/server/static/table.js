@@ -9,6 +9,8 @@
   const bindings = JSON.parse(root.dataset.bindings);
   const S = JSON.parse(root.dataset.strings);
   const $ = (id) => document.getElementById(id);
+  const settings = JSON.parse(document.body.dataset.settings || "{}");
+  const spokenCategories = new Set(settings.speak || []);
   const fmt = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => (k in values ? values[k] : ""));
 
   let socket = null;
@@ -17,6 +19,13 @@
   let selected = 0; // index of the active card in the hand
   let retry = 0;
   let helloSent = false;
+  let lost = false; // "connection lost" said; "reconnected" is due when it comes back
+  let announcedStep = null; // the game step whose "your turn" was said
+  let playInFlight = false; // a card was sent and its frame has not come back yet
+  let beloteQueued = false; // Space pressed while that card was on its way
+  let firstRender = true;
+  const history = []; // every announcement, for the comma / period / R keys
+  let historyAt = -1;
 
   // ------------------------------------------------------------------ speech
   const pending = {}; // region id -> sentences waiting to be said
@@ -32,7 +41,10 @@
       pending[regionId] = null;
     }, 30);
   }
-  const polite = (text) => speak("polite", text);
+  const polite = (text) => {
+    if (text) { history.push(text); if (history.length > 500) history.shift(); historyAt = history.length; }
+    speak("polite", text);
+  };
   const assertive = (text) => speak("assertive", text);
 
   function addLog(listId, text) {
@@ -62,15 +74,85 @@
     socket.addEventListener("open", () => {
       retry = 0;
       $("connection").textContent = S.connected;
-      if (helloSent) polite(S.reconnected);
+      if (helloSent && lost) assertive(S.reconnected);
+      lost = false;
       helloSent = true;
     });
-    socket.addEventListener("message", (message) => receive(JSON.parse(message.data)));
+    socket.addEventListener("message", (message) => enqueue(JSON.parse(message.data)));
     socket.addEventListener("close", () => {
       $("connection").textContent = S.reconnecting;
+      if (!lost && helloSent) assertive(S.ux_connection_lost); // once, not on every retry
+      lost = true;
       retry = Math.min(retry + 1, 6);
       window.setTimeout(connect, 250 * 2 ** retry);
     });
+  }
+
+  // ------------------------------------------------------------------ pace
+  // The player's pace (settings, limits enforced by the server): frames that carry someone's
+  // card or bid are taken no faster than one per `pace` seconds, in order; nothing is lost.
+  const queue = [];
+  let pacedAt = 0;
+  let paceTimer = null;
+  const PACED_KINDS = new Set(["card_played", "bid_made"]);
+
+  function enqueue(frame) {
+    if (frame.t === "error" || frame.t === "pong") { receive(frame); return; }
+    queue.push(frame);
+    drain();
+  }
+
+  function drain() {
+    if (paceTimer) return;
+    while (queue.length) {
+      const frame = queue[0];
+      const paced = settings.pace > 0 && frame.t === "update" &&
+        frame.d.events.some((e) => PACED_KINDS.has(e.kind));
+      const wait = pacedAt + settings.pace * 1000 - Date.now();
+      if (paced && wait > 0) {
+        paceTimer = window.setTimeout(() => { paceTimer = null; drain(); }, wait);
+        return;
+      }
+      queue.shift();
+      if (paced) pacedAt = Date.now();
+      receive(frame);
+    }
+  }
+
+  // ------------------------------------------------------------------ categories and sounds
+  const CATEGORY = {
+    card_played: "plays", belote_announced: "plays", declaration_announced: "plays",
+    declarations_resolved: "plays", declarations_shown: "plays", ottava_shown: "plays",
+    bid_made: "bids", all_passed: "bids", contract_set: "bids", turned_card_taken: "bids",
+    trick_won: "tricks", hand_scored: "scores", match_over: "scores", chat: "chat",
+  };
+  function said(kind) {
+    const category = CATEGORY[kind];
+    return !category || spokenCategories.has(category); // notices are always said
+  }
+
+  let audio = null;
+  let audioFailed = false;
+  const CUES = { turn: [660, 880], trick: [523], belote: [784, 988, 1175] };
+  function cue(name) {
+    if (!settings.sounds || audioFailed) return;
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      let at = audio.currentTime;
+      for (const frequency of CUES[name]) {
+        const oscillator = audio.createOscillator();
+        const gain = audio.createGain();
+        oscillator.frequency.value = frequency;
+        gain.gain.value = 0.3 * (settings.volume || 0) / 100;
+        oscillator.connect(gain).connect(audio.destination);
+        oscillator.start(at);
+        oscillator.stop(at + 0.12);
+        at += 0.14;
+      }
+    } catch (error) {
+      audioFailed = true; // said once, not silently dropped
+      assertive(S.ux_no_audio);
+    }
   }
 
   function receive(frame) {
@@ -83,15 +165,27 @@
       for (const item of data.events) {
         if (item.kind === "chat") addLog("table-chat", item.text);
         else addLog("log", item.text);
-        if (!fresh) spoken.push(item.text);
+        if (!fresh && said(item.kind)) spoken.push(item.text);
+        if (!fresh && item.kind === "trick_won") cue("trick");
+        if (!fresh && item.kind === "belote_announced") cue("belote");
       }
-      const wasMyTurn = view && view.turn === view.seat;
+      playInFlight = false;
       render(data.view);
       if (fresh) spoken.push(data.view.started ? statusLine() : S.waiting);
       const myTurn = view.turn !== null && view.turn === view.seat && !view.finished;
-      if (myTurn && (!wasMyTurn || fresh)) spoken.push(S.your_turn);
+      // Said at every new step that is ours: after our own card that won the trick too.
+      if (myTurn && (fresh || view.step !== announcedStep)) {
+        announcedStep = view.step;
+        cue("turn");
+        const bidding = view.phase === "bidding" && view.prompt;
+        spoken.push(bidding ? view.prompt : [S.your_turn, view.prompt].filter(Boolean).join(" "));
+      }
+      if (!myTurn) announcedStep = null;
       if (spoken.length) polite(spoken.join(" "));
+      if (beloteQueued) { beloteQueued = false; announceBelote(); }
     } else if (frame.t === "error") {
+      playInFlight = false;
+      beloteQueued = false;
       assertive(data.text + (data.detail ? " " + data.detail : ""));
     }
   }
@@ -217,12 +311,85 @@
       li.className = "card suit-" + card.suit + (card.playable ? " playable" : "");
       li.setAttribute("aria-selected", i === selected ? "true" : "false");
       li.setAttribute("aria-disabled", card.playable ? "false" : "true");
-      // Playable is said in words and marked with a sign, never by colour alone.
+      // Playable is said in words and marked with a sign, never by colour alone.  The face
+      // (rank and suit symbol) is drawn by the style sheet from data attributes; the label
+      // keeps the option's name the card's name alone.
       li.textContent = card.name + (card.playable ? ` (${S.playable})` : "");
+      li.setAttribute("aria-label", li.textContent);
+      li.dataset.face = "1";
+      li.dataset.rank = face(card.code).rank;
+      li.dataset.symbol = face(card.code).symbol;
       li.addEventListener("click", () => { selected = i; renderSelection(); playSelected(false); });
       list.appendChild(li);
     });
     list.setAttribute("aria-activedescendant", "card-" + view.hand[selected].code);
+  }
+
+  const SYMBOLS = ["♥", "♦", "♣", "♠"];
+  function face(code) {
+    return { rank: code.slice(0, -1), symbol: SYMBOLS[SUITS.indexOf(code.slice(-1))] };
+  }
+
+  function faceElement(card) {
+    const box = document.createElement("span");
+    const { rank, symbol } = face(card.code);
+    box.className = "face suit-" + card.suit;
+    const r = document.createElement("span");
+    r.className = "rank";
+    r.textContent = rank;
+    const s = document.createElement("span");
+    s.className = "symbol";
+    s.textContent = symbol;
+    box.append(r, s);
+    return box;
+  }
+
+  // The drawing of the table (aria-hidden: the seat and trick lists say all of it).
+  const PLACES = ["bottom", "left", "top", "right"]; // from the viewer's seat, in play order
+  function place(seat) {
+    const me = view.seat === null ? 2 : view.seat;
+    return PLACES[(seat - me + 4) % 4];
+  }
+
+  function renderFelt() {
+    const felt = $("felt");
+    view.seats.forEach((seat, n) => {
+      const spot = felt.querySelector(".spot-" + place(n));
+      spot.textContent = seat.kind === "empty" ? S["seat_" + n] + ": " + S.empty : seat.name;
+      const notes = [];
+      if (view.started && view.dealer === n) notes.push(S.dealer);
+      if (view.started && view.hand_sizes) notes.push(`(${view.hand_sizes[n]})`);
+      if (notes.length) {
+        const note = document.createElement("span");
+        note.className = "note";
+        note.textContent = notes.join(" · ");
+        spot.appendChild(note);
+      }
+      spot.classList.toggle("turn", view.started && view.turn === n && !view.finished);
+      const played = felt.querySelector(".played-" + place(n));
+      played.textContent = "";
+      const card = (view.trick || []).find((c) => c.seat === n);
+      if (card) played.appendChild(faceElement(card));
+    });
+    const note = felt.querySelector(".felt-note");
+    note.textContent = "";
+    if (view.turned && view.phase === "bidding") note.appendChild(faceElement(view.turned));
+    else if (view.contract) note.textContent = view.contract;
+  }
+
+  function renderHistory() {
+    const body = $("score-rows");
+    if (!view.history || !view.history.length) return;
+    body.textContent = "";
+    for (const row of view.history) {
+      const tr = document.createElement("tr");
+      for (const value of [row.hand, ...row.points, ...row.totals]) {
+        const td = document.createElement("td");
+        td.textContent = String(value);
+        tr.appendChild(td);
+      }
+      body.appendChild(tr);
+    }
   }
 
   function renderSelection() {
@@ -231,25 +398,101 @@
     if (view.hand[selected]) $("hand").setAttribute("aria-activedescendant", "card-" + view.hand[selected].code);
   }
 
+  const MANY_CONTRACTS = 8; // more than this: level and suit pickers instead of buttons
+
   function renderChoices() {
     const box = $("choice-buttons");
     box.textContent = "";
     const choices = view.choices || [];
     $("choices").hidden = !choices.length;
+    const contracts = choices.filter((c) => c.level !== undefined);
+    const many = contracts.length > MANY_CONTRACTS;
     for (const choice of choices) {
+      if (many && choice.level !== undefined) continue;
       box.appendChild(button(choice.label, () => send("act", { a: choice.action }), null, `choice-${choice.action}`));
     }
+    const bidding = view.phase === "bidding" && choices.length > 0;
+    $("bid-form").hidden = !bidding;
+    const options = $("bid-options");
+    options.textContent = "";
+    for (const choice of choices) {
+      const option = document.createElement("option");
+      option.value = choice.label;
+      options.appendChild(option);
+    }
+    renderPickers(many ? contracts : []);
+  }
+
+  function renderPickers(contracts) {
+    $("bid-pickers").hidden = !contracts.length;
+    if (!contracts.length) return;
+    const levelSelect = $("pick-level");
+    const suitSelect = $("pick-suit");
+    const keepLevel = levelSelect.value;
+    const keepSuit = suitSelect.value;
+    levelSelect.textContent = "";
+    suitSelect.textContent = "";
+    const levels = [...new Set(contracts.map((c) => c.level))];
+    for (const level of levels) levelSelect.appendChild(new Option(String(level), String(level)));
+    const suits = new Map(contracts.map((c) => [c.suit, c.suit_name]));
+    for (const [suit, name] of suits) suitSelect.appendChild(new Option(name, String(suit)));
+    if (levels.map(String).includes(keepLevel)) levelSelect.value = keepLevel;
+    if ([...suits.keys()].map(String).includes(keepSuit)) suitSelect.value = keepSuit;
   }
 
   function render(next) {
     const before = focusKey();
+    const couldStart = !$("start-button").hidden;
     draw(next);
+    if (firstRender) { firstRender = false; initialFocus(); return; }
+    if (!couldStart && !$("start-button").hidden) {
+      // The last seat just filled: the start control, not "Remove the bot", has focus.
+      $("start-button").focus();
+      return;
+    }
     restoreFocus(before);
+  }
+
+  // After a page load (a reload, a form sent, a table just created): back where the player
+  // was (focus.js kept it), else on the hand if seated in a match, else on the first seat.
+  function initialFocus() {
+    const active = document.activeElement;
+    if (active && active !== document.body && active.id !== "main") return;
+    const kept = window.salaFocusTarget ? window.salaFocusTarget() : null;
+    const seatButton = $("seats").querySelector("button");
+    const seated = view.seat !== null && view.started && !view.finished;
+    for (const candidate of [kept, seated ? $("hand") : null, $("start-button"), seatButton, $("hand")]) {
+      if (candidate && visible(candidate)) { candidate.focus(); return; }
+    }
+  }
+
+  // The pause between hands, the end of the match (replay, rematch).
+  function renderBetweenHands() {
+    const seated = view.seat !== null;
+    const paused = Boolean(view.paused) && seated && !view.ready.includes(view.seat);
+    const nextButton = $("next-hand");
+    const wasHidden = nextButton.hidden;
+    nextButton.hidden = !paused;
+    if (paused && wasHidden) { polite(S.ux_paused); nextButton.focus(); }
+    const end = $("match-end");
+    const endWasHidden = end.hidden;
+    end.hidden = !view.finished;
+    $("rematch-form").hidden = !seated;
+    if (view.rematch) {
+      $("rematch-note").hidden = false;
+      const link = $("rematch-link");
+      link.href = "/table/" + view.rematch;
+      link.textContent = fmt(S.ux_rematch_link, { number: view.rematch });
+    }
+    if (view.finished && endWasHidden) $("replay-link").focus();
   }
 
   function draw(next) {
     view = next;
     renderSeats();
+    renderFelt();
+    renderHistory();
+    renderBetweenHands();
     if (!view.started) {
       $("turn").textContent = S.waiting;
       view.hand = [];
@@ -276,9 +519,10 @@
     const card = view.hand[selected];
     if (!card) { assertive(S.no_cards); return; }
     if (view.turn !== view.seat) { assertive(S.not_your_turn); return; }
+    if (view.phase === "bidding") { assertive(S.ux_bid_first); return; }
     if (!card.playable) { assertive(fmt(S.not_playable, { card: card.name })); return; }
     const base = announce && card.announce ? 32 : 0;
-    send("act", { a: base + cardId(card.code) });
+    if (send("act", { a: base + cardId(card.code) })) playInFlight = true;
   }
 
   const SUITS = "HDCS";
@@ -333,10 +577,45 @@
       assertive(view.hand.map((c) => c.name).join(", "));
     },
     belote() {
+      if (playInFlight) { beloteQueued = true; return; } // said once the card's frame is back
       if (view && view.belote) { send("act", { a: 72 }); return; }
       const card = view && view.hand[selected];
       if (card && card.announce && view.turn === view.seat) { playSelected(true); return; }
-      assertive(S.no_belote);
+      announceBelote();
+    },
+    bidding() { info("bidding"); },
+    contract() { info("contract"); },
+    points() { info("points"); },
+    winner() { info("winner"); },
+    team() { info("team"); },
+    summary() { info("summary"); },
+    next_playable() {
+      if (!view || !view.hand || !view.hand.some((c) => c.playable)) { assertive(S.ux_no_playable); return; }
+      const n = view.hand.length;
+      for (let k = 1; k <= n; k++) {
+        const i = (selected + k) % n;
+        if (view.hand[i].playable) { selected = i; break; }
+      }
+      renderSelection();
+      if (document.activeElement !== $("hand")) $("hand").focus();
+      else assertive(view.hand[selected].name);
+    },
+    choices() { assertive(view && view.prompt ? view.prompt : S.ux_no_choices); },
+    declare() {
+      const choice = view && (view.choices || []).find((c) => c.declare);
+      if (choice) send("act", { a: choice.action });
+      else assertive(S.ux_nothing_to_declare);
+    },
+    bid_box() {
+      if ($("bid-form").hidden) { assertive(S.ux_no_choices); return; }
+      $("bid-text").focus();
+    },
+    history_back() { stepHistory(-1); },
+    history_forward() { stepHistory(1); },
+    repeat() {
+      if (!history.length) { assertive(S.ux_history_empty); return; }
+      historyAt = history.length - 1;
+      assertive(history[historyAt]);
     },
     help() { openHelp(); },
     move(event) { moveSelection(event.key === "ArrowRight" ? 1 : -1); },
@@ -347,6 +626,26 @@
       renderSelection();
     },
   };
+
+  function info(question) {
+    assertive(view && view.info ? view.info[question] : S.waiting);
+  }
+
+  // Space refused: the reason that applies (the king first, with the card, too late).
+  function announceBelote() {
+    if (view && view.belote) { send("act", { a: 72 }); return; }
+    const card = view && view.hand[selected];
+    assertive((card && card.belote_why) || (view && view.belote_why) || S.no_belote);
+  }
+
+  function stepHistory(step) {
+    if (!history.length) { assertive(S.ux_history_empty); return; }
+    historyAt = Math.max(0, Math.min(history.length - 1, historyAt + step));
+    const text = history[historyAt];
+    if (historyAt === 0) assertive(fmt(S.ux_history_first, { text }));
+    else if (historyAt === history.length - 1) assertive(fmt(S.ux_history_last, { text }));
+    else assertive(text);
+  }
 
   function openHelp() {
     const dialog = $("keys-help");
@@ -374,9 +673,22 @@
   });
 
   $("help-button").addEventListener("click", openHelp);
+  $("next-hand").addEventListener("click", () => send("next"));
   $("start-button").addEventListener("click", () => send("start"));
   $("hand").addEventListener("focus", () => {
     if (view && view.hand && view.hand[selected]) renderSelection();
+  });
+  $("bid-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = $("bid-text");
+    if (input.value.trim() && send("bid", { text: input.value })) input.value = "";
+  });
+  $("pick-send").addEventListener("click", () => {
+    const level = Number($("pick-level").value);
+    const suit = Number($("pick-suit").value);
+    const choice = (view.choices || []).find((c) => c.level === level && c.suit === suit);
+    if (choice) send("act", { a: choice.action });
+    else assertive(S.ux_no_choices);
   });
   $("table-chat-form").addEventListener("submit", (event) => {
     event.preventDefault();

@@ -1,0 +1,177 @@
+"""The web room's spoken answers beyond the seed's four status keys, and its turn prompts.
+
+Every answer reads one seat's :class:`Observation` only (a spectator's: the public part), so
+it can say nothing that seat may not know.  Sentences come from the catalogs (``sala.*``,
+``locale/<lang>/LC_MESSAGES/sala.po``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from belote.cards import Rank, cards_in, make_card
+from belote.engine import actions as A
+from belote.engine.observation import Observation
+from belote.i18n.catalog import translate
+from belote.i18n.names import (
+    action_name,
+    card_name,
+    contract_name,
+    join_list,
+    seat_name,
+    suit_name,
+    team_name,
+    trump_name,
+)
+
+INFO_QUESTIONS = ("bidding", "contract", "points", "winner", "team", "summary")
+# Up to this many contracts are read out one by one; past it, as a range of levels.
+SPOKEN_CONTRACTS = 8
+
+
+def info_text(question: str, obs: Observation, lang: str, names: Sequence[str]) -> str:
+    """The sentence answering ``question`` (one of ``INFO_QUESTIONS``) for ``obs``."""
+    if question == "bidding":
+        return _bidding(obs, lang, names)
+    if question == "contract":
+        return _contract(obs, lang, names)
+    if question == "points":
+        return translate(lang, "sala.info.points", team0=team_name(0, lang),
+                         team1=team_name(1, lang), points0=obs.card_points[0],
+                         points1=obs.card_points[1], score0=obs.totals[0],
+                         score1=obs.totals[1])
+    if question == "winner":
+        if not obs.last_trick:
+            return translate(lang, "sala.info.no_last_trick")
+        cards = join_list((translate(lang, "ui.status.table_entry", card=card_name(c, lang),
+                                     player=names[s]) for s, c in obs.last_trick), lang)
+        return translate(lang, "sala.info.winner", player=names[obs.leader], cards=cards)
+    if question == "team":
+        return _team(obs, lang, names)
+    if question == "summary":
+        return _summary(obs, lang)
+    raise ValueError(f"unknown question {question!r}: expected {INFO_QUESTIONS}")
+
+
+def _bidding(obs: Observation, lang: str, names: Sequence[str]) -> str:
+    turned = (translate(lang, "sala.info.turned", card=card_name(obs.turned, lang))
+              if obs.turned is not None else translate(lang, "sala.info.no_turned"))
+    if not obs.bids:
+        return translate(lang, "sala.info.no_bids", turned=turned)
+    bids = join_list((translate(lang, "event.bid_made.brief", player=names[seat],
+                                bid=action_name(action, lang, obs.ruleset))
+                      for seat, action in obs.bids), lang)
+    return translate(lang, "sala.info.bids", turned=turned, bids=bids)
+
+
+def _contract(obs: Observation, lang: str, names: Sequence[str]) -> str:
+    if obs.taker is None or obs.trump is None:
+        return translate(lang, "sala.info.no_contract")
+    if obs.contract_level:
+        contract = contract_name(obs.contract_level, obs.trump, lang, obs.ruleset)
+    else:
+        contract = trump_name(obs.trump, lang)
+    values = {"player": names[obs.taker], "team": team_name(obs.taker & 1, lang),
+              "contract": contract, "times": obs.contract_multiplier}
+    key = "sala.info.contract" if obs.contract_multiplier <= 1 else "sala.info.contract.times"
+    return translate(lang, key, **values)
+
+
+def _team(obs: Observation, lang: str, names: Sequence[str]) -> str:
+    seat = obs.seat
+    if seat is None:
+        return translate(lang, "sala.info.watching")
+    return translate(lang, "sala.info.team", seat=seat_name(seat, lang),
+                     team=team_name(seat & 1, lang), partner=names[(seat + 2) % 4],
+                     left=names[(seat + 1) % 4], right=names[(seat + 3) % 4])
+
+
+def _summary(obs: Observation, lang: str) -> str:
+    cards = list(cards_in(obs.hand))
+    if not cards:
+        return translate(lang, "web.js.no_cards")
+    parts = []
+    for suit in range(4):
+        held = [c for c in cards if c >> 3 == suit]
+        ranks = join_list((translate(lang, f"card.rank.{_RANK_KEYS[c & 7]}") for c in held),
+                          lang)
+        parts.append(translate(lang, "sala.info.suit_cards", suit=suit_name(suit, lang),
+                               count=len(held), ranks=ranks) if held else
+                     translate(lang, "sala.info.suit_void", suit=suit_name(suit, lang)))
+    return translate(lang, "sala.info.summary", count=len(cards), suits="; ".join(parts))
+
+
+_RANK_KEYS = {0: "seven", 1: "eight", 2: "nine", 3: "ten", 4: "jack", 5: "queen", 6: "king",
+              7: "ace"}
+
+
+# ---------------------------------------------------------------------------- prompts
+def turn_prompt(obs: Observation, lang: str, verbosity: str) -> str:
+    """What is open to the player whose turn it is, beyond the cards: the bids (brief: the
+    words and the range of levels; normal: each, up to a few contracts), the declarations,
+    and belote.  Empty when there is nothing but cards to play."""
+    rules = obs.ruleset
+    legal = obs.legal_actions
+    brief = verbosity == "brief"
+    bids = [a for a in legal if A.is_bid(a)]
+    contracts = [a for a in bids if A.CONTRACT_BASE <= a < A.CONTRACT_END]
+    words = [action_name(a, lang, rules) for a in bids if a not in contracts]
+    if bids:
+        if contracts and (brief or len(contracts) > SPOKEN_CONTRACTS) and rules is not None \
+                and rules.auction is not None:
+            levels = rules.auction.levels
+            low = levels[A.contract_level_index(contracts[0])]
+            high = levels[A.contract_level_index(contracts[-1])]
+            key = "sala.prompt.bid_range" + (".brief" if brief else "")
+            return translate(lang, key, options=join_list(words, lang), low=low, high=high,
+                             example=action_name(contracts[0], lang, rules))
+        options = words + [action_name(a, lang, rules) for a in contracts]
+        return translate(lang, "sala.prompt.bid" + (".brief" if brief else ""),
+                         options=join_list(options, lang))
+    parts = []
+    extras = [a for a in legal if A.is_declaration(a) or a == A.OTTAVA]
+    if extras:
+        parts.append(translate(lang, "sala.prompt.declare" + (".brief" if brief else ""),
+                               options=join_list((action_name(a, lang, rules) for a in extras),
+                                                 lang)))
+    announcing = [a for a in legal if A.is_play(a) and A.announces(a)]
+    if announcing:
+        parts.append(translate(lang, "sala.prompt.belote" + (".brief" if brief else ""),
+                               card=card_name(A.played_card(announcing[0]), lang)))
+    return " ".join(parts)
+
+
+# ---------------------------------------------------------------------------- belote
+def why_no_belote(obs: Observation, lang: str, card: int | None = None) -> str:
+    """Why Space (announce belote) does nothing now, for the seat of ``obs``; ``card`` is the
+    card the player has selected, if any.  Says the rule that applies: the king first, the
+    announcement goes with the card, or the window closed with the next card."""
+    rules = obs.ruleset
+    trump = obs.trump
+    if A.ANNOUNCE_BELOTE in obs.legal_actions:
+        return ""
+    if trump is None or not 0 <= trump < 4 or rules is None:
+        return translate(lang, "error.no_belote_to_announce")
+    king, queen = make_card(trump, Rank.KING), make_card(trump, Rank.QUEEN)
+    held = {c for c in (king, queen) if obs.hand >> c & 1}
+    mine_played = {c for leader, cards in obs.tricks for i, c in enumerate(cards)
+                   if (leader + i) % 4 == obs.seat and c in (king, queen)}
+    mine_played |= {c for s, c in obs.trick if s == obs.seat and c in (king, queen)}
+    suit = suit_name(trump, lang)
+    said = {word for s, word in obs.belote_said if s == obs.seat}
+    if held == {king, queen}:
+        if card == queen and rules.belote_king_first:
+            return translate(lang, "sala.belote.king_first", suit=suit)
+        return translate(lang, "sala.belote.with_card",
+                         card=card_name(king if rules.belote_king_first else
+                                        (card if card in held else king), lang))
+    if held and mine_played and len(held | mine_played) == 2:
+        first = next(iter(mine_played))
+        if rules.belote_king_first and first == queen:
+            return translate(lang, "sala.belote.order_broken", suit=suit)
+        if not said:
+            return translate(lang, "sala.belote.too_late")
+        return translate(lang, "sala.belote.with_card", card=card_name(next(iter(held)), lang))
+    if mine_played and len(mine_played) == 2 and len(said) < 2:
+        return translate(lang, "sala.belote.too_late")
+    return translate(lang, "error.no_belote_to_announce")

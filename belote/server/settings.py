@@ -1,0 +1,99 @@
+"""One player's table settings, kept in the session (a guest's or an account's): the pace of
+the moves they hear, which categories are spoken, and the sound cues.
+
+The server enforces the limits: a bad value is refused with a message and changes nothing,
+and a stored value that is no longer valid reads as the default (never an error page).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+PACE_MIN = 0.0  # seconds: 0 hears the moves as fast as the table plays them
+PACE_MAX = 3.0
+CATEGORIES = ("plays", "bids", "tricks", "scores", "chat", "lobby")
+VOLUME_MAX = 100
+THEMES = ("light", "dark", "contrast")
+DECKS = ("two", "four")  # two colours (red, black) or four (hearts red, diamonds blue, ...)
+
+
+class SettingsError(ValueError):
+    """A setting out of its limits; ``code`` names the ``error.web.*`` message."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSettings:
+    pace: float = 0.0  # seconds at least between two moves this player hears
+    speak: tuple[str, ...] = CATEGORIES  # categories said aloud (all are shown in the log)
+    sounds: bool = False
+    volume: int = 50  # 0..100
+    theme: str = "light"
+    deck: str = "two"
+
+    def to_session(self) -> dict[str, Any]:
+        return {"pace": self.pace, "speak": list(self.speak), "sounds": self.sounds,
+                "volume": self.volume, "theme": self.theme, "deck": self.deck}
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        data["speak"] = list(self.speak)
+        return json.dumps(data)
+
+
+def _pace(text: str) -> float:
+    try:
+        pace = float(text.strip().replace(",", "."))
+    except ValueError:
+        raise SettingsError("bad_pace") from None
+    if not math.isfinite(pace) or not PACE_MIN <= pace <= PACE_MAX:
+        raise SettingsError("bad_pace")
+    return round(pace, 2)
+
+
+def _volume(text: str) -> int:
+    try:
+        volume = int(text.strip())
+    except ValueError:
+        raise SettingsError("bad_volume") from None
+    if not 0 <= volume <= VOLUME_MAX:
+        raise SettingsError("bad_volume")
+    return volume
+
+
+def from_form(pace: str, speak: list[str], sounds: str | None, volume: str,
+              theme: str = "light", deck: str = "two") -> PlayerSettings:
+    """The settings a preferences form asks for; raises :class:`SettingsError` if any is out
+    of its limits."""
+    unknown = [c for c in speak if c not in CATEGORIES]
+    if unknown:
+        raise SettingsError("bad_category")
+    if theme not in THEMES:
+        raise SettingsError("bad_theme")
+    if deck not in DECKS:
+        raise SettingsError("bad_deck")
+    return PlayerSettings(_pace(pace), tuple(c for c in CATEGORIES if c in speak),
+                          sounds in ("on", "1", "true"), _volume(volume), theme, deck)
+
+
+def from_session(data: Mapping[str, Any] | None) -> PlayerSettings:
+    """The stored settings, or the defaults for anything missing or no longer valid."""
+    if not isinstance(data, Mapping):
+        return PlayerSettings()
+    try:
+        speak = data.get("speak", list(CATEGORIES))
+        if not isinstance(speak, list) or not all(isinstance(c, str) for c in speak):
+            raise SettingsError("bad_category")
+        return from_form(str(data.get("pace", 0.0)), speak,
+                         "on" if data.get("sounds") is True else None,
+                         str(data.get("volume", 50)), str(data.get("theme", "light")),
+                         str(data.get("deck", "two")))
+    except SettingsError:
+        return PlayerSettings()

@@ -1,0 +1,64 @@
+"""Per-player table settings (pace, spoken categories, sound cues): kept in the session,
+limits enforced by the server, bad input refused with a message and nothing changed."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+from starlette.testclient import TestClient
+
+from belote.server.settings import PACE_MAX, PlayerSettings, from_session
+from tests.server.helpers import guest
+
+GOOD = {"settings": "1", "pace": "1.5", "speak": ["bids", "scores"], "sounds": "on",
+        "volume": "30", "theme": "dark", "deck": "four", "next": "/"}
+
+
+def _page_settings(client: TestClient) -> dict[str, object]:
+    text = client.get("/").text
+    found = re.search(r"data-settings='([^']*)'", text)
+    assert found, "the page carries the player's settings"
+    data: dict[str, object] = json.loads(html.unescape(found.group(1)))
+    return data
+
+
+def test_settings_are_kept_in_the_session_and_given_to_the_page(client: TestClient) -> None:
+    assert _page_settings(client)["speak"] == list(PlayerSettings().speak)
+    client.post("/preferences", data=GOOD)
+    assert _page_settings(client) == {"pace": 1.5, "speak": ["bids", "scores"],
+                                      "sounds": True, "volume": 30, "theme": "dark",
+                                      "deck": "four"}
+    assert 'class="theme-dark deck-four"' in client.get("/").text
+    guest(client, "Ada")  # signing in keeps them
+    assert _page_settings(client)["pace"] == 1.5
+
+
+def test_a_pace_out_of_limits_is_refused_and_changes_nothing(client: TestClient) -> None:
+    client.post("/preferences", data=GOOD)
+    for pace in (str(PACE_MAX + 0.5), "-1", "abc", "nan", "inf"):
+        response = client.post("/preferences", data={**GOOD, "pace": pace, "lang": "it"},
+                               follow_redirects=False)
+        assert response.status_code == 303
+        page = client.get("/").text
+        assert "The pause must be a number of seconds from 0 to 3" in page, pace
+        assert _page_settings(client)["pace"] == 1.5
+        assert '<html lang="en">' in page  # the language did not change either
+
+
+def test_an_unknown_category_or_volume_is_refused(client: TestClient) -> None:
+    client.post("/preferences", data={**GOOD, "speak": ["plays", "gossip"]},
+                follow_redirects=False)
+    assert "Unknown announcement category" in client.get("/").text
+    client.post("/preferences", data={**GOOD, "volume": "101"}, follow_redirects=False)
+    assert "The volume must be from 0 to 100" in client.get("/").text
+    client.post("/preferences", data={**GOOD, "theme": "neon"}, follow_redirects=False)
+    assert "Unknown colour theme" in client.get("/").text
+    assert _page_settings(client)["speak"] == list(PlayerSettings().speak)
+
+
+def test_stored_settings_that_are_no_longer_valid_read_as_the_defaults() -> None:
+    assert from_session({"pace": 99}) == PlayerSettings()
+    assert from_session({"speak": "plays"}) == PlayerSettings()
+    assert from_session(None) == PlayerSettings()
