@@ -89,6 +89,9 @@ def test_a_whole_pinasca_tournament_online_and_with_real_cards(client: TestClien
     post(org, f"/tournaments/{tid}/do/tables")
     t = tournament(org, tid)
     assert all(g.table_id is not None for g in t.current.games)
+    room = client.app.state.room  # type: ignore[attr-defined]
+    assert all(room.tables[g.table_id].name.endswith(f" · {g.round}.{g.table}")
+               for g in t.current.games if g.table_id in room.tables)
     wait_for_results(org, tid)
     t = tournament(org, tid)
     assert {g.result.source for g in t.current.games if g.result} == {"online"}

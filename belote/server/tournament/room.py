@@ -33,6 +33,7 @@ RESERVED = "tournament:"
 REPORTER = "table"  # who recorded an online result, in the audit log
 # Sides and seats: side 0 sits North and South (team 0), side 1 East and West (team 1).
 SEATS_OF_SIDE = ((0, 2), (1, 3))
+TABLE_NAME = 40  # characters of a table name in the room (as the lobby form allows)
 
 
 def _key(name: str) -> str:
@@ -69,7 +70,10 @@ class TournamentRoom:
         for game in t.current.games:
             if game.bye or game.table_id is not None or game.result is not None:
                 continue
-            table = await self.room.create_table(t.s.preset, flags)
+            # Named after the tournament, its round and table, as the console lists them.
+            suffix = f" · {game.round}.{game.table}"
+            name = t.s.name[:TABLE_NAME - len(suffix)].rstrip() + suffix
+            table = await self.room.create_table(t.s.preset, flags, name=name)
             await self.service.change(tid, "table", {"game": game.id, "table_id": table.id},
                                       by)
             await self._seat(table, game, t.s.standins)
