@@ -81,6 +81,9 @@ SECTION_OF: dict[str, str] = {
     "doubled_tie": "scoring",
     "multiplier_scope": "scoring",
     "senza_multiplier": "scoring",
+    "senza_capot_multiplied": "scoring",
+    "surcontro_failed_points": "scoring",
+    "tie_freezes_belote": "scoring",
     "target_score": "match",
     "target_strict": "match",
 }

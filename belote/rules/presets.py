@@ -46,6 +46,10 @@ PINASCA = Rules(
     failed_defenders_take_all_declarations=True,
     failed_takers_keep_belote=False,
     tie_rule="prigione",  # seed 001: "si dice in gergo che si sta in prigione"
+    # Reading: "la coppia che non aveva dichiarato la briscola, segna i suoi punti,
+    # l'aggiudicazione dei punti restanti è demandata alla mano che segue" is silent on the
+    # takers' belote; it scores at once, as in seed 002 (flag).
+    tie_freezes_belote=False,
     target_score=1500,  # seed 001: "Le partite si vinceranno all'arrivo ai 1500 punti"
 )
 
@@ -67,6 +71,9 @@ ITALIAN = Rules(
     failed_takers_keep_belote=False,
     capot_all_points=True,  # seed 000: "riesca ad effettuare tutti i punti possibili"
     senza_multiplier=2,  # seed 000: "30x4 ... + 10 ..., il tutto moltiplicato per due"
+    # Reading: "variano di conseguenza anche i punteggi per il 'cappotto'": the capot bonus is
+    # doubled with the rest (flag).
+    senza_capot_multiplied=True,
     target_score=751,
     target_strict=True,  # seed 000: "Vince la coppia che per prima supera i 751 punti"
 )
@@ -88,6 +95,13 @@ VALDOSTANA = Rules(
     declarations_count_for_contract=True,  # "Punti Linea": mano + accusi + belote + bien joué
     failed_defenders_points=162,  # "Punti Mano (max 162) sommati ai Punti Accusi validi"
     failed_takers_keep_belote=False,  # "zero punti alla Linea Attaccante"
+    # Reading: "alla Linea Difendente vanno attribuiti i Punti Mano (max 162) sommati ai Punti
+    # Accusi validi (anche la Belote)": the defenders' own valid accusi (flag: true gives them
+    # the attackers' valid accusi and belote too).
+    failed_defenders_take_all_declarations=False,
+    # Reading: a failed surcontro pays "Tipo B" points as a failed contro (the seed writes
+    # "Tipo A"; flag).
+    surcontro_failed_points="type_b",
     doubled_tie="last_caller_loses",  # contro: attackers win ties; surcontro: defenders do
     multiplier_scope="lines",  # "la Linea Vincente si aggiudica il bottino" (reading)
     target_score=2000,  # "Vince la coppia che raggiunge per prima i 2000 punti"

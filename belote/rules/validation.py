@@ -290,6 +290,18 @@ def _consistency_problems(rules: Any) -> list[Problem]:
         ]
     if rules.senza_override and not rules.allow_senza:
         problems.append(Problem("senza_override", True, "false unless allow_senza is true"))
+    if not rules.senza_capot_multiplied and not rules.allow_senza:
+        problems.append(Problem("senza_capot_multiplied", False,
+                                "true unless allow_senza is true (no senza is played)"))
+    if rules.tie_freezes_belote and not rules.belote_enabled:
+        problems.append(Problem("tie_freezes_belote", True,
+                                "false unless belote_enabled is true"))
+    if rules.surcontro_failed_points == "type_a" and (
+        rules.bidding != "auction" or rules.multiplier_scope != "lines"
+    ):
+        problems.append(Problem("surcontro_failed_points", "type_a",
+                                '"type_b" unless bidding=auction and multiplier_scope=lines '
+                                "(only a surcontro on the lines' points pays Tipo A)"))
     return problems
 
 
