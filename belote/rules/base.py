@@ -57,6 +57,15 @@ class Rules:
     # Packets dealt to each player before the bidding: 3+2 (five cards and a turned card)
     # or 3+2+3 (all eight cards, no turned card: the auction).
     deal_packets: tuple[int, ...] = (3, 2)
+    # Seed 000 (valdostana): "pone al giocatore alla sua sinistra il taglio del mazzo,
+    # decidendo di tagliare o fidarsi bussando sul mazzo": a cut before each deal.
+    cut_deck: bool = False
+    # The fewest cards each part of a cut keeps (the cut's depths run from this to 32 - this).
+    cut_min_cards: int = 3
+    # Seed 002: "la distribución de las cartas restantes (3 por jugador) se reanuda a partir
+    # del tomador": the rest of a turned-card deal starts from the taker (else from the
+    # player after the dealer).
+    deal_rest_from_taker: bool = False
 
     # Bidding.
     bidding: Bidding = "take_or_pass"

@@ -22,6 +22,9 @@ CLASSIC = Rules(
     name="classic",
     direction="clockwise",
     bidding="take_or_pass",
+    # Seed 002: "la distribución de las cartas restantes (3 por jugador) se reanuda a partir
+    # del tomador"; RULES.md is silent on the order, so the seed decides.
+    deal_rest_from_taker=True,
     partner_master_frees=True,  # seed 002: "excepto si su compañero es el dueño de la baza"
     must_overtrump=True,  # seed 002: "está obligado a jugar triunfo y a subir el triunfo"
     must_undertrump=True,  # RULES.md: classic undertrumps
@@ -82,6 +85,9 @@ VALDOSTANA = Rules(
     name="valdostana",
     direction="counterclockwise",  # seed 000: "in senso antiorario il mazziere distribuisce"
     deal_packets=(3, 2, 3),  # seed 000: "8 carte a testa in tre giri (prima 3 poi 2 poi 3"
+    # "pone al giocatore alla sua sinistra il taglio del mazzo, decidendo di tagliare o
+    # fidarsi bussando sul mazzo".
+    cut_deck=True,
     bidding="auction",
     auction=AuctionRules(
         levels=tuple(range(82, 803, 10)),  # seed 000: "minimo è di 82, il massimo è di 802"
