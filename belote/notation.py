@@ -78,6 +78,8 @@ _WORD_ACTIONS = (
         "surcontro": A.SURCONTRO,
         "declare": A.DECLARE,
         "ottava": A.OTTAVA,
+        "knock": A.KNOCK,
+        "show?": A.REQUEST_SHOW,
     }
     | {word: A.NAME_SUIT_BASE + suit for suit, word in enumerate(SUIT_WORDS)}
     | {f"declare:{name}": A.DECLARE_NAME_BASE + i for i, name in enumerate(A.DECLARE_NAMES)}
@@ -91,6 +93,8 @@ def parse_action(text: str, rules: Rules | None = None) -> A.Action:
     word = text.strip().lower()
     if word in _WORD_ACTIONS:
         return _WORD_ACTIONS[word]
+    if word.startswith("cut") and word[3:].isdigit() and 0 < int(word[3:]) < 32:
+        return A.cut(int(word[3:]))
     if word.endswith("+belote"):
         return A.PLAY_ANNOUNCE_BASE + parse_card(word[: -len("+belote")])
     try:
@@ -125,6 +129,8 @@ def to_action(action: A.Action, rules: Rules | None = None) -> str:
         if rules is not None and rules.auction is not None and index < len(rules.auction.levels):
             return f"{rules.auction.levels[index]}{suit}"
         return f"#{index}{suit}"
+    if action > A.CUT_BASE and A.is_cut(action):
+        return f"cut{A.cut_depth(action)}"
     try:
         return _ACTION_WORDS[action]
     except KeyError:

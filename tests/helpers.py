@@ -73,8 +73,10 @@ def deck_for(
     dealer: int = 0,
     taker: int | None = None,
     packets: tuple[int, ...] = (3, 2),
+    rest_from_taker: bool = False,
 ) -> list[Card]:
-    """A deck that, dealt by ``dealer`` with the contract to ``taker``, gives ``hands``.
+    """A deck that, dealt by ``dealer`` with the contract to ``taker``, gives ``hands``;
+    ``rest_from_taker``: the rest of the deal starts from the taker (``deal_rest_from_taker``).
 
     ``hands`` maps seats to 8 cards each; seats left out share the other cards, in order.
     The turned card must be in the taker's hand; ``taker`` defaults to the seat holding it.
@@ -96,6 +98,8 @@ def deck_for(
             deck.extend(pending[seat][position[seat]:position[seat] + packet])
             position[seat] += packet
     deck.append(turned_card)
+    if rest_from_taker:
+        order = [(taker + i) % 4 for i in range(4)]
     for seat in order:
         deck.extend(pending[seat][first:])
     assert sorted(deck) == list(range(32)), "internal: deck_for built a bad deck"
@@ -133,7 +137,8 @@ def game_in_play(
     round 2.  Returns the game and every event so far.
     """
     game = Game(rules, first_dealer=dealer)
-    deck = deck_for(hands, turned, dealer, taker, rules.deal_packets)
+    deck = deck_for(hands, turned, dealer, taker, rules.deal_packets,
+                    rest_from_taker=rules.deal_rest_from_taker)
     events = game.deal(deck)
     events += bid_to(game, taker, trump)
     for seat, text in hands.items():

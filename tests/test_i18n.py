@@ -52,6 +52,8 @@ def sample_events() -> Iterator[ev.Event]:
     """At least one event of every class, covering each branch of the announcer."""
     yield ev.MatchStarted(preset="classic", target=1000, first_dealer=3)
     yield ev.MatchStarted(preset="a-club-variant", target=500, first_dealer=0)
+    yield ev.DeckCut(seat=3, depth=0)  # seed 000: a knock
+    yield ev.DeckCut(seat=3, depth=12)
     yield ev.HandStarted(hand_no=1, dealer=0, turned=make_card(Suit.SPADES, Rank.NINE))
     yield ev.CardsDealt(seat=2, cards=to_mask([JH, 0, 31, 12, 20]))
     for action in (actions.PASS, actions.TAKE, actions.SENZA, actions.TUTTE):

@@ -137,7 +137,8 @@ def is_trump(card_suit: str, trump: str) -> bool:
 
 def deal_reference(deck: list[int], rules: Rules, bids: tuple[int, ...]) -> Position:
     """Deal from the player after dealer 0 in the preset's packets; with a turned card (take
-    or pass) the taker gets it and 2 more, everyone else 3 more (RULES.md "Bidding systems").
+    or pass) the taker gets it and 2 more, everyone else 3 more (RULES.md "Bidding systems"),
+    from the taker where the rules say so (seed 002).  A cut is a knock (the deck as dealt).
     The contract is read off the scripted ``bids``: the last suit, senza or tutte call."""
     cards = [name(i) for i in deck]
     order = [(1 + i) % 4 for i in range(4)]
@@ -153,6 +154,8 @@ def deal_reference(deck: list[int], rules: Rules, bids: tuple[int, ...]) -> Posi
         turned = cards[position]
         position += 1
         hands[taker].append(turned)
+        if rules.deal_rest_from_taker:  # seed 002: "se reanuda a partir del tomador"
+            order = [(taker + i) % 4 for i in range(4)]
         for seat in order:
             n = 2 if seat == taker else 3
             hands[seat] += cards[position:position + n]
@@ -184,7 +187,8 @@ def declaration_offers(hand: frozenset[str], rules: Rules) -> tuple[int, ...]:
     """The declaration actions a hand may take in the first trick, before its card: one
     "declare all" (78) if it holds a scoring sequence (3+ cards in a row, natural order) or
     carré (J 9 A K Q, 10 where the flag says so; never 7 or 8), or, where only the name is
-    said, one action per name held (tierce 3, cinquante 4, cent 5+, carré)."""
+    said, one action per name held (tierce 3, cinquante 4, cent 5+, carré; a sequence also
+    offers the shorter names inside it)."""
     decl = rules.declarations
     if decl is None:
         return ()
@@ -197,7 +201,9 @@ def declaration_offers(hand: frozenset[str], rules: Rules) -> tuple[int, ...]:
                 run += 1
                 continue
             if run >= min_run:
-                names.add(DECLARE_NAMES[min(run, 5) - 3])
+                # A longer sequence may also be announced as a shorter one inside it (seed 000,
+                # "l'accuso di una combinazione di valore +basso").
+                names.update(DECLARE_NAMES[:min(run, 5) - 2])
             run = 0
     for r in ("J", "9", "A", "K", "Q", *(("10",) if decl.carre_of_tens else ())):
         if all(r + s in hand for s in SUITS):
@@ -338,6 +344,8 @@ def reference_start(preset: str, seed: int, bids: tuple[int, ...]) -> Position:
 def engine_start(preset: str, seed: int, bids: tuple[int, ...]) -> Game:
     game = Game(find_preset(preset), first_dealer=0)
     game.deal(seeded_deck_source(seed)())
+    if game.phase == Phase.CUT:
+        game.apply(A.KNOCK)  # the cutter trusts the dealer: the deck is dealt as shuffled
     for bid in bids:
         game.apply(bid)
     assert game.phase == Phase.PLAYING and game.current_player() == 1

@@ -359,6 +359,8 @@ def test_valdostana_late_announcement_impossible() -> None:
     game.apply(min(a for a in game.legal_actions() if a < A.PLAY_ANNOUNCE_BASE))
     assert CARRE in game.legal_actions(1)
     game.apply(min(a for a in game.legal_actions() if a < A.PLAY_ANNOUNCE_BASE))  # seat 1
+    assert CARRE in game.legal_actions(1)  # until the next card covers seat 1's
+    game.apply(min(a for a in game.legal_actions() if a < A.PLAY_ANNOUNCE_BASE))  # covered
     for seat in range(4):
         assert not DECLARATION_IDS & set(game.legal_actions(seat)), seat
     with pytest.raises(IllegalActionError):

@@ -117,6 +117,7 @@ def test_passo_forbids_aces_and_aspetto_requires_one() -> None:
     source = seeded_deck_source(4)
     game = Game(rules, 0)
     game.deal(source())
+    game.apply(A.KNOCK)  # seed 000: the cutter trusts the dealer
     first = game.current_player()
     game.apply(A.PASS)  # "passo"
     second = game.current_player()

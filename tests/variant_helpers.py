@@ -57,6 +57,8 @@ def auction_game(
     """An auction game dealt by ``dealer``, in the bidding phase, with exactly ``hands``."""
     game = Game(rules, first_dealer=dealer)
     events = game.deal(deck_for_full(hands, dealer, rules.deal_packets))
+    if game.phase == Phase.CUT:
+        events += game.apply(A.KNOCK)  # trust the dealer: the deck is dealt as built
     for seat, text in hands.items():
         assert game.hands[seat] == mask(text), seat
     return game, events
@@ -91,7 +93,8 @@ def italian_in_play(
     """An italian game whose bidding is over: ``taker`` made ``call`` (TAKE in round 1, or a
     round-2 call: a suit, SENZA or TUTTE); the caller's partner lets a suit call stand."""
     game = Game(rules, first_dealer=dealer)
-    events = game.deal(deck_for(hands, turned, dealer, taker, rules.deal_packets))
+    events = game.deal(deck_for(hands, turned, dealer, taker, rules.deal_packets,
+                                rest_from_taker=rules.deal_rest_from_taker))
     if call != A.TAKE:
         for _ in range(4):
             events += game.apply(A.PASS)

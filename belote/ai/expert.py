@@ -113,7 +113,7 @@ class ExpertBot:
 
     def choose(self, observation: Observation) -> int:
         legal = observation.legal_actions
-        if A.ANNOUNCE_BELOTE in legal or A.OTTAVA in legal:
+        if A.ANNOUNCE_BELOTE in legal or A.OTTAVA in legal or A.KNOCK in legal:
             return self.fallback.choose(observation)
         if any(A.is_declaration(a) for a in legal):
             return self.fallback.choose(observation)

@@ -8,6 +8,8 @@ partner is already winning.  It always announces belote and rebelote with the ca
 
 from __future__ import annotations
 
+import random
+
 from belote.ai.bidding import choose_bid
 from belote.cards import ALL_CARDS, SUIT_MASKS, Card, CardSet, Rank, cards_in
 from belote.engine import actions as A
@@ -33,6 +35,7 @@ class HeuristicBot:
     def __init__(self, seed: int | None = None, name: str = "heuristic",
                  boldness: float | None = None) -> None:
         self.name = name
+        self._rng = random.Random(seed)  # the cut: bots cut at random (or knock)
         self.boldness = boldness
 
     def notify(self, event: Event) -> None:
@@ -42,6 +45,8 @@ class HeuristicBot:
         legal = observation.legal_actions
         if A.ANNOUNCE_BELOTE in legal:
             return A.ANNOUNCE_BELOTE
+        if A.KNOCK in legal:
+            return self._rng.choice(legal)  # a cut carries no information: any depth
         if A.OTTAVA in legal:
             return A.OTTAVA  # seed 000: showing the ottava wins the match
         declarations = [a for a in legal if A.is_declaration(a)]

@@ -15,7 +15,10 @@
 | 78      | declare every sequence and carré held (first trick, in turn)    |
 | 79..82  | declare by name only: tierce, cinquante, cent, carré (valdostana)|
 | 83      | ottava: show all eight cards of a suit and win the match        |
+| 84      | knock on the deck: trust the dealer, no cut (seed 000)          |
+| 85      | ask the opponents to show their declarations (second trick)     |
 | 100+    | auction contract: ``100 + 4 * level_index + suit``              |
+| 420+    | cut the deck at depth ``id - 420`` (1..31 cards moved under)    |
 """
 
 from __future__ import annotations
@@ -44,10 +47,16 @@ DECLARE = 78
 DECLARE_NAME_BASE = 79
 DECLARE_NAMES = SPOKEN_NAMES  # ids 79..82, in order (defined with the rule vocabulary)
 OTTAVA = 83
-FIRST_FREE = 84  # ids 84..99 are unused
+KNOCK = 84  # seed 000: "fidarsi bussando sul mazzo"
+REQUEST_SHOW = 85  # seed 000: "Alla seconda mano può essere richiesto di mostrare"
+FIRST_FREE = 86  # ids 86..99 are unused
 CONTRACT_BASE = 100
 MAX_LEVELS = 80  # contract ids run from CONTRACT_BASE to CONTRACT_END
 CONTRACT_END = CONTRACT_BASE + 4 * MAX_LEVELS
+# Seed 000: "pone al giocatore alla sua sinistra il taglio del mazzo": the top ``depth`` cards
+# go under the rest.  Ids CUT_BASE + 1 .. CUT_BASE + 31.
+CUT_BASE = CONTRACT_END
+ACTION_END = CUT_BASE + NUM_CARDS  # every action id is below this
 
 
 def play(card: Card) -> Action:
@@ -97,6 +106,20 @@ def contract_suit(action: Action) -> int:
 
 def is_declaration(action: Action) -> bool:
     return DECLARE <= action < DECLARE_NAME_BASE + len(DECLARE_NAMES)
+
+
+def cut(depth: int) -> Action:
+    return CUT_BASE + depth
+
+
+def is_cut(action: Action) -> bool:
+    """A cut at some depth, or the knock that trusts the dealer (depth 0)."""
+    return action == KNOCK or CUT_BASE < action < ACTION_END
+
+
+def cut_depth(action: Action) -> int:
+    """How many cards a cut moves under the deck (0: a knock)."""
+    return 0 if action == KNOCK else action - CUT_BASE
 
 
 def named_suit(action: Action) -> Suit:

@@ -90,6 +90,14 @@ class ContractSet(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DeckCut(Event):
+    """Seed 000: the player at the dealer's left cuts, or knocks on the deck (depth 0)."""
+
+    seat: int
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
 class TurnedCardTaken(Event):
     seat: int
     card: Card
@@ -177,6 +185,7 @@ class MatchOver(Event):
 
 _ALL_EVENTS: tuple[type[Event], ...] = (
     MatchStarted,
+    DeckCut,
     HandStarted,
     CardsDealt,
     BidMade,

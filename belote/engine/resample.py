@@ -64,7 +64,7 @@ def resample(game: Game, seat: int, rng: random.Random | int | None = None,
             segments.append((what, []))  # type: ignore[arg-type]
         else:
             segments[-1][1].append((who, what))  # type: ignore[arg-type]
-    in_progress = game.phase in (Phase.BIDDING, Phase.PLAYING)
+    in_progress = game.phase in (Phase.CUT, Phase.BIDDING, Phase.PLAYING)
 
     truth = Game(game.rules, game.first_dealer)
     result = Game(game.rules, game.first_dealer)
@@ -79,7 +79,11 @@ def resample(game: Game, seat: int, rng: random.Random | int | None = None,
         start = result.clone()
         for _attempt in range(tries):
             candidate = start.clone()
-            new_deck = _build_deck(truth, seat, deck, info, rng)
+            if truth.phase == Phase.CUT:
+                # Nothing of this deck is dealt yet: any order is consistent.
+                new_deck = rng.sample(range(len(deck)), len(deck))
+            else:
+                new_deck = _build_deck(truth, seat, deck, info, rng)
             if _replay(candidate, new_deck, seen) and observe(candidate, seat) == pivot_obs:
                 break
         else:
@@ -118,7 +122,23 @@ def _pivot_knowledge(truth: Game, seat: int, last: tuple[int, int] | None) -> Kn
 
 def _deck_positions(truth: Game) -> tuple[list[list[int]], list[list[int]], int]:
     """Deck indices of each seat's first packets and of its completion cards, and the turned
-    card's index (-1 without one).  Completion indices exist once a contract is made."""
+    card's index (-1 without one).  Completion indices exist once a contract is made.
+
+    Indices are in the deck as shuffled (the one logged), before any cut: the card dealt
+    ``i``-th came from index ``(i + cut depth) % 32`` of it."""
+    first, completion, turned_at = _dealt_positions(truth)
+    shift = truth.cut_depth
+    size = len(truth.deck)
+
+    def uncut(indices: list[int]) -> list[int]:
+        return [(i + shift) % size for i in indices]
+
+    return ([uncut(f) for f in first], [uncut(c) for c in completion],
+            -1 if turned_at < 0 else (turned_at + shift) % size)
+
+
+def _dealt_positions(truth: Game) -> tuple[list[list[int]], list[list[int]], int]:
+    """:func:`_deck_positions` in the deck as dealt (after the cut)."""
     rules = truth.rules
     order = [(truth.dealer + 1 + i) % 4 for i in range(4)]
     first: list[list[int]] = [[], [], [], []]
@@ -132,6 +152,8 @@ def _deck_positions(truth: Game) -> tuple[list[list[int]], list[list[int]], int]
     contract = truth.contract
     if rules.turned_card and contract is not None:
         position += 1
+        if rules.deal_rest_from_taker:  # seed 002: "se reanuda a partir del tomador"
+            order = [(contract.taker + i) % 4 for i in range(4)]
         for s in order:
             n = 2 if s == contract.taker and contract.takes_turned_card else 3
             completion[s].extend(range(position, position + n))

@@ -11,8 +11,11 @@ Which flags decide each rule:
   ``failed_takers_keep_belote``;
 * capot: ``capot_bonus`` on the last trick; ``capot_all_points`` (cappotto: every point, and
   impossible against a belote);
-* tie: ``tie_rule`` (litige pot, pinasca prigione), ``doubled_tie`` (the last caller loses);
-* senza: ``senza_multiplier`` on the card points (declarations unchanged, seed 000).
+* tie: ``tie_rule`` (litige pot, pinasca prigione), ``doubled_tie`` (the last caller loses),
+  ``tie_freezes_belote`` (the takers' belote goes into the pot too);
+* senza: ``senza_multiplier`` on the card points (declarations unchanged, seed 000), and on
+  the capot bonus unless ``senza_capot_multiplied`` is off;
+* a failed surcontro: ``surcontro_failed_points`` ("Tipo B" or "Tipo A" points, seed 000).
 """
 
 from __future__ import annotations
@@ -87,7 +90,8 @@ def score_hand(rules: Rules, facts: HandFacts, pot: Pot = Pot()) -> HandOutcome:
     points = [facts.card_points[0] * factor, facts.card_points[1] * factor]
     capot_team = _capot_team(rules, facts)
     if capot_team is not None:
-        points[capot_team] += rules.capot_bonus * factor
+        capot_factor = factor if rules.senza_capot_multiplied else 1
+        points[capot_team] += rules.capot_bonus * capot_factor
     hand_total = points[0] + points[1]
     belote, decl = facts.belote, facts.declarations
     counted = [
@@ -138,12 +142,21 @@ def score_hand(rules: Rules, facts: HandFacts, pot: Pot = Pot()) -> HandOutcome:
             scores[dt] += facts.level * (mult if rules.multiplier_scope == "contract" else 1)
         if mult > 1 and rules.multiplier_scope == "lines":
             scores[dt] *= mult
+            redoubled = facts.last_caller_team == tt
+            if redoubled and rules.surcontro_failed_points == "type_a":
+                # "se il contratto è disatteso i Punti Tipo A sono quadruplicati (x4) e vanno
+                # alla coppia difendente": both lines' own points, as when made.
+                scores[dt] = (own[0] + own[1]) * mult
     else:
         # Seed 002: "el equipo que no ha tomado marca inmediatamente sus puntos, mientras que
-        # los puntos del equipo atacante se vuelven a poner en juego"; belote never does.
+        # los puntos del equipo atacante se vuelven a poner en juego"; belote never does, unless
+        # tie_freezes_belote (reading of seed 001: "i punti restanti").
         scores[dt] = own[dt]
-        scores[tt] = belote[tt] + (0 if rules.declarations_count_for_contract else decl[tt])
-        at_stake = points[tt] + (decl[tt] if rules.declarations_count_for_contract else 0)
+        frozen_belote = belote[tt] if rules.tie_freezes_belote else 0
+        scores[tt] = (belote[tt] - frozen_belote
+                      + (0 if rules.declarations_count_for_contract else decl[tt]))
+        at_stake = (points[tt] + frozen_belote
+                    + (decl[tt] if rules.declarations_count_for_contract else 0))
         new_pot = Pot(at_stake, tt)
 
     pot_winner: int | None = None

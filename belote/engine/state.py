@@ -30,6 +30,7 @@ from belote.engine.events import (
     CardPlayed,
     CardsDealt,
     ContractSet,
+    DeckCut,
     DeclarationAnnounced,
     DeclarationsResolved,
     DeclarationsShown,
@@ -53,6 +54,7 @@ from belote.rules.declarations import (
     find_declarations,
     score_declarations,
     spoken_name,
+    spoken_names_held,
     valdostana_valid,
 )
 from belote.rules.target import match_winner
@@ -66,6 +68,7 @@ class Phase(IntEnum):
     BIDDING = 1
     PLAYING = 2
     MATCH_OVER = 3
+    CUT = 4  # a deck is offered to the cutter (rules.cut_deck), before it is dealt
 
 
 # Belote claim stages: the holder of K and Q of a belote suit moves through these.
@@ -97,6 +100,8 @@ class Game:
         self.totals = [0, 0]
         self.pot_state = Pot()  # points at stake after a tie, and whose they are
         self.winner: int | None = None
+        self._uncut: tuple[Card, ...] = ()  # the deck offered to the cutter
+        self.cut_depth = 0  # cards the last cut moved under the deck (0: knocked, no cut)
         self._log: list[tuple[int, object]] = []  # (seat or CHANCE, action or deck)
         self._reset_hand()
 
@@ -142,7 +147,15 @@ class Game:
             return self.bids.to_speak
         if self.phase == Phase.DEAL:
             return CHANCE
+        if self.phase == Phase.CUT:
+            return self.cutter()
         return TERMINAL
+
+    def cutter(self) -> int:
+        """The seat at the dealer's left (seed 000), in playing-order numbering: the seat
+        after the dealer when play goes clockwise, the one before it counter-clockwise."""
+        step = 3 if self.rules.direction == "counterclockwise" else 1
+        return (self.dealer + step) % 4
 
     def is_terminal(self) -> bool:
         return self.phase == Phase.MATCH_OVER
@@ -170,6 +183,9 @@ class Game:
         result: list[int] = []
         if seat == mover and self.phase == Phase.BIDDING:
             return sorted(self._bidding.legal_bids(self.bids, self.turned, self.rules))
+        if seat == mover and self.phase == Phase.CUT:
+            low = self.rules.cut_min_cards
+            return [A.KNOCK, *(A.cut(depth) for depth in range(low, NUM_CARDS - low + 1))]
         if seat == mover and self.phase == Phase.PLAYING:
             result = card_list(self._mover_mask())
             if self.trick_no == 0 and (self.rules.declarations or self.rules.ottava):
@@ -178,10 +194,28 @@ class Game:
                 result.extend(
                     A.PLAY_ANNOUNCE_BASE + c for c in result if self._may_announce(seat, c)
                 )
+        elif self._covering_window(seat):
+            # Seed 000 (valdostana): an accuso may still be said after one's card, until the
+            # next player covers it.
+            result.extend(self._first_trick_extras(seat))
         if self._claims and self._window_open_for(seat):
             result.append(A.ANNOUNCE_BELOTE)
         result.sort()  # cards, declarations and announcements were gathered in that order
         return result
+
+    def _covering_window(self, seat: int) -> bool:
+        """Whether ``seat`` played the first trick's last card so far and may still announce
+        (``announce_until_covered``): the next player has not covered it."""
+        decl_rules = self.rules.declarations
+        return (
+            decl_rules is not None
+            and decl_rules.announce_until_covered
+            and self.phase == Phase.PLAYING
+            and self.trick_no == 0
+            and 0 < len(self.trick) < 4
+            and seat == (self.leader + len(self.trick) - 1) % 4
+            and self._declared[seat] is None
+        )
 
     def _first_trick_extras(self, seat: int) -> list[int]:
         """Declarations and the ottava, offered in the first trick before the card."""
@@ -191,7 +225,7 @@ class Game:
         decl_rules = self.rules.declarations
         if decl_rules is not None and self._held[seat] and self._declared[seat] is None:
             if decl_rules.name_only:
-                kinds = {spoken_name(d) for d in self._held[seat]}
+                kinds = spoken_names_held(self._held[seat])
                 extras.extend(A.DECLARE_NAME_BASE + i
                               for i, name in enumerate(A.DECLARE_NAMES) if name in kinds)
             else:
@@ -220,7 +254,9 @@ class Game:
             return action < A.PLAY_ANNOUNCE_BASE or self._may_announce(seat, card)
         if action == A.ANNOUNCE_BELOTE:
             return self._window_open_for(seat)
-        return seat == mover and action in self.legal_actions(seat)
+        if seat != mover and not self._covering_window(seat):
+            return False
+        return action in self.legal_actions(seat)
 
     def observation(self, seat: int | None) -> Observation:
         """What ``seat`` may see now; ``None`` gives the spectator's view."""
@@ -238,12 +274,30 @@ class Game:
             raise IllegalActionError("a deck must hold each of the 32 cards exactly once")
         deck = tuple(deck)
         self._log.append((CHANCE, deck))
-        return self._deal(deck)
+        return self._receive(deck)
 
-    def _deal(self, deck: tuple[Card, ...]) -> list[Event]:
+    def _receive(self, deck: tuple[Card, ...]) -> list[Event]:
+        """A shuffled deck arrives: it is cut first where the rules say so, then dealt."""
         events: list[Event] = []
         if self.deal_no == 0:
             events.append(MatchStarted(self.rules.name, self.rules.target_score, self.dealer))
+        if not self.rules.cut_deck:
+            self.cut_depth = 0
+            return events + self._deal(deck)
+        self._reset_hand()  # the last hand's cards and contract are off the table
+        self._uncut = deck
+        self.phase = Phase.CUT
+        return events
+
+    def _cut(self, seat: int, action: int) -> list[Event]:
+        depth = A.cut_depth(action)
+        deck = self._uncut[depth:] + self._uncut[:depth]
+        self._uncut = ()
+        self.cut_depth = depth
+        return [DeckCut(seat, depth), *self._deal(deck)]
+
+    def _deal(self, deck: tuple[Card, ...]) -> list[Event]:
+        events: list[Event] = []
         self._reset_hand()
         self.deck = deck
         position = 0
@@ -270,8 +324,10 @@ class Game:
         if contract.takes_turned_card:
             self.hands[contract.taker] |= 1 << self.turned
             events.append(TurnedCardTaken(contract.taker, self.turned))
+        # Seed 002: "se reanuda a partir del tomador" (rules.deal_rest_from_taker).
+        first = contract.taker if self.rules.deal_rest_from_taker else (self.dealer + 1) % 4
         for i in range(4 if self.rules.turned_card else 0):
-            seat = (self.dealer + 1 + i) % 4
+            seat = (first + i) % 4
             n = 2 if seat == contract.taker and contract.takes_turned_card else 3
             given = 0
             for card in self.deck[position:position + n]:
@@ -380,6 +436,8 @@ class Game:
             return self._announce(seat)
         if A.is_declaration(action):
             return self._declare(seat, action)
+        if A.is_cut(action):
+            return self._cut(seat, action)
         if action == A.OTTAVA:
             return self._ottava(seat)
         return self._bid(seat, action)
@@ -496,12 +554,14 @@ class Game:
         assert decl_rules is not None
         if action == A.DECLARE:
             declared = list(held)
-            names = tuple(d.name for d in held)
+            # Seed 000 (italian): "dei poker, senza specificare di che natura".
+            names = tuple(d.name if decl_rules.carre_rank_said or d.kind != "carre"
+                          else spoken_name(d) for d in held)
         else:
             name = A.DECLARE_NAMES[action - A.DECLARE_NAME_BASE]
             # Seed 000 (valdostana): "l'accuso di una combinazione di valore +basso rende
             # nulla quella di valore +alto eventualmente posseduta".
-            declared = valdostana_valid(name, held)
+            declared = valdostana_valid(name, held, decl_rules, self.trump)
             names = (name,)
         self._declared[seat] = declared
         self.declarations_said.append((seat, names))
@@ -654,7 +714,7 @@ class Game:
         for who, what in self._log[:-1]:
             if who == CHANCE:
                 replayed._log.append((who, what))
-                replayed._deal(what)  # type: ignore[arg-type]
+                replayed._receive(what)  # type: ignore[arg-type]
             else:
                 replayed._log.append((who, what))
                 replayed._push(who, what)  # type: ignore[arg-type]

@@ -183,6 +183,12 @@ def _turned_card_taken(e: ev.TurnedCardTaken, c: _Context) -> str:
     return c.say("event.turned_card_taken", e.seat, **c.card(e.card))
 
 
+def _deck_cut(e: ev.DeckCut, c: _Context) -> str:
+    if e.depth == 0:
+        return c.say("event.deck_knocked", e.seat)
+    return c.say("event.deck_cut", e.seat, depth=e.depth)
+
+
 def _card_played(e: ev.CardPlayed, c: _Context) -> str:
     return c.say("event.card_played", e.seat, trick_no=e.trick_no, **c.card(e.card))
 
@@ -294,6 +300,7 @@ def _match_over(e: ev.MatchOver, c: _Context) -> str:
 
 _DESCRIBERS: dict[type[ev.Event], Callable[[Any, _Context], str]] = {
     ev.MatchStarted: _match_started,
+    ev.DeckCut: _deck_cut,
     ev.HandStarted: _hand_started,
     ev.CardsDealt: _cards_dealt,
     ev.BidMade: _bid_made,

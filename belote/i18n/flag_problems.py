@@ -14,8 +14,9 @@ from belote.rules.validation import FlagError, Problem, shown
 
 def problem_text(problem: Problem, lang: str) -> str:
     """One bad flag as a sentence in ``lang``."""
+    values = {"expected": problem.allowed, **dict(problem.values)}
     return translate(lang, f"rules.problem.{problem.code}", flag=problem.flag,
-                     value=shown(problem.value), **dict(problem.values))
+                     value=shown(problem.value), **values)
 
 
 def refusal_detail(error: ValueError, lang: str) -> str:

@@ -128,6 +128,8 @@ _SIMPLE_ACTIONS: dict[int, str] = {
     actions.SURCONTRO: "surcontro",
     actions.DECLARE: "declare",
     actions.OTTAVA: "ottava",
+    actions.KNOCK: "knock",
+    actions.REQUEST_SHOW: "request_show",
 }
 
 
@@ -165,6 +167,8 @@ def action_name(action: int, lang: str, rules: Rules | None = None) -> str:
         )
     if actions.CONTRACT_BASE <= action < actions.CONTRACT_END:
         return _contract_action_name(action, lang, rules)
+    if action != actions.KNOCK and actions.is_cut(action):
+        return translate(lang, "action.cut", depth=actions.cut_depth(action))
     if action == actions.PASS:
         return translate(lang, f"action.{pass_key(rules)}")
     if action not in _SIMPLE_ACTIONS:

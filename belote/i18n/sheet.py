@@ -47,6 +47,9 @@ OTHER = "other"  # flags without a section yet (a flag added after this module)
 SECTION_OF: dict[str, str] = {
     "direction": "deal",
     "deal_packets": "deal",
+    "cut_deck": "deal",
+    "cut_min_cards": "deal",
+    "deal_rest_from_taker": "deal",
     "bidding": "bidding",
     "jack_oblige": "bidding",
     "allow_senza": "bidding",
@@ -81,6 +84,9 @@ SECTION_OF: dict[str, str] = {
     "doubled_tie": "scoring",
     "multiplier_scope": "scoring",
     "senza_multiplier": "scoring",
+    "senza_capot_multiplied": "scoring",
+    "surcontro_failed_points": "scoring",
+    "tie_freezes_belote": "scoring",
     "target_score": "match",
     "target_strict": "match",
 }

@@ -17,13 +17,13 @@ from belote.notation import SUIT_LETTERS, to_card
 if TYPE_CHECKING:
     from belote.engine.state import Game
 
-NUM_ACTIONS = A.CONTRACT_END  # 420: every id the engine can ever offer is below this
+NUM_ACTIONS = A.ACTION_END  # 452: every id the engine can ever offer is below this
 
 _NAMED = {
     A.PASS: "pass", A.TAKE: "take", A.SENZA: "senza", A.TUTTE: "tutte",
     A.ANNOUNCE_BELOTE: "announce_belote", A.ASPETTO: "aspetto", A.ANCORA: "ancora",
     A.ALZO: "alzo", A.CONTRO: "contro", A.SURCONTRO: "surcontro", A.DECLARE: "declare",
-    A.OTTAVA: "ottava",
+    A.OTTAVA: "ottava", A.KNOCK: "knock", A.REQUEST_SHOW: "request_show",
 }
 _SUITS = SUIT_LETTERS
 
@@ -43,7 +43,9 @@ def action_name(action: int) -> str:
         return f"name_suit_{_SUITS[action - A.NAME_SUIT_BASE]}"
     if A.DECLARE_NAME_BASE <= action < A.DECLARE_NAME_BASE + len(A.DECLARE_NAMES):
         return f"declare_{A.DECLARE_NAMES[action - A.DECLARE_NAME_BASE]}"
-    if action >= A.CONTRACT_BASE:
+    if action > A.CUT_BASE:
+        return f"cut_{A.cut_depth(action)}"
+    if A.CONTRACT_BASE <= action < A.CONTRACT_END:
         return f"contract_{A.contract_level_index(action)}_{_SUITS[A.contract_suit(action)]}"
     return f"unused_{action}"
 

@@ -22,6 +22,7 @@ BeloteWindow = Literal["next_card", "trick"]
 TieRule = Literal["litige", "prigione"]
 DoubledTie = Literal["last_caller_loses", "litige"]
 MultiplierScope = Literal["lines", "contract"]
+SurcontroFailedPoints = Literal["type_b", "type_a"]
 Direction = Literal["clockwise", "counterclockwise"]
 
 
@@ -56,6 +57,15 @@ class Rules:
     # Packets dealt to each player before the bidding: 3+2 (five cards and a turned card)
     # or 3+2+3 (all eight cards, no turned card: the auction).
     deal_packets: tuple[int, ...] = (3, 2)
+    # Seed 000 (valdostana): "pone al giocatore alla sua sinistra il taglio del mazzo,
+    # decidendo di tagliare o fidarsi bussando sul mazzo": a cut before each deal.
+    cut_deck: bool = False
+    # The fewest cards each part of a cut keeps (the cut's depths run from this to 32 - this).
+    cut_min_cards: int = 3
+    # Seed 002: "la distribución de las cartas restantes (3 por jugador) se reanuda a partir
+    # del tomador": the rest of a turned-card deal starts from the taker (else from the
+    # player after the dealer).
+    deal_rest_from_taker: bool = False
 
     # Bidding.
     bidding: Bidding = "take_or_pass"
@@ -97,9 +107,20 @@ class Rules:
     failed_defenders_take_all_declarations: bool = False
     failed_takers_keep_belote: bool = True
     tie_rule: TieRule = "litige"
+    # A tie with a belote of the takers: their belote scores now (seed 002: "nunca se vuelven
+    # a poner en juego") or goes into the pot with their other points (reading, seed 001
+    # "l'aggiudicazione dei punti restanti è demandata alla mano che segue").
+    tie_freezes_belote: bool = False
     doubled_tie: DoubledTie = "litige"
     multiplier_scope: MultiplierScope = "contract"
     senza_multiplier: int = 1
+    # Whether a senza capot's bonus is multiplied with the card points (reading of seed 000:
+    # "il tutto moltiplicato per due" after "10 punti extra per l'ultima mano").
+    senza_capot_multiplied: bool = True
+    # A failed surcontro pays the defenders "Tipo B" points (162 and their valid accusi) or
+    # "Tipo A" points (both lines' own points, as a made contract); seed 000 writes "Tipo A"
+    # for the surcontro and "Tipo B" for the contro (reading: "type_b", the text's slip).
+    surcontro_failed_points: SurcontroFailedPoints = "type_b"
 
     # Match.
     target_score: int = 1000

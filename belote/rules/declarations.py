@@ -165,6 +165,14 @@ class DeclarationRules:
     card_in_two: bool = True
     # A player announces only the name of his best combination (no suit, no top card).
     name_only: bool = False
+    # Whether announcing a carré says its rank; seed 000 (italian): "dei poker, senza
+    # specificare di che natura" (the rank is seen when the carré is shown).
+    carre_rank_said: bool = True
+    # Announcing stays open after one's own card until the next player covers it (seed 000,
+    # valdostana: "prima che la carta avversaria abbia coperto la carta giocata"); False: only
+    # before one's own card.  The trick's last card is covered by nobody: its player announces
+    # before it (reading).
+    announce_until_covered: bool = False
 
     def __post_init__(self) -> None:
         # Types, and tables a hand can be scored with (belote.rules.validation).
@@ -208,6 +216,8 @@ ITALIAN_DECLARATIONS = DeclarationRules(
     belote_in_sequence_bonus=0,
     # "I poker sono invece indipendenti" (reading: a card may count in both).
     card_in_two=True,
+    # "o dei poker, senza specificare di che natura".
+    carre_rank_said=False,
 )
 
 # Seed 000, "La belote valdostana": "Gli Accusi (onori)", "Figure Base", "Figure Beloté".
@@ -236,6 +246,9 @@ VALDOSTANA_DECLARATIONS = DeclarationRules(
     # "Il giocatore che possiede più combinazioni ... dichiarerà soltanto quella di maggior
     # peso"; "col loro nome ma senza specificare il colore".
     name_only=True,
+    # "un accuso non dichiarato nel proprio turno, ovvero prima che la carta avversaria abbia
+    # coperto la carta giocata, è NULLO".
+    announce_until_covered=True,
 )
 
 
@@ -558,8 +571,37 @@ def spoken_name(decl: Declaration) -> str:
     return spoken_sequence_name(decl.length)
 
 
+# The length each spoken sequence name stands for (a "cent" is five or more).
+SPOKEN_LENGTHS: dict[str, int] = {"tierce": 3, "cinquante": 4, "cent": 5}
+
+
+def spoken_names_held(held: Sequence[Declaration]) -> set[str]:
+    """Every name a valdostana player may announce: each combination's own, and the shorter
+    sequences inside a longer one (a tierce inside a cinquante: seed 000, "Warning 2")."""
+    names: set[str] = set()
+    for d in held:
+        names.add(spoken_name(d))
+        if d.kind == "sequence":
+            names.update(n for n, length in SPOKEN_LENGTHS.items() if length <= d.length)
+    return names
+
+
+def _inner_sequence(
+    outer: Declaration, length: int, rules: DeclarationRules, trump: int
+) -> Declaration:
+    """The ``length`` highest cards of the sequence ``outer`` as a sequence of their own
+    (reading: a player announcing a shorter sequence keeps its best cards)."""
+    assert outer.suit is not None
+    start = outer.top - length + 1
+    found = _sequences(((1 << length) - 1) << (8 * outer.suit + start), rules, trump)
+    return found[0]
+
+
 def valdostana_valid(
-    announced_name: str | None, held: Sequence[Declaration]
+    announced_name: str | None,
+    held: Sequence[Declaration],
+    rules: DeclarationRules | None = None,
+    trump: int = -1,
 ) -> list[Declaration]:
     """What stays valid for a valdostana player who announced ``announced_name``.
 
@@ -575,6 +617,15 @@ def valdostana_valid(
     if announced_name is None:
         return []
     announced = [d for d in held if announced_name in (d.name, spoken_name(d))]
+    length = SPOKEN_LENGTHS.get(announced_name, 0)
+    if not announced and rules is not None and length:
+        # A tierce said while holding only a cinquante: the tierce inside it is what counts,
+        # the cinquante is void ("rende nulla quella di valore +alto").
+        longer = [d for d in held if d.kind == "sequence" and d.length > length]
+        if longer:
+            inner = _inner_sequence(max(longer, key=lambda d: d.top), length, rules, trump)
+            ceiling = inner.base_points
+            return [inner, *(d for d in held if d.base_points <= ceiling)]
     if not announced:
         return []
     ceiling = max(d.base_points for d in announced)
@@ -606,6 +657,7 @@ __all__ = [
     "sort_declarations",
     "sort_key",
     "spoken_name",
+    "spoken_names_held",
     "valdostana_key",
     "valdostana_valid",
 ]

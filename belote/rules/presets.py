@@ -22,6 +22,9 @@ CLASSIC = Rules(
     name="classic",
     direction="clockwise",
     bidding="take_or_pass",
+    # Seed 002: "la distribución de las cartas restantes (3 por jugador) se reanuda a partir
+    # del tomador"; RULES.md is silent on the order, so the seed decides.
+    deal_rest_from_taker=True,
     partner_master_frees=True,  # seed 002: "excepto si su compañero es el dueño de la baza"
     must_overtrump=True,  # seed 002: "está obligado a jugar triunfo y a subir el triunfo"
     must_undertrump=True,  # RULES.md: classic undertrumps
@@ -46,6 +49,10 @@ PINASCA = Rules(
     failed_defenders_take_all_declarations=True,
     failed_takers_keep_belote=False,
     tie_rule="prigione",  # seed 001: "si dice in gergo che si sta in prigione"
+    # Reading: "la coppia che non aveva dichiarato la briscola, segna i suoi punti,
+    # l'aggiudicazione dei punti restanti è demandata alla mano che segue" is silent on the
+    # takers' belote; it scores at once, as in seed 002 (flag).
+    tie_freezes_belote=False,
     target_score=1500,  # seed 001: "Le partite si vinceranno all'arrivo ai 1500 punti"
 )
 
@@ -67,6 +74,9 @@ ITALIAN = Rules(
     failed_takers_keep_belote=False,
     capot_all_points=True,  # seed 000: "riesca ad effettuare tutti i punti possibili"
     senza_multiplier=2,  # seed 000: "30x4 ... + 10 ..., il tutto moltiplicato per due"
+    # Reading: "variano di conseguenza anche i punteggi per il 'cappotto'": the capot bonus is
+    # doubled with the rest (flag).
+    senza_capot_multiplied=True,
     target_score=751,
     target_strict=True,  # seed 000: "Vince la coppia che per prima supera i 751 punti"
 )
@@ -75,6 +85,9 @@ VALDOSTANA = Rules(
     name="valdostana",
     direction="counterclockwise",  # seed 000: "in senso antiorario il mazziere distribuisce"
     deal_packets=(3, 2, 3),  # seed 000: "8 carte a testa in tre giri (prima 3 poi 2 poi 3"
+    # "pone al giocatore alla sua sinistra il taglio del mazzo, decidendo di tagliare o
+    # fidarsi bussando sul mazzo".
+    cut_deck=True,
     bidding="auction",
     auction=AuctionRules(
         levels=tuple(range(82, 803, 10)),  # seed 000: "minimo è di 82, il massimo è di 802"
@@ -88,6 +101,13 @@ VALDOSTANA = Rules(
     declarations_count_for_contract=True,  # "Punti Linea": mano + accusi + belote + bien joué
     failed_defenders_points=162,  # "Punti Mano (max 162) sommati ai Punti Accusi validi"
     failed_takers_keep_belote=False,  # "zero punti alla Linea Attaccante"
+    # Reading: "alla Linea Difendente vanno attribuiti i Punti Mano (max 162) sommati ai Punti
+    # Accusi validi (anche la Belote)": the defenders' own valid accusi (flag: true gives them
+    # the attackers' valid accusi and belote too).
+    failed_defenders_take_all_declarations=False,
+    # Reading: a failed surcontro pays "Tipo B" points as a failed contro (the seed writes
+    # "Tipo A"; flag).
+    surcontro_failed_points="type_b",
     doubled_tie="last_caller_loses",  # contro: attackers win ties; surcontro: defenders do
     multiplier_scope="lines",  # "la Linea Vincente si aggiudica il bottino" (reading)
     target_score=2000,  # "Vince la coppia che raggiunge per prima i 2000 punti"

@@ -61,6 +61,7 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "taker_min_points": (0, MAX_POINTS),
     "failed_defenders_points": (MIN_FAILED_DEFENDERS_POINTS, MAX_POINTS),
     "senza_multiplier": (1, MAX_SENZA_MULTIPLIER),
+    "cut_min_cards": (1, 16),  # each part of a cut keeps at least this many of the 32
     "auction.contro_multiplier": (1, MAX_MULTIPLIER),
     "auction.surcontro_multiplier": (1, MAX_MULTIPLIER),
     "declarations.belote_in_sequence_bonus": (0, MAX_POINTS),
@@ -309,6 +310,23 @@ def _consistency_problems(rules: Any) -> list[Problem]:
     if rules.senza_override and not rules.allow_senza:
         problems.append(Problem("senza_override", True, "false unless allow_senza is true",
                                 "senza_override"))
+    # deal_rest_from_taker has no effect without a turned card (an auction deals all eight
+    # cards first): a host turning classic into an auction need not clear it.
+    if not rules.senza_capot_multiplied and not rules.allow_senza:
+        problems.append(Problem("senza_capot_multiplied", False,
+                                "true unless allow_senza is true (no senza is played)",
+                                "needs", (("condition", "allow_senza=true"),)))
+    if rules.tie_freezes_belote and not rules.belote_enabled:
+        problems.append(Problem("tie_freezes_belote", True,
+                                "false unless belote_enabled is true", "needs",
+                                (("condition", "belote_enabled=true"),)))
+    if rules.surcontro_failed_points == "type_a" and (
+        rules.bidding != "auction" or rules.multiplier_scope != "lines"
+    ):
+        problems.append(Problem("surcontro_failed_points", "type_a",
+                                '"type_b" unless bidding=auction and multiplier_scope=lines '
+                                "(only a surcontro on the lines' points pays Tipo A)", "needs",
+                                (("condition", "bidding=auction, multiplier_scope=lines"),)))
     return problems
 
 
