@@ -21,6 +21,8 @@ def _bidding_player(lang: str, preset: str) -> tuple[TerminalPlayer, Game, str]:
     rules = find_preset(preset)
     game = Game(rules, first_dealer=(HUMAN_SEAT - 1) % 4)
     game.deal(list(range(32)))
+    if A.KNOCK in game.legal_actions():  # valdostana: the deck is cut first (seed 000)
+        game.apply(A.KNOCK)
     assert game.current_player() == HUMAN_SEAT
     out = io.StringIO()
     names = [seat_name(s, lang) for s in range(4)]

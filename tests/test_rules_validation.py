@@ -354,6 +354,7 @@ PROBLEM_CASES = [
     ("coinche", {"allow_senza": True}, "take_or_pass_only"),
     ("italian", {"allow_senza": False}, "senza_override"),
     ("classic", {"name": "Not A Name"}, "name"),
+    ("classic", {"senza_capot_multiplied": False}, "needs"),
 ]
 
 
