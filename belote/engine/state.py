@@ -97,6 +97,7 @@ class Game:
         self.phase = Phase.DEAL
         self.dealer = first_dealer
         self.deal_no = 0  # deals so far, redeals included
+        self.hands_scored = 0  # hands played out and scored (a redeal is not one)
         self.totals = [0, 0]
         self.pot_state = Pot()  # points at stake after a tie, and whose they are
         self.winner: int | None = None
@@ -537,8 +538,9 @@ class Game:
             )
         ]
         self.deal_no += 1
+        self.hands_scored += 1
         self.dealer = (self.dealer + 1) % 4
-        winner = match_winner(self.rules, self.totals)
+        winner = match_winner(self.rules, self.totals, self.hands_scored)
         if winner is None:
             self.phase = Phase.DEAL
         else:

@@ -89,6 +89,7 @@ SECTION_OF: dict[str, str] = {
     "tie_freezes_belote": "scoring",
     "target_score": "match",
     "target_strict": "match",
+    "match_hands": "match",
 }
 TITLE_FLAG = "name"
 

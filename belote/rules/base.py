@@ -125,6 +125,9 @@ class Rules:
     # Match.
     target_score: int = 1000
     target_strict: bool = False  # True: a team must exceed the target, not just reach it.
+    # A fixed number of hands instead of the target (a concours round, seed-free: the
+    # organisers' format); the team ahead then wins, a tie plays one more hand.  0: the target.
+    match_hands: int = 0
 
     def __post_init__(self) -> None:
         # Every preset and every host's change is checked here, before a table exists: types,

@@ -55,6 +55,7 @@ NAME_PATTERN = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 # Whole-number flags and their (lowest, highest) values; a dotted name is a group's flag.
 INT_RANGES: dict[str, tuple[int, int]] = {
     "target_score": (1, MAX_TARGET),
+    "match_hands": (0, 200),
     "belote_points": (0, MAX_POINTS),
     "last_trick_bonus": (0, MAX_POINTS),
     "capot_bonus": (0, MAX_POINTS),

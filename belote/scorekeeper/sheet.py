@@ -85,7 +85,7 @@ class ScoreSheet:
         before = self.totals
         totals = (before[0] + outcome.scores[0], before[1] + outcome.scores[1])
         result = HandResult(self.next_number, entry, facts, outcome, totals,
-                            match_winner(self.rules, totals))
+                            match_winner(self.rules, totals, self.next_number))
         self._hands.append(result)
         return result
 

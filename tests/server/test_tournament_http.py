@@ -234,3 +234,28 @@ def test_a_hand_whose_trick_points_do_not_add_up_is_asked_again_from_them(
     assert 'value="62"' in page  # the other team's points, derived this time
     enter_hand(org, tid, 1, ["62", "", "", "", ""])
     assert len(tournament(client, tid).hands[1]) == 1
+
+
+def test_a_concours_of_a_fixed_number_of_deals_is_played_online(client: TestClient) -> None:
+    people = Identities(client)
+    org = register(people, "Organiser")
+    tid = create(org, name="Concours", format="concours", preset="classic", rounds="1",
+                 deals="2")
+    for n in range(4):
+        post(org, f"/tournaments/{tid}/do/register", a_name=f"Pair {n}",
+             a_player1=f"Elsa{n}", a_player2=f"Fede{n}")
+    t = tournament(org, tid)
+    for entrant in t.entrants:
+        post(org, f"/tournaments/{tid}/do/checkin", entrant=str(entrant))
+    post(org, f"/tournaments/{tid}/do/draw")
+    post(org, f"/tournaments/{tid}/do/tables")
+    room = client.app.state.room  # type: ignore[attr-defined]
+    t = tournament(org, tid)
+    assert t.current is not None
+    for game in t.current.games:
+        assert room.tables[game.table_id].rules.match_hands == 2
+    wait_for_results(org, tid)
+    t = tournament(org, tid)
+    for game in t.current.games:
+        assert game.result is not None and game.result.source == "online"
+        assert game.result.totals[0] != game.result.totals[1]

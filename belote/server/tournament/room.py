@@ -66,7 +66,12 @@ class TournamentRoom:
             raise TournamentError("no_open_round")
         opened = 0
         flags = [f"{name}={value}" for name, value in t.s.flags]
-        flags.append(f"target_score={t.s.target}")
+        if t.s.deals:
+            # A concours round of a fixed number of deals: the table plays exactly that many
+            # (a tie plays one more hand online, where no game can be left drawn).
+            flags.append(f"match_hands={t.s.deals}")
+        else:
+            flags.append(f"target_score={t.s.target}")
         for game in t.current.games:
             if game.bye or game.table_id is not None or game.result is not None:
                 continue
