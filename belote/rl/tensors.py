@@ -21,7 +21,7 @@ Parts (sizes in brackets; "x/k" means the value divided by k, so most features l
 | ``turned`` | 32 | the turned card, while it is face up or known to be the taker's |
 | ``trump`` | 6 | suits 0..3, no trump, all trump |
 | ``taker`` | 4 | relative seat of the taker |
-| ``contract`` | 5 | level index+1 / number of levels, multiplier x1/x2/x4 one-hot, capot |
+| ``contract`` | 5 | level index+1 / number of levels, plain/contro/surcontro one-hot, capot |
 | ``hand_sizes`` | 4 | cards held by each relative seat / 8 |
 | ``current_trick`` | 128 | 4 relative seats x 32: the card each has put in the trick in play |
 | ``played_by`` | 128 | 4 relative seats x 32: every card each has played this hand |
@@ -96,7 +96,6 @@ _BIDS, _TRICKS = _O["bid_history"], _O["trick_history"]
 _SIMPLE_BID = {A.PASS: 0, A.TAKE: 1, A.SENZA: 6, A.TUTTE: 7, A.ASPETTO: 8, A.ANCORA: 9,
                A.ALZO: 10, A.CONTRO: 11, A.SURCONTRO: 12}
 _DECLARED_KIND = {"tierce": 1, "cinquante": 2, "cent": 3, "carre": 4}
-_MULTIPLIER = {1: 0, 2: 1, 4: 2}
 _CARDS = tuple(range(32))
 
 
@@ -111,6 +110,17 @@ def _bid_features(action: int, levels: int, base: int, ones: list[int],
     elif action >= A.CONTRACT_BASE:
         ones.append(base + 13 + A.contract_suit(action))
         out[base + 17] = (A.contract_level_index(action) + 1) / levels
+
+
+def _multiplier_slot(multiplier: int, game: Game) -> int:
+    """0 plain, 1 doubled (contro), 2 redoubled (surcontro), from the rules' own
+    multipliers (colver's surcoinche is x3, not x4)."""
+    auction = game.rules.auction
+    if auction is None or multiplier == 1:
+        return 0
+    if multiplier == auction.contro_multiplier:
+        return 1
+    return 2 if multiplier == auction.surcontro_multiplier else 0
 
 
 def _declared_kind(name: str) -> int:
@@ -147,7 +157,7 @@ def _fill(game: Game, viewer: int, out: Tensor, history: bool) -> None:
         if contract.level and game.rules.auction is not None:
             index = game.rules.auction.levels.index(contract.level)
             out[_CONTRACT] = (index + 1) / levels
-        ones.append(_CONTRACT + 1 + _MULTIPLIER.get(contract.multiplier, 0))
+        ones.append(_CONTRACT + 1 + _multiplier_slot(contract.multiplier, game))
         if contract.capot:
             ones.append(_CONTRACT + 4)
     leader = game.leader
