@@ -149,17 +149,8 @@ def _fill(game: Game, viewer: int, out: Tensor, history: bool) -> None:
         ones.append(_TURNED + game.turned)
     for rel in range(4):
         out[_SIZES + rel] = game.hands[(viewer + rel) % 4].bit_count() / 8
-    contract = game.contract
     levels = len(game.rules.auction.levels) if game.rules.auction is not None else 1
-    if contract is not None:
-        ones.append(_TRUMP + contract.trump)
-        ones.append(_TAKER + (contract.taker - viewer) % 4)
-        if contract.level and game.rules.auction is not None:
-            index = game.rules.auction.levels.index(contract.level)
-            out[_CONTRACT] = (index + 1) / levels
-        ones.append(_CONTRACT + 1 + _multiplier_slot(contract.multiplier, game))
-        if contract.capot:
-            ones.append(_CONTRACT + 4)
+    _fill_contract(game, viewer, out)
     leader = game.leader
     for i, card in enumerate(game.trick):
         ones.append(_TRICK + ((leader + i - viewer) % 4) * 32 + card)
@@ -203,6 +194,22 @@ def _fill(game: Game, viewer: int, out: Tensor, history: bool) -> None:
             _bid_features(action, levels, base + 4, ones, out)
     out[ones] = 1.0
     _fill_scores(game, viewer, out)
+
+
+def _fill_contract(game: Game, viewer: int, out: Tensor) -> None:
+    """The trump, taker and contract parts, once the contract is set."""
+    contract = game.contract
+    if contract is None:
+        return
+    out[_TRUMP + contract.trump] = 1.0
+    out[_TAKER + (contract.taker - viewer) % 4] = 1.0
+    auction = game.rules.auction
+    if contract.level and auction is not None:
+        index = auction.levels.index(contract.level)
+        out[_CONTRACT] = (index + 1) / len(auction.levels)
+    out[_CONTRACT + 1 + _multiplier_slot(contract.multiplier, game)] = 1.0
+    if contract.capot:
+        out[_CONTRACT + 4] = 1.0
 
 
 def _fill_scores(game: Game, viewer: int, out: Tensor) -> None:
