@@ -234,10 +234,15 @@ def run(n_hands: int, repeat: int, rules: Rules) -> dict[str, object]:
         tensor_us[name] = (spent[name] - spent["ours"]) / per_hand["ours"]
     if "colver" in med:
         t1, t2 = 1 / med["colver"], 1 / med["colver +obs"]
-        med["colver -obs*"] = 1 / max(2 * t1 - t2, 1e-12)
-        per_hand["colver -obs*"] = per_hand["colver"]
-        ratios["ours / colver -obs* (no tensor on either side)"] = med["ours"] / med[
-            "colver -obs*"]
+        tensor_us["colver get_observation"] = (t2 - t1) * 1e6 / per_hand["colver"]
+        if 2 * t1 - t2 > 0:  # the estimate assumes the observation costs the same in step
+            med["colver -obs*"] = 1 / (2 * t1 - t2)
+            per_hand["colver -obs*"] = per_hand["colver"]
+            ratios["ours / colver -obs* (no tensor on either side)"] = med["ours"] / med[
+                "colver -obs*"]
+        else:
+            print("colver -obs* not estimable in this run: one more get_observation cost "
+                  "more than the whole step", file=sys.stderr)
         for name in ("ours", "ours +scratch", "ours +tracked", "ours step"):
             ratios[f"{name} / colver (colver with its observation)"] = med[name] / med["colver"]
         ratios["steps per hand ours / colver"] = per_hand["ours"] / per_hand["colver"]
@@ -276,7 +281,7 @@ def print_table(result: dict[str, object]) -> None:
     tensor_us = result["tensor_us_per_step"]
     assert isinstance(tensor_us, dict)
     for name, us in tensor_us.items():
-        print(f"tensor cost per step, {name[5:]:<8} {us:6.1f} us (goal < 5 for the tracked one)")
+        print(f"tensor cost per step, {name:<22} {us:6.1f} us")
     ratios = result["ratios"]
     assert isinstance(ratios, dict)
     for label, value in ratios.items():
@@ -284,7 +289,7 @@ def print_table(result: dict[str, object]) -> None:
     if "colver" not in med:
         print("colver is not installed: our loops only (pip install colver==0.11.1)")
     print("* colver -obs: estimated (colver cannot step without its observation): "
-          "2 x colver - colver +obs, in time per hand")
+          "2 x colver - colver +obs, in time per hand; goal for the tracked tensor: < 5 us")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -43,7 +43,7 @@ from belote.engine.events import (
     TrickWon,
     TurnedCardTaken,
 )
-from belote.engine.state import Game
+from belote.engine.state import Game, Phase
 from belote.rl import tensors as T
 from belote.rl.tensors import INFORMATION_STATE_SIZE, MAX_BIDS, OBSERVATION_SIZE, Tensor
 
@@ -82,6 +82,7 @@ def _permutation(viewer: int) -> npt.NDArray[np.intp]:
 #: For each seat, the buffer index of each entry of its information-state tensor (the
 #: observation tensor is the first OBSERVATION_SIZE entries).
 PERMUTATIONS: tuple[npt.NDArray[np.intp], ...] = tuple(_permutation(v) for v in range(4))
+_PHASE_ENTRY = {phase: T._PHASE + int(phase) for phase in Phase}
 _OBS_PERMUTATIONS = tuple(np.ascontiguousarray(p[:OBSERVATION_SIZE]) for p in PERMUTATIONS)
 
 
@@ -183,16 +184,21 @@ class TensorTracker:
         self._legal = None
 
     def _write_turn(self) -> None:
-        """Phase, dealer and player to act (they change with almost every step)."""
+        """Phase, dealer and player to act (the last changes with almost every step): only
+        the entries that differ from the last call are written."""
         game = self.game
         buf = self._buf
         on = self._turn_on
-        buf[on[0]] = buf[on[1]] = buf[on[2]] = 0.0
         mover = game.current_player()
-        on[0] = T._PHASE + game.phase.value
-        on[1] = T._DEALER + game.dealer
-        on[2] = T._TO_ACT + mover if mover >= 0 else T._PHASE + game.phase.value
-        buf[on[0]] = buf[on[1]] = buf[on[2]] = 1.0
+        for i, entry in enumerate((_PHASE_ENTRY[game.phase], T._DEALER + game.dealer,
+                                   T._TO_ACT + mover if mover >= 0 else -1)):
+            old = on[i]
+            if entry != old:
+                if old >= 0:
+                    buf[old] = 0.0
+                if entry >= 0:
+                    buf[entry] = 1.0
+                on[i] = entry
         self._turn_stale = False
 
     def _rebuild(self) -> None:
@@ -203,7 +209,7 @@ class TensorTracker:
         T._fill(game, 0, buf[:_SIZE], history=True)
         buf[T._HAND:T._HAND + 32] = 0.0
         buf[T._PHASE:T._PHASE + 12] = 0.0
-        self._turn_on = [T._PHASE, T._PHASE, T._PHASE]  # entries _write_turn set to 1
+        self._turn_on = [-1, -1, -1]  # the entries _write_turn set to 1 (-1: none)
         if game.phase == 1 or game.phase == 2:
             for seat, hand in enumerate(game.hands):
                 for c in range(32):
@@ -270,7 +276,8 @@ class TensorTracker:
         buf[ones] = 1.0
 
     def _hand_started(self, e: HandStarted) -> None:
-        self._buf[:_HANDS + 128] = 0.0
+        self._buf[:] = 0.0
+        self._turn_on = [-1, -1, -1]
         self._sizes = [0, 0, 0, 0]
         self._in_trick = 0
         self._bids = 0
@@ -311,4 +318,5 @@ class TensorTracker:
     def _clear(self, e: Event) -> None:
         # between hands the tensors hold only phase, dealer, player to act and scores
         self._buf[:] = 0.0
+        self._turn_on = [-1, -1, -1]
         T._fill_scores(self.game, 0, self._buf)
