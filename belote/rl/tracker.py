@@ -93,6 +93,8 @@ class TensorTracker:
         self.game = game
         self.rebuilds = 0  # full rebuilds after the game moved without the tracker
         self._legal: list[int] | None = None  # the mover's legal actions, once asked
+        self._log_len = 0  # the game's log as the tracker last saw it: length, last entry
+        self._log_last: tuple[int, object] | None = None
         self._buf = np.zeros(_BUFFER, dtype=np.float32)
         self._handlers: dict[type[Event], Callable[[Any], None]] = {
             CardPlayed: self._card, TrickWon: self._trick_won, BidMade: self._bid,
@@ -116,9 +118,21 @@ class TensorTracker:
     def apply(self, action: int, seat: int | None = None) -> list[Event]:
         """``game.apply(action, seat)`` (validated; a refused action changes nothing), then
         the tensors follow."""
-        self._check_sync()
+        # _check_sync and _consume inlined: this runs at every step
+        log = self.game._log
+        if len(log) != self._log_len or (log and log[-1] is not self._log_last):
+            self.rebuilds += 1
+            self._rebuild()
         events = self.game.apply(action, seat)
-        self._consume(events)
+        handlers = self._handlers
+        for event in events:
+            handler = handlers.get(type(event))
+            if handler is not None:
+                handler(event)
+        self._log_len = len(log)
+        self._log_last = log[-1]
+        self._turn_stale = True
+        self._legal = None
         return events
 
     def legal_actions(self) -> list[int]:
@@ -136,19 +150,27 @@ class TensorTracker:
         ``game.apply``, which refuses it with its reason and changes nothing), then the
         observation tensor of the next player to move (of the player who acted, at a deal
         or the match's end) and that player's legal actions (empty then)."""
-        legal = self.legal_actions()
+        legal = self.legal_actions()  # checks that the game did not move behind our back
         game = self.game
+        log = game._log
         seat = game.current_player()
-        if type(action) is int and action in legal and seat >= 0:
+        if type(action) is int and seat >= 0 and action in legal:
             # apply() would check the same list again: record and push as it does
-            game._log.append((seat, action))
+            log.append((seat, action))
             events = game._push(seat, action)
         else:
             events = game.apply(action)
-        self._consume(events)
+        handlers = self._handlers
+        for event in events:
+            handler = handlers.get(type(event))
+            if handler is not None:
+                handler(event)
+        self._log_len = len(log)
+        self._log_last = log[-1]
         mover = game.current_player()
         legal = self._legal = game.legal_actions() if mover >= 0 else []
-        return self._tensor(_OBS_PERMUTATIONS[mover if mover >= 0 else seat], None), legal
+        self._write_turn()
+        return self._buf.take(_OBS_PERMUTATIONS[mover if mover >= 0 else seat]), legal
 
     # ------------------------------------------------------------------ tensors
     def information_state(self, seat: int, out: Tensor | None = None) -> Tensor:
@@ -157,6 +179,15 @@ class TensorTracker:
 
     def observation(self, seat: int, out: Tensor | None = None) -> Tensor:
         """``observation_tensor(game, seat)``: a new array, or written into ``out``."""
+        if out is None and type(seat) is int and 0 <= seat < 4:
+            # the common call, inlined (_tensor does the same)
+            log = self.game._log
+            if len(log) != self._log_len or (log and log[-1] is not self._log_last):
+                self.rebuilds += 1
+                self._rebuild()
+            if self._turn_stale:
+                self._write_turn()
+            return self._buf.take(_OBS_PERMUTATIONS[seat])
         return self._tensor(_OBS_PERMUTATIONS[T._viewer(seat)], out)
 
     def _tensor(self, perm: npt.NDArray[np.intp], out: Tensor | None) -> Tensor:
@@ -189,16 +220,26 @@ class TensorTracker:
         game = self.game
         buf = self._buf
         on = self._turn_on
+        entry = _PHASE_ENTRY[game.phase]
+        if entry != on[0]:
+            if on[0] >= 0:
+                buf[on[0]] = 0.0
+            buf[entry] = 1.0
+            on[0] = entry
+        entry = T._DEALER + game.dealer
+        if entry != on[1]:
+            if on[1] >= 0:
+                buf[on[1]] = 0.0
+            buf[entry] = 1.0
+            on[1] = entry
         mover = game.current_player()
-        for i, entry in enumerate((_PHASE_ENTRY[game.phase], T._DEALER + game.dealer,
-                                   T._TO_ACT + mover if mover >= 0 else -1)):
-            old = on[i]
-            if entry != old:
-                if old >= 0:
-                    buf[old] = 0.0
-                if entry >= 0:
-                    buf[entry] = 1.0
-                on[i] = entry
+        entry = T._TO_ACT + mover if mover >= 0 else -1
+        if entry != on[2]:
+            if on[2] >= 0:
+                buf[on[2]] = 0.0
+            if entry >= 0:
+                buf[entry] = 1.0
+            on[2] = entry
         self._turn_stale = False
 
     def _rebuild(self) -> None:
