@@ -96,6 +96,9 @@ class TensorTracker:
         self._log_len = 0  # the game's log as the tracker last saw it: length, last entry
         self._log_last: tuple[int, object] | None = None
         self._buf = np.zeros(_BUFFER, dtype=np.float32)
+        # Scalar writes through a memoryview cost a third of numpy's; typeshed types its items
+        # as int only, hence Any (the buffer's format is "f": floats are stored as float32).
+        self._mv: Any = memoryview(self._buf.data)
         self._handlers: dict[type[Event], Callable[[Any], None]] = {
             CardPlayed: self._card, TrickWon: self._trick_won, BidMade: self._bid,
             HandStarted: self._hand_started, CardsDealt: self._cards_dealt,
@@ -218,7 +221,7 @@ class TensorTracker:
         """Phase, dealer and player to act (the last changes with almost every step): only
         the entries that differ from the last call are written."""
         game = self.game
-        buf = self._buf
+        buf = self._mv
         on = self._turn_on
         entry = _PHASE_ENTRY[game.phase]
         if entry != on[0]:
@@ -271,7 +274,7 @@ class TensorTracker:
 
     def _card(self, e: CardPlayed) -> None:
         seat, card, t = e.seat, e.card, e.trick_no
-        buf = self._buf
+        buf = self._mv
         if self._in_trick == 0:
             buf[T._TRICKS + t * 132 + seat] = 1.0
         self._in_trick += 1
@@ -286,8 +289,8 @@ class TensorTracker:
 
     def _trick_won(self, e: TrickWon) -> None:
         self._in_trick = 0
-        buf = self._buf
-        buf[T._TRICK:T._TRICK + 128] = 0.0
+        self._buf[T._TRICK:T._TRICK + 128] = 0.0
+        buf = self._mv
         points, tricks = self.game.card_points, self.game.tricks_won
         buf[T._SCORES] = points[0] / 162
         buf[T._SCORES + 1] = points[1] / 162
@@ -327,12 +330,13 @@ class TensorTracker:
         T._fill_scores(self.game, 0, self._buf)
 
     def _add_cards(self, seat: int, cards: int) -> None:
-        buf = self._buf
+        buf = self._mv
         base = _HANDS + 32 * seat
-        for c in range(32):
-            if cards >> c & 1:
-                buf[base + c] = 1.0
         self._sizes[seat] += cards.bit_count()
+        while cards:
+            low = cards & -cards
+            buf[base + low.bit_length() - 1] = 1.0
+            cards ^= low
         buf[T._SIZES + seat] = self._sizes[seat] / 8
 
     def _cards_dealt(self, e: CardsDealt) -> None:
