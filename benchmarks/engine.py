@@ -1,19 +1,39 @@
-"""Random-play throughput: our engine against colver's Python step loop.
+"""Random-play throughput, like for like: our engine against colver's Python step loop.
 
-Measures, in one run and interleaved (the order of the loops rotates each repeat):
+Every loop plays complete random hands under the same rules (``--rules``, default
+``colver``: :data:`belote.oracles.colver.agents.COLVER_RULES`, coinche aligned with colver 0.11.1),
+from the first bid to the last card, an action drawn uniformly among the legal ones at every
+step.  They run in one process, interleaved (the order rotates each repeat); each prints its
+hands per second and its steps (actions) per hand, so that the ratios compare the same work.
 
-* ``ours``    complete random hands per second through our public API: ``Game(rules)``,
-  ``deal(deck_source())``, then ``apply(rng.choice(legal_actions()))`` through the bidding
-  and the card play; a new ``Game`` when the match is over.
-* ``colver``  ``belote.oracles.colver.bridge.colver_random_hand_loop``: colver's ``Env.reset`` and a
-  Python loop of ``Env.step(rng.choice(legal))`` (Rust engine, Python driving it).
-* ``fast``    our internal fast path, NOT public API: the same loop calling ``Game._deal``
-  and ``Game._push`` (no validation of the deck or of the action).
+Without a tensor:
 
-Convention (the same for all three): a hand is counted when its card play is over; hands
-where everybody passed (we redeal, colver stops) are timed but not counted.
+* ``ours``          ``Game.deal`` then ``apply(choice(legal_actions()))``: public API.
+* ``colver -obs*``  colver's ``Env.step`` loop *less its observation*: colver cannot step
+  without building its 415-float observation, so this is an estimate, ``2 t1 - t2`` per hand
+  from ``colver`` (t1: one observation per step) and ``colver +obs`` (t2: ``Env.step`` plus
+  one more ``Env.get_observation()``).
 
-    python benchmarks/engine.py [--hands N] [--repeat R] [--json]
+With the tensor or observation of the player to move, built at every step (its cost per step
+is also measured alone: the same recorded hands replayed through ``Game.apply`` with and
+without it, in CPU time, ``time.process_time``):
+
+* ``ours +scratch`` the loop of ``ours`` plus ``observation_tensor(game, mover)`` (rebuilt).
+* ``ours +tracked`` ``TensorTracker.apply`` plus ``tracker.observation(mover)`` (incremental).
+* ``ours step``     ``TensorTracker.step(action) -> (observation, legal)``: the per-step call
+  shaped as colver's ``Env.step -> (observation, reward, done, legal)``.
+* ``colver``        ``belote.oracles.colver.bridge.colver_random_hand_loop``: ``Env.step``.
+
+Batched (``belote.rl.batch.BatchedGames``, 1024 matches, compiled): ``batch`` steps with
+``random_actions()``; ``batch +obs`` also fills the observation tensors and the legal masks
+of all matches at every step.
+
+Convention (the same for all): a hand counts when its card play is over; hands where
+everybody passed (we redeal, colver stops) are timed but not counted.  Still different:
+colver's scorer differs from ours on two points that no flag covers (docs/arena.md), which
+changes no step; colver's ``Env.step`` does not check the action, ours do.
+
+    python benchmarks/engine.py [--hands N] [--repeat R] [--rules colver] [--json]
 """
 
 from __future__ import annotations
@@ -28,50 +48,177 @@ import sys
 import time
 from collections.abc import Callable
 
+import numpy as np
+
 from belote.engine.dealing import seeded_deck_source
 from belote.engine.state import Game, Phase
-from belote.rules import Rules, find_preset
+from belote.rl.batch import BatchedGames, batch_rule_problems
+from belote.rl.tensors import observation_tensor
+from belote.rl.tracker import TensorTracker
+from belote.rules import Rules
+from belote.sim.arena import arena_rules
 
 BIDDING, PLAYING, MATCH_OVER = Phase.BIDDING, Phase.PLAYING, Phase.MATCH_OVER
+BATCH = 1024
+
+Result = tuple[float, float]  # hands per second, steps per hand
+Loop = Callable[[int, int], Result]
 
 
-def ours_random_hand_loop(n_hands: int, seed: int, rules: Rules) -> float:
-    """Complete random hands per second through the public ``Game`` API."""
+def ours_loop(n_hands: int, seed: int, rules: Rules, tensor: str = "") -> Result:
+    """Complete random hands through the public ``Game`` API; ``tensor``: "" none,
+    "scratch" rebuilt each step, "tracked" a TensorTracker, "step" ``TensorTracker.step``."""
     rng = random.Random(seed)
     choice = rng.choice
     deck_source = seeded_deck_source(seed)
     game = Game(rules)
-    done = 0
+    tracker = TensorTracker(game)
+    done = steps = 0
     start = time.perf_counter()
     while done < n_hands:
         if game.phase == MATCH_OVER:
             game = Game(rules)
-        game.deal(deck_source())
-        while game.phase == BIDDING or game.phase == PLAYING:
-            game.apply(choice(game.legal_actions()))
+            tracker = TensorTracker(game)
+        if tensor:
+            tracker.deal(deck_source())
+        else:
+            game.deal(deck_source())
+        if tensor == "step":
+            legal = tracker.legal_actions()
+            while legal:
+                _, legal = tracker.step(choice(legal))
+                steps += 1
+        else:
+            while game.phase == BIDDING or game.phase == PLAYING:
+                action = choice(game.legal_actions())
+                if tensor == "tracked":
+                    tracker.apply(action)
+                    mover = game.current_player()
+                    if mover >= 0:
+                        tracker.observation(mover)
+                else:
+                    game.apply(action)
+                    if tensor == "scratch":
+                        mover = game.current_player()
+                        if mover >= 0:
+                            observation_tensor(game, mover)
+                steps += 1
         if game.trick_no == 8:  # card play finished (an all-pass leaves it at 0)
             done += 1
-    return done / (time.perf_counter() - start)
+    return done / (time.perf_counter() - start), steps / n_hands
 
 
-def fast_random_hand_loop(n_hands: int, seed: int, rules: Rules) -> float:
-    """Same loop on the internal unchecked path (``_deal``/``_push``): not public API."""
+def colver_loop(n_hands: int, seed: int, extra_observation: bool = False) -> Result:
+    """``belote.oracles.colver.bridge.colver_random_hand_loop`` with its steps counted;
+    ``extra_observation``: one more ``Env.get_observation()`` per step."""
+    from colver import Env
+
     rng = random.Random(seed)
     choice = rng.choice
-    deck_source = seeded_deck_source(seed)
-    game = Game(rules)
-    done = 0
+    env = Env.deal(seed=seed)
+    reset, step, play_order, observe = env.reset, env.step, env.get_play_order, env.get_observation
+    done_hands = steps = 0
     start = time.perf_counter()
-    while done < n_hands:
-        if game.phase == MATCH_OVER:
-            game = Game(rules)
-        game._deal(tuple(deck_source()))
-        push, legal_actions, current_player = game._push, game.legal_actions, game.current_player
+    while done_hands < n_hands:
+        legal = reset()[1]
+        done = False
+        while not done:
+            _, _, done, legal = step(choice(legal))
+            if extra_observation:
+                observe()
+            steps += 1
+        if play_order():
+            done_hands += 1
+    return done_hands / (time.perf_counter() - start), steps / n_hands
+
+
+def batch_loop(n_hands: int, seed: int, rules: Rules, tensors: bool = False) -> Result:
+    """``BatchedGames(1024)`` stepped with its own random legal actions until ``n_hands``
+    hands are over; ``tensors``: observations and masks filled at every step."""
+    games = BatchedGames(BATCH, rules, seed=seed)
+    steps = 0
+    start = time.perf_counter()
+    while games.hands_played < n_hands:
+        if tensors:
+            games.observations()
+            games.masks()
+        games.step(games.random_actions())
+        steps += BATCH
+    return games.hands_played / (time.perf_counter() - start), steps / games.hands_played
+
+
+def single_loop(n_hands: int, seed: int, rules: Rules) -> Result:
+    """``BatchedGames(1)`` driven one step at a time from Python as colver's loop is: the
+    action drawn with ``random.choice`` from ``legal_actions(0)``, the observation tensor
+    filled after each step."""
+    rng = random.Random(seed)
+    choice = rng.choice
+    games = BatchedGames(1, rules, seed=seed)
+    action = np.zeros(1, dtype=np.int64)
+    steps = 0
+    start = time.perf_counter()
+    while games.hands_played < n_hands:
+        action[0] = choice(games.legal_actions(0))
+        games.step(action)
+        games.observations()
+        steps += 1
+    return games.hands_played / (time.perf_counter() - start), steps / games.hands_played
+
+
+def record_hands(n_hands: int, seed: int, rules: Rules) -> list[tuple[list[int], list[int]]]:
+    """``n_hands`` random hands (deck, actions) played from fresh matches, for replays."""
+    rng = random.Random(seed)
+    deck_source = seeded_deck_source(seed)
+    hands = []
+    while len(hands) < n_hands:
+        game = Game(rules)
+        deck = deck_source()
+        game.deal(deck)
+        actions = []
         while game.phase == BIDDING or game.phase == PLAYING:
-            push(current_player(), choice(legal_actions()))
-        if game.trick_no == 8:
-            done += 1
-    return done / (time.perf_counter() - start)
+            actions.append(rng.choice(game.legal_actions()))
+            game.apply(actions[-1])
+        hands.append((deck, actions))
+    return hands
+
+
+def replay_seconds(hands: list[tuple[list[int], list[int]]], rules: Rules, tensor: str) -> float:
+    """CPU seconds (``time.process_time``: the other processes of a shared machine count
+    less) to replay ``hands`` through ``Game.apply``; ``tensor`` "scratch" or "tracked" adds
+    the observation tensor of the player to move after each action."""
+    start = time.process_time()
+    for deck, actions in hands:
+        game = Game(rules)
+        tracker = TensorTracker(game)
+        if tensor == "tracked":
+            tracker.deal(deck)
+            for action in actions:
+                tracker.apply(action)
+                mover = game.current_player()
+                if mover >= 0:
+                    tracker.observation(mover)
+        else:
+            game.deal(deck)
+            for action in actions:
+                game.apply(action)
+                if tensor == "scratch":
+                    mover = game.current_player()
+                    if mover >= 0:
+                        observation_tensor(game, mover)
+    return time.process_time() - start
+
+
+def tensor_cost(n_hands: int, repeat: int, rules: Rules) -> dict[str, float]:
+    """Microseconds per step that the observation tensor adds to replaying the same recorded
+    hands (median over interleaved repeats): rebuilt from scratch, and tracked."""
+    hands = record_hands(n_hands, 99, rules)
+    steps = sum(len(actions) for _, actions in hands)
+    costs: dict[str, list[float]] = {"scratch": [], "tracked": []}
+    for _ in range(repeat):
+        plain = replay_seconds(hands, rules, "")
+        for name in costs:
+            costs[name].append((replay_seconds(hands, rules, name) - plain) * 1e6 / steps)
+    return {name: statistics.median(values) for name, values in costs.items()}
 
 
 def colver_version() -> str | None:
@@ -106,35 +253,74 @@ def machine() -> dict[str, object]:
     }
 
 
-def run(n_hands: int, repeat: int, rules: Rules) -> dict[str, object]:
-    loops: dict[str, Callable[[int, int], float]] = {
-        "ours": lambda n, seed: ours_random_hand_loop(n, seed, rules),
+def loops(rules: Rules, with_colver: bool) -> dict[str, Loop]:
+    out: dict[str, Loop] = {
+        "ours": lambda n, s: ours_loop(n, s, rules),
+        "ours +scratch": lambda n, s: ours_loop(n, s, rules, "scratch"),
+        "ours +tracked": lambda n, s: ours_loop(n, s, rules, "tracked"),
+        "ours step": lambda n, s: ours_loop(n, s, rules, "step"),
     }
-    if colver_version() is not None:
-        from belote.oracles.colver.bridge import colver_random_hand_loop
+    if with_colver:
+        out["colver"] = colver_loop
+        out["colver +obs"] = lambda n, s: colver_loop(n, s, extra_observation=True)
+    if not batch_rule_problems(rules):
+        out["single +obs"] = lambda n, s: single_loop(n, s, rules)
+        out["batch"] = lambda n, s: batch_loop(n * 20, s, rules)
+        out["batch +obs"] = lambda n, s: batch_loop(n * 20, s, rules, tensors=True)
+    return out
 
-        loops["colver"] = colver_random_hand_loop
-    loops["fast"] = lambda n, seed: fast_random_hand_loop(n, seed, rules)
 
-    names = list(loops)
+def run(n_hands: int, repeat: int, rules: Rules) -> dict[str, object]:
+    table = loops(rules, colver_version() is not None)
+    names = list(table)
     rates: dict[str, list[float]] = {name: [] for name in names}
+    steps: dict[str, list[float]] = {name: [] for name in names}
+    if "batch" in table:
+        BatchedGames(1, rules)  # compile or load the kernels outside the clock
     for r in range(repeat):
         order = names[r % len(names):] + names[:r % len(names)]  # rotate for fairness
         for name in order:
-            rates[name].append(loops[name](n_hands, r))
-    medians = {name: statistics.median(values) for name, values in rates.items()}
-    result: dict[str, object] = {
+            rate, per_hand = table[name](n_hands, r)
+            rates[name].append(rate)
+            steps[name].append(per_hand)
+    med = {name: statistics.median(values) for name, values in rates.items()}
+    per_hand = {name: statistics.mean(values) for name, values in steps.items()}
+    ratios: dict[str, float] = {}
+    tensor_us: dict[str, float] = {}
+    spent = {name: 1e6 / med[name] for name in ("ours", "ours +scratch", "ours +tracked")}
+    for name in ("ours +scratch", "ours +tracked"):
+        tensor_us[f"{name} (wall, loops above)"] = (spent[name] - spent["ours"]) / per_hand[
+            "ours"]
+    for name, us in tensor_cost(max(n_hands // 5, 1), repeat, rules).items():
+        tensor_us[f"ours +{name} (CPU, same replays)"] = us
+    if "colver" in med:
+        t1, t2 = 1 / med["colver"], 1 / med["colver +obs"]
+        tensor_us["colver get_observation"] = (t2 - t1) * 1e6 / per_hand["colver"]
+        if 2 * t1 - t2 > 0:  # the estimate assumes the observation costs the same in step
+            med["colver -obs*"] = 1 / (2 * t1 - t2)
+            per_hand["colver -obs*"] = per_hand["colver"]
+            ratios["ours / colver -obs* (no tensor on either side)"] = med["ours"] / med[
+                "colver -obs*"]
+        else:
+            print("colver -obs* not estimable in this run: one more get_observation cost "
+                  "more than the whole step", file=sys.stderr)
+        for name in ("ours", "ours +scratch", "ours +tracked", "ours step"):
+            ratios[f"{name} / colver (colver with its observation)"] = med[name] / med["colver"]
+        ratios["steps per hand ours / colver"] = per_hand["ours"] / per_hand["colver"]
+        for name in ("single +obs", "batch", "batch +obs"):
+            if name in med:
+                ratios[f"{name} / colver"] = med[name] / med["colver"]
+    return {
         "machine": machine(),
         "rules": rules.name,
         "hands": n_hands,
         "repeat": repeat,
         "rates": rates,
-        "medians": medians,
+        "medians": med,
+        "steps_per_hand": per_hand,
+        "tensor_us_per_step": tensor_us,
+        "ratios": ratios,
     }
-    if "colver" in medians:
-        result["ratio_ours_colver"] = medians["ours"] / medians["colver"]
-        result["ratio_fast_colver"] = medians["fast"] / medians["colver"]
-    return result
 
 
 def print_table(result: dict[str, object]) -> None:
@@ -146,39 +332,38 @@ def print_table(result: dict[str, object]) -> None:
     )
     if m["cpu_model"]:
         print(f"cpu: {m['cpu_model']}")
-    print(
-        f"random hands per second, {result['hands']} hands x {result['repeat']} repeats, "
-        f"rules {result['rules']}, interleaved"
-    )
-    rates = result["rates"]
-    medians = result["medians"]
-    assert isinstance(rates, dict) and isinstance(medians, dict)
-    labels = {"ours": "ours (API)", "colver": "colver step", "fast": "ours _push*"}
-    names = list(rates)
-    print("repeat  " + "".join(f"{labels[n]:>14}" for n in names))
-    for r in range(len(rates[names[0]])):
-        print(f"{r + 1:>6}  " + "".join(f"{rates[n][r]:>14,.0f}" for n in names))
-    print("median  " + "".join(f"{medians[n]:>14,.0f}" for n in names))
-    if "ratio_ours_colver" in result:
-        ratio = result["ratio_ours_colver"]
-        verdict = "goal met" if ratio >= 1.0 else "goal NOT met"
-        print(f"ratio ours/colver (medians): {ratio:.2f}  (goal >= 1.0: {verdict})")
-        print(f"ratio fast/colver (medians): {result['ratio_fast_colver']:.2f}")
-    else:
+    print(f"random hands per second, {result['hands']} hands x {result['repeat']} repeats "
+          f"(batch: x20), rules {result['rules']} on our side, interleaved")
+    rates, med, per_hand = result["rates"], result["medians"], result["steps_per_hand"]
+    assert isinstance(rates, dict) and isinstance(med, dict) and isinstance(per_hand, dict)
+    for name in med:
+        runs = " ".join(f"{v:>9,.0f}" for v in rates.get(name, []))
+        print(f"{name:<15} median {med[name]:>11,.0f}  steps/hand {per_hand[name]:5.1f}  {runs}")
+    tensor_us = result["tensor_us_per_step"]
+    assert isinstance(tensor_us, dict)
+    for name, us in tensor_us.items():
+        print(f"tensor cost per step, {name:<38} {us:6.1f} us")
+    ratios = result["ratios"]
+    assert isinstance(ratios, dict)
+    for label, value in ratios.items():
+        print(f"ratio {label}: {value:.2f}")
+    if "colver" not in med:
         print("colver is not installed: our loops only (pip install colver==0.11.1)")
-    print("* ours _push: internal unchecked fast path (Game._deal/_push), not public API")
+    print("* colver -obs: estimated (colver cannot step without its observation): "
+          "2 x colver - colver +obs, in time per hand; goal for the tracked tensor: < 5 us")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hands", type=int, default=20000, help="hands per timed loop")
+    parser.add_argument("--hands", type=int, default=3000, help="hands per timed loop")
     parser.add_argument("--repeat", type=int, default=5, help="repeats of each loop")
-    parser.add_argument("--rules", default="classic", help="rules preset for our engine")
+    parser.add_argument("--rules", default="colver", help="rules for our engine "
+                        "(colver: coinche aligned with colver; any preset name)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
     if args.hands <= 0 or args.repeat <= 0:
         parser.error("--hands and --repeat must be positive")
-    result = run(args.hands, args.repeat, find_preset(args.rules))
+    result = run(args.hands, args.repeat, arena_rules(args.rules))
     if args.json:
         print(json.dumps(result, indent=2))
     else:

@@ -863,3 +863,535 @@ def solve_value(hands: np.ndarray, leader: int, trump: int, flags: int, last_bon
             hi = g
             beta = hi + 1 - _mtd_step(streak)
     return lo
+
+
+# ----------------------------------------------------------------------------- batched games
+# Many whole matches stepped together for self-play (belote.rl.batch wraps these; the pure-
+# Python twin is belote.engine.state.Game, compared in tests/test_rl_batch.py).  Scope: the
+# auction without pass words or support calls (coinche, colver's rules), all cards dealt
+# before the bidding, belote, no declarations; belote.rl.batch refuses other rules.
+#
+# One int64 row per game, fields named below.  Action ids are the engine's
+# (belote.engine.actions): cards 0..31, card + belote 32..63, pass 64, announce 72,
+# contro 76, surcontro 77, contracts 100 + 4 * level index + suit.
+BG_PHASE = 0  # 1 bidding, 2 playing (a finished hand is dealt anew within the step)
+BG_DEALER = 1
+BG_TO_ACT = 2
+BG_DEAL_NO = 3
+BG_HANDS = 4  # 4 fields: cards held, by seat
+BG_PLAYED = 8  # 4 fields: cards each seat has played this hand
+BG_LAST_BID = 12  # 4 fields: each seat's last bid this hand, -1 none
+BG_LEVEL = 16  # standing contract: level index (-1 none), suit, bidder
+BG_SUIT = 17
+BG_BIDDER = 18
+BG_DOUBLED = 19  # 0, 1 contro, 2 surcontro
+BG_PASSES = 20
+BG_LAST_CALLER = 21
+BG_TAKER = 22  # the contract once the auction is closed
+BG_TRUMP = 23
+BG_MULT = 24
+BG_CAPOT = 25
+BG_TRICK = 26  # 4 fields: the cards of the trick in play, leader first
+BG_TRICK_N = 30
+BG_LEADER = 31
+BG_TRICK_NO = 32
+BG_POINTS = 33  # 2 fields: card points by team (last trick bonus included)
+BG_TRICKS = 35  # 2 fields: tricks won by team
+BG_CLAIM_SEAT = 37  # the belote holder (-1 none) and the claim's stage (as Game's)
+BG_CLAIM_STAGE = 38
+BG_SAID = 39  # 4 fields: bit 0 belote said, bit 1 rebelote said, by seat
+BG_BELOTE = 43  # 2 fields: belote points by team
+BG_TOTALS = 45  # 2 fields: match totals by team
+BG_POT = 47  # points at stake after a tie, and whose
+BG_POT_TEAM = 48
+BG_RNG = 49  # the game's 48-bit generator (decks)
+BG_FIELDS = 50
+
+# Rule parameters, one int64 vector (belote.rl.batch.rule_params builds it).
+BR_FLAGS = 0  # card-play obligations (FLAG_BITS)
+BR_LEVELS = 1  # number of contract levels
+BR_CAPOT_LEVEL = 2
+BR_CONTRO = 3
+BR_SURCONTRO = 4
+BR_BELOTE = 5  # belote enabled
+BR_BELOTE_POINTS = 6
+BR_KING_FIRST = 7
+BR_WINDOW_TRICK = 8  # 1: windows close at the trick's end; 0: at the next card
+BR_BELOTE_COUNTS = 9
+BR_LAST_BONUS = 10
+BR_CAPOT_BONUS = 11
+BR_MUST_BEAT = 12
+BR_MADE_ADDS = 13
+BR_FAILED_POINTS = 14  # -1: every card point of the hand
+BR_FAILED_ADDS = 15
+BR_FAILED_TAKE_ALL = 16
+BR_FAILED_KEEP_BELOTE = 17
+BR_TARGET = 18
+BR_TARGET_STRICT = 19
+BR_PACKETS = 20  # 3 fields: packet sizes, 0 past the last
+BR_LEVEL0 = 23  # the levels' points follow
+BR_SIZE = 23 + 80
+
+_CLAIM_UNPLAYED, _CLAIM_FIRST_OPEN, _CLAIM_SAID, _CLAIM_SECOND_OPEN = 0, 1, 2, 3
+_CLAIM_COMPLETE, _CLAIM_VOID = 4, 5
+
+
+@njit(cache=True, error_model="numpy")
+def _bg_random(st: np.ndarray, g: int) -> int:
+    x = (int(st[g, BG_RNG]) * 25214903917 + 11) & _LCG_MASK
+    st[g, BG_RNG] = x
+    return x >> 16
+
+
+@njit(cache=True, error_model="numpy")
+def _bg_deal(st: np.ndarray, decks: np.ndarray, g: int, rp: np.ndarray) -> None:
+    """Shuffle a deck, deal it as Game._deal does (packets from the dealer's left) and open
+    the auction."""
+    for i in range(32):
+        decks[g, i] = i
+    for i in range(31, 0, -1):
+        j = _bg_random(st, g) % (i + 1)
+        decks[g, i], decks[g, j] = decks[g, j], decks[g, i]
+    for f in range(BG_HANDS, BG_TOTALS):  # the hand's fields; totals, pot, generator stay
+        st[g, f] = 0
+    for s in range(4):
+        st[g, BG_LAST_BID + s] = -1
+    st[g, BG_LEVEL] = -1
+    st[g, BG_SUIT] = -1
+    st[g, BG_BIDDER] = -1
+    st[g, BG_LAST_CALLER] = -1
+    st[g, BG_TAKER] = -1
+    st[g, BG_TRUMP] = -1
+    st[g, BG_CLAIM_SEAT] = -1
+    dealer = st[g, BG_DEALER]
+    pos = 0
+    for k in range(3):
+        packet = rp[BR_PACKETS + k]
+        for i in range(4):
+            seat = (dealer + 1 + i) & 3
+            for _ in range(packet):
+                st[g, BG_HANDS + seat] |= 1 << decks[g, pos]
+                pos += 1
+    st[g, BG_PHASE] = 1
+    st[g, BG_TO_ACT] = (dealer + 1) & 3
+
+
+@njit(cache=True, error_model="numpy")
+def _bg_new_match(st: np.ndarray, g: int) -> None:
+    st[g, BG_DEALER] = 0
+    st[g, BG_DEAL_NO] = 0
+    st[g, BG_TOTALS] = 0
+    st[g, BG_TOTALS + 1] = 0
+    st[g, BG_POT] = 0
+    st[g, BG_POT_TEAM] = -1
+
+
+@njit(cache=True, error_model="numpy")
+def _bg_legal(st: np.ndarray, g: int, rp: np.ndarray, legal: np.ndarray,
+              n_legal: np.ndarray) -> None:
+    """The sorted legal actions of the player to move (Game.legal_actions())."""
+    seat = st[g, BG_TO_ACT]
+    k = 0
+    if st[g, BG_PHASE] == 1:
+        legal[g, 0] = 64
+        k = 1
+        bidder = st[g, BG_BIDDER]
+        ours = bidder >= 0 and (bidder & 1) == (seat & 1)
+        if st[g, BG_DOUBLED] == 0:
+            if bidder >= 0 and not ours:
+                legal[g, k] = 76
+                k += 1
+            for i in range(st[g, BG_LEVEL] + 1, rp[BR_LEVELS]):
+                for s in range(4):
+                    legal[g, k] = 100 + 4 * i + s
+                    k += 1
+        elif st[g, BG_DOUBLED] == 1 and ours:
+            legal[g, k] = 77
+            k += 1
+        n_legal[g] = k
+        return
+    n = st[g, BG_TRICK_N]
+    hand = st[g, BG_HANDS + seat]
+    trump = st[g, BG_TRUMP]
+    if n == 0:
+        mask = hand
+    else:
+        w = 0
+        led = st[g, BG_TRICK] >> 3
+        for i in range(1, n):
+            if K_WIN[trump, led, st[g, BG_TRICK + i]] > K_WIN[trump, led, st[g, BG_TRICK + w]]:
+                w = i
+        mask = _legal(hand, st[g, BG_TRICK], st[g, BG_TRICK + w], n, w, trump,
+                      rp[BR_FLAGS])
+    m = mask
+    while m:
+        legal[g, k] = lowest_card(m)
+        m &= m - 1
+        k += 1
+    holder = st[g, BG_CLAIM_SEAT]
+    if holder == seat:
+        stage = st[g, BG_CLAIM_STAGE]
+        m = mask
+        while m:
+            c = lowest_card(m)
+            m &= m - 1
+            rank = c & 7
+            may = stage == _CLAIM_SAID or (stage == _CLAIM_UNPLAYED
+                                           and not (rp[BR_KING_FIRST] and rank == 5))
+            if may and c >> 3 == trump and (rank == 5 or rank == 6):
+                legal[g, k] = 32 + c
+                k += 1
+        if stage in (_CLAIM_FIRST_OPEN, _CLAIM_SECOND_OPEN):
+            legal[g, k] = 72
+            k += 1
+    n_legal[g] = k
+
+
+@njit(cache=True, error_model="numpy")
+def _bg_close_windows(st: np.ndarray, g: int) -> None:
+    stage = st[g, BG_CLAIM_STAGE]
+    if st[g, BG_CLAIM_SEAT] >= 0 and stage in (_CLAIM_FIRST_OPEN, _CLAIM_SECOND_OPEN):
+        st[g, BG_CLAIM_STAGE] = _CLAIM_VOID
+
+
+@njit(cache=True, error_model="numpy")
+def _bg_say(st: np.ndarray, g: int, rp: np.ndarray) -> None:
+    seat = st[g, BG_CLAIM_SEAT]
+    if st[g, BG_CLAIM_STAGE] == _CLAIM_FIRST_OPEN:
+        st[g, BG_CLAIM_STAGE] = _CLAIM_SAID
+        st[g, BG_SAID + seat] |= 1
+    else:
+        st[g, BG_CLAIM_STAGE] = _CLAIM_COMPLETE
+        st[g, BG_SAID + seat] |= 2
+        st[g, BG_BELOTE + (seat & 1)] += rp[BR_BELOTE_POINTS]
+
+
+@njit(cache=True, error_model="numpy")
+def _bg_bid(st: np.ndarray, g: int, seat: int, action: int, rp: np.ndarray) -> int:
+    """Game._bid with the auction: 0 goes on, 1 all passed, 2 the contract is set."""
+    st[g, BG_LAST_BID + seat] = action
+    st[g, BG_TO_ACT] = (seat + 1) & 3
+    if action == 64:
+        st[g, BG_PASSES] += 1
+        if st[g, BG_BIDDER] < 0:
+            return 1 if st[g, BG_PASSES] >= 4 else 0
+        if st[g, BG_PASSES] < 3:
+            return 0
+    else:
+        st[g, BG_PASSES] = 0
+        st[g, BG_LAST_CALLER] = seat
+        if action == 76:
+            st[g, BG_DOUBLED] = 1
+            return 0
+        if action == 77:
+            st[g, BG_DOUBLED] = 2
+        else:
+            st[g, BG_LEVEL] = (action - 100) >> 2
+            st[g, BG_SUIT] = (action - 100) & 3
+            st[g, BG_BIDDER] = seat
+            return 0
+    # the auction closes: the contract, the belote claim, the first lead
+    taker = st[g, BG_BIDDER]
+    trump = st[g, BG_SUIT]
+    doubled = st[g, BG_DOUBLED]
+    st[g, BG_TAKER] = taker
+    st[g, BG_TRUMP] = trump
+    st[g, BG_MULT] = 1 if doubled == 0 else (rp[BR_CONTRO] if doubled == 1
+                                             else rp[BR_SURCONTRO])
+    level = rp[BR_LEVEL0 + st[g, BG_LEVEL]]
+    st[g, BG_CAPOT] = 1 if rp[BR_CAPOT_LEVEL] != 0 and level == rp[BR_CAPOT_LEVEL] else 0
+    if rp[BR_BELOTE]:
+        pair = (1 << (trump * 8 + 6)) | (1 << (trump * 8 + 5))
+        for s in range(4):
+            if st[g, BG_HANDS + s] & pair == pair:
+                st[g, BG_CLAIM_SEAT] = s
+                st[g, BG_CLAIM_STAGE] = _CLAIM_UNPLAYED
+    st[g, BG_PHASE] = 2
+    lead = (st[g, BG_DEALER] + 1) & 3
+    st[g, BG_LEADER] = lead
+    st[g, BG_TO_ACT] = lead
+    return 2
+
+
+@njit(cache=True, error_model="numpy")
+def _bg_score(st: np.ndarray, g: int, rp: np.ndarray, out: np.ndarray) -> int:
+    """engine.scoring.score_hand for the supported flags; adds to the totals, writes the
+    hand's scores to ``out[g]``; the winning team of the match, or -1."""
+    tt = st[g, BG_TAKER] & 1
+    dt = 1 - tt
+    level = rp[BR_LEVEL0 + st[g, BG_LEVEL]]
+    mult = st[g, BG_MULT]
+    p0 = st[g, BG_POINTS]
+    p1 = st[g, BG_POINTS + 1]
+    if st[g, BG_TRICKS] == 8:
+        p0 += rp[BR_CAPOT_BONUS]
+    elif st[g, BG_TRICKS + 1] == 8:
+        p1 += rp[BR_CAPOT_BONUS]
+    b0 = st[g, BG_BELOTE]
+    b1 = st[g, BG_BELOTE + 1]
+    c0 = p0 + (b0 if rp[BR_BELOTE_COUNTS] else 0)
+    c1 = p1 + (b1 if rp[BR_BELOTE_COUNTS] else 0)
+    takers = c0 if tt == 0 else c1
+    defenders = c1 if tt == 0 else c0
+    # 0 made, 1 failed, 2 litige
+    if st[g, BG_CAPOT]:
+        outcome = 0 if st[g, BG_TRICKS + tt] == 8 else 1
+    elif takers == defenders and takers >= level:
+        outcome = 2
+    elif takers >= level and (takers > defenders or not rp[BR_MUST_BEAT]):
+        outcome = 0
+    else:
+        outcome = 1
+    own0 = p0 + b0
+    own1 = p1 + b1
+    s = np.zeros(2, dtype=np.int64)
+    belote_tt = b0 if tt == 0 else b1
+    belote_dt = b1 if tt == 0 else b0
+    new_pot = 0
+    if outcome == 0:
+        s[0] = own0
+        s[1] = own1
+        if rp[BR_MADE_ADDS]:
+            s[tt] += level * mult
+    elif outcome == 1:
+        base = rp[BR_FAILED_POINTS]
+        if base < 0:  # every card point of the hand, the capot bonus included
+            base = p0 + p1
+        s[dt] = base + belote_dt
+        if rp[BR_FAILED_TAKE_ALL]:
+            s[dt] += belote_tt
+        elif rp[BR_FAILED_KEEP_BELOTE]:
+            s[tt] = belote_tt
+        if rp[BR_FAILED_ADDS]:
+            s[dt] += level * mult
+    else:
+        s[dt] = own1 if dt == 1 else own0
+        s[tt] = belote_tt
+        new_pot = p0 if tt == 0 else p1
+    pot = st[g, BG_POT]
+    if pot:
+        if outcome != 2:
+            s[tt if outcome == 0 else dt] += pot
+        else:
+            new_pot += pot
+    st[g, BG_POT] = new_pot
+    st[g, BG_POT_TEAM] = tt if outcome == 2 else -1
+    out[g, 0] = s[0]
+    out[g, 1] = s[1]
+    t0 = st[g, BG_TOTALS] + s[0]
+    t1 = st[g, BG_TOTALS + 1] + s[1]
+    st[g, BG_TOTALS] = t0
+    st[g, BG_TOTALS + 1] = t1
+    st[g, BG_DEAL_NO] += 1
+    st[g, BG_DEALER] = (st[g, BG_DEALER] + 1) & 3
+    target = rp[BR_TARGET]
+    strict = rp[BR_TARGET_STRICT]
+    reached = (t0 > target or t1 > target) if strict else (t0 >= target or t1 >= target)
+    if not reached or t0 == t1:
+        return -1
+    return 0 if t0 > t1 else 1
+
+
+@njit(cache=True, error_model="numpy")
+def _bg_play(st: np.ndarray, g: int, seat: int, action: int, rp: np.ndarray,
+             out: np.ndarray) -> int:
+    """Game._play (and the trick's end): -2 goes on, -1 hand over, 0/1 the match's
+    winner."""
+    if action == 72:
+        _bg_say(st, g, rp)
+        return -2
+    card = action & 31
+    holder = st[g, BG_CLAIM_SEAT]
+    if holder >= 0 and not rp[BR_WINDOW_TRICK]:
+        _bg_close_windows(st, g)
+    st[g, BG_HANDS + seat] &= ~(1 << card)
+    st[g, BG_PLAYED + seat] |= 1 << card
+    n = st[g, BG_TRICK_N]
+    st[g, BG_TRICK + n] = card
+    n += 1
+    st[g, BG_TRICK_N] = n
+    rank = card & 7
+    if holder == seat and card >> 3 == st[g, BG_TRUMP] and (rank == 5 or rank == 6):
+        stage = st[g, BG_CLAIM_STAGE]
+        if stage == _CLAIM_UNPLAYED:
+            if rp[BR_KING_FIRST] and rank == 5:
+                st[g, BG_CLAIM_STAGE] = _CLAIM_VOID
+            else:
+                st[g, BG_CLAIM_STAGE] = _CLAIM_FIRST_OPEN
+        elif stage == _CLAIM_SAID:
+            st[g, BG_CLAIM_STAGE] = _CLAIM_SECOND_OPEN
+        if action >= 32:
+            _bg_say(st, g, rp)
+    if n < 4:
+        st[g, BG_TO_ACT] = (seat + 1) & 3
+        return -2
+    trump = st[g, BG_TRUMP]
+    c0 = st[g, BG_TRICK]
+    c1 = st[g, BG_TRICK + 1]
+    c2 = st[g, BG_TRICK + 2]
+    c3 = st[g, BG_TRICK + 3]
+    winner = (st[g, BG_LEADER] + _winner4(c0, c1, c2, c3, trump)) & 3
+    value = _points4(c0, c1, c2, c3, trump)
+    trick_no = st[g, BG_TRICK_NO]
+    if trick_no == 7:
+        value += rp[BR_LAST_BONUS]
+    st[g, BG_POINTS + (winner & 1)] += value
+    st[g, BG_TRICKS + (winner & 1)] += 1
+    if holder >= 0 and (rp[BR_WINDOW_TRICK] or trick_no == 7):
+        _bg_close_windows(st, g)
+    st[g, BG_TRICK_N] = 0
+    st[g, BG_TRICK_NO] = trick_no + 1
+    st[g, BG_LEADER] = winner
+    st[g, BG_TO_ACT] = winner
+    if trick_no < 7:
+        return -2
+    return _bg_score(st, g, rp, out)
+
+
+@njit(cache=True, error_model="numpy")
+def batch_check(actions: np.ndarray, legal: np.ndarray, n_legal: np.ndarray) -> int:
+    """The first game whose action is not among its legal ones, or -1."""
+    for g in range(actions.shape[0]):
+        a = actions[g]
+        ok = False
+        for k in range(n_legal[g]):
+            if legal[g, k] == a:
+                ok = True
+                break
+        if not ok:
+            return g
+    return -1
+
+
+@njit(cache=True, error_model="numpy")
+def batch_reset(st: np.ndarray, decks: np.ndarray, rp: np.ndarray, seed: int,
+                legal: np.ndarray, n_legal: np.ndarray) -> None:
+    """A new match in every game, the first hand dealt."""
+    for g in range(st.shape[0]):
+        st[g, BG_RNG] = ((seed * 2654435761 + g * 40503 + 88172645) ^ (g << 20)) & _LCG_MASK
+        _bg_new_match(st, g)
+        _bg_deal(st, decks, g, rp)
+        _bg_legal(st, g, rp, legal, n_legal)
+
+
+@njit(cache=True, error_model="numpy")
+def batch_step(st: np.ndarray, decks: np.ndarray, actions: np.ndarray, rp: np.ndarray,
+               legal: np.ndarray, n_legal: np.ndarray, scores: np.ndarray,
+               ended: np.ndarray) -> int:
+    """Apply one (checked) action per game.  ``ended[g]``: 0 going on, 1 all passed (dealt
+    anew), 2 hand played and scored (``scores[g]``), 3 and 4 the match won by team 0 or 1
+    (a new match is dealt).  Returns the number of hands played to the end."""
+    done = 0
+    for g in range(st.shape[0]):
+        seat = st[g, BG_TO_ACT]
+        a = actions[g]
+        ended[g] = 0
+        if st[g, BG_PHASE] == 1:
+            r = _bg_bid(st, g, seat, a, rp)
+            if r == 1:
+                ended[g] = 1
+                st[g, BG_DEALER] = (st[g, BG_DEALER] + 1) & 3
+                st[g, BG_DEAL_NO] += 1
+                _bg_deal(st, decks, g, rp)
+        else:
+            r = _bg_play(st, g, seat, a, rp, scores)
+            if r != -2:
+                done += 1
+                ended[g] = 2 if r == -1 else 3 + r
+                if r >= 0:
+                    _bg_new_match(st, g)
+                _bg_deal(st, decks, g, rp)
+        _bg_legal(st, g, rp, legal, n_legal)
+    return done
+
+
+@njit(cache=True, error_model="numpy")
+def batch_masks(legal: np.ndarray, n_legal: np.ndarray, mask: np.ndarray) -> None:
+    """``mask[g, a]`` = 1 for each legal action of game ``g``, else 0."""
+    for g in range(mask.shape[0]):
+        mask[g, :] = 0
+        for k in range(n_legal[g]):
+            mask[g, legal[g, k]] = 1
+
+
+@njit(cache=True, error_model="numpy")
+def batch_random_actions(legal: np.ndarray, n_legal: np.ndarray, rng: np.ndarray,
+                         out: np.ndarray) -> None:
+    """A uniformly drawn legal action per game (the 48-bit generator in ``rng[0]``)."""
+    for g in range(out.shape[0]):
+        out[g] = legal[g, _next_random(rng) % n_legal[g]]
+
+
+@njit(cache=True, error_model="numpy")
+def _bg_bid_features(action: int, levels: int, base: int, row: np.ndarray) -> None:
+    if action == 64:
+        row[base] = 1.0
+    elif action == 76:
+        row[base + 11] = 1.0
+    elif action == 77:
+        row[base + 12] = 1.0
+    elif action >= 100:
+        row[base + 13 + ((action - 100) & 3)] = 1.0
+        row[base + 17] = (((action - 100) >> 2) + 1) / levels
+
+
+@njit(cache=True, error_model="numpy")
+def batch_observations(st: np.ndarray, rp: np.ndarray, off: np.ndarray,
+                       out: np.ndarray) -> None:
+    """Each game's observation tensor for the player to move, as
+    belote.rl.tensors.observation_tensor lays it out (offsets of its parts in ``off``:
+    phase, dealer, to_act, hand, trump, taker, contract, hand_sizes, current_trick,
+    played_by, belote_said, last_bid, scores)."""
+    levels = rp[BR_LEVELS]
+    target = max(rp[BR_TARGET], 1)
+    for g in range(st.shape[0]):
+        row = out[g]
+        row[:] = 0.0
+        v = st[g, BG_TO_ACT]
+        row[off[0] + st[g, BG_PHASE]] = 1.0
+        row[off[1] + ((st[g, BG_DEALER] - v) & 3)] = 1.0
+        row[off[2]] = 1.0
+        m = st[g, BG_HANDS + v]
+        while m:
+            row[off[3] + lowest_card(m)] = 1.0
+            m &= m - 1
+        if st[g, BG_PHASE] == 2:
+            row[off[4] + st[g, BG_TRUMP]] = 1.0
+            row[off[5] + ((st[g, BG_TAKER] - v) & 3)] = 1.0
+            row[off[6]] = (st[g, BG_LEVEL] + 1) / levels
+            mult = st[g, BG_MULT]
+            slot = 0
+            if mult != 1 and mult == rp[BR_CONTRO]:
+                slot = 1
+            elif mult != 1 and mult == rp[BR_SURCONTRO]:
+                slot = 2
+            row[off[6] + 1 + slot] = 1.0
+            if st[g, BG_CAPOT]:
+                row[off[6] + 4] = 1.0
+        leader = st[g, BG_LEADER]
+        for i in range(st[g, BG_TRICK_N]):
+            row[off[8] + ((leader + i - v) & 3) * 32 + st[g, BG_TRICK + i]] = 1.0
+        for rel in range(4):
+            s = (v + rel) & 3
+            row[off[7] + rel] = popcount(st[g, BG_HANDS + s]) / 8
+            m = st[g, BG_PLAYED + s]
+            while m:
+                row[off[9] + rel * 32 + lowest_card(m)] = 1.0
+                m &= m - 1
+            said = st[g, BG_SAID + s]
+            if said & 1:
+                row[off[10] + rel * 2] = 1.0
+            if said & 2:
+                row[off[10] + rel * 2 + 1] = 1.0
+            if st[g, BG_LAST_BID + s] >= 0:
+                _bg_bid_features(st[g, BG_LAST_BID + s], levels, off[11] + rel * 18, row)
+        mine = v & 1
+        theirs = 1 - mine
+        sc = off[12]
+        row[sc] = st[g, BG_POINTS + mine] / 162
+        row[sc + 1] = st[g, BG_POINTS + theirs] / 162
+        row[sc + 2] = st[g, BG_TRICKS + mine] / 8
+        row[sc + 3] = st[g, BG_TRICKS + theirs] / 8
+        row[sc + 6] = st[g, BG_TOTALS + mine] / target
+        row[sc + 7] = st[g, BG_TOTALS + theirs] / target
+        row[sc + 8] = st[g, BG_POT] / target

@@ -21,7 +21,7 @@ Parts (sizes in brackets; "x/k" means the value divided by k, so most features l
 | ``turned`` | 32 | the turned card, while it is face up or known to be the taker's |
 | ``trump`` | 6 | suits 0..3, no trump, all trump |
 | ``taker`` | 4 | relative seat of the taker |
-| ``contract`` | 5 | level index+1 / number of levels, multiplier x1/x2/x4 one-hot, capot |
+| ``contract`` | 5 | level index+1 / number of levels, plain/contro/surcontro one-hot, capot |
 | ``hand_sizes`` | 4 | cards held by each relative seat / 8 |
 | ``current_trick`` | 128 | 4 relative seats x 32: the card each has put in the trick in play |
 | ``played_by`` | 128 | 4 relative seats x 32: every card each has played this hand |
@@ -96,7 +96,6 @@ _BIDS, _TRICKS = _O["bid_history"], _O["trick_history"]
 _SIMPLE_BID = {A.PASS: 0, A.TAKE: 1, A.SENZA: 6, A.TUTTE: 7, A.ASPETTO: 8, A.ANCORA: 9,
                A.ALZO: 10, A.CONTRO: 11, A.SURCONTRO: 12}
 _DECLARED_KIND = {"tierce": 1, "cinquante": 2, "cent": 3, "carre": 4}
-_MULTIPLIER = {1: 0, 2: 1, 4: 2}
 _CARDS = tuple(range(32))
 
 
@@ -111,6 +110,17 @@ def _bid_features(action: int, levels: int, base: int, ones: list[int],
     elif action >= A.CONTRACT_BASE:
         ones.append(base + 13 + A.contract_suit(action))
         out[base + 17] = (A.contract_level_index(action) + 1) / levels
+
+
+def _multiplier_slot(multiplier: int, game: Game) -> int:
+    """0 plain, 1 doubled (contro), 2 redoubled (surcontro), from the rules' own
+    multipliers (colver's surcoinche is x3, not x4)."""
+    auction = game.rules.auction
+    if auction is None or multiplier == 1:
+        return 0
+    if multiplier == auction.contro_multiplier:
+        return 1
+    return 2 if multiplier == auction.surcontro_multiplier else 0
 
 
 def _declared_kind(name: str) -> int:
@@ -139,17 +149,8 @@ def _fill(game: Game, viewer: int, out: Tensor, history: bool) -> None:
         ones.append(_TURNED + game.turned)
     for rel in range(4):
         out[_SIZES + rel] = game.hands[(viewer + rel) % 4].bit_count() / 8
-    contract = game.contract
     levels = len(game.rules.auction.levels) if game.rules.auction is not None else 1
-    if contract is not None:
-        ones.append(_TRUMP + contract.trump)
-        ones.append(_TAKER + (contract.taker - viewer) % 4)
-        if contract.level and game.rules.auction is not None:
-            index = game.rules.auction.levels.index(contract.level)
-            out[_CONTRACT] = (index + 1) / levels
-        ones.append(_CONTRACT + 1 + _MULTIPLIER.get(contract.multiplier, 0))
-        if contract.capot:
-            ones.append(_CONTRACT + 4)
+    _fill_contract(game, viewer, out)
     leader = game.leader
     for i, card in enumerate(game.trick):
         ones.append(_TRICK + ((leader + i - viewer) % 4) * 32 + card)
@@ -193,6 +194,22 @@ def _fill(game: Game, viewer: int, out: Tensor, history: bool) -> None:
             _bid_features(action, levels, base + 4, ones, out)
     out[ones] = 1.0
     _fill_scores(game, viewer, out)
+
+
+def _fill_contract(game: Game, viewer: int, out: Tensor) -> None:
+    """The trump, taker and contract parts, once the contract is set."""
+    contract = game.contract
+    if contract is None:
+        return
+    out[_TRUMP + contract.trump] = 1.0
+    out[_TAKER + (contract.taker - viewer) % 4] = 1.0
+    auction = game.rules.auction
+    if contract.level and auction is not None:
+        index = auction.levels.index(contract.level)
+        out[_CONTRACT] = (index + 1) / len(auction.levels)
+    out[_CONTRACT + 1 + _multiplier_slot(contract.multiplier, game)] = 1.0
+    if contract.capot:
+        out[_CONTRACT + 4] = 1.0
 
 
 def _fill_scores(game: Game, viewer: int, out: Tensor) -> None:
