@@ -14,7 +14,7 @@ Parts (sizes in brackets; "x/k" means the value divided by k, so most features l
 
 | name | size | meaning |
 |---|---|---|
-| ``phase`` | 4 | one-hot: deal, bidding, playing, match over |
+| ``phase`` | 5 | one-hot: deal, bidding, playing, match over, cut (``Phase``) |
 | ``dealer`` | 4 | relative seat of the dealer |
 | ``to_act`` | 4 | relative seat of the player to act (none on a chance node or at the end) |
 | ``hand`` | 32 | the viewer's cards (card = suit*8 + rank) |
@@ -49,6 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from belote.engine import actions as A
+from belote.engine.state import Phase
 
 if TYPE_CHECKING:
     from belote.engine.state import Game
@@ -59,7 +60,8 @@ BID_FEATURES = 18
 MAX_BIDS = 40
 
 _COMMON: tuple[tuple[str, int], ...] = (
-    ("phase", 4), ("dealer", 4), ("to_act", 4), ("hand", 32), ("turned", 32), ("trump", 6),
+    ("phase", len(Phase)), ("dealer", 4), ("to_act", 4), ("hand", 32), ("turned", 32),
+    ("trump", 6),
     ("taker", 4), ("contract", 5), ("hand_sizes", 4), ("current_trick", 128),
     ("played_by", 128), ("shown", 128), ("belote_said", 8), ("declared", 20),
     ("last_bid", 4 * BID_FEATURES), ("scores", 9),

@@ -33,6 +33,7 @@ from belote.engine.events import (
     CardPlayed,
     CardsDealt,
     ContractSet,
+    DeckCut,
     DeclarationAnnounced,
     DeclarationsResolved,
     DeclarationsShown,
@@ -40,6 +41,8 @@ from belote.engine.events import (
     HandScored,
     HandStarted,
     MatchOver,
+    MatchStarted,
+    OttavaShown,
     TrickWon,
     TurnedCardTaken,
 )
@@ -86,12 +89,20 @@ _PHASE_ENTRY = {phase: T._PHASE + int(phase) for phase in Phase}
 _OBS_PERMUTATIONS = tuple(np.ascontiguousarray(p[:OBSERVATION_SIZE]) for p in PERMUTATIONS)
 
 
+# Events that change nothing the tensors show; any other event without a handler (one added
+# to the engine after this module) makes the tracker rebuild, never serve a stale tensor.
+_UNSEEN: frozenset[type[Event]] = frozenset({MatchStarted})
+# Events after which the buffer is rebuilt whole, by design (rare: once a hand at most).
+_REBUILT: frozenset[type[Event]] = frozenset({DeckCut, OttavaShown})
+
+
 class TensorTracker:
     """Drives ``game`` and keeps every seat's information-state tensor up to date."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.rebuilds = 0  # full rebuilds after the game moved without the tracker
+        self._stale = False  # an event the increments do not model was seen
         self._legal: list[int] | None = None  # the mover's legal actions, once asked
         self._log_len = 0  # the game's log as the tracker last saw it: length, last entry
         self._log_last: tuple[int, object] | None = None
@@ -115,7 +126,9 @@ class TensorTracker:
         """``game.deal(deck)``, then the tensors follow."""
         self._check_sync()
         events = self.game.deal(deck)
-        self._consume(events)
+        # Once a hand: rebuilt whole (a deal may wait for a cut, and what a cut phase shows
+        # is the rebuild's to say), so the per-step increments stay the fast path.
+        self._rebuild()
         return events
 
     def apply(self, action: int, seat: int | None = None) -> list[Event]:
@@ -132,6 +145,18 @@ class TensorTracker:
             handler = handlers.get(type(event))
             if handler is not None:
                 handler(event)
+            elif type(event) in _REBUILT:
+                self._stale = True  # once a hand: the whole buffer is read again below
+                break
+            elif type(event) not in _UNSEEN:
+                # An event the increments do not model (added to the engine after this
+                # module): rebuild, counted, rather than serve a stale tensor.
+                self.rebuilds += 1
+                self._stale = True
+                break
+        if self._stale:
+            self._stale = False
+            self._rebuild()
         self._log_len = len(log)
         self._log_last = log[-1]
         self._turn_stale = True
@@ -168,6 +193,18 @@ class TensorTracker:
             handler = handlers.get(type(event))
             if handler is not None:
                 handler(event)
+            elif type(event) in _REBUILT:
+                self._stale = True  # once a hand: the whole buffer is read again below
+                break
+            elif type(event) not in _UNSEEN:
+                # An event the increments do not model (added to the engine after this
+                # module): rebuild, counted, rather than serve a stale tensor.
+                self.rebuilds += 1
+                self._stale = True
+                break
+        if self._stale:
+            self._stale = False
+            self._rebuild()
         self._log_len = len(log)
         self._log_last = log[-1]
         mover = game.current_player()
@@ -252,7 +289,7 @@ class TensorTracker:
         buf[:] = 0.0
         T._fill(game, 0, buf[:_SIZE], history=True)
         buf[T._HAND:T._HAND + 32] = 0.0
-        buf[T._PHASE:T._PHASE + 12] = 0.0
+        buf[T._PHASE:T._TO_ACT + 4] = 0.0  # phase, dealer and player to act
         self._turn_on = [-1, -1, -1]  # the entries _write_turn set to 1 (-1: none)
         if game.phase == 1 or game.phase == 2:
             for seat, hand in enumerate(game.hands):
@@ -270,6 +307,18 @@ class TensorTracker:
             handler = handlers.get(type(event))
             if handler is not None:
                 handler(event)
+            elif type(event) in _REBUILT:
+                self._stale = True  # once a hand: the whole buffer is read again below
+                break
+            elif type(event) not in _UNSEEN:
+                # An event the increments do not model (added to the engine after this
+                # module): rebuild, counted, rather than serve a stale tensor.
+                self.rebuilds += 1
+                self._stale = True
+                break
+        if self._stale:
+            self._stale = False
+            self._rebuild()
         self._synced()
 
     def _card(self, e: CardPlayed) -> None:
