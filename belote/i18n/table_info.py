@@ -113,6 +113,12 @@ def turn_prompt(obs: Observation, lang: str, verbosity: str) -> str:
     rules = obs.ruleset
     legal = obs.legal_actions
     brief = verbosity == "brief"
+    cuts = [A.cut_depth(a) for a in legal if A.is_cut(a) and a != A.KNOCK]
+    if A.KNOCK in legal:  # seed 000: cut the deck, or knock on it to trust the dealer
+        if not cuts:
+            return translate(lang, "sala.prompt.knock" + (".brief" if brief else ""))
+        return translate(lang, "sala.prompt.cut" + (".brief" if brief else ""),
+                         low=min(cuts), high=max(cuts))
     bids = [a for a in legal if A.is_bid(a)]
     contracts = [a for a in bids if A.CONTRACT_BASE <= a < A.CONTRACT_END]
     words = [action_name(a, lang, rules) for a in bids if a not in contracts]

@@ -17,7 +17,7 @@ from belote.cards import cards_in
 from belote.engine import actions as A
 from belote.engine.events import Event
 from belote.engine.observation import Observation
-from belote.engine.state import CHANCE, Game
+from belote.engine.state import CHANCE, Game, Phase
 from belote.i18n import action_name, card_name, describe_event, preset_name, translate
 from belote.i18n.names import contract_name, suit_name, trump_name
 from belote.i18n.refusals import explain
@@ -150,6 +150,7 @@ def table_view(table: TableState, viewer: Viewer) -> dict[str, Any]:
     belote_why = why_no_belote(obs, lang) if viewer.seat is not None else ""
     view.update({
         "phase": "over" if game.is_terminal() else ("deal" if mover == CHANCE else
+                                                   "cut" if game.phase == Phase.CUT else
                                                    ("bidding" if obs.trump is None
                                                     else "playing")),
         "turn": mover if mover >= 0 else None,

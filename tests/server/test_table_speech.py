@@ -22,12 +22,30 @@ from tests.server.helpers import connect, create_table, guest, send, sit_with_bo
 def _my_bid(ws: Any) -> dict[str, Any]:
     def ready(frame: dict[str, Any]) -> bool:
         view = frame["d"].get("view", {})
+        if view.get("phase") == "cut" and view.get("turn") == view.get("seat"):
+            send(ws, "act", a=84)  # valdostana: Ada cuts first; she knocks (seed 000)
+            return False
         return bool(view.get("started")) and view.get("turn") == view.get("seat") and bool(
             view.get("choices")) and view.get("phase") == "bidding"
     frame = until(ws, ready)
     view: dict[str, Any] = frame["d"]["view"]
     return view
 
+
+def test_the_cutter_is_told_to_cut_or_knock() -> None:
+    from belote.engine import actions as A
+    from belote.engine.state import Game
+    from belote.i18n.table_info import turn_prompt
+    from belote.rules import find_preset
+
+    game = Game(find_preset("valdostana"), first_dealer=3)
+    game.deal(list(range(32)))
+    cutter = game.current_player()
+    assert A.KNOCK in game.legal_actions()
+    obs = game.observation(cutter)
+    assert turn_prompt(obs, "en", "normal").startswith(
+        "Your turn to cut the deck: knock to trust the dealer, or cut it")
+    assert turn_prompt(obs, "it", "brief").startswith("Taglio: bussa")
 
 def test_a_typed_bid_in_another_language_is_played(client: TestClient) -> None:
     guest(client, "Ada")

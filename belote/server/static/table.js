@@ -177,7 +177,7 @@
       if (myTurn && (fresh || view.step !== announcedStep)) {
         announcedStep = view.step;
         cue("turn");
-        const bidding = view.phase === "bidding" && view.prompt;
+        const bidding = (view.phase === "bidding" || view.phase === "cut") && view.prompt;
         spoken.push(bidding ? view.prompt : [S.your_turn, view.prompt].filter(Boolean).join(" "));
       }
       if (!myTurn) announcedStep = null;
