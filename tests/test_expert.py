@@ -79,7 +79,8 @@ def test_expert_is_deterministic_for_a_seed_and_a_fixed_number_of_worlds() -> No
         legal = game.legal_actions()
         game.apply(A.TAKE if A.TAKE in legal else legal[-1])
     obs = game.observation(game.current_player())
-    choices = {ExpertBot(7, budget_ms=0, max_worlds=6, min_worlds=6).choose(obs)
+    choices = {ExpertBot(7, budget_ms=0, hard_ms=600_000,
+                                  max_worlds=6, min_worlds=6).choose(obs)
                for _ in range(3)}
     assert len(choices) == 1 and choices <= set(obs.legal_actions)
 

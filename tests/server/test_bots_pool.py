@@ -54,7 +54,7 @@ def _wait_for(condition: Callable[[], bool], what: str, seconds: float = 60.0) -
 # ---------------------------------------------------------------- worker-side test doubles
 # Module level, so that spawned workers can unpickle them by name.
 
-def think_or_hang(level: str, observation: Observation) -> int:
+def think_or_hang(level: str, observation: Observation, deadline: float) -> int:
     """``hang:PATH`` writes this worker's pid to PATH and never answers; else a real bot."""
     if level.startswith("hang:"):
         Path(level.removeprefix("hang:")).write_text(str(os.getpid()))
@@ -126,7 +126,7 @@ def test_a_late_decision_falls_back_to_the_heuristic_and_is_counted() -> None:
 
 def test_a_failing_bot_falls_back_and_the_reason_is_logged_with_table_and_seat(
         caplog: pytest.LogCaptureFixture) -> None:
-    def broken(level: str, observation: Observation) -> int:
+    def broken(level: str, observation: Observation, deadline: float) -> int:
         raise RuntimeError("the bot crashed")
 
     with caplog.at_level(logging.WARNING, logger="belote.server.bots"):
@@ -244,7 +244,7 @@ class _WidePool(BotPool):
 def test_a_table_has_at_most_one_outstanding_decision_and_others_are_not_held_up() -> None:
     release = threading.Event()
 
-    def task(level: str, observation: Observation) -> int:
+    def task(level: str, observation: Observation, deadline: float) -> int:
         if level == "slow":
             release.wait(60)
         return observation.legal_actions[0]
@@ -279,7 +279,7 @@ def test_decisions_from_many_tables_are_served_first_come_first_served() -> None
     release = threading.Event()
     served: list[str] = []
 
-    def task(level: str, observation: Observation) -> int:
+    def task(level: str, observation: Observation, deadline: float) -> int:
         if level == "block":
             release.wait(60)
         served.append(level)
