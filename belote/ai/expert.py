@@ -125,7 +125,7 @@ class ExpertBot:
                  max_worlds: int = 48, min_worlds: int = 2, bid_budget_ms: float = 250.0,
                  bid_worlds: int = 32, min_bid_worlds: int = 8,
                  bid_margin: float | None = None, hard_ms: float = 300.0,
-                 bid_hard_ms: float = 350.0) -> None:
+                 bid_hard_ms: float = 320.0) -> None:
         self.name = name
         self.rng = random.Random(seed)
         self.budget = budget_ms / 1000.0
