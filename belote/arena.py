@@ -246,8 +246,9 @@ class PairResult:
     dealer: int
     first: tuple[int, int]  # (N-S, E-W) scores, A at N-S
     second: tuple[int, int]  # (N-S, E-W) scores, B at N-S
-    compute_a: Compute = field(default_factory=Compute)  # A's card moves, both plays
-    compute_b: Compute = field(default_factory=Compute)
+    # A's and B's card moves over both plays (timings: not part of a result's equality)
+    compute_a: Compute = field(default_factory=Compute, compare=False)
+    compute_b: Compute = field(default_factory=Compute, compare=False)
 
     @property
     def score_a(self) -> float:

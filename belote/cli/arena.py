@@ -61,22 +61,22 @@ def result_table(result: ArenaResult, preset: str) -> Table:
     bids = f", bids: {result.bidder} at every seat" if result.bidder else ""
     table = Table(title=f"{len(result.pairs)} duplicate pairs, preset {preset}{bids}")
     for column in ("A", "B", "margin/deal A-B (95% CI)", "A pts/deal", "B pts/deal",
-                   "pairs won/tied/lost", "s/pair", "A ms/move", "B ms/move"):
+                   "pairs won/tied/lost", "s/pair"):
         table.add_column(column)
     ci = f"± {half:.1f}" if math.isfinite(half) else "± ∞"
-    compute_a, compute_b = result.compute()
     table.add_row(result.bot_a, result.bot_b, f"{mean:+.1f} {ci}", f"{score_a:.1f}",
                   f"{score_b:.1f}", f"{result.wins}/{result.ties}/{result.losses}",
-                  f"{result.seconds_per_pair:.3f}", _compute(compute_a), _compute(compute_b))
-    table.caption = ("ms/move: wall time per card move with a choice (worlds per move where "
-                     "the bot reports them)")
+                  f"{result.seconds_per_pair:.3f}")
+    compute_a, compute_b = result.compute()
+    table.caption = (f"compute per card move with a choice: A {_compute(compute_a)}, "
+                     f"B {_compute(compute_b)}")
     return table
 
 
 def _compute(compute: Compute) -> str:
     worlds = compute.worlds_per_move
-    text = f"{compute.ms_per_move:.1f}"
-    return text if worlds is None else f"{text} ({worlds:.1f} worlds)"
+    text = f"{compute.ms_per_move:.1f} ms"
+    return text if worlds is None else f"{text}, {worlds:.1f} worlds"
 
 
 def _require_matplotlib() -> None:
