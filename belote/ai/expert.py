@@ -16,6 +16,7 @@ Announcements (belote, declarations, ottava) follow the heuristic bot: always.
 from __future__ import annotations
 
 import logging
+import math
 import random
 import time
 from collections.abc import Iterable
@@ -48,6 +49,10 @@ PLAYOUTS = 24  # per card and world, where the search is not exact
 # Bidding values whole deals within this many points (fewer MTD(f) passes, so more worlds
 # in the bid's time): the sampling's own noise is far larger.
 BID_TOLERANCE = 4
+# A bid's average over worlds counts less BID_CONFIDENCE standard errors (see _lower_bound);
+# with fewer than MIN_BID_SAMPLE worlds solved in time the heuristic bids (counted).
+BID_CONFIDENCE = 1.0
+MIN_BID_SAMPLE = 3
 
 
 def exact_search(rules: Rules, tricks_left: int) -> bool:
@@ -112,6 +117,16 @@ def make_clock(budget: float, hard: float, least: int, deadline: float | None) -
     if deadline is not None:
         soft, stop = min(soft, deadline), min(stop, deadline)
     return Clock(soft, stop, least)
+
+
+def _lower_bound(values: list[float]) -> float:
+    """The mean less BID_CONFIDENCE standard errors: with the few worlds a bid's deadline
+    allows, the best of several noisy averages is too often a lucky one (the winner's
+    curse); a bid must beat passing by the margin with some confidence."""
+    n = len(values)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean - BID_CONFIDENCE * math.sqrt(var / n)
 
 
 class ExpertBot:
@@ -340,8 +355,8 @@ class ExpertBot:
         trumps = sorted({c[0] for c in candidates.values()}
                         | ({standing[1]} if standing is not None else set()))
         worlds = list(self._worlds_for_bidding(obs, rules, seat, self.bid_worlds))
-        scores = dict.fromkeys(candidates, 0.0)
-        baseline = 0.0
+        # each candidate's score minus passing's, world by world (paired: same worlds)
+        diffs: dict[int, list[float]] = {a: [] for a in candidates}
         counted = 0
         for world in worlds:
             stop = clock.stop_before(counted)
@@ -370,19 +385,20 @@ class ExpertBot:
                 return sum(self._contract_score(rules, v, seat & 1, taker_team, trump, level,
                                                 mult) for v in outcomes) / len(outcomes)
 
-            for action, (trump, level, mult, taker_team) in candidates.items():
-                scores[action] += score(trump, taker_team, level, mult)
+            passing = 0.0
             if standing is not None:
                 taker, trump, level, mult = standing
-                baseline += score(trump, taker & 1, level, mult)
+                passing = score(trump, taker & 1, level, mult)
+            for action, (trump, level, mult, taker_team) in candidates.items():
+                diffs[action].append(score(trump, taker_team, level, mult) - passing)
             counted += 1
         self.last_worlds = counted
-        if counted == 0:
+        if counted < MIN_BID_SAMPLE:
             return None
         return {
-            a: (s - baseline) / counted - self.bid_margin
+            a: _lower_bound(d) - self.bid_margin
             - (DOUBLE_MARGIN if a in (A.CONTRO, A.SURCONTRO) else 0.0)
-            for a, s in scores.items()
+            for a, d in diffs.items()
         }
 
     def _deal_playouts(self, rules: Rules, world: tuple[int, int, int, int], leader: int,
