@@ -31,6 +31,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import resource
 import signal
 import socket
@@ -71,8 +72,11 @@ def start_server(args: argparse.Namespace, port: int, db_url: str,
     command += [args.launcher] if args.launcher else ["-m", "belote"]
     command += ["serve", "--host", "127.0.0.1", "--port", str(port),
                 "--db", db_url, "--bot-delay", str(args.bot_delay),
-                "--bot-workers", str(args.bot_workers),
-                "--guests-per-hour", "1000000"]  # every scripted player comes from loopback
+                *(["--bot-workers", str(args.bot_workers)] if args.bot_workers is not None
+                  else []),
+                # every scripted player comes from loopback: lift the per-address limits
+                "--guests-per-hour", "1000000", "--tables-per-hour", "1000000",
+                "--sockets-per-address", "100000"]
     log = log_path.open("wb")
     return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                             start_new_session=True)
@@ -133,12 +137,30 @@ def own_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def logged_actions(db_path: Path | None) -> int | None:
+def logged_actions(db_path: Path | None) -> tuple[int, int] | None:
+    """Actions in the tables' logs, and how many of them were quick moves (a bot's
+    fallback: the pool's time limit passed, or its worker failed)."""
     if db_path is None:
         return None
     with contextlib.closing(sqlite3.connect(f"file:{db_path}?mode=ro", uri=True,
                                             timeout=10)) as db:
-        return int(db.execute("SELECT count(*) FROM table_log WHERE kind='act'").fetchone()[0])
+        acts, quick = db.execute(
+            "SELECT count(*), coalesce(sum(data LIKE '%\"quick\"%'), 0) FROM table_log "
+            "WHERE kind='act'").fetchone()
+        return int(acts), int(quick)
+
+
+POOL_LINE = re.compile(r"bot pool closing: (\d+) decisions, (\d+) fallbacks .*latency "
+                       r"p50 (\S+) p99 (\S+) ms")
+
+
+def pool_summary(log_text: str) -> tuple[int, int, str, str] | None:
+    """The bot pool's closing line in the server's log: decisions, fallbacks, p50, p99 (ms
+    over its latest decisions, see belote.server.bots.stats.LATENCY_WINDOW)."""
+    found = POOL_LINE.search(log_text)
+    if found is None:
+        return None
+    return int(found[1]), int(found[2]), found[3], found[4]
 
 
 # ---------------------------------------------------------------------- the clients
@@ -246,9 +268,10 @@ async def play_match(room: Room, player: Player, driver: int, human: bool,
     table_id = await player.new_table()
     async with player.socket(table_id) as ws:
         await send(ws, "sit", seat=seat)
+        levels = args.bot_level.split(",")
         for other in range(4):
-            if other != seat:
-                await send(ws, "bot", seat=other, level=args.bot_level)
+            if other != seat:  # the tables take the levels in turn
+                await send(ws, "bot", seat=other, level=levels[driver % len(levels)])
         await send(ws, "start")
         started = stood = False
         latest: dict[str, Any] = {}
@@ -362,7 +385,16 @@ def load() -> str:
     return f"{one:.2f} {five:.2f} {fifteen:.2f}"
 
 
-async def run(args: argparse.Namespace) -> int:
+@dataclass
+class Outcome:
+    tables: int
+    sustained: int
+    p99: float
+    fallbacks: int
+    met: bool
+
+
+async def run(args: argparse.Namespace) -> Outcome:
     workdir = Path(tempfile.mkdtemp(prefix="room-load-"))
     if args.db:
         db_url = args.db
@@ -375,7 +407,8 @@ async def run(args: argparse.Namespace) -> int:
     log_path = workdir / "server.log"
     print(f"load average before: {load()}  ({os.cpu_count()} CPUs)")
     print(f"server: belote serve on {base}, db {db_url}, bot delay {args.bot_delay} s, "
-          f"bot workers {args.bot_workers}; log {log_path}")
+          f"bot workers {'the default' if args.bot_workers is None else args.bot_workers}; "
+          f"log {log_path}")
     server = start_server(args, port, db_url, log_path)
     room = Room(args, base, f"ws://127.0.0.1:{port}")
     tasks: list[asyncio.Task[None]] = []
@@ -429,8 +462,11 @@ async def run(args: argparse.Namespace) -> int:
           f"{args.tables - args.humans} all bots), {live} sustained (a frame in the last "
           f"{stale_after:.0f} s at the end); {room.tables_created} created in all; "
           f"{room.matches_finished} matches finished during the measure")
+    fallbacks = -1  # unknown (no SQLite file to read)
     if acts is not None and acts0 is not None:
-        print(f"actions: {acts - acts0} in {elapsed:.1f} s = {(acts - acts0) / elapsed:.1f}/s "
+        count = acts[0] - acts0[0]
+        fallbacks = acts[1] - acts0[1]
+        print(f"actions: {count} in {elapsed:.1f} s = {count / elapsed:.1f}/s "
               f"across the room (bots included); human actions sent {room.human_actions}")
     print(f"frames received: {frames / elapsed:.1f}/s, "
           f"{frame_bytes / max(1, frames) / 1024:.1f} KiB on average")
@@ -445,6 +481,15 @@ async def run(args: argparse.Namespace) -> int:
           f"({errors_before} before it)" + "".join(
               f"\n  {n} x {what}" for what, n in room.errors.most_common(8)))
     log_text = log_path.read_text(errors="replace")
+    pool = pool_summary(log_text)
+    print(f"bot fallbacks (quick moves) during the measure: "
+          f"{fallbacks if fallbacks >= 0 else 'unknown'}")
+    if pool is not None:
+        print(f"bot pool, whole run: {pool[0]} decisions, {pool[1]} fallbacks; decision "
+              f"latency (asked -> answered, latest decisions) p50 {pool[2]} ms, "
+              f"p99 {pool[3]} ms")
+    else:
+        print("bot pool: no closing line in the server's log")
     warnings = [line for line in log_text.splitlines()
                 if line.startswith(("WARNING", "ERROR", "CRITICAL", "Traceback"))]
     print(f"server log: {len(warnings)} warning/error lines" + "".join(
@@ -458,15 +503,35 @@ async def run(args: argparse.Namespace) -> int:
     if args.profile:
         print(f"server profile: {args.profile}")
     p99 = percentile(lat, 99) if lat else float("inf")
-    met = p99 <= GOAL_MS and live >= args.tables
-    print(f"goal: {args.tables} tables with p99 <= {GOAL_MS:.0f} ms: "
-          f"{live} sustained, p99 {p99:.1f} ms -> {'met' if met else 'NOT met'}")
+    met = p99 <= GOAL_MS and live >= args.tables and fallbacks == 0
+    print(f"goal: {args.tables} tables ({args.bot_level} bots) with p99 <= {GOAL_MS:.0f} ms "
+          f"and no fallback: {live} sustained, p99 {p99:.1f} ms, fallbacks {fallbacks} -> "
+          f"{'met' if met else 'NOT met'}")
     if not args.keep:
         for path in workdir.iterdir():
             if path.name != "server.log" or met:
                 path.unlink()
         with contextlib.suppress(OSError):
             workdir.rmdir()
+    return Outcome(args.tables, live, p99, fallbacks, met)
+
+
+def sweep(args: argparse.Namespace, counts: list[int]) -> int:
+    """Run the measure at each table count (one scripted human per table when --humans
+    equals --tables), in order; print the largest count without a fallback."""
+    best = 0
+    everyone = args.humans == args.tables
+    for count in counts:
+        args.tables = count
+        args.humans = count if everyone else min(args.humans, count)
+        print(f"\n===== {count} tables =====")
+        outcome = asyncio.run(run(args))
+        if outcome.fallbacks != 0:
+            print(f"{count} tables: {outcome.fallbacks} fallbacks; the sweep stops")
+            break
+        best = count
+    print(f"\nlargest table count without fallbacks ({args.bot_level} bots): "
+          f"{best if best else 'none of ' + str(counts)}")
     return 0
 
 
@@ -481,11 +546,17 @@ def main() -> int:
                         help="seconds after the last table started, before measuring")
     parser.add_argument("--ramp", type=float, default=10.0,
                         help="seconds over which the tables are opened")
-    parser.add_argument("--bot-level", default="normal", help="level of every bot")
+    parser.add_argument("--bot-level", default="normal",
+                        help="level of the bots; several, comma-separated (normal,expert): "
+                             "the tables take them in turn")
+    parser.add_argument("--sweep", default=None,
+                        help="table counts to measure in turn (e.g. 10,20,30,50): prints the "
+                             "largest without fallbacks")
     parser.add_argument("--bot-delay", type=float, default=0.8,
                         help="a bot's pause before it plays (the room's default)")
-    parser.add_argument("--bot-workers", type=int, default=1,
-                        help="bot processes of the server (0: a thread)")
+    parser.add_argument("--bot-workers", type=int, default=None,
+                        help="bot processes of the server (0: a thread; default: the "
+                             "server's, one per CPU)")
     parser.add_argument("--think-min", type=float, default=0.3,
                         help="shortest think time of a scripted human, seconds")
     parser.add_argument("--think-max", type=float, default=1.0,
@@ -509,7 +580,15 @@ def main() -> int:
         parser.error("--humans must be between 0 and --tables (one human per table)")
     if not 0 <= args.think_min <= args.think_max:
         parser.error("--think-min must be at most --think-max")
-    return asyncio.run(run(args))
+    if args.sweep:
+        try:
+            counts = [int(c) for c in args.sweep.split(",")]
+        except ValueError:
+            parser.error("--sweep takes table counts separated by commas")
+        if not counts or min(counts) < 1:
+            parser.error("--sweep takes table counts of at least 1")
+        return sweep(args, counts)
+    return 0 if asyncio.run(run(args)).met else 1
 
 
 if __name__ == "__main__":

@@ -21,7 +21,15 @@ from belote.oracles.colver.agents import (
     to_colver_bid,
 )
 from belote.rules import find_preset
-from belote.sim.arena import PairResult, arena_rules, pair_deck, play_hand, play_pair, run_arena
+from belote.sim.arena import (
+    ArenaResult,
+    PairResult,
+    arena_rules,
+    pair_deck,
+    play_hand,
+    play_pair,
+    run_arena,
+)
 
 COINCHE = find_preset("coinche")
 runner = CliRunner()
@@ -230,3 +238,13 @@ def test_play_pair_is_reproducible() -> None:
     one = play_pair(COINCHE, "heuristic", "random", 11, 3)
     two = play_pair(COINCHE, "heuristic", "random", 11, 3)
     assert one == two and one.dealer == 3
+
+
+def test_a_pair_records_each_sides_compute_per_card_move() -> None:
+    pair = play_pair(COINCHE, "heuristic", "random", 11, 3)
+    assert pair.compute_a.moves > 0 and pair.compute_b.moves > 0
+    assert pair.compute_a.seconds >= 0 and pair.compute_a.worlds_per_move is None
+    result = run_arena(COINCHE, "heuristic", "random", 2, seed=1)
+    data = result.to_dict()
+    assert data["ms_per_move_a"] >= 0 and data["worlds_per_move_b"] is None
+    assert ArenaResult.from_dict(data).compute()[0].moves == result.compute()[0].moves

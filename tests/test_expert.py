@@ -80,7 +80,8 @@ def test_expert_is_deterministic_for_a_seed_and_a_fixed_number_of_worlds() -> No
         legal = game.legal_actions()
         game.apply(A.TAKE if A.TAKE in legal else legal[-1])
     obs = game.observation(game.current_player())
-    choices = {ExpertBot(7, budget_ms=0, max_worlds=6, min_worlds=6).choose(obs)
+    choices = {ExpertBot(7, budget_ms=0, hard_ms=600_000,
+                                  max_worlds=6, min_worlds=6).choose(obs)
                for _ in range(3)}
     assert len(choices) == 1 and choices <= set(obs.legal_actions)
 
@@ -89,3 +90,21 @@ def test_easy_bot_never_breaks_a_rule() -> None:
     game = play_match(PRESETS["classic"], [EasyBot(s) for s in range(4)],
                       seeded_deck_source(6), 0)
     assert game.is_terminal()
+
+
+def test_an_expert_past_its_deadline_answers_at_once_and_counts_it() -> None:
+    # A deadline already gone: no world is searched, the heuristic's legal choice is played,
+    # and the decision is counted (nothing degrades silently).
+    import time
+
+    for rules in (PRESETS["classic"], PRESETS["coinche"]):
+        game = Game(rules, 0)
+        game.deal(seeded_deck_source(5)())
+        bot = ExpertBot(3)
+        seat = game.current_player()
+        obs = game.observation(seat)
+        action = bot.choose_by(obs, time.monotonic() - 1.0)
+        assert action in obs.legal_actions
+        if len(obs.legal_actions) > 1:
+            assert bot.hurried == 1 and bot.last_method == "heuristic"
+        assert bot.deadline is None  # the deadline was for that decision only

@@ -206,7 +206,7 @@ def test_engine_kernels_and_expert_agree_on_each_obligation(flag: str, value: bo
         rules = rules_with(preset, flag, value)
         flags = rule_flags(rules)
         solver = Solver(rules)
-        bot = ExpertBot(7, budget_ms=5, max_worlds=2, min_worlds=2)
+        bot = ExpertBot(7, budget_ms=5, hard_ms=600_000, max_worlds=2, min_worlds=2)
         for i, game in enumerate(_positions(rules, seed, 4)):
             seat = game.current_player()
             obs = game.observation(seat)

@@ -298,3 +298,30 @@ def test_colver_disagreement_is_colvers_inconsistency() -> None:
     ours = Solver(rules).solve(position)
     assert ours == minimax_values(position, rules)
     assert ours[parse_card("8C")] == 24
+
+
+def test_a_node_limit_stops_the_search_and_leaves_the_table_exact() -> None:
+    rules = PRESETS["classic"]
+    deck = list(range(32))
+    random.Random(5).shuffle(deck)
+    hands = tuple(sum(1 << c for c in deck[k * 8:k * 8 + 8]) for k in range(4))
+    position = Position(hands, (), 0, 0)  # type: ignore[arg-type]
+    solver = Solver(rules)
+    assert solver.solve(position, node_limit=50) == {} or solver.aborted
+    assert solver.aborted
+    assert solver.value(hands, 0, 0, node_limit=50) is None  # type: ignore[arg-type]
+    assert solver.aborted
+    exact = Solver(rules).solve(position)
+    assert solver.solve(position) == exact and not solver.aborted
+    assert solver.value(hands, 0, 0) == max(exact.values())  # type: ignore[arg-type]
+    # within a tolerance, the value is off by at most half of it
+    assert abs(solver.value(hands, 0, 0, tolerance=8) - max(exact.values())) <= 4  # type: ignore[arg-type,operator]
+
+
+def test_a_node_limit_below_one_or_a_negative_tolerance_is_refused() -> None:
+    solver = Solver(PRESETS["classic"])
+    position = Position((0xFF, 0xFF00, 0xFF0000, 0xFF000000), (), 0, 0)
+    with pytest.raises(BeloteError):
+        solver.solve(position, node_limit=0)
+    with pytest.raises(BeloteError):
+        solver.value(position.hands, 0, 0, tolerance=-1)

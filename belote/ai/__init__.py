@@ -15,6 +15,10 @@ BOTS: dict[str, Callable[[int | None], Player]] = {
     "random": lambda seed: RandomBot(seed),
     "heuristic": lambda seed: HeuristicBot(seed),
     "expert": lambda seed: ExpertBot(seed),
+    # The expert at colver IS-DD's compute (20 worlds per card move, no time budget): for
+    # equal-compute comparisons in the arena.
+    "expert-w20": lambda seed: ExpertBot(seed, max_worlds=20, min_worlds=20,
+                                         budget_ms=600_000, hard_ms=600_000),
     "normal": lambda seed: HeuristicBot(seed, name="normal"),
     "easy": lambda seed: EasyBot(seed),
 }

@@ -15,9 +15,12 @@ Announcements (belote, declarations, ottava) follow the heuristic bot: always.
 
 from __future__ import annotations
 
+import logging
+import math
 import random
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from belote.ai.heuristic import HeuristicBot
 from belote.ai.worlds import knowledge, sample_world
@@ -28,6 +31,8 @@ from belote.engine.observation import Observation
 from belote.engine.scoring import HandFacts, Pot, hand_total, score_hand
 from belote.engine.search import Position, Solver, playout_outcomes
 from belote.rules.base import Rules
+
+log = logging.getLogger(__name__)
 
 # Double-dummy worlds flatter the taker (every finesse works): a bid must beat passing by
 # this many points per hand on average.
@@ -41,6 +46,16 @@ DOUBLE_MARGIN = 60.0
 # obligation flag), and solved exactly from this many tricks left.
 EXACT_TRICKS_FREE_PLAY = 4
 PLAYOUTS = 24  # per card and world, where the search is not exact
+# A search gets this share of the time left as its node limit: the rest covers the Python
+# around it (sampling, scoring) and a machine busier than the measured rate says.
+SAFETY = 0.75
+# Bidding values whole deals within this many points (fewer MTD(f) passes, so more worlds
+# in the bid's time): the sampling's own noise is far larger.
+BID_TOLERANCE = 4
+# A bid's average over worlds counts less BID_CONFIDENCE standard errors (see _lower_bound);
+# with fewer than MIN_BID_SAMPLE worlds solved in time the heuristic bids (counted).
+BID_CONFIDENCE = 1.0
+MIN_BID_SAMPLE = 3
 
 
 def exact_search(rules: Rules, tricks_left: int) -> bool:
@@ -82,17 +97,59 @@ def team_score(rules: Rules, obs: Observation, team0_from_here: int, team: int,
     return float(result.scores[team] - result.scores[1 - team])
 
 
+@dataclass(frozen=True)
+class Clock:
+    """A decision's deadlines (``time.monotonic()`` seconds): no new world is started after
+    ``soft`` once ``least`` worlds are in, and no search runs past ``hard`` (the solver's
+    node limit stops it there, see :meth:`belote.engine.search.Solver.nodes_for`)."""
+
+    soft: float
+    hard: float
+    least: int
+
+    def stop_before(self, worlds: int) -> float:
+        """The time the next world's search must end by (passed: stop)."""
+        return self.hard if worlds < self.least else self.soft
+
+
+def make_clock(budget: float, hard: float, least: int, deadline: float | None) -> Clock:
+    """Deadlines from now: ``budget`` (soft) and ``hard`` seconds, both cut to the
+    caller's ``deadline`` (the room's: measured from when the decision was asked)."""
+    now = time.monotonic()
+    soft, stop = now + budget, now + max(hard, budget)
+    if deadline is not None:
+        soft, stop = min(soft, deadline), min(stop, deadline)
+    return Clock(soft, stop, least)
+
+
+def _lower_bound(values: list[float]) -> float:
+    """The mean less BID_CONFIDENCE standard errors: with the few worlds a bid's deadline
+    allows, the best of several noisy averages is too often a lucky one (the winner's
+    curse); a bid must beat passing by the margin with some confidence."""
+    n = len(values)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean - BID_CONFIDENCE * math.sqrt(var / n)
+
+
 class ExpertBot:
-    """Information-set search with exact solving; ``budget_ms`` per decision."""
+    """Information-set search with exact solving, under deadlines: ``budget_ms`` per card
+    (``hard_ms`` at most, the first world included), ``bid_budget_ms`` per bid
+    (``bid_hard_ms`` at most).  The searches stop at the deadline and the decision uses the
+    worlds solved by then; with none solved it is the heuristic's (counted in
+    ``hurried``)."""
 
     def __init__(self, seed: int | None = None, name: str = "expert", budget_ms: float = 150.0,
-                 max_worlds: int = 48, min_worlds: int = 2, bid_budget_ms: float = 1000.0,
-                 bid_worlds: int = 32, min_bid_worlds: int = 16,
-                 bid_margin: float | None = None) -> None:
+                 max_worlds: int = 48, min_worlds: int = 2, bid_budget_ms: float = 250.0,
+                 bid_worlds: int = 32, min_bid_worlds: int = 8,
+                 bid_margin: float | None = None, hard_ms: float = 300.0,
+                 bid_hard_ms: float = 300.0) -> None:
         self.name = name
         self.rng = random.Random(seed)
         self.budget = budget_ms / 1000.0
+        self.hard = hard_ms / 1000.0
         self.bid_budget = bid_budget_ms / 1000.0
+        self.bid_hard = bid_hard_ms / 1000.0
         self.bid_worlds = bid_worlds
         self.min_bid_worlds = min_bid_worlds
         self.bid_margin = BID_MARGIN if bid_margin is None else bid_margin
@@ -101,7 +158,21 @@ class ExpertBot:
         self.fallback = HeuristicBot(seed)
         self._solvers: dict[Rules, Solver] = {}
         self.last_worlds = 0
-        self.last_method = ""  # "exact" or "playouts": how the last decision valued worlds
+        # "exact" or "playouts": how the last decision valued worlds; "heuristic": its
+        # deadline came before any world was solved
+        self.last_method = ""
+        self.hurried = 0  # decisions that had to be the heuristic's (no world in time)
+        self.deadline: float | None = None  # the current decision's outside deadline
+
+    def choose_by(self, observation: Observation, deadline: float | None) -> int:
+        """:meth:`choose` with a deadline of the caller's (``time.monotonic()``
+        seconds), on top of the bot's own budgets: the room's bot pool gives one measured
+        from when the decision was asked."""
+        self.deadline = deadline
+        try:
+            return self.choose(observation)
+        finally:
+            self.deadline = None
 
     def notify(self, event: Event) -> None:
         pass
@@ -138,18 +209,23 @@ class ExpertBot:
         totals = dict.fromkeys(plays, 0.0)
         cache: dict[int, float] = {}
         exact = exact_search(rules, obs.hand.bit_count())  # our cards: the tricks left
-        start = time.perf_counter()
+        clock = make_clock(self.budget, self.hard, self.min_worlds, self.deadline)
         worlds = 0
-        while worlds < self.max_worlds and (
-            worlds < self.min_worlds or time.perf_counter() - start < self.budget
-        ):
-            world = list(sample_world(info, self.rng))
+        while worlds < self.max_worlds:
+            stop = clock.stop_before(worlds)
+            now = time.monotonic()
+            if now >= stop:
+                break
+            world = list(sample_world(info, self.rng, deadline=stop))
             world[obs.seat] = obs.hand
             position = Position((world[0], world[1], world[2], world[3]), trick, leader,
                                 obs.trump, won)
             outcomes: dict[int, list[int]]
             if exact:
-                values = solver.solve(position, check=False)
+                values = solver.solve(position, check=False,
+                                      node_limit=solver.nodes_for(SAFETY * (stop - now)))
+                if solver.aborted:
+                    break  # out of time inside this world: it does not count
                 outcomes = {card: [values[card]] for card in plays}
             else:
                 seed = self.rng.getrandbits(32)
@@ -164,12 +240,21 @@ class ExpertBot:
             worlds += 1
         self.last_worlds = worlds
         self.last_method = "exact" if exact else "playouts"
+        preferred = self.fallback.choose(obs) & 31
+        if worlds == 0:
+            self._hurry()
+            return preferred
         best = max(totals.values())
         # ties: keep the heuristic's human-like choice when it is among the best
         choices = [c for c in plays if totals[c] >= best - 1e-9]
-        preferred = self.fallback.choose(obs)
-        preferred &= 31
         return preferred if preferred in choices else min(choices)
+
+    def _hurry(self) -> None:
+        """Count a decision whose deadline came before any world was solved."""
+        self.hurried += 1
+        self.last_method = "heuristic"
+        log.info("expert: no world solved before the deadline (%d so far); the heuristic's "
+                 "choice", self.hurried)
 
     # ------------------------------------------------------------------ bidding
     def _bid(self, obs: Observation) -> int:
@@ -179,6 +264,9 @@ class ExpertBot:
         if not candidates:
             return self.fallback.choose(obs)
         scores = self._simulate_bids(obs, rules, candidates)
+        if scores is None:
+            self._hurry()
+            return self.fallback.choose(obs)
         best_action, best_score = max(scores.items(), key=lambda kv: kv[1])
         if A.TAKE in obs.legal_actions and len(obs.legal_actions) == 1:
             return A.TAKE  # jack oblige
@@ -257,50 +345,63 @@ class ExpertBot:
         return bidder, suit, rules.auction.levels[index], multipliers[doubled]
 
     def _simulate_bids(self, obs: Observation, rules: Rules,
-                       candidates: dict[int, tuple[int, int, int, int]]) -> dict[int, float]:
+                       candidates: dict[int, tuple[int, int, int, int]]
+                       ) -> dict[int, float] | None:
         """Average score of each candidate, minus the average of passing (the standing
-        contract stays, or nothing is played)."""
+        contract stays, or nothing is played); None if no world was solved in time."""
         seat = obs.seat
         assert seat is not None
         solver = self.solver(rules)
         leader = (obs.dealer + 1) % 4
-        start = time.perf_counter()
+        clock = make_clock(self.bid_budget, self.bid_hard, self.min_bid_worlds, self.deadline)
         standing = self._standing(obs, rules)
+        trumps = sorted({c[0] for c in candidates.values()}
+                        | ({standing[1]} if standing is not None else set()))
         worlds = list(self._worlds_for_bidding(obs, rules, seat, self.bid_worlds))
-        scores = dict.fromkeys(candidates, 0.0)
-        baseline = 0.0
+        # each candidate's score minus passing's, world by world (paired: same worlds)
+        diffs: dict[int, list[float]] = {a: [] for a in candidates}
         counted = 0
         for world in worlds:
-            if counted >= self.min_bid_worlds and time.perf_counter() - start > self.bid_budget:
-                break
-            values: dict[int, list[int]] = {}  # trump -> team 0's points in this world
+            stop = clock.stop_before(counted)
+            # trump -> team 0's points in this world: exact, or the outcomes of random
+            # playouts (see ``exact_search``); every trump, or the world does not count
+            values: dict[int, list[int]] = {}
+            for trump in trumps:
+                now = time.monotonic()
+                if now >= stop:
+                    break
+                if exact_search(rules, 8):
+                    limit = solver.nodes_for(SAFETY * (stop - now), whole_deal=True)
+                    found = solver.value(world, leader, trump, node_limit=limit,
+                                         tolerance=BID_TOLERANCE)
+                    if found is None:
+                        break
+                    values[trump] = [found]
+                else:
+                    values[trump] = self._deal_playouts(rules, world, leader, trump)
+            if len(values) < len(trumps):
+                break  # out of time inside this world
 
-            def value(trump: int, world: tuple[int, int, int, int] = world,
-                      values: dict[int, list[int]] = values) -> list[int]:
-                """Exact, or the outcomes of random playouts (see ``exact_search``)."""
-                if trump not in values:
-                    if exact_search(rules, 8):
-                        values[trump] = [solver.value(world, leader, trump)]
-                    else:
-                        values[trump] = self._deal_playouts(rules, world, leader, trump)
-                return values[trump]
-
-            def score(trump: int, taker_team: int, level: int, mult: int) -> float:
-                outcomes = value(trump)
+            def score(trump: int, taker_team: int, level: int, mult: int,
+                      values: dict[int, list[int]] = values) -> float:
+                outcomes = values[trump]
                 return sum(self._contract_score(rules, v, seat & 1, taker_team, trump, level,
                                                 mult) for v in outcomes) / len(outcomes)
 
-            for action, (trump, level, mult, taker_team) in candidates.items():
-                scores[action] += score(trump, taker_team, level, mult)
+            passing = 0.0
             if standing is not None:
                 taker, trump, level, mult = standing
-                baseline += score(trump, taker & 1, level, mult)
+                passing = score(trump, taker & 1, level, mult)
+            for action, (trump, level, mult, taker_team) in candidates.items():
+                diffs[action].append(score(trump, taker_team, level, mult) - passing)
             counted += 1
-        counted = max(1, counted)
+        self.last_worlds = counted
+        if counted < MIN_BID_SAMPLE:
+            return None
         return {
-            a: (s - baseline) / counted - self.bid_margin
+            a: _lower_bound(d) - self.bid_margin
             - (DOUBLE_MARGIN if a in (A.CONTRO, A.SURCONTRO) else 0.0)
-            for a, s in scores.items()
+            for a, d in diffs.items()
         }
 
     def _deal_playouts(self, rules: Rules, world: tuple[int, int, int, int], leader: int,

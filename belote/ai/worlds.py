@@ -20,6 +20,7 @@ be found in a reasonable number of tries.
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 
 from belote.cards import ACES, SUIT_MASKS, CardSet, Rank
@@ -135,13 +136,18 @@ def knowledge(obs: Observation) -> Knowledge:
     )
 
 
-def _deal_once(info: Knowledge, rng: random.Random,
-               hard_only: bool) -> tuple[CardSet, CardSet, CardSet, CardSet] | None:
+def _allowed(info: Knowledge) -> dict[int, list[int]]:
+    """For each unseen card, the seats that may hold it (the same for every attempt)."""
+    return {c: [s for s in range(4) if s != info.seat and info.sizes[s] > 0
+                and not info.forbidden[s] >> c & 1]
+            for c in range(32) if info.unseen >> c & 1}
+
+
+def _deal_once(info: Knowledge, rng: random.Random, hard_only: bool,
+               allowed: dict[int, list[int]]) -> tuple[CardSet, CardSet, CardSet, CardSet] | None:
     room = list(info.sizes)
     hands = list(info.known)
-    cards = [c for c in range(32) if info.unseen >> c & 1]
-    allowed = {c: [s for s in range(4) if s != info.seat and room[s] > 0
-                   and not info.forbidden[s] >> c & 1] for c in cards}
+    cards = list(allowed)
     rng.shuffle(cards)
     cards.sort(key=lambda c: len(allowed[c]))
     for card in cards:
@@ -174,11 +180,20 @@ def _deal_once(info: Knowledge, rng: random.Random,
     return (hands[0], hands[1], hands[2], hands[3])
 
 
-def sample_world(info: Knowledge, rng: random.Random,
-                 tries: int = 200) -> tuple[CardSet, CardSet, CardSet, CardSet]:
-    """The other seats' hands in one random world (the sampling seat's own hand is 0)."""
+def sample_world(info: Knowledge, rng: random.Random, tries: int = 200,
+                 deadline: float | None = None) -> tuple[CardSet, CardSet, CardSet, CardSet]:
+    """The other seats' hands in one random world (the sampling seat's own hand is 0).
+
+    Past ``deadline`` (``time.monotonic()``), or after ``tries`` attempts, the soft
+    constraints (ace and support-call counts) are dropped: a decision short of time takes
+    a world that only respects the hard ones rather than rejecting on."""
+    allowed = _allowed(info)
     for attempt in range(2 * tries):
-        world = _deal_once(info, rng, hard_only=attempt >= tries)
+        hard_only = attempt >= tries or (
+            deadline is not None and attempt % 8 == 7 and time.monotonic() > deadline)
+        if hard_only and attempt < tries:
+            tries = attempt  # from now on
+        world = _deal_once(info, rng, hard_only, allowed)
         if world is not None:
             return world
     raise RuntimeError("no world is consistent with what was seen")

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from belote.sim.arena import ArenaResult, arena_rules, run_arena
+from belote.sim.arena import ArenaResult, Compute, arena_rules, run_arena
 
 
 def arena_command(
@@ -67,7 +67,16 @@ def result_table(result: ArenaResult, preset: str) -> Table:
     table.add_row(result.bot_a, result.bot_b, f"{mean:+.1f} {ci}", f"{score_a:.1f}",
                   f"{score_b:.1f}", f"{result.wins}/{result.ties}/{result.losses}",
                   f"{result.seconds_per_pair:.3f}")
+    compute_a, compute_b = result.compute()
+    table.caption = (f"compute per card move with a choice: A {_compute(compute_a)}, "
+                     f"B {_compute(compute_b)}")
     return table
+
+
+def _compute(compute: Compute) -> str:
+    worlds = compute.worlds_per_move
+    text = f"{compute.ms_per_move:.1f} ms"
+    return text if worlds is None else f"{text}, {worlds:.1f} worlds"
 
 
 def _require_matplotlib() -> None:

@@ -482,6 +482,12 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
         if entering:
             entering = False
             stats[0] += 1
+            if stats[0] >= stats[2] > 0:
+                # Over the caller's node limit: give up at once.  Only finished nodes were
+                # stored in the table, so it stays exact; ``hands`` and ``trick`` are left
+                # mid-search and the value is meaningless (the callers return at once).
+                stats[3] = 1
+                return 0
             n = f_n[p]
             leader = f_leader[p]
             first = -1
@@ -787,7 +793,11 @@ def solve_root(hands: np.ndarray, trick: np.ndarray, n: int, leader: int, trump:
     cards on the table and in hand, with perfect play).  Returns the number of cards.
 
     Each card's value is found by MTD(f): null-window searches converging on it, starting
-    from the previous card's value; the transposition table carries the bounds across."""
+    from the previous card's value; the transposition table carries the bounds across.
+
+    ``stats``: nodes, root passes, node limit (0: none), aborted.  Once the node count
+    reaches the limit the search stops, sets ``stats[3]`` and returns the number of cards
+    solved before it (their values are exact; ``hands`` and ``trick`` are then scratch)."""
     seat = (leader + n) & 3
     legal = legal_mask(hands[seat], trick, n, trump, flags)
     rep = np.full(32, -1, dtype=np.int64)
@@ -823,6 +833,8 @@ def solve_root(hands: np.ndarray, trick: np.ndarray, n: int, leader: int, trump:
             beta = min(max(beta, lo + 1), hi)
             g = _value_after(card, hands, trick, n, leader, trump, flags, last_bonus,
                              capot_bonus, won, tricks_left, beta - 1, beta, tt, stats, gen)
+            if stats[3]:
+                return count  # node limit reached: the cards solved so far
             stats[1] += 1
             streak = _mtd_streak(streak, g >= beta)
             if g >= beta:
@@ -843,18 +855,23 @@ def solve_root(hands: np.ndarray, trick: np.ndarray, n: int, leader: int, trump:
 @njit(cache=True, error_model="numpy")
 def solve_value(hands: np.ndarray, leader: int, trump: int, flags: int, last_bonus: int,
                 capot_bonus: int, won: int, tricks_left: int, guess: int,
-                tt: np.ndarray, stats: np.ndarray, gen: int) -> int:
+                tt: np.ndarray, stats: np.ndarray, gen: int, tolerance: int = 0) -> int:
     """Exact value of a position at a trick's start (team 0's points from the cards in
-    hand), by MTD(f) from ``guess``: cheaper than scoring every card."""
+    hand), by MTD(f) from ``guess``: cheaper than scoring every card.  -1 (and
+    ``stats[3]`` set) if the node limit in ``stats[2]`` was reached first.  With
+    ``tolerance`` > 0 the passes stop once the value is known within that many points and
+    the middle of the bounds is returned (bidding needs no exact points)."""
     trick = np.zeros(4, dtype=np.int64)
     lo = 0
     hi = INF
     beta = guess
     streak = 0
-    while lo < hi:
+    while hi - lo > tolerance:
         beta = min(max(beta, lo + 1), hi)
         g = _search(hands, trick, 0, leader, trump, flags, last_bonus, capot_bonus, won,
                     tricks_left, beta - 1, beta, tt, stats, gen)
+        if stats[3]:
+            return -1  # node limit reached: no value
         streak = _mtd_streak(streak, g >= beta)
         if g >= beta:
             lo = g
@@ -862,7 +879,7 @@ def solve_value(hands: np.ndarray, leader: int, trump: int, flags: int, last_bon
         else:
             hi = g
             beta = hi + 1 - _mtd_step(streak)
-    return lo
+    return lo if hi >= INF else (lo + hi) // 2
 
 
 # ----------------------------------------------------------------------------- batched games

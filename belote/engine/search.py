@@ -7,6 +7,7 @@ cards still on the table and in hand, with the last trick's bonus and the capot 
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -82,6 +83,12 @@ class Position:
         return (self.leader + len(self.trick)) % 4
 
 
+# The node rate assumed before a solver has measured its own (nodes per second): on the low
+# side of what this machine does (3 to 8 million), so that a first decision is not late.
+INITIAL_RATE = 2_000_000.0
+RATE_WEIGHT = 0.2  # how far a faster call moves the rate up
+
+
 class Solver:
     """Exact ("double-dummy") solver with a transposition table that lives across calls."""
 
@@ -92,8 +99,40 @@ class Solver:
         # one row per slot: the key (-1: empty), then bounds and best move packed
         self.tt = np.zeros((k.TT_SIZE, 2), dtype=np.int64)
         self.tt[:, 0] = -1
-        self.stats = np.zeros(2, dtype=np.int64)  # nodes, root passes
+        # nodes, root passes, node limit (0: none), aborted: see _kernels.solve_root
+        self.stats = np.zeros(4, dtype=np.int64)
         self.generation = 0
+        self.aborted = False  # whether the last call stopped at its node limit
+        # Nodes per second of wall time, measured on this solver's calls: turns a time
+        # budget into a node limit (the kernels cannot read a clock).  Two rates: a whole
+        # deal's search (value) runs slower per node than a card's (its table is colder).
+        # Pessimistic: a slower call is believed at once, a faster one by RATE_WEIGHT.
+        self.rates = [INITIAL_RATE, INITIAL_RATE]  # solve, value
+
+    def nodes_for(self, seconds: float, whole_deal: bool = False) -> int:
+        """A node limit that should take about ``seconds`` at the measured rate of
+        :meth:`solve` (or of :meth:`value` with ``whole_deal``)."""
+        return max(1, int(seconds * self.rates[whole_deal]))
+
+    def _measure(self, which: int, nodes_before: int, started: float) -> None:
+        elapsed = time.perf_counter() - started
+        nodes = int(self.stats[0]) - nodes_before
+        if elapsed > 0.002 and nodes > 1000:  # too short a call says little
+            rate = nodes / elapsed
+            old = self.rates[which]
+            self.rates[which] = rate if rate < old else old + RATE_WEIGHT * (rate - old)
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched by this solver so far (all calls)."""
+        return int(self.stats[0])
+
+    def _limit(self, node_limit: int | None) -> None:
+        """Arm the kernels' node limit for one call (None: search to the end)."""
+        if node_limit is not None and node_limit < 1:
+            raise BeloteError(f"a node limit is at least 1, not {node_limit}")
+        self.stats[2] = 0 if node_limit is None else self.stats[0] + node_limit
+        self.stats[3] = 0
 
     def clear(self) -> None:
         self.tt[:, 0] = -1
@@ -107,10 +146,15 @@ class Solver:
             self.generation = 1
         return self.generation
 
-    def solve(self, position: Position, check: bool = True) -> dict[Card, int]:
-        """Value (team 0's points from here) of every legal card of the player to move."""
+    def solve(self, position: Position, check: bool = True,
+              node_limit: int | None = None) -> dict[Card, int]:
+        """Value (team 0's points from here) of every legal card of the player to move.
+
+        With ``node_limit``, the search stops after that many nodes: ``aborted`` is then
+        True and only the cards solved before it are in the answer (exact values)."""
         if check:
             position.check()
+        self._limit(node_limit)
         k = kernels()
         gen = self._next_generation()
         hands = np.array(position.hands, dtype=np.int64)
@@ -118,21 +162,34 @@ class Solver:
         trick[: len(position.trick)] = position.trick
         cards = np.zeros(8, dtype=np.int64)
         values = np.zeros(8, dtype=np.int64)
+        nodes, started = int(self.stats[0]), time.perf_counter()
         count = k.solve_root(hands, trick, len(position.trick), position.leader,
                              position.trump, self.flags, self.rules.last_trick_bonus,
                              self.rules.capot_bonus, position.won, position.tricks_left,
                              self.tt, cards, values, self.stats, gen)
+        self._measure(0, nodes, started)
+        self.aborted = bool(self.stats[3])
         return {int(cards[i]): int(values[i]) for i in range(count)}
 
     def value(self, hands: tuple[CardSet, CardSet, CardSet, CardSet], leader: int, trump: int,
-              guess: int = 81) -> int:
-        """Team 0's points over a whole deal (8 cards each) with perfect play."""
+              guess: int = 81, node_limit: int | None = None,
+              tolerance: int = 0) -> int | None:
+        """Team 0's points over a whole deal (8 cards each) with perfect play (within
+        ``tolerance`` points); None if ``node_limit`` nodes were searched first
+        (``aborted``)."""
+        if tolerance < 0:
+            raise BeloteError(f"a tolerance is 0 or more points, not {tolerance}")
+        self._limit(node_limit)
         k = kernels()
         gen = self._next_generation()
         tricks = sum(h.bit_count() for h in hands) // 4
-        return int(k.solve_value(np.array(hands, dtype=np.int64), leader, trump, self.flags,
-                                 self.rules.last_trick_bonus, self.rules.capot_bonus, 0,
-                                 tricks, guess, self.tt, self.stats, gen))
+        nodes, started = int(self.stats[0]), time.perf_counter()
+        found = int(k.solve_value(np.array(hands, dtype=np.int64), leader, trump, self.flags,
+                                  self.rules.last_trick_bonus, self.rules.capot_bonus, 0,
+                                  tricks, guess, self.tt, self.stats, gen, tolerance))
+        self._measure(1, nodes, started)
+        self.aborted = bool(self.stats[3])
+        return None if self.aborted else found
 
 
 def random_playouts(rules: Rules, n_hands: int, seed: int = 0) -> int:

@@ -43,6 +43,7 @@ from typing import Any
 
 from belote.ai import Player, make_bot
 from belote.cards import NUM_CARDS, Card, CardSet
+from belote.engine import actions as A
 from belote.engine.dealing import DeckSource
 from belote.engine.events import AllPassed, Event, HandScored
 from belote.engine.observation import Observation
@@ -55,6 +56,7 @@ from belote.sim.stats import mean_interval
 
 __all__ = [
     "ArenaResult",
+    "Compute",
     "PairResult",
     "SameBidder",
     "arena_rules",
@@ -113,6 +115,65 @@ def _seat_players(names: Sequence[str], bidder: str | None, seeds: Sequence[int]
             player = SameBidder(make_bot(bidder, seed), player)
         players.append(player)
     return players
+
+
+@dataclass
+class Compute:
+    """The compute one side used for its card moves with a choice (more than one legal
+    card): how many, the wall time they took and, for bots that say it (``last_worlds``:
+    the expert), the worlds they searched."""
+
+    moves: int = 0
+    seconds: float = 0.0
+    worlds: int = 0  # summed over the moves of bots that report worlds
+    counted: int = 0  # moves whose bot reported its worlds
+
+    def add(self, other: Compute) -> None:
+        self.moves += other.moves
+        self.seconds += other.seconds
+        self.worlds += other.worlds
+        self.counted += other.counted
+
+    @property
+    def ms_per_move(self) -> float:
+        return 1000 * self.seconds / self.moves if self.moves else 0.0
+
+    @property
+    def worlds_per_move(self) -> float | None:
+        return self.worlds / self.counted if self.counted else None
+
+
+class _Metered:
+    """A seat's player whose card moves with a choice are timed into ``meter``."""
+
+    def __init__(self, player: Player, meter: Compute) -> None:
+        self.player = player
+        self.meter = meter
+        self.name = player.name
+        # the player whose worlds count: the card player behind a common bidder
+        self._searcher = player.player if isinstance(player, SameBidder) else player
+
+    def see_deal(self, dealer: int, hands: Sequence[CardSet]) -> None:
+        see = getattr(self.player, "see_deal", None)
+        if see is not None:
+            see(dealer, hands)
+
+    def notify(self, event: Event) -> None:
+        self.player.notify(event)
+
+    def choose(self, observation: Observation) -> int:
+        timed = observation.phase == Phase.PLAYING and len(
+            {a & 31 for a in observation.legal_actions if a < A.PASS}) > 1
+        started = time.perf_counter()
+        action = self.player.choose(observation)
+        if timed:
+            self.meter.moves += 1
+            self.meter.seconds += time.perf_counter() - started
+            worlds = getattr(self._searcher, "last_worlds", None)
+            if isinstance(worlds, int):
+                self.meter.worlds += worlds
+                self.meter.counted += 1
+        return action
 
 
 # ----------------------------------------------------------------------------- one hand
@@ -179,12 +240,15 @@ def _hands_of(rules: Rules, deck: Sequence[Card], dealer: int) -> tuple[CardSet,
 # ----------------------------------------------------------------------------- one pair
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PairResult:
     index: int
     dealer: int
     first: tuple[int, int]  # (N-S, E-W) scores, A at N-S
     second: tuple[int, int]  # (N-S, E-W) scores, B at N-S
+    # A's and B's card moves over both plays (timings: not part of a result's equality)
+    compute_a: Compute = field(default_factory=Compute, compare=False)
+    compute_b: Compute = field(default_factory=Compute, compare=False)
 
     @property
     def score_a(self) -> float:
@@ -208,11 +272,15 @@ def play_pair(rules: Rules, bot_a: str, bot_b: str, seed: int, index: int,
     dealer = index % 4
     base = (seed * 1_000_003 + index) * 4
     seeds = [base + s for s in range(4)]
-    first = play_hand(rules, _seat_players([bot_a, bot_b, bot_a, bot_b], bidder, seeds),
-                      deck, dealer)
-    second = play_hand(rules, _seat_players([bot_b, bot_a, bot_b, bot_a], bidder, seeds),
-                       deck, dealer)
-    return PairResult(index, dealer, first, second)
+    meters = (Compute(), Compute())  # A's, B's
+
+    def metered(names: list[str], a_seats: int) -> list[Player]:
+        players = _seat_players(names, bidder, seeds)
+        return [_Metered(p, meters[(s & 1) != a_seats]) for s, p in enumerate(players)]
+
+    first = play_hand(rules, metered([bot_a, bot_b, bot_a, bot_b], 0), deck, dealer)
+    second = play_hand(rules, metered([bot_b, bot_a, bot_b, bot_a], 1), deck, dealer)
+    return PairResult(index, dealer, first, second, meters[0], meters[1])
 
 
 def _play_chunk(rules: Rules, bot_a: str, bot_b: str, seed: int, indices: Sequence[int],
@@ -266,9 +334,18 @@ class ArenaResult:
     def seconds_per_pair(self) -> float:
         return self.seconds / len(self.pairs) if self.pairs else 0.0
 
+    def compute(self) -> tuple[Compute, Compute]:
+        """The compute A and B used for their card moves, over every pair."""
+        a, b = Compute(), Compute()
+        for p in self.pairs:
+            a.add(p.compute_a)
+            b.add(p.compute_b)
+        return a, b
+
     def to_dict(self) -> dict[str, Any]:
         mean, half = self.mean_margin()
         score_a, score_b = self.mean_scores()
+        compute_a, compute_b = self.compute()
         return {
             "rules": self.rules, "bot_a": self.bot_a, "bot_b": self.bot_b,
             "bidder": self.bidder, "seed": self.seed, "deals": self.deals,
@@ -277,13 +354,17 @@ class ArenaResult:
             "mean_score_a": score_a, "mean_score_b": score_b,
             "wins": self.wins, "ties": self.ties, "losses": self.losses,
             "seconds": self.seconds, "seconds_per_pair": self.seconds_per_pair,
+            "ms_per_move_a": compute_a.ms_per_move, "ms_per_move_b": compute_b.ms_per_move,
+            "worlds_per_move_a": compute_a.worlds_per_move,
+            "worlds_per_move_b": compute_b.worlds_per_move,
             "pairs": [asdict(p) for p in self.pairs],
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ArenaResult:
-        pairs = [PairResult(p["index"], p["dealer"], tuple(p["first"]),
-                            tuple(p["second"])) for p in data["pairs"]]
+        pairs = [PairResult(p["index"], p["dealer"], tuple(p["first"]), tuple(p["second"]),
+                            Compute(**p.get("compute_a", {})),
+                            Compute(**p.get("compute_b", {}))) for p in data["pairs"]]
         return cls(data["rules"], data["bot_a"], data["bot_b"], data["bidder"], data["seed"],
                    data["deals"], pairs, data.get("seconds", 0.0))
 

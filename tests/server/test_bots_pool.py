@@ -54,7 +54,7 @@ def _wait_for(condition: Callable[[], bool], what: str, seconds: float = 60.0) -
 # ---------------------------------------------------------------- worker-side test doubles
 # Module level, so that spawned workers can unpickle them by name.
 
-def think_or_hang(level: str, observation: Observation) -> int:
+def think_or_hang(level: str, observation: Observation, deadline: float) -> int:
     """``hang:PATH`` writes this worker's pid to PATH and never answers; else a real bot."""
     if level.startswith("hang:"):
         Path(level.removeprefix("hang:")).write_text(str(os.getpid()))
@@ -105,7 +105,7 @@ def test_the_serve_option_sets_the_workers_and_refuses_a_negative_count() -> Non
 
 # ------------------------------------------------------------------------------- fallbacks
 
-def _choose_once(task: Callable[[str, Observation], int], timeout: float = 30.0,
+def _choose_once(task: Callable[[str, Observation, float], int], timeout: float = 30.0,
                  level: str = "normal", table: int | None = 7) -> tuple[Decision, BotPool]:
     async def run() -> tuple[Decision, BotPool]:
         pool = BotPool(0, timeout, task=task)
@@ -126,7 +126,7 @@ def test_a_late_decision_falls_back_to_the_heuristic_and_is_counted() -> None:
 
 def test_a_failing_bot_falls_back_and_the_reason_is_logged_with_table_and_seat(
         caplog: pytest.LogCaptureFixture) -> None:
-    def broken(level: str, observation: Observation) -> int:
+    def broken(level: str, observation: Observation, deadline: float) -> int:
         raise RuntimeError("the bot crashed")
 
     with caplog.at_level(logging.WARNING, logger="belote.server.bots"):
@@ -139,7 +139,7 @@ def test_a_failing_bot_falls_back_and_the_reason_is_logged_with_table_and_seat(
 
 
 def test_an_illegal_answer_falls_back_and_is_counted() -> None:
-    decision, pool = _choose_once(lambda level, observation: 999)
+    decision, pool = _choose_once(lambda level, observation, deadline: 999)
     assert decision.fallback is Fallback.ILLEGAL
     assert decision.action in _observation().legal_actions
     assert pool.stats.fallbacks == {Fallback.LATE: 0, Fallback.FAILED: 0, Fallback.ILLEGAL: 1,
@@ -244,7 +244,7 @@ class _WidePool(BotPool):
 def test_a_table_has_at_most_one_outstanding_decision_and_others_are_not_held_up() -> None:
     release = threading.Event()
 
-    def task(level: str, observation: Observation) -> int:
+    def task(level: str, observation: Observation, deadline: float) -> int:
         if level == "slow":
             release.wait(60)
         return observation.legal_actions[0]
@@ -279,7 +279,7 @@ def test_decisions_from_many_tables_are_served_first_come_first_served() -> None
     release = threading.Event()
     served: list[str] = []
 
-    def task(level: str, observation: Observation) -> int:
+    def task(level: str, observation: Observation, deadline: float) -> int:
         if level == "block":
             release.wait(60)
         served.append(level)
@@ -383,3 +383,31 @@ def test_bot_workers_die_with_a_sigkilled_server(tmp_path: Path) -> None:
             if _stat(pid) is not None:
                 os.kill(pid, signal.SIGKILL)
         log.close()
+
+
+def test_each_decision_gets_a_deadline_from_when_it_was_asked_shorter_with_a_queue() -> None:
+    pool = BotPool(0, 5.0, task=think_or_hang, warm=no_warm_up)
+    try:
+        assert pool.think_deadline(100.0) == 100.0 + pool.think_within
+        assert pool.think_within < pool.timeout  # the expert answers well within the limit
+        pool._pending = 4  # four decisions in a pool of one worker: a quarter each
+        assert pool.think_deadline(100.0) == 100.0 + pool.think_within / 4
+    finally:
+        pool.close()
+
+
+def deadline_echo(level: str, observation: Observation, deadline: float) -> int:
+    """Records the deadline the worker was given, then plays like a real bot."""
+    seen.append(deadline)
+    return think("normal", observation)
+
+
+seen: list[float] = []
+
+
+def test_the_worker_is_given_the_decisions_deadline() -> None:
+    seen.clear()
+    before = time.monotonic()
+    decision, _pool = _choose_once(deadline_echo, timeout=5.0)
+    assert decision.fallback is None
+    assert len(seen) == 1 and before < seen[0] <= time.monotonic() + 5.0 * 0.2

@@ -23,7 +23,14 @@ from belote.server.bots.worker import init_worker, think, warm_up
 
 log = logging.getLogger(__name__)
 
-Task = Callable[[str, Observation], int]
+# What a worker runs: (level, observation, deadline) -> action; the deadline is in
+# time.monotonic() seconds (one clock for the whole machine), see BotPool.choose.
+Task = Callable[[str, Observation, float], int]
+
+# The share of the pool's time limit that a decision's own deadline allows, measured from
+# when it was asked: the expert's search stops by then, so its answer comes well within the
+# limit even after a wait in the queue (the rest is margin for the queue and the machine).
+THINK_SHARE = 0.2
 
 
 def resolve_workers(workers: int | None) -> int:
@@ -48,6 +55,8 @@ class BotPool:
         self.timeout = timeout
         self._task = task
         self._warm = warm
+        self.think_within = timeout * THINK_SHARE
+        self._pending = 0  # decisions submitted to the workers and not answered yet
         self._counters = Counters()
         self._closed = False
         # Per table, a future that completes once its latest decision has left the pool.
@@ -96,25 +105,39 @@ class BotPool:
         if fallback is not None:
             log.warning("table %s seat %s: bot %s %s (%r); the heuristic plays instead",
                         table, observation.seat, level, fallback.value, error)
-            action = think("normal", observation)
+            action = think("normal", observation, None)
         decision = Decision(action, fallback, time.monotonic() - started)
         self._counters.record(decision)
         return decision
 
+    def think_deadline(self, asked: float) -> float:
+        """When a decision asked at ``asked`` should be answered (``time.monotonic()``): a
+        share of the time limit, less when more decisions wait than there are workers
+        (each gets its part of the pool), so that a long queue shortens every search
+        rather than making the last ones late."""
+        workers = max(1, self.workers)
+        return asked + self.think_within * min(1.0, workers / max(1, self._pending))
+
     async def _ask(self, level: str, observation: Observation, deadline: float,
                    slot: _Slot) -> int:
         executor = self._executor
+        self._pending += 1
+        think_by = self.think_deadline(deadline - self.timeout)
         try:
-            job = executor.submit(self._task, level, observation)
-        except BrokenExecutor as error:
-            # The pool broke while idle: nothing of this decision was lost, so it goes to
-            # the replacement instead of falling back.
-            self._replace(executor, error)
-            executor = self._executor
-            job = executor.submit(self._task, level, observation)
+            try:
+                job = executor.submit(self._task, level, observation, think_by)
+            except BrokenExecutor as error:
+                # The pool broke while idle: nothing of this decision was lost, so it goes
+                # to the replacement instead of falling back.
+                self._replace(executor, error)
+                executor = self._executor
+                job = executor.submit(self._task, level, observation, think_by)
+        except BaseException:
+            self._pending -= 1
+            raise
         slot.submitted = True
         answer = asyncio.wrap_future(job)
-        answer.add_done_callback(lambda done: _settle(done, slot.left_pool))
+        answer.add_done_callback(lambda done: self._answered(done, slot.left_pool))
         try:
             return await asyncio.wait_for(asyncio.shield(answer), deadline - time.monotonic())
         except (TimeoutError, asyncio.CancelledError):
@@ -123,6 +146,10 @@ class BotPool:
         except BrokenExecutor as error:
             self._replace(executor, error)
             raise
+
+    def _answered(self, answer: asyncio.Future[int], left_pool: asyncio.Future[None]) -> None:
+        self._pending -= 1
+        _settle(answer, left_pool)
 
     def _start(self) -> Executor:
         if self.workers == 0:
@@ -151,8 +178,18 @@ class BotPool:
             del self._outstanding[table]
 
     def close(self) -> None:
+        stats = self.stats
+        # One line for the record (benchmarks/room_load.py reads it from the server's log).
+        log.info("bot pool closing: %d decisions, %d fallbacks %s, latency p50 %s p99 %s ms",
+                 stats.decisions, stats.fallback_total,
+                 {str(k): v for k, v in stats.fallbacks.items() if v},
+                 _ms(stats.p50), _ms(stats.p99))
         self._closed = True
         self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _ms(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds * 1000:.1f}"
 
 
 class _Slot:

@@ -7,6 +7,7 @@ is in the observation), so an expert's solver tables are built once per process.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import logging
 import os
@@ -18,6 +19,7 @@ from collections.abc import Callable
 
 from belote.ai import make_bot
 from belote.ai.base import Player
+from belote.ai.expert import ExpertBot
 from belote.engine.observation import Observation
 
 log = logging.getLogger(__name__)
@@ -29,15 +31,22 @@ PR_SET_PDEATHSIG = 1
 PR_SET_NAME = 15
 # The watchdog thread's name, also given to the OS thread (``ps -L``, /proc/PID/task/*/comm).
 WATCHDOG = "bot-watchdog"
+# How much lower than the server's a worker's CPU priority is (os.nice).
+WORKER_NICENESS = 5
 # How often the portable watchdog looks at its parent: an orphan lingers at most this long.
 WATCH_INTERVAL = 0.5
 
 
-def think(level: str, observation: Observation) -> int:
-    """The action of a ``level`` bot (``DECLINE`` for an optional announcement it skips)."""
+def think(level: str, observation: Observation, deadline: float | None = None) -> int:
+    """The action of a ``level`` bot (``DECLINE`` for an optional announcement it skips).
+
+    ``deadline`` (``time.monotonic()`` seconds, one clock for every process of the machine):
+    when the answer is wanted; a bot that searches (the expert) stops its search by then."""
     bot = _BOTS.get(level)
     if bot is None:
         bot = _BOTS[level] = make_bot(level)
+    if isinstance(bot, ExpertBot):
+        return bot.choose_by(observation, deadline)
     return bot.choose(observation)
 
 
@@ -60,6 +69,11 @@ def init_worker(parent: int) -> None:
     (PR_SET_PDEATHSIG); everywhere a daemon thread also watches the parent pid, which also
     catches a server that died before the prctl call took effect.
     """
+    # Bot work yields the CPU to the server's event loop: under load a human's move is
+    # broadcast first, and the bots (whose answers have deadlines and a bot delay to hide
+    # in) take what is left.  Not fatal where refused.
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
     if not set_parent_death_signal():
         log.debug("no parent-death signal on %s; the watchdog thread alone guards", sys.platform)
     threading.Thread(target=_watchdog, args=(parent,), name=WATCHDOG, daemon=True).start()
