@@ -116,6 +116,28 @@ def _choose_once(task: Callable[[str, Observation, float], int], timeout: float 
     return _run(run)
 
 
+def hurried_first_legal(level: str, observation: Observation,
+                        deadline: float) -> tuple[int, bool]:
+    """A worker whose expert solved no world in time: its heuristic's move, said so."""
+    return observation.legal_actions[0], True
+
+
+def test_a_hurried_expert_is_counted_and_its_move_kept() -> None:
+    decision, pool = _choose_once(hurried_first_legal)  # type: ignore[arg-type]
+    assert decision.fallback is Fallback.HURRIED
+    assert decision.action == _observation().legal_actions[0]
+    assert pool.stats.fallbacks[Fallback.HURRIED] == 1
+
+
+def test_the_default_task_says_whether_the_expert_was_hurried() -> None:
+    from belote.server.bots.worker import think_and_tell
+
+    observation = _observation()
+    action, hurried = think_and_tell("expert", observation, time.monotonic() - 1.0)
+    assert action in observation.legal_actions and hurried  # a deadline already past
+    assert think_and_tell("normal", observation, None)[1] is False
+
+
 def test_a_late_decision_falls_back_to_the_heuristic_and_is_counted() -> None:
     decision, pool = _choose_once(think, timeout=0.0, level="expert")
     assert decision.fallback is Fallback.LATE
@@ -143,7 +165,7 @@ def test_an_illegal_answer_falls_back_and_is_counted() -> None:
     assert decision.fallback is Fallback.ILLEGAL
     assert decision.action in _observation().legal_actions
     assert pool.stats.fallbacks == {Fallback.LATE: 0, Fallback.FAILED: 0, Fallback.ILLEGAL: 1,
-                                    Fallback.POOL_BROKEN: 0}
+                                    Fallback.POOL_BROKEN: 0, Fallback.HURRIED: 0}
 
 
 def test_a_good_decision_is_no_fallback_and_its_latency_is_kept() -> None:

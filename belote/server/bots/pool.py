@@ -19,13 +19,15 @@ from concurrent.futures import (
 from belote.ai import DECLINE
 from belote.engine.observation import Observation
 from belote.server.bots.stats import BotStats, Counters, Decision, Fallback
-from belote.server.bots.worker import init_worker, think, warm_up
+from belote.server.bots.worker import init_worker, think, think_and_tell, warm_up
 
 log = logging.getLogger(__name__)
 
 # What a worker runs: (level, observation, deadline) -> action; the deadline is in
 # time.monotonic() seconds (one clock for the whole machine), see BotPool.choose.
-Task = Callable[[str, Observation, float], int]
+# A decision in a worker: the action, or (action, hurried) as think_and_tell says.
+Answer = int | tuple[int, bool]
+Task = Callable[[str, Observation, float], Answer]
 
 # The share of the pool's time limit that a decision's own deadline allows, measured from
 # when it was asked: the expert's search stops by then, so its answer comes well within the
@@ -49,7 +51,7 @@ class BotPool:
     replace them with module-level (picklable) functions.
     """
 
-    def __init__(self, workers: int | None, timeout: float, *, task: Task = think,
+    def __init__(self, workers: int | None, timeout: float, *, task: Task = think_and_tell,
                  warm: Callable[[], None] = warm_up) -> None:
         self.workers = resolve_workers(workers)
         self.timeout = timeout
@@ -83,12 +85,14 @@ class BotPool:
         fallback: Fallback | None = None
         error: BaseException | None = None
         action = DECLINE
+        hurried = False
         try:
             if previous is not None:
                 # The table's earlier decision still occupies a worker (it was late): this
                 # one queues behind it rather than taking a second worker.
                 await asyncio.wait_for(asyncio.shield(previous), deadline - time.monotonic())
-            action = await self._ask(level, observation, deadline, slot)
+            answer = await self._ask(level, observation, deadline, slot)
+            action, hurried = answer if isinstance(answer, tuple) else (answer, False)
         except TimeoutError as caught:
             fallback, error = Fallback.LATE, caught
         except BrokenExecutor as caught:
@@ -106,6 +110,12 @@ class BotPool:
             log.warning("table %s seat %s: bot %s %s (%r); the heuristic plays instead",
                         table, observation.seat, level, fallback.value, error)
             action = think("normal", observation, None)
+        elif hurried:
+            # The bot answered in time, but with its heuristic's move (no world solved by its
+            # deadline): counted and announced like any quick move, never silent.
+            fallback = Fallback.HURRIED
+            log.warning("table %s seat %s: bot %s hurried; it played its heuristic's move",
+                        table, observation.seat, level)
         decision = Decision(action, fallback, time.monotonic() - started)
         self._counters.record(decision)
         return decision
@@ -119,7 +129,7 @@ class BotPool:
         return asked + self.think_within * min(1.0, workers / max(1, self._pending))
 
     async def _ask(self, level: str, observation: Observation, deadline: float,
-                   slot: _Slot) -> int:
+                   slot: _Slot) -> Answer:
         executor = self._executor
         self._pending += 1
         think_by = self.think_deadline(deadline - self.timeout)
@@ -147,7 +157,7 @@ class BotPool:
             self._replace(executor, error)
             raise
 
-    def _answered(self, answer: asyncio.Future[int], left_pool: asyncio.Future[None]) -> None:
+    def _answered(self, answer: asyncio.Future[Answer], left_pool: asyncio.Future[None]) -> None:
         self._pending -= 1
         _settle(answer, left_pool)
 
@@ -216,7 +226,7 @@ def _settle_slot(left_pool: asyncio.Future[None]) -> None:
         left_pool.set_result(None)
 
 
-def _settle(answer: asyncio.Future[int], left_pool: asyncio.Future[None]) -> None:
+def _settle(answer: asyncio.Future[Answer], left_pool: asyncio.Future[None]) -> None:
     if not answer.cancelled():
         answer.exception()  # retrieved: a late answer's error is no news to log
     _settle_slot(left_pool)

@@ -19,6 +19,7 @@ class Fallback(StrEnum):
     FAILED = "failed"  # the decision raised
     ILLEGAL = "illegal"  # the answer is not a legal action
     POOL_BROKEN = "pool_broken"  # a worker died while the decision was in the pool
+    HURRIED = "hurried"  # answered in time, with the heuristic's move (no world solved)
 
 
 @dataclass(frozen=True, slots=True)
