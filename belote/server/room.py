@@ -75,7 +75,6 @@ class Room:
                 continue
             table.start()
         log.info("room open: %d tables resumed, %d broken", len(self.tables), len(self.broken))
-        log.info("room open: %d tables resumed", len(self.tables))
         self.feed.start()
         await self.tournaments.open()  # --- tournaments: results of tables finished meanwhile
 
