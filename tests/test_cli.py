@@ -6,6 +6,7 @@ import io
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from belote.cli import app
@@ -141,3 +142,29 @@ def test_rules_sheet_prints_for_every_preset_and_language() -> None:
         for lang in ("it", "es", "fr", "en"):
             result = runner.invoke(app, ["rules", preset, "--lang", lang])
             assert result.exit_code == 0 and len(result.output.splitlines()) > 20
+
+
+@pytest.mark.parametrize("lang,words", [
+    ("it", ("partite", "squadra", "tasso")),
+    ("es", ("partidas", "equipo", "tasa")),
+    ("fr", ("parties", "équipe", "taux")),
+])
+def test_simulate_speaks_the_chosen_language(lang: str, words: tuple[str, ...]) -> None:
+    result = runner.invoke(app, ["simulate", "--games", "2", "--bots", "random,random",
+                                 "--lang", lang])
+    assert result.exit_code == 0, result.output
+    for word in words:
+        assert word in result.output
+
+
+def test_replay_speaks_the_chosen_language(tmp_path: Path) -> None:
+    saved = tmp_path / "games"
+    result = runner.invoke(app, ["simulate", "--games", "1", "--bots", "random,random",
+                                 "--save", str(saved)])
+    assert result.exit_code == 0, result.output
+    record = next(saved.iterdir())
+    italian = runner.invoke(app, ["replay", str(record), "--lang", "it"])
+    assert italian.exit_code == 0, italian.output
+    assert "mano 1:" in italian.output and "partita: N-S" in italian.output
+    english = runner.invoke(app, ["replay", str(record)])
+    assert "hand 1:" in english.output and "match: N-S" in english.output

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from belote.i18n import LANGUAGES, translate
 from belote.sim.arena import ArenaResult, Compute, arena_rules, run_arena
 
 
@@ -29,54 +30,61 @@ def arena_command(
     workers: int = typer.Option(1, "--workers", min=1, help="Processes playing pairs."),
     checkpoint: Path | None = typer.Option(
         None, "--checkpoint", help="Save progress here; a rerun with it resumes."),
+    lang: str = typer.Option("en", "--lang", help="Language of the output: it, es, fr or en."),
 ) -> None:
     """Compare two bots on duplicate deals: mean points per deal (A minus B) with a 95% CI."""
     console = Console(stderr=True)
+    if lang not in LANGUAGES:
+        raise typer.BadParameter(f"choose one of {' '.join(LANGUAGES)}", param_hint="--lang")
     try:
         rules = arena_rules(preset)
         if plot is not None:
             _require_matplotlib()
-        with Progress(TextColumn("arena"), BarColumn(), MofNCompleteColumn(),
+        with Progress(TextColumn(translate(lang, "cli.arena")), BarColumn(), MofNCompleteColumn(),
                       TimeRemainingColumn(), console=console) as progress:
             task = progress.add_task("pairs", total=deals)
             result = run_arena(rules, bot_a, bot_b, deals, seed, bidder,
                                lambda done, _total: progress.update(task, completed=done),
                                workers=workers, checkpoint=checkpoint)
     except (ValueError, ImportError) as exc:
-        console.print(f"error: {exc}")
+        console.print(translate(lang, "cli.error", error=exc))
         raise typer.Exit(2) from None
     if plot is not None:
         write_plot(result, plot)
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=1))
     else:
-        Console().print(result_table(result, preset))
+        Console().print(result_table(result, preset, lang))
     if plot is not None:
-        console.print(f"plot written to {plot}")
+        console.print(translate(lang, "cli.plot_written", path=plot))
 
 
-def result_table(result: ArenaResult, preset: str) -> Table:
+def result_table(result: ArenaResult, preset: str, lang: str = "en") -> Table:
     mean, half = result.mean_margin()
     score_a, score_b = result.mean_scores()
-    bids = f", bids: {result.bidder} at every seat" if result.bidder else ""
-    table = Table(title=f"{len(result.pairs)} duplicate pairs, preset {preset}{bids}")
-    for column in ("A", "B", "margin/deal A-B (95% CI)", "A pts/deal", "B pts/deal",
-                   "pairs won/tied/lost", "s/pair"):
-        table.add_column(column)
+    bids = translate(lang, "cli.arena.bids", bidder=result.bidder) if result.bidder else ""
+    table = Table(title=translate(lang, "cli.arena.title", pairs=len(result.pairs),
+                                  preset=preset, bids=bids))
+    table.add_column("A")
+    table.add_column("B")
+    for column in ("margin", "a_points", "b_points", "record", "seconds"):
+        table.add_column(translate(lang, f"cli.arena.col.{column}"))
     ci = f"± {half:.1f}" if math.isfinite(half) else "± ∞"
     table.add_row(result.bot_a, result.bot_b, f"{mean:+.1f} {ci}", f"{score_a:.1f}",
                   f"{score_b:.1f}", f"{result.wins}/{result.ties}/{result.losses}",
                   f"{result.seconds_per_pair:.3f}")
     compute_a, compute_b = result.compute()
-    table.caption = (f"compute per card move with a choice: A {_compute(compute_a)}, "
-                     f"B {_compute(compute_b)}")
+    table.caption = translate(lang, "cli.arena.compute", a=_compute(compute_a, lang),
+                              b=_compute(compute_b, lang))
     return table
 
 
-def _compute(compute: Compute) -> str:
+def _compute(compute: Compute, lang: str = "en") -> str:
     worlds = compute.worlds_per_move
-    text = f"{compute.ms_per_move:.1f} ms"
-    return text if worlds is None else f"{text}, {worlds:.1f} worlds"
+    ms = f"{compute.ms_per_move:.1f}"
+    if worlds is None:
+        return translate(lang, "cli.arena.ms", ms=ms)
+    return translate(lang, "cli.arena.ms_worlds", ms=ms, worlds=f"{worlds:.1f}")
 
 
 def _require_matplotlib() -> None:

@@ -8,20 +8,26 @@ from pathlib import Path
 import typer
 
 from belote.errors import RecordError
+from belote.i18n import LANGUAGES, translate
 from belote.records import load_record, replay
-
-TEAMS = ("N-S", "E-W")
 
 
 def replay_command(
     file: Path = typer.Argument(..., help="A game record (JSON)."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+    lang: str = typer.Option("en", "--lang", help="Language of the output: it, es, fr or en."),
 ) -> None:
     """Replay a game record, checking every action, and print the scores."""
+    if lang not in LANGUAGES:
+        raise typer.BadParameter(f"choose one of {' '.join(LANGUAGES)}", param_hint="--lang")
+
+    def t(key: str, **values: object) -> str:
+        return translate(lang, key, **values)
+    teams = (t("cli.team.0"), t("cli.team.1"))
     try:
         summary = replay(load_record(file))
     except RecordError as exc:
-        typer.echo(f"error: {file}: {exc}", err=True)
+        typer.echo(t("cli.error_in_file", file=file, error=exc), err=True)
         raise typer.Exit(1) from None
     if as_json:
         typer.echo(json.dumps({
@@ -38,10 +44,12 @@ def replay_command(
         }))
         return
     for i, h in enumerate(summary.hands, start=1):
-        pot = f", pot {h.pot}" if h.pot else ""
-        capot = f", capot {TEAMS[h.capot_team]}" if h.capot_team is not None else ""
-        typer.echo(f"hand {i}: taker seat {h.taker} ({TEAMS[h.taker % 2]}) {h.outcome}{capot}: "
-                   f"N-S {h.scores[0]}, E-W {h.scores[1]}{pot}; "
-                   f"match N-S {h.totals[0]}, E-W {h.totals[1]}")
-    state = "winner " + TEAMS[summary.winner] if summary.winner is not None else "unfinished"
-    typer.echo(f"match: N-S {summary.totals[0]}, E-W {summary.totals[1]} ({state})")
+        pot = t("cli.replay.pot", pot=h.pot) if h.pot else ""
+        capot = t("cli.replay.capot", team=teams[h.capot_team]) if h.capot_team is not None \
+            else ""
+        typer.echo(t("cli.replay.hand", number=i, taker=h.taker, taker_team=teams[h.taker % 2],
+                     outcome=h.outcome, capot=capot, ns=h.scores[0], ew=h.scores[1], pot=pot,
+                     total_ns=h.totals[0], total_ew=h.totals[1]))
+    state = t("cli.replay.winner", team=teams[summary.winner]) if summary.winner is not None \
+        else t("cli.replay.unfinished")
+    typer.echo(t("cli.replay.match", ns=summary.totals[0], ew=summary.totals[1], state=state))
