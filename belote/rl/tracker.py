@@ -102,7 +102,6 @@ class TensorTracker:
     def __init__(self, game: Game) -> None:
         self.game = game
         self.rebuilds = 0  # full rebuilds after the game moved without the tracker
-        self._stale = False  # an event the increments do not model was seen
         self._legal: list[int] | None = None  # the mover's legal actions, once asked
         self._log_len = 0  # the game's log as the tracker last saw it: length, last entry
         self._log_last: tuple[int, object] | None = None
@@ -134,29 +133,13 @@ class TensorTracker:
     def apply(self, action: int, seat: int | None = None) -> list[Event]:
         """``game.apply(action, seat)`` (validated; a refused action changes nothing), then
         the tensors follow."""
-        # _check_sync and _consume inlined: this runs at every step
+        # _check_sync inlined: this runs at every step
         log = self.game._log
         if len(log) != self._log_len or (log and log[-1] is not self._log_last):
             self.rebuilds += 1
             self._rebuild()
         events = self.game.apply(action, seat)
-        handlers = self._handlers
-        for event in events:
-            handler = handlers.get(type(event))
-            if handler is not None:
-                handler(event)
-            elif type(event) in _REBUILT:
-                self._stale = True  # once a hand: the whole buffer is read again below
-                break
-            elif type(event) not in _UNSEEN:
-                # An event the increments do not model (added to the engine after this
-                # module): rebuild, counted, rather than serve a stale tensor.
-                self.rebuilds += 1
-                self._stale = True
-                break
-        if self._stale:
-            self._stale = False
-            self._rebuild()
+        self._follow(events)
         self._log_len = len(log)
         self._log_last = log[-1]
         self._turn_stale = True
@@ -188,23 +171,7 @@ class TensorTracker:
             events = game._push(seat, action)
         else:
             events = game.apply(action)
-        handlers = self._handlers
-        for event in events:
-            handler = handlers.get(type(event))
-            if handler is not None:
-                handler(event)
-            elif type(event) in _REBUILT:
-                self._stale = True  # once a hand: the whole buffer is read again below
-                break
-            elif type(event) not in _UNSEEN:
-                # An event the increments do not model (added to the engine after this
-                # module): rebuild, counted, rather than serve a stale tensor.
-                self.rebuilds += 1
-                self._stale = True
-                break
-        if self._stale:
-            self._stale = False
-            self._rebuild()
+        self._follow(events)
         self._log_len = len(log)
         self._log_last = log[-1]
         mover = game.current_player()
@@ -301,24 +268,22 @@ class TensorTracker:
         self._bids = len(game.bid_history)
         self._synced()
 
-    def _consume(self, events: list[Event]) -> None:
+    def _follow(self, events: list[Event]) -> None:
+        """Update the buffer from ``events``: rebuilt whole after a cut, or after an event the
+        increments do not model (that one counted), never served stale."""
         handlers = self._handlers
         for event in events:
             handler = handlers.get(type(event))
             if handler is not None:
                 handler(event)
-            elif type(event) in _REBUILT:
-                self._stale = True  # once a hand: the whole buffer is read again below
-                break
             elif type(event) not in _UNSEEN:
-                # An event the increments do not model (added to the engine after this
-                # module): rebuild, counted, rather than serve a stale tensor.
-                self.rebuilds += 1
-                self._stale = True
-                break
-        if self._stale:
-            self._stale = False
-            self._rebuild()
+                if type(event) not in _REBUILT:  # added to the engine after this module
+                    self.rebuilds += 1
+                self._rebuild()
+                return
+
+    def _consume(self, events: list[Event]) -> None:
+        self._follow(events)
         self._synced()
 
     def _card(self, e: CardPlayed) -> None:
