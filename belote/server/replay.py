@@ -9,9 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from belote.cards import cards_in
+from belote.engine import actions as A
 from belote.engine.events import CardsDealt
-from belote.i18n import describe_event
+from belote.engine.state import Phase
+from belote.errors import InvalidNotationError
+from belote.i18n import describe_event, translate
 from belote.i18n.names import cards_text, seat_name
+from belote.notation import parse_action
 from belote.records import replay_steps
 
 
@@ -33,3 +37,74 @@ def replay_hands(record: dict[str, Any], lang: str) -> list[dict[str, Any]]:
         hand["hands"] = [(seat_name(s, lang, names), cards_text(cards_in(c), lang))
                          for s, c in enumerate(hand.pop("cards"))]
     return hands
+
+
+def _kind(deal: dict[str, Any], index: int | None, before: Phase) -> str:
+    """What a step is: the deal itself, a call of the auction, a card, or something else
+    said at the table (a cut, a belote, a declaration)."""
+    if index is None:
+        return "deal"
+    text = str(deal["actions"][index - 1][1])
+    if before == Phase.BIDDING:
+        return "bid"
+    if before == Phase.PLAYING and A.is_play(_action(text)):
+        return "card"
+    return "other"
+
+
+def _action(text: str) -> int:
+    try:
+        return parse_action(text)
+    except InvalidNotationError:
+        return -1
+
+
+def replay_frames(record: dict[str, Any], lang: str) -> list[dict[str, Any]]:
+    """Every step of a FINISHED match as the stepping replay shows it: where it is (hand,
+    trick, card), what happened (as a spectator heard it) and the table after it, the four
+    hands included (the match is over: nothing is hidden any more).  The caller checks that
+    the match is finished; this function does not know."""
+    players = record.get("players") or []
+    names = [str(p) for p in players] if len(players) == 4 else None
+    frames: list[dict[str, Any]] = []
+    phase = Phase.DEAL
+    calls = 0
+    for game, step in replay_steps(record):
+        deal = record["deals"][step.deal_index - 1]
+        kind = _kind(deal, step.action_index, phase)
+        hand = step.deal_index
+        if kind == "deal":
+            calls = 0
+            position = translate(lang, "replays.pos.deal", hand=hand)
+        elif kind == "bid":
+            calls += 1
+            position = translate(lang, "replays.pos.bid", hand=hand, number=calls)
+        elif kind == "card":
+            # the card is in the trick just finished when it was the fourth
+            on_table = len(game.trick) or 4
+            trick = game.trick_no + (1 if game.trick else 0)
+            position = translate(lang, "replays.pos.card", hand=hand, trick=trick,
+                                 card=on_table)
+        else:
+            trick = game.trick_no + (1 if game.trick else 0)
+            position = translate(lang, "replays.pos.other", hand=hand, trick=max(trick, 1))
+        said = [text for event in step.events
+                if (text := describe_event(event, lang, None, names, "normal", game.rules))]
+        text = " ".join(said)
+        frames.append({
+            "kind": kind,
+            "hand": hand,
+            "trick": trick if kind in ("card", "other") else 0,
+            "position": position,
+            "text": translate(lang, "replays.step", position=position, said=text) if text
+            else position,
+            "hands": [{"who": seat_name(s, lang, names),
+                       "cards": cards_text(cards_in(game.hands[s]), lang) if game.hands[s]
+                       else translate(lang, "replays.no_cards")} for s in range(4)],
+            "table": translate(lang, "replays.table.cards", cards=cards_text(game.trick, lang))
+            if game.trick else translate(lang, "replays.table.empty"),
+            "points": translate(lang, "replays.points", p0=game.card_points[0],
+                                p1=game.card_points[1], t0=game.totals[0], t1=game.totals[1]),
+        })
+        phase = game.phase
+    return frames
