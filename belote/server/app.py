@@ -31,7 +31,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -61,7 +61,15 @@ from belote.server.keys import bindings_for_client, help_rows
 from belote.server.limits import KeyedLimiter
 from belote.server.lobby import page_number
 from belote.server.persistence import Account, NameTaken, SessionRow
-from belote.server.replay import replay_hands
+from belote.server.replay import replay_frames, replay_hands
+from belote.server.replay_analysis import (
+    AnalysisError,
+    Analyst,
+    StepError,
+    analysis_json,
+    count_steps,
+    parse_step,
+)
 from belote.server.room import Room
 from belote.server.settings import (
     CATEGORIES,
@@ -185,6 +193,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     sessions = Sessions(room.store, guest_idle=timedelta(hours=settings.guest_idle_hours),
                         account_idle=timedelta(days=settings.session_days))
     devices = KnownDevices(room, secure=settings.secure_cookies)
+    analyst = Analyst()  # the replays' card analysis: one thread of its own
     def close_sockets(ids: list[str]) -> None:
         room.disconnect({public_id(i) for i in ids})
 
@@ -559,15 +568,64 @@ def create_app(settings: Settings | None = None) -> Starlette:
         request.session["invited"] = [*invited, table.id]
         return back(request, f"/table/{table.id}")
 
-    async def replay_page(request: Request) -> Response:
+    async def finished_record(request: Request) -> dict[str, Any] | Response:
+        """The record of a FINISHED match, or the refusal to give (404: no such table;
+        409: a match still open, whose replay, record and analysis are never served)."""
         table_id = int(request.path_params["table_id"])
         row = await room.store.table(table_id)
-        if row is None or row.record is None:
+        if row is None:
             raise HTTPException(404)
+        if row.status != "finished" or row.record is None:
+            message = translate(language(request), "replays.error.unfinished")
+            if request.url.path.endswith(("/analysis", ".json")):
+                return JSONResponse({"error": message}, status_code=409)
+            return render(request, "error.html", status=409, message=message)
+        return row.record
+
+    async def replay_page(request: Request) -> Response:
+        table_id = int(request.path_params["table_id"])
+        record = await finished_record(request)
+        if isinstance(record, Response):
+            return record
         lang = language(request)
+        strings = {key.removeprefix("replays."): text for key, text in messages(lang).items()
+                   if key.startswith(("replays.edge.", "replays.analysis."))}
         return render(request, "replay.html", table_id=table_id,
-                      hands=replay_hands(row.record, lang), result=row.record["result"],
-                      players=row.record.get("players", []))
+                      hands=replay_hands(record, lang), result=record["result"],
+                      players=record.get("players", []),
+                      frames=json.dumps(replay_frames(record, lang), ensure_ascii=False),
+                      strings=json.dumps(strings, ensure_ascii=False))
+
+    async def replay_record(request: Request) -> Response:
+        """The match record as a JSON file (rules, seats, every deck and action)."""
+        table_id = int(request.path_params["table_id"])
+        record = await finished_record(request)
+        if isinstance(record, Response):
+            return record
+        return Response(json.dumps(record, ensure_ascii=False, indent=1) + "\n",
+                        media_type="application/json", headers={
+                            "content-disposition":
+                                f'attachment; filename="belote-table-{table_id}.json"'})
+
+    async def replay_analysis(request: Request) -> Response:
+        """GET ?step=K: the expert's analysis of the card played at step K (0: the first
+        deal), from that player's information set; JSON."""
+        table_id = int(request.path_params["table_id"])
+        record = await finished_record(request)
+        if isinstance(record, Response):
+            return record
+        lang = language(request)
+        try:
+            step = parse_step(request.query_params.get("step"), count_steps(record) - 1)
+            analysis = await analyst.analyse(table_id, record, step)
+        except StepError as error:
+            return JSONResponse({"error": translate(
+                lang, f"replays.error.{error.code}", **error.values)}, status_code=400)
+        except AnalysisError as error:
+            log.warning("replay analysis of table %d failed: %s", table_id, error)
+            return JSONResponse({"error": translate(lang, "replays.error.too_slow")},
+                                status_code=503)
+        return JSONResponse(analysis_json(analysis, step, record, lang))
 
     async def not_found(request: Request, exc: Exception) -> Response:
         status = getattr(exc, "status_code", 500)
@@ -706,6 +764,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             yield
         finally:
             passwords.close()
+            analyst.close()
             await room.close()
 
     routes = [
@@ -726,6 +785,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/tables/{table_id:id}/{what}", seat_action, methods=["POST"]),
         Route("/table/{table_id:id}", table_page),
         Route("/replay/{table_id:id}", replay_page),
+        Route("/replay/{table_id:id}.json", replay_record),
+        Route("/replay/{table_id:id}/analysis", replay_analysis),
         WebSocketRoute("/ws/table/{table_id:id}", table_socket),
         WebSocketRoute("/ws/lobby", lobby_socket),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
