@@ -14,7 +14,7 @@
   let asked = 0; // the analysis request in flight: a later one wins
 
   function say(text) {
-    const live = $("replay-live");
+    const live = $("polite");
     // emptied first, so that the same sentence twice (R) is said twice
     live.textContent = "";
     window.setTimeout(() => { live.textContent = text; }, 30);
