@@ -573,13 +573,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         409: a match still open, whose replay, record and analysis are never served)."""
         table_id = int(request.path_params["table_id"])
         row = await room.store.table(table_id)
-        if row is None:
+        if row is None or row.status == "expired":  # expired: no match was ever played
             raise HTTPException(404)
         if row.status != "finished" or row.record is None:
-            message = translate(language(request), "replays.error.unfinished")
+            status, key = (410, "error.web.broken") if row.status == "broken" else (
+                409, "replays.error.unfinished")
+            message = translate(language(request), key)
             if request.url.path.endswith(("/analysis", ".json")):
-                return JSONResponse({"error": message}, status_code=409)
-            return render(request, "error.html", status=409, message=message)
+                return JSONResponse({"error": message}, status_code=status)
+            return render(request, "error.html", status=status, message=message)
         return row.record
 
     async def replay_page(request: Request) -> Response:

@@ -187,3 +187,19 @@ def test_an_unfinished_match_serves_no_replay_record_or_analysis(client: TestCli
             if path != f"/replay/{table_id}":  # the JSON answers: not even a card code
                 assert json.loads(response.text) == {"error": refusal}
                 assert not any(f'"{code.lower()}"' in text for code in codes)
+
+
+def test_a_broken_table_says_so_and_an_expired_one_is_not_found(app: Any,
+                                                                client: TestClient) -> None:
+    async def make(store: Store) -> tuple[int, int]:
+        broken = await store.new_table("classic", {}, 300)
+        await store.set_status(broken, "broken")
+        expired = await store.new_table("classic", {}, 300)
+        await store.expire_table(expired)
+        return broken, expired
+
+    broken, expired = read_store(app, make)
+    for suffix in ("", ".json", "/analysis?step=1"):
+        assert client.get(f"/replay/{broken}{suffix}").status_code == 410
+        assert client.get(f"/replay/{expired}{suffix}").status_code == 404
+    assert "could not be replayed" in client.get(f"/replay/{broken}.json").json()["error"]
