@@ -109,18 +109,18 @@ class Analyst:
             self._cache.move_to_end(key)
             self.cached += 1
             return found
-        before, action = position_before(record, step)
         loop = asyncio.get_running_loop()
-        result = await loop.run_in_executor(self._executor, self._work, before, action, step)
+        result = await loop.run_in_executor(self._executor, self._work, record, step)
         self._cache[key] = result
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
         self.computed += 1
         return result
 
-    def _work(self, before: Game, action: int, step: int) -> PlayAnalysis:
+    def _work(self, record: dict[str, Any], step: int) -> PlayAnalysis:
         # the deadline is counted from when the work starts, not from the queue
         deadline = time.monotonic() + self.deadline
+        before, action = position_before(record, step)  # a replay of the match so far
         analysis = analyse_play(before, action, self.worlds, seed=step, deadline=deadline,
                                 solvers=self._solvers)
         if analysis.skipped:
