@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -32,6 +33,8 @@ from belote.i18n import describe_event
 from belote.rl.tensors import information_state_tensor, observation_tensor
 from belote.rules import Rules
 from belote.rules.validation import FlagError
+from belote.server.seats import Seat
+from belote.server.view import Viewer, table_view
 
 CINQUANTE = A.DECLARE_NAME_BASE + 1
 # Seat 0: a cinquante (7-10 of spades) and a lower tierce (7-9 of diamonds); nobody else
@@ -168,7 +171,8 @@ def _italian(hands: dict[int, str], rules: Rules = ITALIAN) -> Game:
 
 
 def _frames(game: Game, events: list[Event], seat: int | None) -> tuple[object, ...]:
-    """Everything ``seat`` is sent: its view, its tensors, the sentences it hears."""
+    """Everything ``seat`` is sent: its view, its tensors, the sentences it hears, the room's
+    frame."""
     obs = game.observation(seat)
     data = obs.to_dict()
     del data["legal_actions"]  # the mover's (seat 1's) own choices are not another seat's
@@ -177,7 +181,12 @@ def _frames(game: Game, events: list[Event], seat: int | None) -> tuple[object, 
         tensors = (observation_tensor(game, seat).tobytes(),
                    information_state_tensor(game, seat).tobytes())
     words = tuple(describe_event(e, "en", seat) for e in events if e.visible_to(seat))
-    return (data, tensors, words, tuple(events))
+    table = SimpleNamespace(
+        id=1, preset="italian", rules=game.rules, seats=[Seat("bot")] * 4, game=game,
+        finished=False, version=1, score_history=[], name="t", private=False, code="c",
+        waiting_next=False, ready=set(), rematch=None)
+    room = table_view(table, Viewer(seat, "it"))  # type: ignore[arg-type]
+    return (data, tensors, words, tuple(events), room)
 
 
 def test_an_equal_sequence_is_offered_whether_held_or_not_and_sounds_the_same() -> None:
