@@ -342,3 +342,13 @@ def test_shown_cards_are_the_same_in_a_clone_and_after_undo() -> None:
     assert np.array_equal(observation_tensor(game.clone(), 1), observation_tensor(game, 1))
     game.undo()
     assert game.shown_cards == [0, 0, 0, 0] and game.declaration_points == (50, 0)
+
+
+@pytest.mark.parametrize("rules", [VALDOSTANA, ITALIAN])
+def test_the_batched_kernels_refuse_these_declarations_by_name(rules: Rules) -> None:
+    # The compiled kernels play no declarations: the batch refuses, never plays them wrong.
+    from belote.errors import BeloteError
+    from belote.rl.batch import check_batch_rules
+
+    with pytest.raises(BeloteError, match="declarations"):
+        check_batch_rules(rules)

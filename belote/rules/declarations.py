@@ -66,6 +66,14 @@ valdostana: name only                  "Il giocatore che possiede più combinazi
 valdostana: lower voids higher         "l'accuso di una combinazione di valore +basso rende nulla
                                        quella di valore +alto eventualmente posseduta"
 valdostana: late is void               "un accuso non dichiarato nel proprio turno ... è NULLO"
+shown only on request                  000 "Alla seconda mano può essere richiesto di mostrare
+(``show_on_request``)                  queste dichiarazioni (ma non è obbligatorio se non viene
+                                       richiesto)"; valdostana "su richiesta degli avversari, si
+                                       mostrano le figure, anche quelle non annunciate ... così
+                                       validare anche quelli non annunciati"
+bluffs, refuted for 20                 000 "Mossa Leccese: ... è possibile dichiararne una fasulla
+(``bluffs_allowed``,                   uguale ... la squadra avversaria potesse confutare ... e
+``bluff_penalty``)                     guadagnarsi altri 20 punti" (belote.engine.showing)
 =====================================  ==========================================================
 
 Readings (our choices where the seeds are silent or ambiguous; each is a flag or documented):
