@@ -352,3 +352,21 @@ def test_the_batched_kernels_refuse_these_declarations_by_name(rules: Rules) -> 
 
     with pytest.raises(BeloteError, match="declarations"):
         check_batch_rules(rules)
+
+
+def test_worlds_sampled_for_an_opponent_hold_the_bluffed_sequence_or_not() -> None:
+    # The id of an equal sequence is the same held or not, so the worlds a bot samples from
+    # seat 2's view are not told either: some hold it, some do not.
+    from belote.rules.declarations import find_declarations
+
+    game = _italian(FAKE)
+    game.apply(A.BLUFF)
+    game.apply(_card(game))
+    assert ITALIAN.declarations is not None
+    kinds = set()
+    for seed in range(12):
+        world = game.resample(2, seed)
+        dealt = world.hands[1] | 1 << world.trick[1]  # seat 0 led, seat 1 played second
+        held = find_declarations(dealt, ITALIAN.declarations, world.trump)
+        kinds.add(any(d.length == 3 for d in held))
+    assert kinds == {True, False}
