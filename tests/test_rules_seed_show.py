@@ -185,7 +185,7 @@ def _frames(game: Game, events: list[Event], seat: int | None) -> tuple[object, 
         id=1, preset="italian", rules=game.rules, seats=[Seat("bot")] * 4, game=game,
         finished=False, version=1, score_history=[], name="t", private=False, code="c",
         waiting_next=False, ready=set(), rematch=None)
-    room = table_view(table, Viewer(seat, "it"))  # type: ignore[arg-type]
+    room = table_view(table, Viewer(seat, "it"))
     return (data, tensors, words, tuple(events), room)
 
 
