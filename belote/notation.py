@@ -80,6 +80,8 @@ _WORD_ACTIONS = (
         "ottava": A.OTTAVA,
         "knock": A.KNOCK,
         "show?": A.REQUEST_SHOW,
+        "refute": A.REFUTE,
+        "bluff": A.BLUFF,
     }
     | {word: A.NAME_SUIT_BASE + suit for suit, word in enumerate(SUIT_WORDS)}
     | {f"declare:{name}": A.DECLARE_NAME_BASE + i for i, name in enumerate(A.DECLARE_NAMES)}

@@ -106,6 +106,9 @@ def auction_events() -> Iterator[ev.Event]:
         cards=to_mask([make_card(Suit.CLUBS, r) for r in (Rank.TEN, Rank.JACK, Rank.QUEEN)]),
     )
     yield ev.OttavaShown(seat=3, suit=Suit.HEARTS)
+    yield ev.ShowRequested(seat=1)
+    yield ev.ShowRequested(seat=2, refute=True)
+    yield ev.BluffRefuted(seat=3, team=0, points=20)
 
 
 # --- catalogs ---------------------------------------------------------------------------

@@ -5,7 +5,9 @@ dealer 0) and a scripted auction that reaches card play (``SCENARIOS``: take, a 
 senza, tutte or an auction contract), count the sequences of the first 4 and 8 plies.  A ply
 is one action of the player to move: card plays 0..31, the combined play+announce ids 32..63,
 declarations 78..82 and the ottava 83.  The announce-only action 72 (which a seat may also
-take out of turn) is left out, so every ply is the mover's.
+take out of turn) is left out, so every ply is the mover's.  The table talk of seed 000 (ask
+to show 85, refute 86, an equal sequence 87: ``A.is_table_talk``) is left out too: it moves no
+card, and tests/test_rules_seed_show.py checks where it is offered.
 
 The golden numbers in ``tests/data/perft/<preset>.perft`` are generated with the engine
 (:func:`engine_perft`, which walks ``legal_actions``/``clone``/``apply``) and cross-checked
@@ -352,11 +354,15 @@ def engine_start(preset: str, seed: int, bids: tuple[int, ...]) -> Game:
     return game
 
 
+# Never counted: the announce-only id and the table talk (see the module's doc).
+LEFT_OUT = frozenset({A.ANNOUNCE_BELOTE, A.REQUEST_SHOW, A.REFUTE, A.BLUFF})
+
+
 def engine_perft(game: Game, depth: int) -> int:
     """The generator: walks ``legal_actions`` with ``clone`` and ``apply``."""
     if depth == 0:
         return 1
-    actions = [a for a in game.legal_actions() if a != A.ANNOUNCE_BELOTE]
+    actions = [a for a in game.legal_actions() if a not in LEFT_OUT]
     if depth == 1:
         return len(actions)
     total = 0
@@ -371,7 +377,7 @@ def accepted_actions(game: Game) -> Iterator[int]:
     """Every action id below the contract range's end that ``apply`` accepts from the player
     to move, each taken back with ``undo`` before the next is tried (72 left out)."""
     for action in range(A.CONTRACT_END):
-        if action == A.ANNOUNCE_BELOTE:
+        if action in LEFT_OUT:
             continue
         try:
             game.apply(action)

@@ -73,6 +73,14 @@ def play_first_trick(game: Game, declare: dict[int, int]) -> list[Event]:
     return events
 
 
+def ask_to_see(game: Game) -> None:
+    """In the second trick, the first defender of seat 0's line to play asks to see the
+    declarations (seed 000: "Nel secondo giro, su richiesta degli avversari, si mostrano")."""
+    while A.REQUEST_SHOW not in game.legal_actions():
+        game.apply(min(a for a in game.legal_actions() if a < A.PLAY_ANNOUNCE_BASE))
+    game.apply(A.REQUEST_SHOW)
+
+
 # ---------------------------------------------------------------------------- the auction
 
 
@@ -347,7 +355,9 @@ def test_valdostana_declarations_are_announced_by_name_only() -> None:
     assert of_kind(events, DeclarationAnnounced) == [DeclarationAnnounced(0, ("cinquante",))]
     assert not DECLARATION_IDS & set(game.legal_actions())  # one announcement only
     events = play_first_trick(game, {})
-    assert game.declaration_points == (50 + 20, 0)  # with the lower, unannounced tierce
+    assert game.declaration_points == (50, 0)  # as announced: nobody asked to see them
+    ask_to_see(game)
+    assert game.declaration_points == (50 + 20, 0)  # shown: the lower, unannounced tierce
 
 
 def test_valdostana_late_announcement_impossible() -> None:
@@ -366,6 +376,7 @@ def test_valdostana_late_announcement_impossible() -> None:
     with pytest.raises(IllegalActionError):
         game.apply(CARRE, seat=1)
     play_first_trick(game, {})
+    ask_to_see(game)
     assert game.declaration_points == (70, 0)
 
 

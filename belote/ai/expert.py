@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from belote.ai.heuristic import HeuristicBot
+from belote.ai.showing import table_talk
 from belote.ai.worlds import knowledge, sample_world
 from belote.cards import ACES, ALL_CARDS
 from belote.engine import actions as A
@@ -188,6 +189,11 @@ class ExpertBot:
             return self.fallback.choose(observation)
         if any(A.is_declaration(a) for a in legal):
             return self.fallback.choose(observation)
+        if any(A.is_table_talk(a) for a in legal):
+            talk = table_talk(observation)  # the heuristic's rule (belote.ai.showing)
+            if talk is not None:
+                return talk
+            legal = tuple(a for a in legal if not A.is_table_talk(a))
         if legal[0] >= A.PASS:
             return self._bid(observation)
         plays = [a for a in legal if a < A.PLAY_ANNOUNCE_BASE]

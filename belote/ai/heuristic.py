@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from belote.ai.bidding import choose_bid
+from belote.ai.showing import table_talk
 from belote.cards import ALL_CARDS, SUIT_MASKS, Card, CardSet, Rank, cards_in
 from belote.engine import actions as A
 from belote.engine.events import ALL_TRUMP, Event
@@ -52,6 +53,9 @@ class HeuristicBot:
         declarations = [a for a in legal if A.is_declaration(a)]
         if declarations:
             return max(declarations)  # declare all, or the best name (carré > cent > ...)
+        talk = table_talk(observation)  # show?, refute (belote.ai.showing)
+        if talk is not None:
+            return talk
         if legal[0] >= A.PASS:
             boldness = self.boldness
             if boldness is None:

@@ -113,7 +113,7 @@ class TerminalPlayer:
                                        example=action_name(contracts[0], self.lang, rules))
         else:
             options = [a for a in legal if a < A.PLAY_ANNOUNCE_BASE]
-            extras = [a for a in legal if A.is_declaration(a) or a == A.OTTAVA]
+            extras = [a for a in legal if A.is_table_talk(a)]
             labels = [card_name(a, self.lang) for a in options]
             prompt = self.t("ui.prompt.your_turn", cards=self._numbered(labels))
             if extras:

@@ -17,6 +17,8 @@
 | 83      | ottava: show all eight cards of a suit and win the match        |
 | 84      | knock on the deck: trust the dealer, no cut (seed 000)          |
 | 85      | ask the opponents to show their declarations (second trick)     |
+| 86      | refute an opponent's sequence: his declaration must be shown    |
+| 87      | bluff: announce a sequence equal to an opponent's, not held     |
 | 100+    | auction contract: ``100 + 4 * level_index + suit``              |
 | 420+    | cut the deck at depth ``id - 420`` (1..31 cards moved under)    |
 """
@@ -49,7 +51,11 @@ DECLARE_NAMES = SPOKEN_NAMES  # ids 79..82, in order (defined with the rule voca
 OTTAVA = 83
 KNOCK = 84  # seed 000: "fidarsi bussando sul mazzo"
 REQUEST_SHOW = 85  # seed 000: "Alla seconda mano può essere richiesto di mostrare"
-FIRST_FREE = 86  # ids 86..99 are unused
+# Seed 000 (italian), "Mossa Leccese": "Nel caso in cui la squadra avversaria potesse
+# confutare la terza dichiarata in maniera fasulla, può farlo e guadagnarsi altri 20 punti".
+REFUTE = 86
+BLUFF = 87  # "è possibile dichiararne una fasulla uguale" (a sequence one does not hold)
+FIRST_FREE = 88  # ids 88..99 are unused (88, 89 reserved for declare-request)
 CONTRACT_BASE = 100
 MAX_LEVELS = 80  # contract ids run from CONTRACT_BASE to CONTRACT_END
 CONTRACT_END = CONTRACT_BASE + 4 * MAX_LEVELS
@@ -106,6 +112,12 @@ def contract_suit(action: Action) -> int:
 
 def is_declaration(action: Action) -> bool:
     return DECLARE <= action < DECLARE_NAME_BASE + len(DECLARE_NAMES)
+
+
+def is_table_talk(action: Action) -> bool:
+    """The non-card extras of the card play that the table hears: a declaration, the ottava,
+    a request to show, a refute or a bluff (the terminal and the room offer them together)."""
+    return is_declaration(action) or action in (OTTAVA, REQUEST_SHOW, REFUTE, BLUFF)
 
 
 def cut(depth: int) -> Action:

@@ -143,6 +143,25 @@ class DeclarationsShown(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ShowRequested(Event):
+    """A player asks the other side to show its declarations (``refute``: he challenges an
+    announced sequence as fake, the "Mossa Leccese" of seed 000)."""
+
+    seat: int
+    refute: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BluffRefuted(Event):
+    """A refuted fake declaration: ``seat`` announced a sequence he did not hold; ``team``
+    (the refuters) scores ``points`` (seed 000: "guadagnarsi altri 20 punti")."""
+
+    seat: int
+    team: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
 class OttavaShown(Event):
     """Italian ottava: all eight cards of a suit shown; the match is won at once."""
 
@@ -201,6 +220,8 @@ _ALL_EVENTS: tuple[type[Event], ...] = (
     TrickWon,
     HandScored,
     MatchOver,
+    ShowRequested,
+    BluffRefuted,
 )
 for _cls in _ALL_EVENTS:
     _cls.kind = _snake(_cls.__name__)

@@ -19,6 +19,7 @@ from enum import IntEnum
 
 from belote.cards import ALL_CARDS, NUM_CARDS, SUIT_MASKS, Card, CardSet, Rank, card_list
 from belote.engine import actions as A
+from belote.engine import showing
 from belote.engine.bidding import Contract, bidding_system
 from belote.engine.bidding.base import BidState
 from belote.engine.events import (
@@ -51,6 +52,7 @@ from belote.errors import IllegalActionError
 from belote.rules.base import Rules
 from belote.rules.declarations import (
     Declaration,
+    best_declaration,
     find_declarations,
     score_declarations,
     spoken_name,
@@ -131,6 +133,15 @@ class Game:
         self._held: list[list[Declaration]] = [[], [], [], []]  # hidden until shown
         self._declared: list[list[Declaration] | None] = [None, None, None, None]
         self._counted: tuple[tuple[Declaration, ...], ...] = ()
+        # Showing on request and bluffs (belote.engine.showing); all hidden until shown.
+        self._announced: list[list[Declaration] | None] = [None, None, None, None]
+        self._bluffs = [False, False, False, False]  # announced a sequence not held
+        self._examined = [False, False, False, False]  # refuted or shown on request
+        self.penalty_points = [0, 0]  # refuted bluffs, to the refuters (public)
+        self._pending_show: tuple[tuple[Declaration, ...], ...] = ()  # counted once shown
+        self._team_shown = [False, False]
+        self._points_as_announced: tuple[int, int] = (0, 0)
+        self._points_if_shown: tuple[int, int] = (0, 0)
         # [suit, holder, stage] per belote suit; the holder stays hidden until announced.
         self._claims: list[list[int]] = []
         self._mask_cache = -1  # legal play mask of the player to move; -1: not computed
@@ -191,6 +202,8 @@ class Game:
             result = card_list(self._mover_mask())
             if self.trick_no == 0 and (self.rules.declarations or self.rules.ottava):
                 result.extend(self._first_trick_extras(seat))
+            if self.trick_no < 2 and self.rules.declarations is not None:
+                result.extend(showing.extras(self, seat))
             if self._claims:
                 result.extend(
                     A.PLAY_ANNOUNCE_BASE + c for c in result if self._may_announce(seat, c)
@@ -231,6 +244,9 @@ class Game:
                               for i, name in enumerate(A.DECLARE_NAMES) if name in kinds)
             else:
                 extras.append(A.DECLARE)
+        if (decl_rules is not None and decl_rules.bluffs_allowed
+                and self._declared[seat] is None and showing.equal_sequence(self, seat)):
+            extras.append(A.BLUFF)  # offered whether the sequence is held or not
         return extras
 
     def _mover_mask(self) -> CardSet:
@@ -408,7 +424,7 @@ class Game:
             return reason or RefusalReason.CARD_DOES_NOT_OPEN_A_BELOTE
         if A.is_bid(action) and self._known_bid(action):
             return RefusalReason.BID_NOT_ALLOWED
-        if A.is_declaration(action) or action == A.OTTAVA:
+        if A.is_table_talk(action):
             return RefusalReason.DECLARATION_NOT_ALLOWED
         return RefusalReason.UNKNOWN_ACTION
 
@@ -441,6 +457,12 @@ class Game:
             return self._cut(seat, action)
         if action == A.OTTAVA:
             return self._ottava(seat)
+        if action == A.REQUEST_SHOW:
+            return showing.request_show(self, seat)
+        if action == A.REFUTE:
+            return showing.refute(self, seat)
+        if action == A.BLUFF:
+            return showing.bluff(self, seat)
         return self._bid(seat, action)
 
     def _bid(self, seat: int, action: int) -> list[Event]:
@@ -556,6 +578,7 @@ class Game:
         assert decl_rules is not None
         if action == A.DECLARE:
             declared = list(held)
+            self._announced[seat] = declared
             # Seed 000 (italian): "dei poker, senza specificare di che natura".
             names = tuple(d.name if decl_rules.carre_rank_said or d.kind != "carre"
                           else spoken_name(d) for d in held)
@@ -564,6 +587,8 @@ class Game:
             # Seed 000 (valdostana): "l'accuso di una combinazione di valore +basso rende
             # nulla quella di valore +alto eventualmente posseduta".
             declared = valdostana_valid(name, held, decl_rules, self.trump)
+            best = best_declaration(declared, decl_rules, self.trump)
+            self._announced[seat] = [] if best is None else [best]  # what the name says
             names = (name,)
         self._declared[seat] = declared
         self.declarations_said.append((seat, names))
@@ -574,6 +599,24 @@ class Game:
         assert decl_rules is not None and self.contract is not None
         declared = [d or [] for d in self._declared]
         # A valdostana player's valid list already holds his lower, unannounced accusi.
+        counted, points, winner = self._declaration_score(declared)
+        self._points_as_announced = self._points_if_shown = points
+        self._counted = counted
+        if decl_rules.show_on_request:
+            # Seed 000: shown only if asked; until then only what was said counts.
+            self._points_as_announced = self._declaration_score(
+                [d or [] for d in self._announced])[1]
+            self._pending_show, self._counted = counted, ()
+        self._rescore_declarations()
+        if self.declarations_said:  # public: said whether a bluff was among them or not
+            events.append(DeclarationsResolved(winner, self.declaration_points))
+
+    def _declaration_score(
+        self, declared: list[list[Declaration]]
+    ) -> tuple[tuple[tuple[Declaration, ...], ...], tuple[int, int], int | None]:
+        """(counted per seat, team points, winning team) of these declarations."""
+        decl_rules = self.rules.declarations
+        assert decl_rules is not None and self.contract is not None
         score = score_declarations(declared, decl_rules, self.trump,
                                    first_to_declare=(self.dealer + 1) % 4,
                                    taker_team=self.contract.taker & 1)
@@ -583,11 +626,18 @@ class Game:
         bonus = [0, 0]
         for seat, counted in enumerate(score.counted):
             bonus[seat & 1] += sum(d.belote_bonus for d in counted)
-        self.declaration_points = (score.team_points[0] - bonus[0],
-                                   score.team_points[1] - bonus[1])
-        self._counted = score.counted
-        if any(declared):
-            events.append(DeclarationsResolved(score.winner_team, self.declaration_points))
+        points = (score.team_points[0] - bonus[0], score.team_points[1] - bonus[1])
+        return score.counted, points, score.winner_team
+
+    def _rescore_declarations(self) -> None:
+        """Declaration points now: a team's as shown once shown (or never hidden), else as
+        announced, plus the refuted bluffs' penalties."""
+        decl_rules = self.rules.declarations
+        hidden = decl_rules is not None and decl_rules.show_on_request
+        points = [self._points_if_shown[t] if self._team_shown[t] or not hidden
+                  else self._points_as_announced[t] for t in (0, 1)]
+        self.declaration_points = (points[0] + self.penalty_points[0],
+                                   points[1] + self.penalty_points[1])
 
     def _show_declarations(self, events: list[Event]) -> None:
         for seat, counted in enumerate(self._counted):
@@ -699,6 +749,11 @@ class Game:
         other.belote_said = self.belote_said[:]
         other._claims = [claim[:] for claim in self._claims]
         other._declared = self._declared[:]
+        other._announced = self._announced[:]
+        other._bluffs = self._bluffs[:]
+        other._examined = self._examined[:]
+        other.penalty_points = self.penalty_points[:]
+        other._team_shown = self._team_shown[:]
         other.declarations_said = self.declarations_said[:]
         other._log = self._log[:]
         return other

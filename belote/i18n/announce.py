@@ -238,6 +238,14 @@ def _declarations_shown(e: ev.DeclarationsShown, c: _Context) -> str:
     )
 
 
+def _show_requested(e: ev.ShowRequested, c: _Context) -> str:
+    return c.say("event.show_requested" + (".refute" if e.refute else ""), e.seat)
+
+
+def _bluff_refuted(e: ev.BluffRefuted, c: _Context) -> str:
+    return c.say("event.bluff_refuted", e.seat, team=team_name(e.team, c.lang), points=e.points)
+
+
 def _ottava_shown(e: ev.OttavaShown, c: _Context) -> str:
     return c.say("event.ottava_shown", e.seat, suit=suit_name(e.suit, c.lang))
 
@@ -316,6 +324,8 @@ _DESCRIBERS: dict[type[ev.Event], Callable[[Any, _Context], str]] = {
     ev.TrickWon: _trick_won,
     ev.HandScored: _hand_scored,
     ev.MatchOver: _match_over,
+    ev.ShowRequested: _show_requested,
+    ev.BluffRefuted: _bluff_refuted,
 }
 
 

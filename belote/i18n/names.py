@@ -130,6 +130,8 @@ _SIMPLE_ACTIONS: dict[int, str] = {
     actions.OTTAVA: "ottava",
     actions.KNOCK: "knock",
     actions.REQUEST_SHOW: "request_show",
+    actions.REFUTE: "refute",
+    actions.BLUFF: "bluff",
 }
 
 

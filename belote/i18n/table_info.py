@@ -135,7 +135,7 @@ def turn_prompt(obs: Observation, lang: str, verbosity: str) -> str:
         return translate(lang, "sala.prompt.bid" + (".brief" if brief else ""),
                          options=join_list(options, lang))
     parts = []
-    extras = [a for a in legal if A.is_declaration(a) or a == A.OTTAVA]
+    extras = [a for a in legal if A.is_table_talk(a)]
     if extras:
         parts.append(translate(lang, "sala.prompt.declare" + (".brief" if brief else ""),
                                options=join_list((action_name(a, lang, rules) for a in extras),

@@ -1,7 +1,8 @@
 """The action space for learning code: its size, a numpy legal mask and readable names.
 
 Ids are the engine's (:mod:`belote.engine.actions`): cards 0..31, card + belote 32..63,
-bids and announcements 64..83, auction contracts from 100.  Ids 84..99 are never legal.
+bids and announcements 64..87 (knock 84, request to show 85, refute 86, bluff 87), auction
+contracts from 100, cuts from 420.  Ids 88..99 are never legal.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ _NAMED = {
     A.ANNOUNCE_BELOTE: "announce_belote", A.ASPETTO: "aspetto", A.ANCORA: "ancora",
     A.ALZO: "alzo", A.CONTRO: "contro", A.SURCONTRO: "surcontro", A.DECLARE: "declare",
     A.OTTAVA: "ottava", A.KNOCK: "knock", A.REQUEST_SHOW: "request_show",
+    A.REFUTE: "refute", A.BLUFF: "bluff",
 }
 _SUITS = SUIT_LETTERS
 

@@ -30,6 +30,7 @@ from belote.engine.events import (
     AllPassed,
     BeloteAnnounced,
     BidMade,
+    BluffRefuted,
     CardPlayed,
     CardsDealt,
     ContractSet,
@@ -43,6 +44,7 @@ from belote.engine.events import (
     MatchOver,
     MatchStarted,
     OttavaShown,
+    ShowRequested,
     TrickWon,
     TurnedCardTaken,
 )
@@ -91,7 +93,7 @@ _OBS_PERMUTATIONS = tuple(np.ascontiguousarray(p[:OBSERVATION_SIZE]) for p in PE
 
 # Events that change nothing the tensors show; any other event without a handler (one added
 # to the engine after this module) makes the tracker rebuild, never serve a stale tensor.
-_UNSEEN: frozenset[type[Event]] = frozenset({MatchStarted})
+_UNSEEN: frozenset[type[Event]] = frozenset({MatchStarted, ShowRequested})  # nothing encoded
 # Events after which the buffer is rebuilt whole, by design (rare: once a hand at most).
 _REBUILT: frozenset[type[Event]] = frozenset({DeckCut, OttavaShown})
 
@@ -116,6 +118,7 @@ class TensorTracker:
             BeloteAnnounced: self._belote, DeclarationAnnounced: self._declared,
             DeclarationsShown: self._shown, DeclarationsResolved: self._scores,
             AllPassed: self._clear, HandScored: self._clear, MatchOver: self._clear,
+            BluffRefuted: self._scores,  # the penalty is declaration points
         }
         self._rebuild()
         self.rebuilds = 0

@@ -66,6 +66,14 @@ valdostana: name only                  "Il giocatore che possiede più combinazi
 valdostana: lower voids higher         "l'accuso di una combinazione di valore +basso rende nulla
                                        quella di valore +alto eventualmente posseduta"
 valdostana: late is void               "un accuso non dichiarato nel proprio turno ... è NULLO"
+shown only on request                  000 "Alla seconda mano può essere richiesto di mostrare
+(``show_on_request``)                  queste dichiarazioni (ma non è obbligatorio se non viene
+                                       richiesto)"; valdostana "su richiesta degli avversari, si
+                                       mostrano le figure, anche quelle non annunciate ... così
+                                       validare anche quelli non annunciati"
+bluffs, refuted for 20                 000 "Mossa Leccese: ... è possibile dichiararne una fasulla
+(``bluffs_allowed``,                   uguale ... la squadra avversaria potesse confutare ... e
+``bluff_penalty``)                     guadagnarsi altri 20 punti" (belote.engine.showing)
 =====================================  ==========================================================
 
 Readings (our choices where the seeds are silent or ambiguous; each is a flag or documented):
@@ -173,6 +181,18 @@ class DeclarationRules:
     # before one's own card.  The trick's last card is covered by nobody: its player announces
     # before it (reading).
     announce_until_covered: bool = False
+    # Seed 000: "Alla seconda mano può essere richiesto di mostrare queste dichiarazioni (ma non
+    # è obbligatorio se non viene richiesto)": the counted declarations are shown at the
+    # second trick only when an opponent asks (REQUEST_SHOW); without a request they score as
+    # announced, unseen.  Valdostana: "su richiesta degli avversari, si mostrano le figure,
+    # anche quelle non annunciate ... e così validare anche quelli non annunciati": the lower
+    # accusi that were not announced count only once shown.  False: shown at once.
+    show_on_request: bool = False
+    # Seed 000 (italian), "Mossa Leccese": "se uno dei giocatori dichiara una scala, è possibile
+    # dichiararne una fasulla uguale" (BLUFF); "la squadra avversaria ... può confutare"
+    # (REFUTE) "e guadagnarsi altri 20 punti" (``bluff_penalty``, to the refuters).
+    bluffs_allowed: bool = False
+    bluff_penalty: int = 20
 
     def __post_init__(self) -> None:
         # Types, and tables a hand can be scored with (belote.rules.validation).
@@ -218,6 +238,10 @@ ITALIAN_DECLARATIONS = DeclarationRules(
     card_in_two=True,
     # "o dei poker, senza specificare di che natura".
     carre_rank_said=False,
+    # "Mossa Leccese: ... è possibile dichiararne una fasulla uguale ... può farlo e
+    # guadagnarsi altri 20 punti".
+    bluffs_allowed=True,
+    bluff_penalty=20,
 )
 
 # Seed 000, "La belote valdostana": "Gli Accusi (onori)", "Figure Base", "Figure Beloté".
@@ -249,6 +273,9 @@ VALDOSTANA_DECLARATIONS = DeclarationRules(
     # "un accuso non dichiarato nel proprio turno, ovvero prima che la carta avversaria abbia
     # coperto la carta giocata, è NULLO".
     announce_until_covered=True,
+    # "Nel secondo giro, su richiesta degli avversari, si mostrano le figure, anche quelle non
+    # annunciate poiché di valore inferiore".
+    show_on_request=True,
 )
 
 

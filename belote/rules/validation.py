@@ -66,6 +66,7 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "auction.contro_multiplier": (1, MAX_MULTIPLIER),
     "auction.surcontro_multiplier": (1, MAX_MULTIPLIER),
     "declarations.belote_in_sequence_bonus": (0, MAX_POINTS),
+    "declarations.bluff_penalty": (0, MAX_POINTS),
 }
 
 # Flags that only the take-or-pass bidding reads (a turned card, the italian call).

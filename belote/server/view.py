@@ -100,7 +100,7 @@ def _choices(obs: Observation, lang: str) -> list[dict[str, Any]]:
         if A.CONTRACT_BASE <= a < A.CONTRACT_END and levels:
             choice.update(level=levels[A.contract_level_index(a)], suit=A.contract_suit(a),
                           suit_name=suit_name(A.contract_suit(a), lang))
-        elif A.is_declaration(a) or a == A.OTTAVA:
+        elif A.is_table_talk(a):  # declarations, the ottava, show?, refute, bluff: key D
             choice["declare"] = True
         choices.append(choice)
     return choices
