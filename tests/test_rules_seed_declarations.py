@@ -43,8 +43,11 @@ def test_italian_the_poker_rank_is_seen_when_shown() -> None:
     shown = []
     while game.trick_no < 2:
         seat = game.current_player()
-        legal = [a for a in game.legal_actions(seat) if a < A.PLAY_ANNOUNCE_BASE]
-        shown += of_kind(game.apply(legal[0], seat), DeclarationsShown)
+        legal = game.legal_actions(seat)
+        # Italian shows on an opponent's request: the first opponent at the second trick asks.
+        ask = A.REQUEST_SHOW in legal
+        action = A.REQUEST_SHOW if ask else [a for a in legal if a < A.PLAY_ANNOUNCE_BASE][0]
+        shown += of_kind(game.apply(action, seat), DeclarationsShown)
     assert shown and shown[0].names == ("carre_J",)
 
 

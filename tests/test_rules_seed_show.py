@@ -246,7 +246,9 @@ def test_an_unrefuted_bluff_scores_nothing_and_is_never_shown() -> None:
     while game.trick_no < 2:
         events += game.apply(_card(game))
     assert game.declaration_points == (20, 0)
-    assert [e.seat for e in of_kind(events, DeclarationsShown)] == [0]
+    # Italian shows only on request too ("Alla seconda mano può essere richiesto di mostrare"):
+    # nobody asked, so even the real winning sequence stays unseen, and the bluff with it.
+    assert of_kind(events, DeclarationsShown) == []
     assert A.REFUTE not in game.legal_actions()  # after the second trick: too late
     with pytest.raises(IllegalActionError):
         game.apply(A.REFUTE)

@@ -147,6 +147,9 @@ def request_show(game: Game, seat: int) -> list[Event]:
         events.append(DeclarationsShown(other, tuple(d.name for d in shown), cards))
         game.shown_cards[other] |= cards
         game._examined[other] = True
+        # A bluffer asked to show cannot show the sequence he named: the show exposes it as a
+        # refutation would, so it pays the same (else the request would shield the bluff).
+        events += _penalise_bluff(game, other, seat % 2)
     game._team_shown[1 - seat % 2] = True
     game._rescore_declarations()
     if game.declaration_points != before:
@@ -171,12 +174,20 @@ def refute(game: Game, seat: int) -> list[Event]:
         if shown:
             events.append(DeclarationsShown(other, tuple(d.name for d in shown), cards))
             game.shown_cards[other] |= cards
-        if game._bluffs[other]:
-            team = seat % 2
-            game.penalty_points[team] += decl_rules.bluff_penalty
-            events.append(BluffRefuted(other, team, decl_rules.bluff_penalty))
+        events += _penalise_bluff(game, other, seat % 2)
     game._rescore_declarations()
     return events
+
+
+def _penalise_bluff(game: Game, bluffer: int, team: int) -> list[Event]:
+    """The refuting ``team`` scores the preset's penalty when ``bluffer``'s sequence was fake."""
+    decl_rules = game.rules.declarations
+    assert decl_rules is not None
+    if not game._bluffs[bluffer]:
+        return []
+    game._bluffs[bluffer] = False  # paid once
+    game.penalty_points[team] += decl_rules.bluff_penalty
+    return [BluffRefuted(bluffer, team, decl_rules.bluff_penalty)]
 
 
 __all__ = ["bluff", "equal_sequence", "extras", "refutable", "refute", "request_show",

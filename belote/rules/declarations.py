@@ -238,6 +238,9 @@ ITALIAN_DECLARATIONS = DeclarationRules(
     card_in_two=True,
     # "o dei poker, senza specificare di che natura".
     carre_rank_said=False,
+    # "Alla seconda mano può essere richiesto di mostrare queste dichiarazioni (ma non è
+    # obbligatorio se non viene richiesto)".
+    show_on_request=True,
     # "Mossa Leccese: ... è possibile dichiararne una fasulla uguale ... può farlo e
     # guadagnarsi altri 20 punti".
     bluffs_allowed=True,
