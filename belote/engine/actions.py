@@ -17,6 +17,7 @@
 | 83      | ottava: show all eight cards of a suit and win the match        |
 | 84      | knock on the deck: trust the dealer, no cut (seed 000)          |
 | 85      | ask the opponents to show their declarations (second trick)     |
+| 90..95  | do/ancora/alzo 10, 20: raise the partner's contract (valdostana)  |
 | 100+    | auction contract: ``100 + 4 * level_index + suit``              |
 | 420+    | cut the deck at depth ``id - 420`` (1..31 cards moved under)    |
 """
@@ -49,7 +50,14 @@ DECLARE_NAMES = SPOKEN_NAMES  # ids 79..82, in order (defined with the rule voca
 OTTAVA = 83
 KNOCK = 84  # seed 000: "fidarsi bussando sul mazzo"
 REQUEST_SHOW = 85  # seed 000: "Alla seconda mano può essere richiesto di mostrare"
-FIRST_FREE = 86  # ids 86..99 are unused
+# Seed 000 "Risposte di Appoggio nel colore del compagno": DO/ANCORA/ALZO 10/20, each raising
+# the partner's standing contract by 10 or 20 in its suit (belote.engine.bidding.conventions).
+CONVENTION_BASE = 90
+DO_10, DO_20, ANCORA_10, ANCORA_20, ALZO_10, ALZO_20 = range(CONVENTION_BASE, CONVENTION_BASE + 6)
+CONVENTION_END = CONVENTION_BASE + 6
+# Ids 86..89 are unused on this branch (kept for the declaration requests), as are 96..99;
+# FIRST_FREE becomes CONVENTION_END once 86..89 are taken.
+FIRST_FREE = 86
 CONTRACT_BASE = 100
 MAX_LEVELS = 80  # contract ids run from CONTRACT_BASE to CONTRACT_END
 CONTRACT_END = CONTRACT_BASE + 4 * MAX_LEVELS
@@ -88,6 +96,7 @@ def is_bid(action: Action) -> bool:
     return (
         PASS <= action <= TUTTE
         or ASPETTO <= action <= SURCONTRO
+        or CONVENTION_BASE <= action < CONVENTION_END
         or CONTRACT_BASE <= action < CONTRACT_END
     )
 
