@@ -201,3 +201,15 @@ def test_heuristic_bidder_answers_its_partners_suit() -> None:
     game, _ = auction_game(hands)
     calls(game, A.name_suit(D), A.PASS)
     assert choose_bid(game.observation(2), 1.0) == A.ALZO_10  # three trumps, the 14
+
+
+def test_the_room_offers_them_as_bid_choices() -> None:
+    from belote.server.view import _choices
+
+    game, _ = auction_game(HANDS)
+    opening = {c["action"]: c for c in _choices(game.observation(0), "it")}
+    assert opening[A.name_suit(H)]["label"] == "cuori (solo il seme)"
+    assert "level" not in opening[A.name_suit(H)]  # a button, not the level picker's 82
+    calls(game, bid(V, 92, H), A.PASS)
+    answers = {c["action"]: c["label"] for c in _choices(game.observation(2), "en")}
+    assert answers[A.ALZO_20] == "alzo 20 (three trumps, one the jack)"
