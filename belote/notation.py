@@ -82,6 +82,12 @@ _WORD_ACTIONS = (
         "show?": A.REQUEST_SHOW,
         "refute": A.REFUTE,
         "bluff": A.BLUFF,
+        "do10": A.DO_10,
+        "do20": A.DO_20,
+        "ancora10": A.ANCORA_10,
+        "ancora20": A.ANCORA_20,
+        "alzo10": A.ALZO_10,
+        "alzo20": A.ALZO_20,
     }
     | {word: A.NAME_SUIT_BASE + suit for suit, word in enumerate(SUIT_WORDS)}
     | {f"declare:{name}": A.DECLARE_NAME_BASE + i for i, name in enumerate(A.DECLARE_NAMES)}

@@ -46,7 +46,7 @@ def test_italian_the_poker_rank_is_seen_when_shown() -> None:
         legal = game.legal_actions(seat)
         # Italian shows on an opponent's request: the first opponent at the second trick asks.
         ask = A.REQUEST_SHOW in legal
-        action = A.REQUEST_SHOW if ask else [a for a in legal if a < A.PLAY_ANNOUNCE_BASE][0]
+        action = A.REQUEST_SHOW if ask else next(a for a in legal if a < A.PLAY_ANNOUNCE_BASE)
         shown += of_kind(game.apply(action, seat), DeclarationsShown)
     assert shown and shown[0].names == ("carre_J",)
 

@@ -3,13 +3,17 @@
 Hand evaluation is a weighted count of the tricks and points a trump suit (or no trump, or
 all trump) would bring.  In the auction the bot says passo/aspetto truthfully (RULES.md:
 "Bots say them truthfully"), supports its partner with ancora/alzo, raises, doubles a contract
-it can break and redoubles when doubled with a strong hand.
+it can break and redoubles when doubled with a strong hand.  With the seed 000 conventions
+(``auction.conventional_bids``) it opens a hand that can hold the contract with the suit alone,
+or 92 when it holds the Jack and the 9 ("la 34"), and answers its partner's suit with do,
+ancora or alzo 10/20 when it holds the 9 or the Jack there.
 """
 
 from __future__ import annotations
 
 from belote.cards import ACES, SUIT_MASKS, CardSet, Rank, cards_in
 from belote.engine import actions as A
+from belote.engine.bidding import conventions as C
 from belote.engine.observation import Observation
 
 _TRUMP_WEIGHT = {Rank.JACK: 4.0, Rank.NINE: 3.0, Rank.ACE: 2.0, Rank.TEN: 1.5}
@@ -112,6 +116,8 @@ def _auction(obs: Observation, boldness: float) -> int:
     passing = A.ASPETTO if A.ASPETTO in legal and has_ace(hand) else A.PASS
     bidder, index, suit, _ = obs.standing_contract() or (-1, -1, -1, 0)
     partner = (obs.seat + 2) % 4
+    conventions = rules is not None and rules.auction is not None and \
+        rules.auction.conventional_bids
     if A.SURCONTRO in legal:
         return A.SURCONTRO if suit_value(hand, suit) >= TAKE_THRESHOLD + 3 else passing
     if bidder >= 0 and bidder % 2 != obs.seat % 2 and A.CONTRO in legal:
@@ -128,8 +134,14 @@ def _auction(obs: Observation, boldness: float) -> int:
         trumps = (hand & SUIT_MASKS[suit]).bit_count()
         target = levels[index] + 10 * int(support // 2)
         raise_bid = _bid_at(levels, index, target, suit, legal)
+        answered = any(who == obs.seat and C.is_raise(a) for who, a in obs.bids)
+        answer = _convention_answer(hand, suit, legal) if conventions and not answered else None
+        if answer is not None and target <= levels[index] + C.RAISES[answer][1]:
+            return answer  # says the same raise, and what we hold
         if support >= 4 and raise_bid is not None:
             return raise_bid
+        if answer is not None:
+            return answer
         if A.ALZO in legal and trumps >= 3:
             return A.ALZO
         if A.ANCORA in legal and trumps == 2:
@@ -138,9 +150,32 @@ def _auction(obs: Observation, boldness: float) -> int:
     if best_value >= TAKE_THRESHOLD - boldness:
         expected = POINTS_PER_VALUE * (best_value + boldness)
         bid = _bid_at(levels, index, expected, best_suit, legal)
+        if conventions and bidder < 0:
+            bid = _conventional_opening(hand, best_suit, bid, legal)
         if bid is not None:
             return bid
     return passing
+
+
+def _convention_answer(hand: CardSet, suit: int, legal: tuple[int, ...]) -> int | None:
+    """Seed 000's answer in the partner's ``suit`` that describes ``hand``, if legal."""
+    trumps = hand & SUIT_MASKS[suit]
+    honour = next((r for r in (Rank.JACK, Rank.NINE) if trumps >> (suit * 8 + r) & 1), None)
+    answer = C.response_for(trumps.bit_count(), honour)
+    return answer if answer in legal else None
+
+
+def _conventional_opening(hand: CardSet, suit: int, bid: int | None,
+                          legal: tuple[int, ...]) -> int | None:
+    """An opening in ``suit`` by seed 000's conventions: 82 would say "strength but not the
+    right cards" and 92 promises the Jack and the 9, so a hand that can hold a low contract
+    says 92 with both and the suit alone otherwise."""
+    if bid is not None and A.contract_level_index(bid) > 1:
+        return bid  # a higher contract says its own level
+    jack_nine = hand >> (suit * 8 + Rank.JACK) & 1 and hand >> (suit * 8 + Rank.NINE) & 1
+    if jack_nine and A.contract_bid(1, suit) in legal:
+        return A.contract_bid(1, suit)
+    return A.name_suit(suit) if A.name_suit(suit) in legal else bid
 
 
 def _bid_at(levels: tuple[int, ...], index: int, points: float, suit: int,

@@ -3,7 +3,10 @@
 Seed 000 ("Le mosse"): the taker leading first leads the trump Jack, then the 9 ("mossa
 Casaro"); the partner of the caller, leading first, leads a low trump ("Casaro indotta");
 on partner's Ace one gives the 10 of that suit.  Seed 002: one does not trump a trick the
-partner is already winning.  It always announces belote and rebelote with the card.
+partner is already winning.  It always announces belote and rebelote with the card.  Where
+the rules' ``discard_signals`` say so (seed 000 "Gradimento"), its first discard of a hand
+signals truthfully and it leads the suit its partner's discard asked for
+(:mod:`belote.ai.signals`).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import random
 
 from belote.ai.bidding import choose_bid
 from belote.ai.showing import table_talk
+from belote.ai.signals import has_signalled, read_signals, signal_cards
 from belote.cards import ALL_CARDS, SUIT_MASKS, Card, CardSet, Rank, cards_in
 from belote.engine import actions as A
 from belote.engine.events import ALL_TRUMP, Event
@@ -91,6 +95,16 @@ class HeuristicBot:
             if obs.taker != obs.seat and obs.trick_no == 0:  # Casaro indotta
                 return min(trumps, key=lambda c: TRUMP_STRENGTH[c & 7])
         side = [c for c in plays if trump >= 4 or c >> 3 != trump]
+        signal = read_signals(obs).get((obs.seat + 2) % 4)
+        if signal is not None:
+            # the partner's discard asked for a suit: lead it (its master, else low to the ace)
+            asked = [c for c in side if c >> 3 in signal.wanted]
+            if asked:
+                masters = [c for c in asked if self._is_master(c, unseen, trump)]
+                if masters:
+                    return max(masters, key=lambda c: CARD_POINTS[trump][c])
+                return min(asked, key=lambda c: _strength(c, trump))
+            side = [c for c in side if c >> 3 not in signal.unwanted] or side
         masters = [c for c in side if self._is_master(c, unseen, trump)]
         if masters:
             return max(masters, key=lambda c: CARD_POINTS[trump][c])
@@ -110,6 +124,9 @@ class HeuristicBot:
             return min(pool, key=lambda c: (points[c], keys[c], _strength(c, trump)))
 
         non_trumps = [c for c in plays if trump >= 4 or c >> 3 != trump] or plays
+        signal = self._signal(obs, plays, cards[0] >> 3)
+        if signal:
+            non_trumps = signal  # a discard that tells the partner the truth
         if winning_seat == (obs.seat + 2) % 4:
             safe = last or (self._is_master(best, unseen, trump) and keys[best] < 16)
             if safe:
@@ -126,4 +143,17 @@ class HeuristicBot:
             if masters:
                 return max(masters, key=lambda c: points[c])
             return min(winners, key=lambda c: keys[c])
-        return cheapest(plays)
+        return cheapest(signal or plays)
+
+    @staticmethod
+    def _signal(obs: Observation, plays: list[Card], led: int) -> list[Card]:
+        """The discards that signal truthfully, when this is the seat's first discard of the
+        hand under a signalling convention; else []."""
+        rules = obs.ruleset
+        if rules is None or rules.discard_signals == "off" or obs.seat is None:
+            return []
+        if any(c >> 3 == led for c in plays) or has_signalled(obs, obs.seat):
+            return []
+        trump = obs.trump
+        discards = [c for c in plays if trump is None or trump >= 4 or c >> 3 != trump]
+        return signal_cards(obs.hand, discards, led, trump, rules.discard_signals)

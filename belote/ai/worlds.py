@@ -9,12 +9,24 @@ From one seat's :class:`Observation` we infer, from public facts only:
   suit, where following is owed, has none of it; one who had to trump or to overtrump and
   did not holds no trump (or no trump above the one on the table then);
 * auction words: "passo" says no ace, "aspetto" at least one (said truthfully by bots,
-  RULES.md), "ancora" two cards of the partner's suit, "alzo" three or more.
+  RULES.md), "ancora" two cards of the partner's suit, "alzo" three or more; the conventional
+  answers (seed 000) "do", "ancora", "alzo" 10/20 one, two, three or more cards of it, one of
+  them the 9 (10) or the Jack (20);
+* discard signals (rules ``discard_signals``, :mod:`belote.ai.signals`): each player's first
+  discard says which suit's ace they hold (wanted) or do not (not wanted).
 
 Then the unseen cards are dealt at random to the other seats within those constraints (most
 constrained cards first, retrying on a dead end).  Hard constraints are always respected;
 the ace and support-call counts are checked by rejection, and dropped only if a world cannot
 be found in a reasonable number of tries.
+
+Signals are soft evidence, weighed rather than obeyed (a player may have had no true signal
+to give).  The model: a player sends a signal that is true of his hand ``SIGNAL_ODDS`` times
+as often as one that is false, so a world is accepted with likelihood 1 when each signal is
+true of it (the wanted suit's ace in the signaller's hand, an unwanted suit's ace not) and
+``1 / SIGNAL_ODDS`` per false one: rejection sampling from the prior of the hard constraints
+times that likelihood.  A signal about an ace already played or in the sampling seat's hand
+tells nothing about the hidden cards and is skipped.
 """
 
 from __future__ import annotations
@@ -23,8 +35,10 @@ import random
 import time
 from dataclasses import dataclass
 
+from belote.ai.signals import read_signals
 from belote.cards import ACES, SUIT_MASKS, CardSet, Rank
 from belote.engine import actions as A
+from belote.engine.bidding import conventions as C
 from belote.engine.events import ALL_TRUMP, NO_TRUMP
 from belote.engine.obligations import could_have_played, proven_absent
 from belote.engine.observation import Observation
@@ -49,6 +63,14 @@ class Knowledge:
     tricks: tuple[tuple[int, tuple[int, ...]], ...] = ()
     trump: int = -1
     rules: Rules | None = None
+    # Soft facts: (seat, card) a conventional answer says the seat holds; discard signals as
+    # (seat, ace, True: held / False: not held), weighed by SIGNAL_ODDS.
+    honours: tuple[tuple[int, int], ...] = ()
+    signals: tuple[tuple[int, int, bool], ...] = ()
+
+
+# How many times more often a player signals the truth about an ace than not (see above).
+SIGNAL_ODDS = 4.0
 
 
 def _infer_play(rules: Rules, trump: int, leader: int, cards: tuple[int, ...],
@@ -105,14 +127,26 @@ def knowledge(obs: Observation) -> Knowledge:
             elif action == A.ASPETTO:
                 min_aces[who] = 1  # "aspetto": at least one ace
                 spoken.add(who)
-    if auction is not None and auction.support_calls:
+    honours: list[tuple[int, int]] = []
+    if auction is not None and (auction.support_calls or auction.conventional_bids):
         standing: dict[int, int] = {}
         for who, action in obs.bids:
             if A.CONTRACT_BASE <= action < A.CONTRACT_END:
                 standing[who % 2] = A.contract_suit(action)
+            elif C.is_suit_only(action):
+                standing[who % 2] = action - A.NAME_SUIT_BASE
             elif action in (A.ANCORA, A.ALZO) and who != seat and who % 2 in standing:
                 suit = standing[who % 2]
                 suit_counts.append((who, suit, 2 if action == A.ANCORA else -1))
+            elif C.is_raise(action) and who != seat and who % 2 in standing:
+                suit = standing[who % 2]
+                word, points = C.RAISES[action]
+                suit_counts.append((who, suit, C.PROMISED_TRUMPS[word]))
+                honours.append((who, suit * 8 + C.PROMISED_HONOUR[points]))
+    signals = [(who, suit * 8 + Rank.ACE, held)
+               for who, signal in read_signals(obs).items() if who != seat
+               for held, suits in ((True, signal.wanted), (False, signal.unwanted))
+               for suit in suits]
     sizes = [0, 0, 0, 0]
     for s in range(4):
         if s != seat:
@@ -133,6 +167,8 @@ def knowledge(obs: Observation) -> Knowledge:
         tricks=tricks if obs.trump is not None else (),
         trump=obs.trump if obs.trump is not None else -1,
         rules=rules,
+        honours=tuple((s, c) for s, c in honours if not (out | in_trick) >> c & 1),
+        signals=tuple((s, c, held) for s, c, held in signals if not (out | in_trick) >> c & 1),
     )
 
 
@@ -177,6 +213,12 @@ def _deal_once(info: Knowledge, rng: random.Random, hard_only: bool,
             held = (hands[s] & SUIT_MASKS[suit]).bit_count()
             if (count >= 0 and held != count) or (count < 0 and held < 3):
                 return None
+        for s, card in info.honours:
+            if not hands[s] >> card & 1:
+                return None
+        for s, card, held in info.signals:
+            if bool(hands[s] >> card & 1) != held and rng.random() * SIGNAL_ODDS >= 1.0:
+                return None  # a false signal: accepted with likelihood 1 / SIGNAL_ODDS
     return (hands[0], hands[1], hands[2], hands[3])
 
 

@@ -19,6 +19,7 @@
 | 85      | ask the opponents to show their declarations (second trick)     |
 | 86      | refute an opponent's sequence: his declaration must be shown    |
 | 87      | bluff: announce a sequence equal to an opponent's, not held     |
+| 90..95  | do/ancora/alzo 10, 20: raise the partner's contract (valdostana)  |
 | 100+    | auction contract: ``100 + 4 * level_index + suit``              |
 | 420+    | cut the deck at depth ``id - 420`` (1..31 cards moved under)    |
 """
@@ -55,7 +56,13 @@ REQUEST_SHOW = 85  # seed 000: "Alla seconda mano può essere richiesto di mostr
 # confutare la terza dichiarata in maniera fasulla, può farlo e guadagnarsi altri 20 punti".
 REFUTE = 86
 BLUFF = 87  # "è possibile dichiararne una fasulla uguale" (a sequence one does not hold)
-FIRST_FREE = 88  # ids 88..99 are unused (88, 89 reserved for declare-request)
+# Seed 000 "Risposte di Appoggio nel colore del compagno": DO/ANCORA/ALZO 10/20, each raising
+# the partner's standing contract by 10 or 20 in its suit (belote.engine.bidding.conventions).
+CONVENTION_BASE = 90
+DO_10, DO_20, ANCORA_10, ANCORA_20, ALZO_10, ALZO_20 = range(CONVENTION_BASE, CONVENTION_BASE + 6)
+CONVENTION_END = CONVENTION_BASE + 6
+# Ids 88, 89 and 96..99 are unused; FIRST_FREE is the first of them (90..95 are named above).
+FIRST_FREE = 88
 CONTRACT_BASE = 100
 MAX_LEVELS = 80  # contract ids run from CONTRACT_BASE to CONTRACT_END
 CONTRACT_END = CONTRACT_BASE + 4 * MAX_LEVELS
@@ -94,6 +101,7 @@ def is_bid(action: Action) -> bool:
     return (
         PASS <= action <= TUTTE
         or ASPETTO <= action <= SURCONTRO
+        or CONVENTION_BASE <= action < CONVENTION_END
         or CONTRACT_BASE <= action < CONTRACT_END
     )
 

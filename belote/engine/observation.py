@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from belote.cards import CardSet
-from belote.engine import actions as A
+from belote.engine.bidding.conventions import standing
 from belote.rules.base import Rules
 
 if TYPE_CHECKING:
@@ -56,14 +56,10 @@ class Observation:
 
     def standing_contract(self) -> tuple[int, int, int, int] | None:
         """The auction's last contract so far as (bidder, level index, suit, doubled: 0, 1
-        contro, 2 surcontro), or None before any contract."""
-        standing: tuple[int, int, int, int] | None = None
-        for seat, action in self.bids:
-            if A.CONTRACT_BASE <= action < A.CONTRACT_END:
-                standing = (seat, A.contract_level_index(action), A.contract_suit(action), 0)
-            elif standing is not None and action in (A.CONTRO, A.SURCONTRO):
-                standing = (*standing[:3], 1 if action == A.CONTRO else 2)
-        return standing
+        contro, 2 surcontro), or None before any contract; suit-only openings and conventional
+        raises included (:mod:`belote.engine.bidding.conventions`)."""
+        auction = self.ruleset.auction if self.ruleset is not None else None
+        return standing(self.bids, auction.levels if auction is not None else ())
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)

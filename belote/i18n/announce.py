@@ -117,6 +117,7 @@ _BID_KEYS: dict[int, str] = {
     actions.ALZO: "alzo",
     actions.CONTRO: "contro",
     actions.SURCONTRO: "surcontro",
+    **dict.fromkeys(range(actions.CONVENTION_BASE, actions.CONVENTION_END), "convention"),
 }
 
 
@@ -128,6 +129,8 @@ def _bid_key(action: int, rules: Rules | None) -> str:
     if action == actions.PASS:
         # "via" in take-or-pass; "passo" (no ace) or a plain pass in an auction.
         return pass_key(rules)
+    if _BID_KEYS[action] == "name_suit" and rules is not None and rules.auction is not None:
+        return "suit_only"  # seed 000: the number omitted
     return _BID_KEYS[action]
 
 
@@ -137,7 +140,7 @@ def _bid_made(e: ev.BidMade, c: _Context) -> str:
         "round": e.round,
         "bid": action_name(e.action, c.lang, c.rules),
     }
-    if key == "name_suit":
+    if key in ("name_suit", "suit_only"):
         values["suit"] = suit_name(e.action - actions.NAME_SUIT_BASE, c.lang)
     if c.verbosity == "brief":
         return c.say("event.bid_made", e.seat, **values)

@@ -144,7 +144,8 @@ def parse_bid(text: str, legal: Sequence[int], rules: Rules | None) -> int:
 
 
 _ALWAYS_NAMED = (A.PASS, A.TAKE, A.SENZA, A.TUTTE, A.ASPETTO, A.ANCORA, A.ALZO, A.CONTRO,
-                 A.SURCONTRO, A.DECLARE, A.OTTAVA)
+                 A.SURCONTRO, A.DECLARE, A.OTTAVA,
+                 *range(A.CONVENTION_BASE, A.CONVENTION_END))
 
 
 def completions(legal: Sequence[int], rules: Rules | None, lang: str) -> list[str]:

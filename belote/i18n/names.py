@@ -132,6 +132,12 @@ _SIMPLE_ACTIONS: dict[int, str] = {
     actions.REQUEST_SHOW: "request_show",
     actions.REFUTE: "refute",
     actions.BLUFF: "bluff",
+    actions.DO_10: "do_10",
+    actions.DO_20: "do_20",
+    actions.ANCORA_10: "ancora_10",
+    actions.ANCORA_20: "ancora_20",
+    actions.ALZO_10: "alzo_10",
+    actions.ALZO_20: "alzo_20",
 }
 
 
@@ -155,9 +161,11 @@ def action_name(action: int, lang: str, rules: Rules | None = None) -> str:
             return translate(lang, "action.play_announcing", card=name)
         return name
     if actions.NAME_SUIT_BASE <= action < actions.NAME_SUIT_BASE + len(SUITS):
+        # In an auction a suit named alone is seed 000's suit-only opening.
+        auction = rules is not None and rules.auction is not None
         return translate(
             lang,
-            "action.name_suit",
+            "action.suit_only" if auction else "action.name_suit",
             suit=suit_name(action - actions.NAME_SUIT_BASE, lang),
         )
     if actions.DECLARE_NAME_BASE <= action < actions.DECLARE_NAME_BASE + len(

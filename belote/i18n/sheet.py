@@ -90,6 +90,7 @@ SECTION_OF: dict[str, str] = {
     "target_score": "match",
     "target_strict": "match",
     "match_hands": "match",
+    "discard_signals": "play",
 }
 TITLE_FLAG = "name"
 

@@ -1,8 +1,9 @@
 """The action space for learning code: its size, a numpy legal mask and readable names.
 
 Ids are the engine's (:mod:`belote.engine.actions`): cards 0..31, card + belote 32..63,
-bids and announcements 64..87 (knock 84, request to show 85, refute 86, bluff 87), auction
-contracts from 100, cuts from 420.  Ids 88..99 are never legal.
+bids and announcements 64..87 (knock 84, request to show 85, refute 86, bluff 87), the
+conventional raises 90..95 (valdostana), auction contracts from 100, cuts from 420.  Ids 88,
+89 and 96..99 are never legal.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ _NAMED = {
     A.ALZO: "alzo", A.CONTRO: "contro", A.SURCONTRO: "surcontro", A.DECLARE: "declare",
     A.OTTAVA: "ottava", A.KNOCK: "knock", A.REQUEST_SHOW: "request_show",
     A.REFUTE: "refute", A.BLUFF: "bluff",
+    A.DO_10: "do_10", A.DO_20: "do_20", A.ANCORA_10: "ancora_10", A.ANCORA_20: "ancora_20",
+    A.ALZO_10: "alzo_10", A.ALZO_20: "alzo_20",
 }
 _SUITS = SUIT_LETTERS
 

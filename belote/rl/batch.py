@@ -11,7 +11,8 @@ the next one dealt within the same step (all four passing: dealt anew); a match 
 starts a new one (dealer seat 0), so every match always has a player to move.
 
 Scope: what the kernels model, checked by :func:`check_batch_rules` (BeloteError
-otherwise): the auction without pass words or support calls (``coinche``, ``colver``), all
+otherwise): the auction without pass words, support calls or conventional bids (``coinche``,
+``colver``), all
 eight cards dealt before the bidding, belote with either announcement window, no
 declarations, no ottava, the litige tie rule, the multiplier on the contract.  Belote is
 announced by the player to move only (with the card, or ``announce_belote`` on their own
@@ -52,6 +53,8 @@ def batch_rule_problems(rules: Rules) -> list[str]:
             problems.append("auction.pass_words")
         if auction.support_calls:
             problems.append("auction.support_calls")
+        if auction.conventional_bids:
+            problems.append("auction.conventional_bids")
     if sum(rules.deal_packets) != 8 or len(rules.deal_packets) > 3:
         problems.append(f"deal_packets {rules.deal_packets} (all 8 cards, at most 3 packets)")
     if rules.declarations is not None:

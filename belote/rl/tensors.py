@@ -38,7 +38,10 @@ only.  Longer auctions keep their last 40 bids in ``bid_history``; ``last_bid`` 
 every seat's last word.
 
 The 18 bid features: pass, take, name a suit (4), senza, tutte, aspetto, ancora, alzo, contro,
-surcontro, a contract's suit (4) and its level index+1 / number of levels.
+surcontro, a contract's suit (4) and its level index+1 / number of levels.  A conventional
+raise (valdostana do/ancora/alzo 10/20) sets its word (ancora, alzo; do: the take slot, never
+said in an auction) and, in the level feature, its raise in level steps / number of levels;
+the suit-only opening is the named suit.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ import numpy as np
 import numpy.typing as npt
 
 from belote.engine import actions as A
+from belote.engine.bidding.conventions import RAISES
 from belote.engine.state import Phase
 
 if TYPE_CHECKING:
@@ -109,6 +113,10 @@ def _bid_features(action: int, levels: int, base: int, ones: list[int],
         ones.append(base + simple)
     elif A.NAME_SUIT_BASE <= action < A.NAME_SUIT_BASE + 4:
         ones.append(base + 2 + action - A.NAME_SUIT_BASE)
+    elif A.CONVENTION_BASE <= action < A.CONVENTION_END:
+        word, points = RAISES[action]
+        ones.append(base + (1 if word == "do" else 9 if word == "ancora" else 10))
+        out[base + 17] = points / 10 / levels  # a step of the valdostana table is 10 points
     elif action >= A.CONTRACT_BASE:
         ones.append(base + 13 + A.contract_suit(action))
         out[base + 17] = (A.contract_level_index(action) + 1) / levels

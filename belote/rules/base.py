@@ -24,6 +24,7 @@ DoubledTie = Literal["last_caller_loses", "litige"]
 MultiplierScope = Literal["lines", "contract"]
 SurcontroFailedPoints = Literal["type_b", "type_a"]
 Direction = Literal["clockwise", "counterclockwise"]
+DiscardSignals = Literal["off", "gradimento", "no_gradimento"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +43,9 @@ class AuctionRules:
     support_calls: bool = True
     contro_multiplier: int = 2
     surcontro_multiplier: int = 4
+    # Seed 000 "ACCORDI LICITATIVI PARTICOLARI": the suit-only opening (lowest level) and the
+    # do/ancora/alzo 10/20 raises of the partner's contract (belote.engine.bidding.conventions).
+    conventional_bids: bool = False
 
     def __post_init__(self) -> None:
         check_group(self, "auction.")  # types, levels and multipliers (rules.validation)
@@ -128,6 +132,11 @@ class Rules:
     # A fixed number of hands instead of the target (a concours round, seed-free: the
     # organisers' format); the team ahead then wins, a tie plays one more hand.  0: the target.
     match_hands: int = 0
+
+    # What a discard tells the partner (seed 000 "Gradimento"; a convention bots follow, no
+    # obligation): "gradimento" the discarded suit is wanted, "no_gradimento" it is not and
+    # its same-colour suit is (black calls black, red calls red), "off" nothing.
+    discard_signals: DiscardSignals = "off"
 
     def __post_init__(self) -> None:
         # Every preset and every host's change is checked here, before a table exists: types,

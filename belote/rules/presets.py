@@ -93,6 +93,8 @@ VALDOSTANA = Rules(
         levels=tuple(range(82, 803, 10)),  # seed 000: "minimo è di 82, il massimo è di 802"
         pass_words=True,  # "PASSO/PASSE (non ho Assi) - ASPETTO (ho almeno un Asso)"
         support_calls=True,  # "ANCORA (due carte ...) - ALZO (almeno tre carte ...)"
+        # "si omette il numero (si dice solo il seme)"; "DO 10 ... ALZO 20"
+        conventional_bids=True,
     ),
     partner_master_frees=True,  # RULES.md: takes the French rules (reading)
     belote_king_first=False,  # "Belote" per la prima e "Re Belote" per la seconda
@@ -111,6 +113,8 @@ VALDOSTANA = Rules(
     doubled_tie="last_caller_loses",  # contro: attackers win ties; surcontro: defenders do
     multiplier_scope="lines",  # "la Linea Vincente si aggiudica il bottino" (reading)
     target_score=2000,  # "Vince la coppia che raggiunge per prima i 2000 punti"
+    # "In genere fra i giocatori di livello è prediletto il NO Gradimento"
+    discard_signals="no_gradimento",
 )
 
 COINCHE = Rules(

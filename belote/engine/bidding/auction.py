@@ -5,7 +5,8 @@ From the player after the dealer, calls go round until closed: passes ("passo" n
 contract); contracts (level + suit, each higher than the last); "contro" on an opponents'
 contract, after which only "surcontro" (by the doubled side, closing at once) or passes.
 A contract or a contro followed by three passes closes the auction; four passes with no
-contract: redeal.
+contract: redeal.  With ``conventional_bids`` (valdostana) also the suit-only opening and
+the do/ancora/alzo 10/20 raises (:mod:`belote.engine.bidding.conventions`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from belote.engine import actions as A
+from belote.engine.bidding import conventions as C
 from belote.engine.bidding.base import BidState, Contract
 
 if TYPE_CHECKING:
@@ -42,6 +44,8 @@ class Auction:
         if bids.doubled == 0:
             if table.support_calls and has_contract and bids.bidder == (seat + 2) % 4:
                 legal += [A.ANCORA, A.ALZO]
+            if table.conventional_bids:
+                legal += self._conventions(bids, seat, table.levels)
             if has_contract and not ours:
                 legal.append(A.CONTRO)
             start = bids.level_index + 1
@@ -68,9 +72,28 @@ class Auction:
         if action == A.SURCONTRO:
             bids.doubled = 2
             return self._close(bids, table)
-        bids.level_index, bids.suit = A.contract_level_index(action), A.contract_suit(action)
+        if C.is_raise(action):  # the partner keeps the contract, raised in its suit
+            index = C.raised_index(table.levels, bids.level_index, action)
+            if index is None or bids.bidder != (seat + 2) % 4:
+                raise ValueError(f"raise {action} without the partner's contract to raise")
+            bids.level_index = index
+            return False
+        if C.is_suit_only(action):  # seed 000: the number omitted, the lowest level
+            bids.level_index, bids.suit = 0, action - A.NAME_SUIT_BASE
+        else:
+            bids.level_index = A.contract_level_index(action)
+            bids.suit = A.contract_suit(action)
         bids.bidder = seat
         return False
+
+    @staticmethod
+    def _conventions(bids: BidState, seat: int, levels: tuple[int, ...]) -> list[int]:
+        """Seed 000's conventional bids open to ``seat`` (no contro said yet)."""
+        if bids.bidder < 0:
+            return [A.name_suit(s) for s in range(4)]  # the suit-only opening
+        if bids.bidder != (seat + 2) % 4:
+            return []
+        return [a for a in C.RAISES if C.raised_index(levels, bids.level_index, a) is not None]
 
     def _close(self, bids: BidState, table: AuctionRules) -> Contract:
         level = table.levels[bids.level_index]
