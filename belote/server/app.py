@@ -61,6 +61,7 @@ from belote.server.keys import bindings_for_client, help_rows
 from belote.server.limits import KeyedLimiter
 from belote.server.lobby import page_number
 from belote.server.persistence import Account, NameTaken, SessionRow
+<<<<<<< HEAD
 from belote.server.replay import replay_frames, replay_hands
 from belote.server.replay_analysis import (
     AnalysisError,
@@ -70,6 +71,10 @@ from belote.server.replay_analysis import (
     count_steps,
     parse_step,
 )
+=======
+from belote.server.ratings.web import ratings_routes
+from belote.server.replay import replay_hands
+>>>>>>> ratings
 from belote.server.room import Room
 from belote.server.settings import (
     CATEGORIES,
@@ -496,7 +501,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             if what != "stand" and not 0 <= seat <= 3:
                 raise TableError("bad_seat")
             if what == "sit":
-                await table.call(lambda: table.sit(uid, name, seat))
+                account = getattr(_session(request), "account", None)
+                await table.call(lambda: table.sit(uid, name, seat, account))
             elif what == "stand":
                 await table.call(lambda: table.stand(uid))
             elif what == "bot":
@@ -650,8 +656,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
         # The handshake's session was looked up by ServerSessions: an ended one is None.
         identity = _identity(websocket) or (f"spectator-{secrets.token_urlsafe(8)}", "")
+        row = _session(websocket)
         return Connection(identity[0], identity[1], language(websocket),
-                          str(websocket.session.get("verbosity", "normal")))
+                          str(websocket.session.get("verbosity", "normal")),
+                          account=row.account if row else None)
 
     async def _pump(websocket: WebSocket, conn: Connection,
                     on_message: Callable[[P.Inbound], Any],
@@ -796,6 +804,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     # --- tournaments (belote/server/tournament/web.py): console, standings, score entry ---
     routes += tournament_routes(room, TournamentPages(render, form, _session, _identity,
                                                       language))
+    # --- ratings (belote/server/ratings/web.py): profiles and leaderboards ---
+    routes += ratings_routes(room.ratings.store, render, language)
     app = Starlette(
         routes=routes, lifespan=lifespan,
         middleware=[

@@ -29,6 +29,7 @@ class Connection:
     name: str
     lang: str = "en"
     verbosity: str = "normal"
+    account: int | None = None  # the registered account (None: a guest or a spectator)
     outbox: asyncio.Queue[str | None] = field(
         default_factory=lambda: asyncio.Queue(SEND_QUEUE))
     state: ConnectionState = ConnectionState.OPEN

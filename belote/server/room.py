@@ -53,6 +53,9 @@ class Room:
         # --- tournaments (belote/server/tournament/room.py): tables of tournament games ---
         from belote.server.tournament.room import TournamentRoom
         self.tournaments = TournamentRoom(self)
+        # --- ratings (belote/server/ratings/room.py): a finished match records itself ---
+        from belote.server.ratings.room import RatingsRoom
+        self.ratings = RatingsRoom(self)
 
     async def open(self) -> None:
         await self.store.open()
@@ -77,10 +80,12 @@ class Room:
         log.info("room open: %d tables resumed, %d broken", len(self.tables), len(self.broken))
         self.feed.start()
         await self.tournaments.open()  # --- tournaments: results of tables finished meanwhile
+        await self.ratings.open()  # --- ratings: matches finished meanwhile
 
     async def close(self) -> None:
         await self.feed.close()
         await self.tournaments.close()  # --- tournaments: results being reported
+        await self.ratings.close()  # --- ratings: matches being recorded
         await asyncio.gather(*(t.stop() for t in self.tables.values()))
         if self.bots is not None:
             self.bots.close()
@@ -211,6 +216,7 @@ class Room:
             task.add_done_callback(self._stopping.discard)
         self.feed.changed(table)  # listeners hear of it with the next coalesced frame
         self.tournaments.table_changed(table)  # --- tournaments: a finished game reports
+        self.ratings.table_changed(table)  # --- ratings: a finished match is recorded
 
     def lobby_sync(self, conn: Connection, page: int = 1) -> None:
         """The chat and one page of the list, for a listener that (re)connects."""

@@ -17,15 +17,24 @@ class Seat:
     level: str = "normal"  # a bot's level, or the level of the bot standing in
     standin: bool = False  # a bot plays for the absent human
     away_since: float | None = None  # presence: not logged
+    # The registered account of the human who sits here (None: a guest).  Logged with the
+    # seat, so that a finished match is rated for the accounts that played it even after
+    # their sessions ended (belote/server/ratings).
+    account: int | None = None
 
     def to_log(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "owner": self.owner,
-                "level": self.level, "standin": self.standin}
+        data: dict[str, Any] = {"kind": self.kind, "name": self.name, "owner": self.owner,
+                                "level": self.level, "standin": self.standin}
+        if self.account is not None:
+            data["account"] = self.account
+        return data
 
     @classmethod
     def from_log(cls, data: dict[str, Any]) -> Seat:
+        account = data.get("account")  # absent from logs written before ratings
         return cls(kind=data["kind"], name=data["name"], owner=data["owner"],
-                   level=data["level"], standin=data["standin"])
+                   level=data["level"], standin=data["standin"],
+                   account=account if isinstance(account, int) else None)
 
     @property
     def bot_plays(self) -> bool:

@@ -455,7 +455,7 @@ class Table:
             case P.BidText(text):
                 await self._act(conn, self._typed_bid(conn, text))
             case P.Sit(seat_no):
-                await self.sit(conn.uid, conn.name, seat_no)
+                await self.sit(conn.uid, conn.name, seat_no, conn.account)
             case P.Stand():
                 await self.stand(conn.uid)
             case P.AddBot(seat_no, level):
@@ -563,7 +563,7 @@ class Table:
                                      "key": key, "values": {"seat": seat_no}},
                            seats_before=before)
 
-    async def sit(self, uid: str, name: str, seat_no: int) -> None:
+    async def sit(self, uid: str, name: str, seat_no: int, account: int | None = None) -> None:
         if self.finished:
             raise TableError("finished")
         if self._holds_a_seat(uid):
@@ -571,7 +571,7 @@ class Table:
         if self.seats[seat_no].kind != "empty":
             raise TableError("seat_taken")
         before = self._seating()
-        self.seats[seat_no] = Seat("human", name, uid)
+        self.seats[seat_no] = Seat("human", name, uid, account=account)
         await self._commit_seats("web.notice.sat", seat_no, before)
 
     async def stand(self, uid: str) -> None:
@@ -596,12 +596,12 @@ class Table:
         self.seats = seats
         await self._commit_seats("web.notice.sat", 0, before)
 
-    async def take_reserved(self, owner: str, uid: str) -> bool:
+    async def take_reserved(self, owner: str, uid: str, account: int | None = None) -> bool:
         """The person ``uid`` takes the seat held under ``owner``; ``False``: none is."""
         for seat_no, seat in enumerate(self.seats):
             if seat.owner == owner:
                 before = self._seating()
-                self.seats[seat_no] = Seat("human", seat.name, uid)
+                self.seats[seat_no] = Seat("human", seat.name, uid, account=account)
                 await self._commit_seats("web.notice.sat", seat_no, before)
                 return True
         return False

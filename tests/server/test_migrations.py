@@ -100,7 +100,7 @@ def test_a_previous_release_database_keeps_its_data_and_is_upgraded(
         }
 
     state = on_connection(db_url, inspect)
-    assert state["version"] == "0003"
+    assert state["version"] == "0004"
     assert {"sessions", "users", "tables", "table_log", "meta"} <= state["tables"]
     # Two old accounts that now fold alike both stay, the later under a distinct key.
     assert [tuple(r) for r in state["keys"]] == [("Ada", "ada"), ("Bob", "bob"),
@@ -136,7 +136,7 @@ def test_a_new_database_is_made_at_the_head_and_reopening_changes_nothing(
 
     for _ in range(2):
         on_connection(db_url, upgrade)
-        assert on_connection(db_url, check) == ("0003", [])
+        assert on_connection(db_url, check) == ("0004", [])
 
 
 def test_tables_of_another_application_are_not_migrated(tmp_path: Path) -> None:
@@ -144,3 +144,43 @@ def test_tables_of_another_application_are_not_migrated(tmp_path: Path) -> None:
     on_connection(url, lambda c: c.execute(sa.text("CREATE TABLE invoices (id INTEGER)")))
     with pytest.raises(RuntimeError, match="not a database of this room"):
         on_connection(url, upgrade)
+
+
+def test_a_0003_database_is_upgraded_to_ratings_and_its_finished_matches_counted(
+        tmp_path: Path) -> None:
+    """A database of the release before ratings: its tables stay, the ratings' tables come,
+    and a finished match whose log names the accounts counts on their profiles (unrated:
+    a bot sat at the table)."""
+    import json
+
+    from tests.server.test_ratings import finished_record
+
+    url = f"sqlite:///{tmp_path / 'at3.db'}"
+    seats = [{"kind": "human", "name": "Ada", "owner": "x", "level": "normal",
+              "standin": False, "account": 1}] + [
+        {"kind": "bot", "name": "", "owner": None, "level": "easy", "standin": False}] * 3
+
+    def at_0003(conn: sa.Connection) -> None:
+        upgrade(conn, "0003")
+        conn.execute(sa.text("INSERT INTO users (name, name_key, password_hash) "
+                             "VALUES ('Ada', 'ada', 'h')"))
+        conn.execute(sa.text("INSERT INTO tables (preset, flags, target, status, record) "
+                             "VALUES ('classic', '{}', 1, 'finished', :r)"),
+                     {"r": json.dumps(finished_record())})
+        conn.execute(sa.text("INSERT INTO table_log VALUES (1, 1, 'seats', :d)"),
+                     {"d": json.dumps({"seats": seats, "key": "k", "values": {}})})
+
+    on_connection(url, at_0003)
+    app = create_app(make_settings(tmp_path, db_url=url))
+    with client_for(app) as client:
+        profile = client.get("/players/Ada")
+        assert "Matches played: 1." in profile.text
+
+    def check(conn: sa.Connection) -> tuple[str, list[Any], list[Any]]:
+        return (conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one(),
+                compare_metadata(MigrationContext.configure(conn), metadata),
+                conn.execute(sa.text("SELECT table_id, rated FROM match_results")).all())
+
+    version, diff, matches = on_connection(url, check)
+    assert (version, diff) == ("0004", [])
+    assert [tuple(m) for m in matches] == [(1, False)]

@@ -78,5 +78,7 @@ table_log = Table(
     Column("data", Text, nullable=False),  # JSON
 )
 
-# The tournament tables live on this metadata too (migration 0003).
+# The ratings' tables (migration 0004) and the tournament tables (migration 0003) live on
+# this metadata too.
+from belote.server.ratings import schema as _ratings_schema  # noqa: E402, F401
 from belote.server.tournament import schema  # noqa: E402, F401

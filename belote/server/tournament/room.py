@@ -99,7 +99,8 @@ class TournamentRoom:
                 await table.start_match(game.id)
         await table.call(reserve)
 
-    async def claim(self, tid: int, game_id: int, uid: str, name: str) -> int:
+    async def claim(self, tid: int, game_id: int, uid: str, name: str,
+                    account: int | None = None) -> int:
         """The signed-in player ``name`` takes the seat held for them; returns its table."""
         t = await self.service.get(tid)
         game = t.game(game_id)
@@ -109,7 +110,7 @@ class TournamentRoom:
         wanted = RESERVED + _key(name)
 
         async def take() -> None:
-            if not await table.take_reserved(wanted, uid):
+            if not await table.take_reserved(wanted, uid, account):
                 raise TournamentError("not_your_seat")
             reserved = any(s.owner and s.owner.startswith(RESERVED) and not s.standin
                            for s in table.seats)

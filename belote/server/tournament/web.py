@@ -286,8 +286,9 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         if identity is None:
             raise HTTPException(401)
         try:
+            row = pages.session(request)
             table_id = await troom.claim(tid, int(request.path_params["gid"]), identity[0],
-                                         identity[1])
+                                         identity[1], row.account if row else None)
         except TournamentError as error:
             say(request, error_text(lang_of(request), error), True)
             return back_to(request, f"/tournaments/{tid}/standings")

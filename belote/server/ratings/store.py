@@ -1,0 +1,148 @@
+"""Reading and writing the ratings' tables; recording a match happens once, whatever calls it.
+
+:meth:`RatingsStore.record` writes a match's row, its players' rows and their new ratings in
+one transaction, and does nothing if the match's row is already there: a table that reports
+twice, or a restart that catches up on a match already recorded, rates nobody twice.  Ratings
+are read and written under one lock (a read-modify-write: two matches of one player finishing
+together must not lose an update).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import Integer, cast, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from belote.server.persistence.schema import tables, users
+from belote.server.ratings.model import START, MatchOutcome, ordinal, rate
+from belote.server.ratings.schema import match_results, player_results, ratings
+
+
+@dataclass(frozen=True, slots=True)
+class PresetStats:
+    """One account's figures in one preset (a profile's row)."""
+
+    preset: str
+    played: int
+    won: int
+    taken: int
+    made: int
+    failed: int
+    rating: float | None  # the ordinal; None: never rated in this preset
+    rated: int  # rated matches
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One row of a leaderboard."""
+
+    account: int
+    name: str
+    rating: float
+    matches: int
+    won: int
+
+
+class RatingsStore:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._writes = asyncio.Lock()
+
+    async def record(self, table_id: int, result: MatchOutcome) -> bool:
+        """Store a finished match's outcome; ``False``: it was recorded already."""
+        async with self._writes:
+            try:
+                async with self.engine.begin() as conn:
+                    if await self._known(conn, table_id):
+                        return False
+                    await conn.execute(insert(match_results).values(
+                        table_id=table_id, preset=result.preset, rated=result.rated,
+                        winner=result.winner, recorded=datetime.now(UTC)))
+                    if result.players:
+                        await conn.execute(insert(player_results), [
+                            {"table_id": table_id, "account": p.account,
+                             "preset": result.preset, "won": p.won, "taken": p.taken,
+                             "made": p.made, "failed": p.failed} for p in result.players])
+                    if result.rated:
+                        await self._rate(conn, result)
+            except IntegrityError:
+                return False  # recorded meanwhile by another process (its key): once only
+        return True
+
+    async def _known(self, conn: AsyncConnection, table_id: int) -> bool:
+        row = (await conn.execute(select(match_results.c.table_id)
+                                  .where(match_results.c.table_id == table_id))).first()
+        return row is not None
+
+    async def _rate(self, conn: AsyncConnection, result: MatchOutcome) -> None:
+        assert result.winner is not None
+        seats = sorted(result.players, key=lambda p: p.seat)
+        found = {int(r.account): (float(r.mu), float(r.sigma)) for r in await conn.execute(
+            select(ratings.c.account, ratings.c.mu, ratings.c.sigma).where(
+                ratings.c.preset == result.preset,
+                ratings.c.account.in_([p.account for p in seats])))}
+        after = rate([found.get(p.account, START) for p in seats], result.winner)
+        for player, (mu, sigma) in zip(seats, after, strict=True):
+            won = int(player.won)
+            if player.account in found:
+                await conn.execute(update(ratings).where(
+                    ratings.c.account == player.account, ratings.c.preset == result.preset
+                ).values(mu=mu, sigma=sigma, matches=ratings.c.matches + 1,
+                         won=ratings.c.won + won))
+            else:
+                await conn.execute(insert(ratings).values(
+                    account=player.account, preset=result.preset, mu=mu, sigma=sigma,
+                    matches=1, won=won))
+
+    async def unrecorded(self) -> list[int]:
+        """Finished tables whose match is not recorded yet (a restart catches up), oldest
+        first."""
+        recorded = select(match_results.c.table_id)
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(tables.c.id).where(
+                tables.c.status == "finished", tables.c.id.not_in(recorded)
+            ).order_by(tables.c.id))
+            return [int(r[0]) for r in rows]
+
+    async def account(self, name: str) -> tuple[int, str] | None:
+        """(id, name) of the account called exactly ``name``."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(users.c.id, users.c.name)
+                                      .where(users.c.name == name))).first()
+        return None if row is None else (int(row[0]), str(row[1]))
+
+    async def profile(self, account: int) -> list[PresetStats]:
+        """The account's figures, one row per preset it has played (presets by name)."""
+        p = player_results.c
+        async with self.engine.connect() as conn:
+            counts = (await conn.execute(
+                select(p.preset, func.count(), func.sum(cast(p.won, Integer)),
+                       func.sum(p.taken), func.sum(p.made), func.sum(p.failed))
+                .where(p.account == account).group_by(p.preset))).all()
+            rated = {str(r.preset): r for r in await conn.execute(
+                select(ratings).where(ratings.c.account == account))}
+        stats = []
+        for preset, played, won, taken, made, failed in counts:
+            r = rated.get(str(preset))
+            stats.append(PresetStats(
+                str(preset), int(played), int(won or 0), int(taken or 0), int(made or 0),
+                int(failed or 0), None if r is None else ordinal(r.mu, r.sigma),
+                0 if r is None else int(r.matches)))
+        return sorted(stats, key=lambda s: s.preset)
+
+    async def leaderboard(self, preset: str, limit: int = 100) -> list[Standing]:
+        """The rated players of ``preset``, best conservative rating first."""
+        score = ratings.c.mu - 3.0 * ratings.c.sigma
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(users.c.id, users.c.name, ratings.c.mu, ratings.c.sigma,
+                       ratings.c.matches, ratings.c.won)
+                .join(users, users.c.id == ratings.c.account)
+                .where(ratings.c.preset == preset)
+                .order_by(score.desc(), users.c.name).limit(limit))
+            return [Standing(int(r[0]), str(r[1]), ordinal(float(r[2]), float(r[3])),
+                             int(r[4]), int(r[5])) for r in rows]
