@@ -121,7 +121,11 @@ def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
     assert compiled.deck == deck and compiled.to_play == mover
     assert compiled.legal_actions() == legal
     assert np.array_equal(compiled.observation_tensor(), obs)
-    compiled.step(np.int64(legal[0]))  # numpy integers are action ids too
+    kept = list(legal)
+    legal.clear()  # the caller's list: changing it changes nothing in the game
+    assert compiled.legal_actions() == kept
+    assert compiled.legal_action_mask().sum() == len(kept)
+    compiled.step(np.int64(kept[0]))  # numpy integers are action ids too
 
 
 @pytest.mark.parametrize("preset", ["classic", "pinasca", "italian", "valdostana"])

@@ -85,7 +85,6 @@ class CompiledGame:
         self._P[k.P_OFF:] = [OBSERVATION_LAYOUT[p].start for p in _OBS_PARTS]
         self._step = k.single_step
         self._legal_at = k.S_LEGAL
-        self._legal: list[int] = []
         self.reset(seed)
 
     # ------------------------------------------------------------------ stepping
@@ -98,8 +97,8 @@ class CompiledGame:
             raise ValueError(f"seed must be an int from 0 to 2**48 - 1, not {seed!r}")
         obs = _empty(OBSERVATION_SIZE, _FLOAT32)
         code = int(self._k.single_reset(self._S, self._P, -1 if seed is None else seed, obs))
-        self._legal = self._row[self._legal_at:self._legal_at + (code >> 3)].tolist()
-        return obs, self._legal
+        legal: list[int] = self._row[self._legal_at:self._legal_at + (code >> 3)].tolist()
+        return obs, legal
 
     def step(self, action: SupportsIndex) -> tuple[Tensor, list[int]]:
         """The player to move takes ``action``; returns the next mover's observation (a new
@@ -113,21 +112,23 @@ class CompiledGame:
         except OverflowError:  # an int past int64: no action id
             code = -1
         if code < 0:
-            raise IllegalActionError(
-                f"action {action} is not legal for seat {self.to_play}; legal: {self._legal}")
+            raise IllegalActionError(f"action {action} is not legal for seat {self.to_play}; "
+                                     f"legal: {self.legal_actions()}")
         at = self._legal_at
-        legal = self._legal = self._row[at:at + (code >> 3)].tolist()
+        legal: list[int] = self._row[at:at + (code >> 3)].tolist()
         return obs, legal
 
     # ------------------------------------------------------------------ reading
     def legal_actions(self) -> list[int]:
         """The sorted legal actions of the player to move (a new list)."""
-        return list(self._legal)
+        at = self._legal_at
+        legal: list[int] = self._row[at:at + self._row[self._k.S_N_LEGAL]].tolist()
+        return legal
 
     def legal_action_mask(self) -> npt.NDArray[np.int8]:
         """``(NUM_ACTIONS,)`` int8: 1 where the action is legal for the player to move."""
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        mask[self._legal] = 1
+        mask[self.legal_actions()] = 1
         return mask
 
     def observation_tensor(self) -> Tensor:
@@ -175,7 +176,8 @@ class CompiledGame:
 
     @property
     def deck(self) -> list[int]:
-        """The deck the hand in play was dealt from (``Game.deal`` of it deals the same)."""
+        """The deck the hand in play was dealt from (``Game.deal`` of it deals the same):
+        every hand, for replays and tests, never for the agent's eyes."""
         at = self._k.S_DECK
         deck: list[int] = self._row[at:at + 32].tolist()
         return deck
