@@ -5,8 +5,8 @@
 the action of the player to move and returns the observation tensor of the next player to
 move (float32, :data:`belote.rl.tensors.OBSERVATION_LAYOUT`, a new array each step) and
 that player's sorted legal actions (the engine's ids, :mod:`belote.engine.actions`).  One
-compiled call per step (:mod:`belote.rl._step_kernels`) checks the action, plays it and
-builds the observation.
+compiled call per step (``single_step`` in :mod:`belote.engine._kernels`) checks the action,
+plays it and builds the observation.
 
 Like :class:`belote.rl.batch.BatchedGames` (the same kernels, ``n = 1``), the game never
 waits: a hand that ends is scored and the next one dealt from the game's own generator
@@ -29,7 +29,6 @@ returns.
 from __future__ import annotations
 
 import operator
-from types import ModuleType
 from typing import SupportsIndex
 
 import numpy as np
@@ -44,17 +43,6 @@ from belote.rules.base import Rules
 
 _empty = np.empty
 _FLOAT32 = np.float32
-_kernels: ModuleType | None = None
-
-
-def step_kernels() -> ModuleType:
-    """The compiled per-step calls (compiled on first use, then loaded from numba's cache)."""
-    global _kernels
-    if _kernels is None:
-        from belote.rl import _step_kernels as module
-
-        _kernels = module
-    return _kernels
 
 
 def check_compiled_rules(rules: Rules) -> None:
@@ -72,19 +60,22 @@ class CompiledGame:
 
     def __init__(self, rules: Rules, seed: int = 0) -> None:
         check_compiled_rules(rules)
-        k = self._k = step_kernels()
-        self._bg = kernels()  # the batched kernels: the BG_* fields of the state row
+        k = self._k = kernels()  # compiled on first use, then loaded from numba's cache
         self.rules = rules
         auction = rules.auction
         assert auction is not None
-        width = max(20, 2 + 4 * len(auction.levels))
-        self._S = np.zeros((1, k.S_LEGAL + width), dtype=np.int64)
-        self._row = self._S[0]
-        self._P = np.zeros(k.P_SIZE, dtype=np.int64)
-        self._P[:k.P_OFF] = rule_params(rules)
-        self._P[k.P_OFF:] = [OBSERVATION_LAYOUT[p].start for p in _OBS_PARTS]
+        # the packed arrays of the kernels' single_* calls (see there): S[0] the game's
+        # BG_* fields, S[1] its deck, S[2] its legal actions, S[3, 0] its counters, S[4]
+        # the last scored hand
+        width = max(k.BG_FIELDS, 32, 2 + 4 * len(auction.levels))
+        self._S = np.zeros((5, 1, width), dtype=np.int64)
+        self._st = self._S[0, 0]
+        self._legal_row = self._S[2, 0]
+        self._counters = self._S[3, 0]
+        self._P = np.zeros((2, k.BR_SIZE), dtype=np.int64)
+        self._P[0] = rule_params(rules)
+        self._P[1, :len(_OBS_PARTS)] = [OBSERVATION_LAYOUT[p].start for p in _OBS_PARTS]
         self._step = k.single_step
-        self._legal_at = k.S_LEGAL
         self.reset(seed)
 
     # ------------------------------------------------------------------ stepping
@@ -97,7 +88,7 @@ class CompiledGame:
             raise ValueError(f"seed must be an int from 0 to 2**48 - 1, not {seed!r}")
         obs = _empty(OBSERVATION_SIZE, _FLOAT32)
         code = int(self._k.single_reset(self._S, self._P, -1 if seed is None else seed, obs))
-        legal: list[int] = self._row[self._legal_at:self._legal_at + (code >> 3)].tolist()
+        legal: list[int] = self._legal_row[:code >> 3].tolist()
         return obs, legal
 
     def step(self, action: SupportsIndex) -> tuple[Tensor, list[int]]:
@@ -114,15 +105,13 @@ class CompiledGame:
         if code < 0:
             raise IllegalActionError(f"action {action} is not legal for seat {self.to_play}; "
                                      f"legal: {self.legal_actions()}")
-        at = self._legal_at
-        legal: list[int] = self._row[at:at + (code >> 3)].tolist()
+        legal: list[int] = self._legal_row[:code >> 3].tolist()
         return obs, legal
 
     # ------------------------------------------------------------------ reading
     def legal_actions(self) -> list[int]:
         """The sorted legal actions of the player to move (a new list)."""
-        at = self._legal_at
-        legal: list[int] = self._row[at:at + self._row[self._k.S_N_LEGAL]].tolist()
+        legal: list[int] = self._legal_row[:self._counters[self._k.SG_N_LEGAL]].tolist()
         return legal
 
     def legal_action_mask(self) -> npt.NDArray[np.int8]:
@@ -141,45 +130,44 @@ class CompiledGame:
     @property
     def to_play(self) -> int:
         """The seat to move (there always is one)."""
-        return int(self._row[self._bg.BG_TO_ACT])
+        return int(self._st[self._k.BG_TO_ACT])
 
     @property
     def hands_played(self) -> int:
         """Hands played to the end since the last reset (all-pass hands not counted)."""
-        return int(self._row[self._k.S_HANDS])
+        return int(self._counters[self._k.SG_HANDS])
 
     @property
     def ended(self) -> int:
         """What the last step ended: ``GOING_ON``, ``ALL_PASSED``, ``HAND_SCORED`` or
         ``MATCH_WON_BY_TEAM_0/1`` (:mod:`belote.rl.batch`); GOING_ON after a reset."""
-        return int(self._row[self._k.S_ENDED])
+        return int(self._counters[self._k.SG_ENDED])
 
     @property
     def hand_scores(self) -> tuple[int, int]:
         """What each team scored with the hand the last step ended (zeros if none did)."""
         if self.ended < HAND_SCORED:
             return (0, 0)
-        at = self._k.S_SCORES
-        return (int(self._row[at]), int(self._row[at + 1]))
+        scores = self._S[4, 0]
+        return (int(scores[0]), int(scores[1]))
 
     @property
     def totals(self) -> tuple[int, int]:
         """The match's totals by team (after a match ends: the new match's, zeros)."""
-        at = self._bg.BG_TOTALS
-        return (int(self._row[at]), int(self._row[at + 1]))
+        at = self._k.BG_TOTALS
+        return (int(self._st[at]), int(self._st[at + 1]))
 
     @property
     def card_points(self) -> tuple[int, int]:
         """Card points of the hand in play by team."""
-        at = self._bg.BG_POINTS
-        return (int(self._row[at]), int(self._row[at + 1]))
+        at = self._k.BG_POINTS
+        return (int(self._st[at]), int(self._st[at + 1]))
 
     @property
     def deck(self) -> list[int]:
         """The deck the hand in play was dealt from (``Game.deal`` of it deals the same):
         every hand, for replays and tests, never for the agent's eyes."""
-        at = self._k.S_DECK
-        deck: list[int] = self._row[at:at + 32].tolist()
+        deck: list[int] = self._S[1, 0, :32].tolist()
         return deck
 
     def hand_returns(self, scale: float = 1.0) -> npt.NDArray[np.float32]:
