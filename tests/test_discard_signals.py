@@ -16,11 +16,11 @@ import random
 import pytest
 
 from belote.ai.heuristic import HeuristicBot
-from belote.ai.signals import read_signals
 from belote.ai.worlds import knowledge, sample_world
 from belote.cards import Suit
 from belote.engine.obligations import legal_plays
 from belote.engine.observation import Observation
+from belote.engine.signals import read_signals
 from belote.i18n import LANGUAGES
 from belote.i18n.sheet import flag_sentence
 from belote.notation import parse_card, parse_cards

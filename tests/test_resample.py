@@ -133,3 +133,21 @@ def test_resample_from_infostate_is_the_same_method() -> None:
     a = game.resample(seat, random.Random(1))
     b = game.resample_from_infostate(seat, random.Random(1))
     assert a.log == b.log
+
+
+def test_the_engine_samples_without_the_bots_and_the_expert_uses_the_same_sampler() -> None:
+    import subprocess
+    import sys
+
+    import belote.ai.worlds as worlds
+    import belote.engine.knowledge as engine_knowledge
+
+    # one home for sampling: the expert's names are the engine's functions
+    assert worlds.sample_world is engine_knowledge.sample_world
+    assert worlds.knowledge is engine_knowledge.knowledge
+    # layering: resampling a game loads no bot code
+    code = ("import sys, belote.engine.resample; "
+            "print(sorted(m for m in sys.modules if m.startswith('belote.ai')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"

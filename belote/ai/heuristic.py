@@ -6,7 +6,7 @@ on partner's Ace one gives the 10 of that suit.  Seed 002: one does not trump a 
 partner is already winning.  It always announces belote and rebelote with the card.  Where
 the rules' ``discard_signals`` say so (seed 000 "Gradimento"), its first discard of a hand
 signals truthfully and it leads the suit its partner's discard asked for
-(:mod:`belote.ai.signals`).
+(:mod:`belote.engine.signals`).
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import random
 
 from belote.ai.bidding import choose_bid
 from belote.ai.showing import table_talk
-from belote.ai.signals import has_signalled, read_signals, signal_cards
 from belote.cards import ALL_CARDS, SUIT_MASKS, Card, CardSet, Rank, cards_in
 from belote.engine import actions as A
 from belote.engine.events import ALL_TRUMP, Event
 from belote.engine.observation import Observation
+from belote.engine.signals import has_signalled, read_signals, signal_cards
 from belote.engine.tricks import CARD_POINTS, WIN_KEY, trick_winner
 from belote.rules.tables import PLAIN_STRENGTH, TRUMP_STRENGTH
 

@@ -1,5 +1,8 @@
 """Sampling the hidden cards: worlds consistent with everything a seat has seen.
 
+The code is the engine's (:mod:`belote.engine.knowledge`), shared with ``Game.resample``;
+this module gives the expert its names.
+
 From one seat's :class:`Observation` we infer, from public facts only:
 
 * cards whose place is known: the turned card with the taker, the partner card of an
@@ -10,235 +13,33 @@ From one seat's :class:`Observation` we infer, from public facts only:
   did not holds no trump (or no trump above the one on the table then);
 * auction words: "passo" says no ace, "aspetto" at least one (said truthfully by bots,
   RULES.md), "ancora" two cards of the partner's suit, "alzo" three or more; the conventional
-  answers (seed 000) "do", "ancora", "alzo" 10/20 one, two, three or more cards of it, one of
-  them the 9 (10) or the Jack (20);
-* discard signals (rules ``discard_signals``, :mod:`belote.ai.signals`): each player's first
-  discard says which suit's ace they hold (wanted) or do not (not wanted).
+  answers DO/ANCORA/ALZO 10/20 (seed 000);
+* discard signals (rules ``discard_signals``, :mod:`belote.engine.signals`), weighed as soft
+  evidence (``SIGNAL_ODDS``).
 
 Then the unseen cards are dealt at random to the other seats within those constraints (most
 constrained cards first, retrying on a dead end).  Hard constraints are always respected;
 the ace and support-call counts are checked by rejection, and dropped only if a world cannot
 be found in a reasonable number of tries.
-
-Signals are soft evidence, weighed rather than obeyed (a player may have had no true signal
-to give).  The model: a player sends a signal that is true of his hand ``SIGNAL_ODDS`` times
-as often as one that is false, so a world is accepted with likelihood 1 when each signal is
-true of it (the wanted suit's ace in the signaller's hand, an unwanted suit's ace not) and
-``1 / SIGNAL_ODDS`` per false one: rejection sampling from the prior of the hard constraints
-times that likelihood.  A signal about an ace already played or in the sampling seat's hand
-tells nothing about the hidden cards and is skipped.
 """
 
 from __future__ import annotations
 
-import random
-import time
-from dataclasses import dataclass
-
-from belote.ai.signals import read_signals
-from belote.cards import ACES, SUIT_MASKS, CardSet, Rank
-from belote.engine import actions as A
-from belote.engine.bidding import conventions as C
 from belote.engine.events import ALL_TRUMP, NO_TRUMP
-from belote.engine.obligations import could_have_played, proven_absent
-from belote.engine.observation import Observation
-from belote.rules.base import Rules
 
+# The sampling itself lives in the engine (belote.engine.knowledge), the one home that
+# Game.resample draws from as well; the expert imports it from here.
+from belote.engine.knowledge import (
+    Knowledge,
+    _allowed,
+    _deal_once,
+    _infer_play,
+    knowledge,
+    sample_world,
+)
 
-@dataclass(frozen=True)
-class Knowledge:
-    """What ``seat`` knows about the other hands right now."""
-
-    seat: int
-    own: CardSet  # the seat's own hand
-    unseen: CardSet  # cards in other hands whose place is unknown
-    known: tuple[CardSet, CardSet, CardSet, CardSet]  # cards known to be in each hand
-    forbidden: tuple[CardSet, CardSet, CardSet, CardSet]  # cards a seat cannot hold
-    sizes: tuple[int, int, int, int]  # how many unknown cards each seat holds
-    min_aces: tuple[int, int, int, int]  # a seat must hold at least this many aces
-    suit_counts: tuple[tuple[int, int, int], ...]  # (seat, suit, count) with count -1: >= 3
-    # The hand's cards so far, (leader, cards) by trick, oldest first, under ``trump`` and
-    # ``rules``: a world must be able to have played them (either-or facts, see
-    # belote.engine.obligations.could_have_played).  No rules: nothing to check.
-    tricks: tuple[tuple[int, tuple[int, ...]], ...] = ()
-    trump: int = -1
-    rules: Rules | None = None
-    # Soft facts: (seat, card) a conventional answer says the seat holds; discard signals as
-    # (seat, ace, True: held / False: not held), weighed by SIGNAL_ODDS.
-    honours: tuple[tuple[int, int], ...] = ()
-    signals: tuple[tuple[int, int, bool], ...] = ()
-
-
-# How many times more often a player signals the truth about an ace than not (see above).
-SIGNAL_ODDS = 4.0
-
-
-def _infer_play(rules: Rules, trump: int, leader: int, cards: tuple[int, ...],
-                forbidden: list[CardSet]) -> None:
-    """Add what the cards of one trick (in play order) prove about the players' hands."""
-    for i in range(1, len(cards)):
-        forbidden[(leader + i) % 4] |= proven_absent(cards[:i], cards[i], trump, rules)
-
-
-def knowledge(obs: Observation) -> Knowledge:
-    """What ``obs.seat`` can deduce about the other hands."""
-    seat = obs.seat
-    if seat is None:
-        raise ValueError("a spectator has no hand to reason from")
-    rules = obs.ruleset
-    if rules is None:
-        raise ValueError("the observation carries no rules")
-    in_trick = sum(1 << c for _, c in obs.trick)
-    out = obs.played | obs.hand
-    known = [0, 0, 0, 0]
-    if obs.turned is not None and obs.taker is not None and obs.phase == 2:
-        known[obs.taker] |= 1 << obs.turned
-    for s in range(4):
-        known[s] |= obs.shown[s]
-    if obs.trump is not None and obs.trump < 4:
-        said: dict[int, int] = {}
-        for who, _word in obs.belote_said:
-            said[who] = said.get(who, 0) + 1
-        for who, count in said.items():
-            if count == 1:  # "belote" said: the other of K and Q is still in that hand
-                pair = (1 << (obs.trump * 8 + Rank.KING)) | (1 << (obs.trump * 8 + Rank.QUEEN))
-                known[who] |= pair
-    for s in range(4):
-        known[s] &= ~out
-    known[seat] = 0
-    forbidden = [0, 0, 0, 0]
-    tricks = tuple(obs.tricks)
-    if obs.trick:
-        tricks += ((obs.trick[0][0], tuple(c for _, c in obs.trick)),)
-    if obs.trump is not None:
-        for leader, cards in tricks:
-            _infer_play(rules, obs.trump, leader, cards, forbidden)
-    min_aces = [0, 0, 0, 0]
-    suit_counts: list[tuple[int, int, int]] = []
-    auction = rules.auction
-    if auction is not None and auction.pass_words:
-        spoken = set()
-        for who, action in obs.bids:
-            if who in spoken or who == seat:
-                continue
-            if action == A.PASS:
-                forbidden[who] |= ACES  # "passo": no ace
-                spoken.add(who)
-            elif action == A.ASPETTO:
-                min_aces[who] = 1  # "aspetto": at least one ace
-                spoken.add(who)
-    honours: list[tuple[int, int]] = []
-    if auction is not None and (auction.support_calls or auction.conventional_bids):
-        standing: dict[int, int] = {}
-        for who, action in obs.bids:
-            if A.CONTRACT_BASE <= action < A.CONTRACT_END:
-                standing[who % 2] = A.contract_suit(action)
-            elif C.is_suit_only(action):
-                standing[who % 2] = action - A.NAME_SUIT_BASE
-            elif action in (A.ANCORA, A.ALZO) and who != seat and who % 2 in standing:
-                suit = standing[who % 2]
-                suit_counts.append((who, suit, 2 if action == A.ANCORA else -1))
-            elif C.is_raise(action) and who != seat and who % 2 in standing:
-                suit = standing[who % 2]
-                word, points = C.RAISES[action]
-                suit_counts.append((who, suit, C.PROMISED_TRUMPS[word]))
-                honours.append((who, suit * 8 + C.PROMISED_HONOUR[points]))
-    signals = [(who, suit * 8 + Rank.ACE, held)
-               for who, signal in read_signals(obs).items() if who != seat
-               for held, suits in ((True, signal.wanted), (False, signal.unwanted))
-               for suit in suits]
-    sizes = [0, 0, 0, 0]
-    for s in range(4):
-        if s != seat:
-            sizes[s] = obs.hand_sizes[s] - known[s].bit_count()
-        forbidden[s] &= ~known[s]
-    unseen = ~out & ~in_trick & 0xFFFFFFFF
-    for s in range(4):
-        unseen &= ~known[s]
-    return Knowledge(
-        seat=seat,
-        own=obs.hand,
-        unseen=unseen,
-        known=(known[0], known[1], known[2], known[3]),
-        forbidden=(forbidden[0], forbidden[1], forbidden[2], forbidden[3]),
-        sizes=(sizes[0], sizes[1], sizes[2], sizes[3]),
-        min_aces=(min_aces[0], min_aces[1], min_aces[2], min_aces[3]),
-        suit_counts=tuple(suit_counts),
-        tricks=tricks if obs.trump is not None else (),
-        trump=obs.trump if obs.trump is not None else -1,
-        rules=rules,
-        honours=tuple((s, c) for s, c in honours if not (out | in_trick) >> c & 1),
-        signals=tuple((s, c, held) for s, c, held in signals if not (out | in_trick) >> c & 1),
-    )
-
-
-def _allowed(info: Knowledge) -> dict[int, list[int]]:
-    """For each unseen card, the seats that may hold it (the same for every attempt)."""
-    return {c: [s for s in range(4) if s != info.seat and info.sizes[s] > 0
-                and not info.forbidden[s] >> c & 1]
-            for c in range(32) if info.unseen >> c & 1}
-
-
-def _deal_once(info: Knowledge, rng: random.Random, hard_only: bool,
-               allowed: dict[int, list[int]]) -> tuple[CardSet, CardSet, CardSet, CardSet] | None:
-    room = list(info.sizes)
-    hands = list(info.known)
-    cards = list(allowed)
-    rng.shuffle(cards)
-    cards.sort(key=lambda c: len(allowed[c]))
-    for card in cards:
-        seats = [s for s in allowed[card] if room[s] > 0]
-        if not seats:
-            return None
-        total = sum(room[s] for s in seats)
-        pick = rng.randrange(total)
-        for s in seats:
-            pick -= room[s]
-            if pick < 0:
-                break
-        hands[s] |= 1 << card
-        room[s] -= 1
-    if any(room):
-        return None
-    if info.rules is not None and info.tricks:
-        full = list(hands)
-        full[info.seat] = info.own
-        if not could_have_played(full, info.tricks, info.trump, info.rules):
-            return None
-    if not hard_only:
-        for s in range(4):
-            if info.min_aces[s] and (hands[s] & ACES).bit_count() < info.min_aces[s]:
-                return None
-        for s, suit, count in info.suit_counts:
-            held = (hands[s] & SUIT_MASKS[suit]).bit_count()
-            if (count >= 0 and held != count) or (count < 0 and held < 3):
-                return None
-        for s, card in info.honours:
-            if not hands[s] >> card & 1:
-                return None
-        for s, card, held in info.signals:
-            if bool(hands[s] >> card & 1) != held and rng.random() * SIGNAL_ODDS >= 1.0:
-                return None  # a false signal: accepted with likelihood 1 / SIGNAL_ODDS
-    return (hands[0], hands[1], hands[2], hands[3])
-
-
-def sample_world(info: Knowledge, rng: random.Random, tries: int = 200,
-                 deadline: float | None = None) -> tuple[CardSet, CardSet, CardSet, CardSet]:
-    """The other seats' hands in one random world (the sampling seat's own hand is 0).
-
-    Past ``deadline`` (``time.monotonic()``), or after ``tries`` attempts, the soft
-    constraints (ace and support-call counts) are dropped: a decision short of time takes
-    a world that only respects the hard ones rather than rejecting on."""
-    allowed = _allowed(info)
-    for attempt in range(2 * tries):
-        hard_only = attempt >= tries or (
-            deadline is not None and attempt % 8 == 7 and time.monotonic() > deadline)
-        if hard_only and attempt < tries:
-            tries = attempt  # from now on
-        world = _deal_once(info, rng, hard_only, allowed)
-        if world is not None:
-            return world
-    raise RuntimeError("no world is consistent with what was seen")
+__all__ = ["Knowledge", "_allowed", "_deal_once", "_infer_play", "knowledge", "sample_world",
+           "trump_is_suit"]
 
 
 def trump_is_suit(trump: int | None) -> bool:

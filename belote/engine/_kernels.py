@@ -1412,3 +1412,78 @@ def batch_observations(st: np.ndarray, rp: np.ndarray, off: np.ndarray,
         row[sc + 6] = st[g, BG_TOTALS + mine] / target
         row[sc + 7] = st[g, BG_TOTALS + theirs] / target
         row[sc + 8] = st[g, BG_POT] / target
+
+
+# ------------------------------------------------------------- one game, one call per step
+# belote.rl.compiled.CompiledGame: the batched game above with one match, its arrays packed
+# so that a step crosses from Python into compiled code once, with four arguments (numba's
+# dispatch costs per argument, and at a few microseconds a step that is most of the step).
+# Each part is a C-contiguous slice of the same types as the batch's, so the batch's compiled
+# helpers serve as they are.  S (5, 1, width) int64: S[0] the BG_* fields, S[1] the deck,
+# S[2] the sorted legal actions, S[3, 0] the SG_* counters, S[4] the last scored hand's
+# points by team.  P (2, BR_SIZE) int64: P[0] the rules (BR_*), P[1] the offsets of the
+# observation's parts (as batch_observations reads them).
+SG_N_LEGAL = 0  # S[3, 0, SG_N_LEGAL]: how many legal actions
+SG_ENDED = 1  # what the last step ended (the codes of batch_step's ``ended``)
+SG_HANDS = 2  # hands played to the end since the reset
+SG_ILLEGAL = -1  # single_step's answer to an action that is not legal (nothing moved)
+
+
+@njit(cache=True, error_model="numpy")
+def single_reset(S: np.ndarray, P: np.ndarray, seed: int, obs: np.ndarray) -> int:
+    """A new match (dealer seat 0), its first hand dealt by the game's generator, seeded
+    anew from ``seed`` (``seed < 0``: the generator goes on); fills ``obs`` with the first
+    mover's observation; returns ``8 * number of legal actions``."""
+    st = S[0]
+    rng = st[0, BG_RNG]
+    S[:] = 0
+    st[0, BG_RNG] = rng if seed < 0 else (seed * 2654435761 + 88172645) & _LCG_MASK
+    _bg_new_match(st, 0)
+    _bg_deal(st, S[1], 0, P[0])
+    _bg_legal(st, 0, P[0], S[2], S[3, 0])
+    batch_observations(st, P[0], P[1], obs.reshape((1, obs.shape[0])))
+    return 8 * S[3, 0, SG_N_LEGAL]
+
+
+@njit(cache=True, error_model="numpy")
+def single_step(S: np.ndarray, P: np.ndarray, obs: np.ndarray, action: int) -> int:
+    """``batch_check`` then ``batch_step`` for one match, then ``batch_observations``:
+    :data:`SG_ILLEGAL` (nothing moved) if ``action`` is not legal, else the action applied
+    (a hand that ends is scored and the next one dealt), ``obs`` filled with the next
+    mover's observation; returns ``ended + 8 * number of legal actions``."""
+    st = S[0]
+    counters = S[3, 0]
+    rp = P[0]
+    ok = False
+    for k in range(counters[SG_N_LEGAL]):
+        if S[2, 0, k] == action:
+            ok = True
+            break
+    if not ok:
+        return SG_ILLEGAL
+    seat = st[0, BG_TO_ACT]
+    ended = 0
+    if st[0, BG_PHASE] == 1:
+        if _bg_bid(st, 0, seat, action, rp) == 1:  # all passed: the next dealer deals anew
+            ended = 1
+            st[0, BG_DEALER] = (st[0, BG_DEALER] + 1) & 3
+            st[0, BG_DEAL_NO] += 1
+            _bg_deal(st, S[1], 0, rp)
+    else:
+        r = _bg_play(st, 0, seat, action, rp, S[4])
+        if r != -2:
+            counters[SG_HANDS] += 1
+            ended = 2 if r == -1 else 3 + r
+            if r >= 0:
+                _bg_new_match(st, 0)
+            _bg_deal(st, S[1], 0, rp)
+    counters[SG_ENDED] = ended
+    _bg_legal(st, 0, rp, S[2], counters)
+    batch_observations(st, rp, P[1], obs.reshape((1, obs.shape[0])))
+    return ended + 8 * counters[SG_N_LEGAL]
+
+
+@njit(cache=True, error_model="numpy")
+def single_observation(S: np.ndarray, P: np.ndarray, obs: np.ndarray) -> None:
+    """Fill ``obs`` with the observation of the player to move."""
+    batch_observations(S[0], P[0], P[1], obs.reshape((1, obs.shape[0])))

@@ -3,8 +3,8 @@ and what a card played proves about the hand it came from.
 
 The engine (:mod:`belote.engine.state`), the compiled kernels' rule flags
 (:func:`belote.engine.search.rule_flags`, one bit per name of :data:`OBLIGATION_FIELDS`) and the
-expert's world sampling (:mod:`belote.ai.worlds`) all read the rules through this module, so a
-flag cannot mean one thing to the engine and another to a bot.
+expert's world sampling (:mod:`belote.engine.knowledge`) all read the rules through this module,
+so a flag cannot mean one thing to the engine and another to a bot.
 
 The obligations (RULES.md "Card play obligations"), each a flag of :class:`Rules`:
 

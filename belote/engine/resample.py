@@ -10,9 +10,9 @@ How, hand by hand (each deal of the match's log is one segment):
 1. The *pivot* of a segment is the last state of it that ``seat`` saw with the cards still
    out: the current state for the hand in progress, the state before the last action for a
    finished hand (its last card, its last pass, or an ottava).
-2. :func:`belote.ai.worlds.knowledge` turns ``seat``'s observation at the pivot into hard
+2. :func:`belote.engine.knowledge.knowledge` turns ``seat``'s observation at the pivot into hard
    facts (cards whose holder is known, voids and trump ceilings that the card-play
-   obligations prove, the auction's words) and :func:`belote.ai.worlds.sample_world` draws
+   obligations prove, the auction's words) and :func:`~belote.engine.knowledge.sample_world` draws
    the other hands within them.  The cards each seat played in the hand are added back, and
    a deck is built that deals exactly those hands (``seat``'s own cards stay where they were;
    which of another seat's cards came in the first packets is unknown, so it is drawn too).
@@ -32,9 +32,9 @@ import dataclasses
 import random
 from typing import TYPE_CHECKING
 
-from belote.ai.worlds import Knowledge, knowledge, sample_world
 from belote.cards import SUIT_MASKS, Card, CardSet
 from belote.engine import actions as A
+from belote.engine.knowledge import Knowledge, knowledge, sample_world
 from belote.engine.observation import observe
 from belote.errors import IllegalActionError
 

@@ -61,7 +61,7 @@ from belote.server.keys import bindings_for_client, help_rows
 from belote.server.limits import KeyedLimiter
 from belote.server.lobby import page_number
 from belote.server.persistence import Account, NameTaken, SessionRow
-<<<<<<< HEAD
+from belote.server.ratings.web import ratings_routes
 from belote.server.replay import replay_frames, replay_hands
 from belote.server.replay_analysis import (
     AnalysisError,
@@ -71,10 +71,6 @@ from belote.server.replay_analysis import (
     count_steps,
     parse_step,
 )
-=======
-from belote.server.ratings.web import ratings_routes
-from belote.server.replay import replay_hands
->>>>>>> ratings
 from belote.server.room import Room
 from belote.server.settings import (
     CATEGORIES,
