@@ -129,7 +129,8 @@ def play_seated(client: TestClient, seats: list[Seat]) -> int:
                   for s in seats]
         await table.call(lambda: table.seat_everyone(seated))
         await table.call(lambda: table.start_match(0))
-        while not table.finished:
+        # The room's hook runs after the table says it finished: wait for the hook too.
+        while not table.finished or table.id not in room.ratings._seen:
             await asyncio.sleep(0.01)
         await room.ratings.close()  # the recording task is done
         return int(table.id)
