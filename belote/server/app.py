@@ -577,14 +577,38 @@ def create_app(settings: Settings | None = None) -> Starlette:
         row = await room.store.table(table_id)
         if row is None or row.status == "expired":  # expired: no match was ever played
             raise HTTPException(404)
+        status, key = 0, ""
         if row.status != "finished" or row.record is None:
             status, key = (410, "error.web.broken") if row.status == "broken" else (
                 409, "replays.error.unfinished")
+        elif not await may_replay(request, table_id):
+            status, key = 403, "error.web.private"
+        if status:
             message = translate(language(request), key)
             if request.url.path.endswith(("/analysis", ".json")):
                 return JSONResponse({"error": message}, status_code=status)
             return render(request, "error.html", status=status, message=message)
+        assert row.record is not None
         return row.record
+
+    async def may_replay(request: Request, table_id: int) -> bool:
+        """A private match stays private once finished: its replay, record and analysis go
+        to the players who sat at it and to whoever came with its invitation code."""
+        table = room.tables.get(table_id)
+        if table is not None:
+            return may_enter(request, table)
+        private, owners = False, set()
+        for entry in await room.store.log(table_id):  # a table no longer held in memory
+            if entry.kind == "setup":
+                private = bool(entry.data.get("private", False))
+            elif entry.kind == "seats":
+                owners |= {s.get("owner") for s in entry.data.get("seats", [])}
+        if not private:
+            return True
+        identity = _identity(request)
+        invited = request.session.get("invited", [])
+        return (identity is not None and identity[0] in owners) or (
+            isinstance(invited, list) and table_id in invited)
 
     async def replay_page(request: Request) -> Response:
         table_id = int(request.path_params["table_id"])

@@ -154,3 +154,39 @@ def test_a_rematch_keeps_the_seats_and_the_match_links_to_its_replay(
         assert view["seat"] == 2
         assert [s["kind"] for s in view["seats"]] == ["bot", "bot", "human", "bot"]
         assert [s["level"] for s in view["seats"] if s["kind"] == "bot"] == ["easy"] * 3
+
+
+def test_a_finished_private_match_is_replayed_only_by_its_players_and_invitees(
+        client: TestClient) -> None:
+    people = Identities(client)
+    ada = people.guest("Ada")
+    table_id = _create(ada, private="on", target="1")
+    code = _code(ada, table_id)
+    people.guest("Bea").get(f"/join/{code}")  # invited while the table was open
+    with people.connect("Ada", table_id) as ws:
+        sit_with_bots(ws, level="easy")
+        final, _ = play_to_the_end(ws)
+        assert final["finished"]
+    addresses = [f"/replay/{table_id}", f"/replay/{table_id}.json",
+                 f"/replay/{table_id}/analysis?step=1"]
+    assert people.use("Ada").get(addresses[0]).status_code == 200
+    assert people.use("Bea").get(addresses[1]).status_code == 200
+    eve = people.guest("Eve")
+    for address in addresses:
+        refused = eve.get(address)
+        assert refused.status_code == 403, address
+        assert '"deals"' not in refused.text and "JH" not in refused.text
+
+
+def test_a_finished_private_match_stays_private_after_a_restart(tmp_path: Path) -> None:
+    with client_for(create_app(make_settings(tmp_path))) as client:
+        people = Identities(client)
+        ada = people.guest("Ada")
+        table_id = _create(ada, private="on", target="1")
+        with people.connect("Ada", table_id) as ws:
+            sit_with_bots(ws, level="easy")
+            assert play_to_the_end(ws)[0]["finished"]
+    with client_for(create_app(make_settings(tmp_path))) as client:
+        people = Identities(client)
+        eve = people.guest("Eve")
+        assert eve.get(f"/replay/{table_id}").status_code == 403
