@@ -95,7 +95,7 @@ def test_every_page_has_no_axe_violation(new_page: Callable[..., Page], base_url
     sala.play_match(player)
     audit(player, "table, match over")
     player.goto(f"{base_url}/replay/{table}")
-    expect(player.get_by_role("heading", level=2).first).to_have_text("Deal 1")
+    expect(player.get_by_role("heading", level=2, name="Deal 1")).to_be_visible()
     audit(player, "replay of a finished game")
     player.goto(base_url + "/")
     expect(player.get_by_role("link", name=f"Replay of table {table}")).to_be_visible()
