@@ -111,10 +111,11 @@ def _auction(obs: Observation, boldness: float) -> int:
     hand = obs.hand
     passing = A.ASPETTO if A.ASPETTO in legal and has_ace(hand) else A.PASS
     bidder, index, suit, _ = obs.standing_contract() or (-1, -1, -1, 0)
-    partner = (obs.seat + 2) % 4
+    four = rules is None or rules.partners
+    partner = (obs.seat + 2) % 4 if four else -1  # fewer than four players: no partner
     if A.SURCONTRO in legal:
         return A.SURCONTRO if suit_value(hand, suit) >= TAKE_THRESHOLD + 3 else passing
-    if bidder >= 0 and bidder % 2 != obs.seat % 2 and A.CONTRO in legal:
+    if bidder >= 0 and bidder != obs.seat and bidder != partner and A.CONTRO in legal:
         trumps = hand & SUIT_MASKS[suit]
         jack_nine = trumps >> (suit * 8 + Rank.JACK) & 1 and trumps >> (suit * 8 + Rank.NINE) & 1
         aces = sum(_side_value(hand, s) > 0 for s in range(4) if s != suit)
