@@ -77,9 +77,10 @@ class HeuristicBot:
     def _lead(self, obs: Observation, plays: list[Card], unseen: CardSet) -> Card:
         trump = obs.trump
         assert trump is not None and obs.taker is not None and obs.seat is not None
-        rules = obs.ruleset
-        assert rules is not None
-        our_contract = rules.side_of(obs.taker) == rules.side_of(obs.seat)
+        # Without the rules object, four seats (the observation's default).
+        players = obs.ruleset.players if obs.ruleset is not None else 4
+        our_contract = (obs.taker % 2 == obs.seat % 2 if players == 4
+                        else obs.taker == obs.seat)
         trumps = [c for c in plays if trump < 4 and c >> 3 == trump]
         enemy_trumps = trump < 4 and unseen & SUIT_MASKS[trump]
         if our_contract and trumps and enemy_trumps:
@@ -101,16 +102,15 @@ class HeuristicBot:
         cards = [card for _, card in obs.trick]
         keys = WIN_KEY[trump][cards[0] >> 3]
         winning_seat, best = obs.trick[trick_winner(cards, trump)]
-        rules = obs.ruleset
-        assert rules is not None
-        last = len(cards) == rules.players - 1
+        players = obs.ruleset.players if obs.ruleset is not None else 4
+        last = len(cards) == players - 1
         points = CARD_POINTS[trump]
 
         def cheapest(pool: list[Card]) -> Card:
             return min(pool, key=lambda c: (points[c], keys[c], _strength(c, trump)))
 
         non_trumps = [c for c in plays if trump >= 4 or c >> 3 != trump] or plays
-        if rules.partners and winning_seat == (obs.seat + 2) % 4:
+        if players == 4 and winning_seat == (obs.seat + 2) % 4:
             safe = last or (self._is_master(best, unseen, trump) and keys[best] < 16)
             if safe:
                 ten = (cards[0] & ~7) | Rank.TEN

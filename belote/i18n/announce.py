@@ -308,13 +308,14 @@ def _match_over(e: ev.MatchOver, c: _Context) -> str:
     if c.players != 4:
         # Each player on his own: "you win", or who won and what you have.
         others = [t for side, t in enumerate(e.totals) if side != e.winner]
-        values = {"team": c.side(e.winner), "winner_total": e.totals[e.winner],
+        values: dict[str, Any] = {"team": c.side(e.winner), "winner_total": e.totals[e.winner],
                   "loser_total": max(others)}
         if c.viewer is None:
             return c.say(key + ".alone", **values)
         if c.viewer == e.winner:
             return c.say(key + ".won.alone", **values)
-        return c.say(key + ".lost.alone", own_total=e.totals[c.viewer], **values)
+        own = e.totals[c.viewer] if c.viewer < len(e.totals) else 0
+        return c.say(key + ".lost.alone", own_total=own, **values)
     if c.viewer is not None:
         key += ".won" if c.viewer % 2 == e.winner else ".lost"
     return c.say(
@@ -366,8 +367,10 @@ def describe_event(
     check_language(lang)
     if verbosity not in VERBOSITIES:
         raise ValueError(f"verbosity must be one of {VERBOSITIES}, got {verbosity!r}")
-    if names is not None and len(names) not in (2, 3, 4):
-        raise ValueError(f"names must give every seat (2, 3 or 4), got {len(names)}")
+    seats = rules.players if rules is not None else None
+    if names is not None and (len(names) not in (2, 3, 4) or seats not in (None, len(names))):
+        raise ValueError(f"names must give every seat ({seats or '2, 3 or 4'}), "
+                         f"got {len(names)}")
     describer = _DESCRIBERS.get(type(event))
     if describer is None:
         raise TypeError(f"no description for event {type(event).__name__}")

@@ -108,7 +108,7 @@ class Table:
         self.broken: str | None = None  # why the table stopped, if it did
         self.chat_lines = 0
         # Each scored hand: (hand number, the hand's points, the totals after it), by team.
-        self.score_history: list[tuple[int, tuple[int, int], tuple[int, int]]] = []
+        self.score_history: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
         # The table's own settings (a "setup" log entry, not the rules' flags): a name, a
         # private table's invitation code, a pause between hands; and the rematch, if any.
         self.name = ""
