@@ -305,3 +305,18 @@ def test_three_sides_are_named_by_player_in_every_language(lang: str) -> None:
             assert text and "{" not in text
             if viewer != 0 or event is hand:  # the winner is told "you win"
                 assert "Ada" in text, text
+
+
+@pytest.mark.parametrize("rules", [V3, V2], ids=["three", "two"])
+def test_the_rl_tensors_and_environment_refuse_fewer_than_four_seats(rules: object) -> None:
+    from belote.rl.pettingzoo_env import raw_env
+    from belote.rl.tensors import information_state_tensor
+    from belote.rl.tracker import TensorTracker
+
+    game = dealt(rules, 1)
+    with pytest.raises(BeloteError, match="four seats"):
+        information_state_tensor(game, 0)
+    with pytest.raises(BeloteError, match="four seats"):
+        TensorTracker(game)
+    with pytest.raises(BeloteError, match="four seats"):
+        raw_env(rules.name)  # type: ignore[attr-defined]
