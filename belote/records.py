@@ -129,7 +129,7 @@ def replay_steps(data: dict[str, Any]) -> Iterator[tuple[Game, ReplayStep]]:
 @dataclass(frozen=True)
 class ReplaySummary:
     hands: list[HandScored]
-    totals: tuple[int, int]
+    totals: tuple[int, ...]  # per side: two teams, or one per player with fewer than four
     winner: int | None
     finished: bool
 
@@ -143,4 +143,4 @@ def replay(data: dict[str, Any]) -> ReplaySummary:
         hands.extend(e for e in step.events if isinstance(e, HandScored))
     if game is None:
         raise RecordError("record holds no deal")
-    return ReplaySummary(hands, (game.totals[0], game.totals[1]), game.winner, game.is_terminal())
+    return ReplaySummary(hands, tuple(game.totals), game.winner, game.is_terminal())

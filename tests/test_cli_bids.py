@@ -19,16 +19,18 @@ from belote.rules import PRESETS, find_preset
 def _bidding_player(lang: str, preset: str) -> tuple[TerminalPlayer, Game, str]:
     """A terminal player whose turn it is to bid; returns it, the game and its prompt."""
     rules = find_preset(preset)
-    game = Game(rules, first_dealer=(HUMAN_SEAT - 1) % 4)
+    seats = rules.players  # two players: the human sits at seat 0 (no South)
+    me = HUMAN_SEAT if seats > HUMAN_SEAT else 0
+    game = Game(rules, first_dealer=(me - 1) % seats)
     game.deal(list(range(32)))
     if A.KNOCK in game.legal_actions():  # valdostana: the deck is cut first (seed 000)
         game.apply(A.KNOCK)
-    assert game.current_player() == HUMAN_SEAT
+    assert game.current_player() == me
     out = io.StringIO()
-    names = [seat_name(s, lang) for s in range(4)]
-    player = TerminalPlayer(game, lang, io.StringIO(""), out, names)
+    names = [seat_name(s, lang) for s in range(seats)]
+    player = TerminalPlayer(game, lang, io.StringIO(""), out, names, me)
     with pytest.raises(Exception):  # noqa: B017 - the empty input quits after the prompt
-        player.choose(game.observation(HUMAN_SEAT))
+        player.choose(game.observation(me))
     return player, game, out.getvalue()
 
 
@@ -59,8 +61,8 @@ def test_the_terminal_accepts_every_bid_it_prints(lang: str, preset: str) -> Non
     player, game, prompt = _bidding_player(lang, preset)
     examples = _printed_examples(lang, prompt)
     assert examples, prompt
-    legal = game.legal_actions(HUMAN_SEAT)
-    obs = game.observation(HUMAN_SEAT)
+    legal = game.legal_actions(game.current_player())
+    obs = game.observation(game.current_player())
     for example in examples:
         action = player._interpret(example, obs, [a for a in legal if a < A.CONTRACT_BASE],
                                    [example])

@@ -444,9 +444,12 @@ def test_valdostana_declarations_to_contract_flag() -> None:
         score_declarations(seats, literal, S)
 
 
-def test_score_needs_four_seats() -> None:
-    with pytest.raises(ValueError):
-        score_declarations([[], []], PINASCA, S)
+def test_score_needs_one_entry_per_seat_of_two_three_or_four() -> None:
+    # Seed 000: "a tre o addirittura a due": 2 and 3 seats are tables too, 1 or 5 are not.
+    for seats in (1, 5):
+        with pytest.raises(ValueError):
+            score_declarations([[]] * seats, PINASCA, S)
+    assert score_declarations([[], [], []], PINASCA, S).team_points == (0, 0, 0)
 
 
 def test_comparison_key_dispatches_on_policy() -> None:

@@ -273,8 +273,9 @@ def test_every_event_class_has_a_sample() -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("preset", [p for p, r in PRESETS.items() if r.players == 4])
 def test_every_event_is_described_with_rules(lang: str, preset: str) -> None:
+    # The sample events are four-seat ones; fewer seats: tests/test_fewer_seats.py.
     rules = PRESETS[preset]
     for event in sample_events():
         contract = isinstance(event, ev.BidMade) and event.action >= actions.CONTRACT_BASE
@@ -499,6 +500,8 @@ def test_describe_event_errors() -> None:
     with pytest.raises(ValueError, match="verbosity"):
         describe_event(played, "en", None, verbosity="loud")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="names"):
-        describe_event(played, "en", None, names=["A", "B"])
+        describe_event(played, "en", None, names=["A"])
+    with pytest.raises(ValueError, match="names"):  # two names at a table of four
+        describe_event(played, "en", None, names=["A", "B"], rules=PRESETS["classic"])
     with pytest.raises(TypeError, match="no description"):
         describe_event(ev.Event(), "en", None)

@@ -150,10 +150,10 @@ def _positions(rules: Rules, seed: int, count: int) -> Iterator[Game]:
     rng = random.Random(seed)
     source = seeded_deck_source(seed)
     produced = 0
-    game = Game(rules, rng.randrange(4))
+    game = Game(rules, rng.randrange(rules.players))
     while produced < count:
         if game.is_terminal():
-            game = Game(rules, rng.randrange(4))
+            game = Game(rules, rng.randrange(rules.players))
         if game.current_player() == CHANCE:
             game.deal(source())
             continue
@@ -310,7 +310,7 @@ def test_engine_room_and_terminal_word_a_refusal_alike() -> None:
 @given(preset=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 2**32 - 1))
 def test_legal_actions_are_sorted_on_every_preset(preset: str, seed: int) -> None:
     rng = random.Random(seed)
-    game = Game(PRESETS[preset], rng.randrange(4))
+    game = Game(PRESETS[preset], rng.randrange(PRESETS[preset].players))
     source = seeded_deck_source(seed)
     for _ in range(120):
         if game.is_terminal():
@@ -318,7 +318,7 @@ def test_legal_actions_are_sorted_on_every_preset(preset: str, seed: int) -> Non
         if game.current_player() == CHANCE:
             game.deal(source())
             continue
-        for seat in range(4):
+        for seat in range(game.players):
             actions = game.legal_actions(seat)
             assert actions == sorted(actions), (preset, seat, actions)
         game.apply(rng.choice(game.legal_actions()))

@@ -46,15 +46,22 @@ from belote.rules import PRESETS, Rules, find_preset
 
 PERFT_DIR = Path(__file__).parent / "data" / "perft"
 PLIES = (4, 8)
-SHALLOW = 4  # the apply/undo brute force checks this depth (it tries every action id)
+# Fewer players hold more cards (10 or 16), so the tree is much wider: fewer plies there
+# (the first depth is the one the apply/undo count checks).
+PRESET_PLIES = {"valdostana3": (4, 6), "valdostana2": (3, 5)}
+
+
+def plies_of(preset: str) -> tuple[int, ...]:
+    return PRESET_PLIES.get(preset, PLIES)
 
 # Scripted auctions, per preset: (seed, bids).  Seat 1, after dealer 0, speaks first.
 TAKE = (A.TAKE,)
 ROUND_2 = (A.PASS,) * 4  # everyone passes round 1 of take_or_pass
 
 
-def _auction(level_index: int, suit: int) -> tuple[int, ...]:
-    return (A.contract_bid(level_index, suit), A.PASS, A.PASS, A.PASS)
+def _auction(level_index: int, suit: int, players: int = 4) -> tuple[int, ...]:
+    """A contract and a pass from every other player (seed 000: fewer players, fewer passes)."""
+    return (A.contract_bid(level_index, suit), *(A.PASS,) * (players - 1))
 
 
 SCENARIOS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
@@ -69,6 +76,10 @@ SCENARIOS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
     "valdostana": ((39, _auction(5, 0)), (31, _auction(0, 3)), (28, _auction(0, 2))),
     # 1: the leader holds belote; 14: seat 0 holds it; 17: seat 2 holds it, a 160 contract.
     "coinche": ((1, _auction(0, 1)), (14, _auction(2, 2)), (17, _auction(8, 1))),
+    # Three players, 10 cards each (seed 000 "a tre"): 3 and 5, a contract in spades and in
+    # hearts; 12, clubs.  Two players, 16 cards each ("a due").
+    "valdostana3": ((3, _auction(0, 3, 3)), (5, _auction(2, 0, 3)), (12, _auction(1, 2, 3))),
+    "valdostana2": ((3, _auction(0, 3, 2)), (5, _auction(2, 0, 2)), (12, _auction(1, 2, 2))),
 }
 
 
@@ -76,7 +87,7 @@ def random_hand_bids(preset: str, seed: int) -> tuple[int, ...]:
     """An auction valid on any deal, reaching card play with seat 1 leading."""
     rules = find_preset(preset)
     if rules.bidding == "auction":
-        return _auction(seed % 3, seed % 4)
+        return _auction(seed % 3, seed % 4, rules.players)
     calls = [TAKE]
     if rules.allow_senza:
         calls.append((*ROUND_2, A.SENZA))
@@ -143,7 +154,8 @@ def deal_reference(deck: list[int], rules: Rules, bids: tuple[int, ...]) -> Posi
     from the taker where the rules say so (seed 002).  A cut is a knock (the deck as dealt).
     The contract is read off the scripted ``bids``: the last suit, senza or tutte call."""
     cards = [name(i) for i in deck]
-    order = [(1 + i) % 4 for i in range(4)]
+    players = rules.players  # seed 000: four, or "a tre o addirittura a due"
+    order = [(1 + i) % players for i in range(players)]
     hands: dict[int, list[str]] = {seat: [] for seat in order}
     position = 0
     for packet in rules.deal_packets:
@@ -151,8 +163,8 @@ def deal_reference(deck: list[int], rules: Rules, bids: tuple[int, ...]) -> Posi
             hands[seat] += cards[position:position + packet]
             position += packet
     last = max(i for i, bid in enumerate(bids) if bid != A.PASS)
-    taker, call = order[last % 4], bids[last]
-    if position < 32:  # take or pass: a turned card, then the rest of the deck
+    taker, call = order[last % players], bids[last]
+    if sum(rules.deal_packets) == 5:  # take or pass: a turned card, then the rest of the deck
         turned = cards[position]
         position += 1
         hands[taker].append(turned)
@@ -167,19 +179,22 @@ def deal_reference(deck: list[int], rules: Rules, bids: tuple[int, ...]) -> Posi
         )
     else:
         trump = SUITS[(call - A.CONTRACT_BASE) % 4]
-    assert position == 32 and all(len(hand) == 8 for hand in hands.values())
+    # Fewer than four players: the cards left over (the monte) are in no hand.
+    size = 8 if players == 4 else sum(rules.deal_packets)
+    assert position <= 32 and all(len(hand) == size for hand in hands.values())
     belote_suits = [] if trump == NO_TRUMP else [s for s in SUITS if is_trump(s, trump)]
     belote = tuple(
         (s, seat, "unplayed")
-        for s in belote_suits for seat in range(4) if {"K" + s, "Q" + s} <= set(hands[seat])
+        for s in belote_suits for seat in range(players)
+        if {"K" + s, "Q" + s} <= set(hands[seat])
     ) if rules.belote_enabled else ()
     return Position(
-        hands=tuple(frozenset(hands[s]) for s in range(4)),
+        hands=tuple(frozenset(hands[s]) for s in range(players)),
         trump=trump,
         trick=(),
         to_play=order[0],
         belote=belote,
-        offers=tuple(declaration_offers(frozenset(hands[s]), rules) for s in range(4)),
+        offers=tuple(declaration_offers(frozenset(hands[s]), rules) for s in range(players)),
         tricks_done=0,
         over=False,
     )
@@ -266,7 +281,8 @@ def reference_legal(hand: frozenset[str], trick: tuple[tuple[int, str], ...], tr
         return same
     if not trumps or not rules.must_trump:
         return set(hand)
-    if rules.partner_master_frees and master_seat == (seat + 2) % 4:
+    # Only four players sit in partnerships (the partner faces you).
+    if rules.partner_master_frees and rules.players == 4 and master_seat == (seat + 2) % 4:
         return set(hand)
     if suit(master) == trump:
         if rules.must_overtrump and higher:
@@ -319,11 +335,12 @@ def reference_play(pos: Position, move: tuple[str, bool] | int) -> Position:
     offers = list(pos.offers)
     offers[seat] = ()  # declarations are made before one's card of the first trick
     trick = (*pos.trick, (seat, card))
-    if len(trick) == 4:
+    players = len(pos.hands)
+    if len(trick) == players:
         leader = winning(trick, pos.trump)[0]
         return replace(pos, hands=tuple(hands), trick=(), to_play=leader, belote=belote,
                        offers=tuple(offers), tricks_done=pos.tricks_done + 1)
-    return replace(pos, hands=tuple(hands), trick=trick, to_play=(seat + 1) % 4,
+    return replace(pos, hands=tuple(hands), trick=trick, to_play=(seat + 1) % players,
                    belote=belote, offers=tuple(offers))
 
 
@@ -434,7 +451,8 @@ def regenerate(preset: str) -> None:
         "# Counted: plays 0..31, play+announce 32..63, declarations 78..82, ottava 83;",
         "# announce-only 72 excluded.",
         "# Verified: the rules-text brute force (reference_perft) at every row; the",
-        "# apply/undo count over every action id (no legal_actions) at 4 plies.",
+        f"# apply/undo count over every action id (no legal_actions) at {plies_of(preset)[0]}"
+        " plies.",
     ]
     lines += [
         f"# Auction, seed {seed}: {_bid_names(preset, bids)}" for seed, bids in SCENARIOS[preset]
@@ -443,7 +461,7 @@ def regenerate(preset: str) -> None:
     for seed, bids in SCENARIOS[preset]:
         game = engine_start(preset, seed, bids)
         start = reference_start(preset, seed, bids)
-        for plies in PLIES:
+        for plies in plies_of(preset):
             count = engine_perft(game, plies)
             assert count == reference_perft(start, find_preset(preset), plies), (seed, plies)
             lines.append(f"{seed} {plies} {count}")
@@ -472,7 +490,7 @@ def test_every_preset_has_scenarios() -> None:
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_golden_file_covers_every_seed_and_depth(preset: str) -> None:
     assert sorted((seed, plies) for seed, plies, _ in read_golden(preset)) == sorted(
-        (seed, plies) for seed, _ in SCENARIOS[preset] for plies in PLIES
+        (seed, plies) for seed, _ in SCENARIOS[preset] for plies in plies_of(preset)
     )
 
 
@@ -481,7 +499,7 @@ def test_reference_deal_matches_engine_deal(preset: str) -> None:
     for seed, bids in SCENARIOS[preset]:
         ref = reference_start(preset, seed, bids)
         game = engine_start(preset, seed, bids)
-        for s in range(4):
+        for s in range(game.players):
             engine_hand = {name(i) for i in range(32) if game.hands[s] >> i & 1}
             assert engine_hand == set(ref.hands[s])
         trump = {4: NO_TRUMP, 5: ALL_TRUMP}.get(game.trump) or SUITS[game.trump]
@@ -503,7 +521,7 @@ def test_perft_reference_matches_golden(
     assert reference_perft(start, find_preset(preset), plies) == count
 
 
-SHALLOW_CASES = [case for case in CASES if case[3] == SHALLOW]
+SHALLOW_CASES = [case for case in CASES if case[3] == plies_of(case[0])[0]]
 
 
 @pytest.mark.parametrize(
@@ -531,7 +549,8 @@ def test_engine_legal_plays_match_reference_on_random_hands(preset: str) -> None
             seat = game.current_player()
             hand = frozenset(name(i) for i in range(32) if game.hands[seat] >> i & 1)
             trick = tuple(
-                ((game.leader + i) % 4, name(card)) for i, card in enumerate(game.trick)
+                ((game.leader + i) % game.players, name(card))
+                for i, card in enumerate(game.trick)
             )
             expected = reference_legal(hand, trick, trump, seat, rules)
             legal = {name(i) for i in range(32) if game.legal_plays() >> i & 1}

@@ -24,13 +24,13 @@ def positions(preset: str, seed: int, count: int) -> Iterator[tuple[Game, int]]:
     source = seeded_deck_source(seed)
     produced = 0
     while produced < count:
-        game = Game(PRESETS[preset], rng.randrange(4))
+        game = Game(PRESETS[preset], rng.randrange(PRESETS[preset].players))
         while not game.is_terminal() and produced < count:
             if game.current_player() == CHANCE:
                 game.deal(source())
                 continue
             if rng.random() < 0.08:
-                yield game.clone(), rng.randrange(4)
+                yield game.clone(), rng.randrange(game.players)
                 produced += 1
             legal = game.legal_actions()
             action = rng.choice(legal)
@@ -40,7 +40,7 @@ def positions(preset: str, seed: int, count: int) -> Iterator[tuple[Game, int]]:
                 action = A.ASPETTO if game.hands[seat] & ACES else A.PASS
             game.apply(action)
         if game.is_terminal() and produced < count:
-            yield game.clone(), rng.randrange(4)
+            yield game.clone(), rng.randrange(game.players)
             produced += 1
 
 
@@ -49,7 +49,7 @@ def dealt(game: Game, seat: int) -> int:
     cards = game.hands[seat]
     for leader, trick in [*game.trick_history, (game.leader, tuple(game.trick))]:
         for i, card in enumerate(trick):
-            if (leader + i) % 4 == seat:
+            if (leader + i) % game.players == seat:
                 cards |= 1 << card
     return cards
 
@@ -79,11 +79,12 @@ def test_no_holding_derived_from_the_true_hands_survives(preset: str) -> None:
         expected = set()
         for suit in suits:
             pair = (1 << (suit * 8 + Rank.KING)) | (1 << (suit * 8 + Rank.QUEEN))
-            expected |= {(suit, s) for s in range(4) if dealt(sample, s) & pair == pair}
+            expected |= {(suit, s) for s in range(sample.players)
+                         if dealt(sample, s) & pair == pair}
         # a belote claim exactly where the sampled hands hold K+Q of trump
         assert {(suit, holder) for suit, holder, _ in sample._claims} == expected
         if rules.declarations is not None and trump is not None:
-            for s in range(4):
+            for s in range(sample.players):
                 assert sample._held[s] == find_declarations(dealt(sample, s),
                                                             rules.declarations, trump)
 
@@ -114,6 +115,11 @@ def test_other_hands_differ_across_samples(preset: str) -> None:
         if game.phase == Phase.DEAL or game.is_terminal() or game.trick_no > 5:
             continue
         hands = {tuple(game.resample(seat, rng).hands) for _ in range(8)}
+        rules = game.rules
+        if rules.players == 2 and rules.widow_size == 0:
+            # Two players holding all 32 cards: the other hand is the rest of the deck.
+            assert hands == {tuple(game.hands)}
+            return
         assert len(hands) > 1
         assert all(h[seat] == game.hands[seat] for h in hands)
         return

@@ -31,7 +31,7 @@ def assert_same(tracker: TensorTracker) -> None:
                               observation_tensor(tracker.game, seat)), seat
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("preset", [p for p, r in PRESETS.items() if r.players == 4])
 def test_tracked_tensors_equal_the_rebuilt_ones_at_every_step(preset: str) -> None:
     rules = PRESETS[preset]
     rng = random.Random(7)

@@ -28,7 +28,7 @@ from belote.rules import PRESETS, Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 COLVER_RULES = PRESETS["classic"].with_flags(must_undertrump=False)
-RULE_SETS: list[Rules] = [*PRESETS.values(), COLVER_RULES,
+RULE_SETS: list[Rules] = [*(r for r in PRESETS.values() if r.players == 4), COLVER_RULES,
                           PRESETS["classic"].with_flags(must_overtrump=False),
                           PRESETS["pinasca"].with_flags(must_trump=False)]
 

@@ -67,20 +67,21 @@ def check_cards(game: Game) -> None:
     assert held & game.played == 0, "a card is both held and played"
     undealt = 0
     if game.phase == Phase.BIDDING:
-        dealt = sum(game.rules.deal_packets) * 4
+        dealt = sum(game.rules.deal_packets) * game.players
         for card in game.deck[dealt:]:
             undealt |= 1 << card
         assert len(game.deck) - dealt == undealt.bit_count()
+    undealt |= game.widow  # fewer than four players: the monte, dealt to nobody
     assert (held | game.played | undealt) == ALL_CARDS
     assert count + game.played.bit_count() + undealt.bit_count() == NUM_CARDS
 
 
 def check_observations(game: Game) -> None:
     dealt = game.phase == Phase.BIDDING or game.phase == Phase.PLAYING
-    for seat in range(4):
+    for seat in range(game.players):
         view = game.observation(seat)
         assert view.hand == (game.hands[seat] if dealt else 0)
-        for other in range(4):
+        for other in range(game.players):
             if other != seat:
                 assert view.hand & game.hands[other] == 0
         if dealt:
@@ -119,14 +120,14 @@ def simulate(rules: Rules, hands: int, seed: int) -> Counter[str]:
     rng = random.Random(seed)
     decks = seeded_deck_source(seed)
     stats: Counter[str] = Counter()
-    game = Game(rules, first_dealer=rng.randrange(4))
+    game = Game(rules, first_dealer=rng.randrange(rules.players))
     observe = False
     hand_points = 0
     trump = -1
     while stats["hands"] < hands:
         if game.is_terminal():
             stats["matches"] += 1
-            game = Game(rules, first_dealer=rng.randrange(4))
+            game = Game(rules, first_dealer=rng.randrange(rules.players))
         mover = game.current_player()
         if mover == CHANCE:
             events = game.deal(decks())
@@ -148,7 +149,8 @@ def simulate(rules: Rules, hands: int, seed: int) -> Counter[str]:
             if isinstance(event, CardsDealt):
                 assert event.visible_to(event.seat)
                 assert not event.visible_to(None)
-                assert not any(event.visible_to(s) for s in range(4) if s != event.seat)
+                assert not any(event.visible_to(s) for s in range(rules.players)
+                               if s != event.seat)
             elif isinstance(event, ContractSet):
                 trump = event.trump
                 hand_points = 0

@@ -25,12 +25,14 @@ from dataclasses import dataclass
 from belote.ai.heuristic import HeuristicBot
 from belote.ai.showing import table_talk
 from belote.ai.worlds import knowledge, sample_world
-from belote.cards import ACES, ALL_CARDS
+from belote.cards import ACES, ALL_CARDS, card_list
 from belote.engine import actions as A
 from belote.engine.events import Event
 from belote.engine.observation import Observation
+from belote.engine.pysearch import SeatPosition, playouts, side_totals, solve
 from belote.engine.scoring import HandFacts, Pot, hand_total, score_hand
 from belote.engine.search import Position, Solver, playout_outcomes
+from belote.engine.tricks import CARD_POINTS
 from belote.rules.base import Rules
 
 log = logging.getLogger(__name__)
@@ -57,6 +59,11 @@ BID_TOLERANCE = 4
 # with fewer than MIN_BID_SAMPLE worlds solved in time the heuristic bids (counted).
 BID_CONFIDENCE = 1.0
 MIN_BID_SAMPLE = 3
+# Fewer than four players (the kernels refuse them): the pure-Python search solves exactly
+# from this many tricks left, and estimates earlier positions by this many playouts per card
+# and world.
+PY_EXACT_TRICKS = 3
+PY_PLAYOUTS = 8
 
 
 def exact_search(rules: Rules, tricks_left: int) -> bool:
@@ -163,6 +170,9 @@ class ExpertBot:
         # deadline came before any world was solved
         self.last_method = ""
         self.hurried = 0  # decisions that had to be the heuristic's (no world in time)
+        # Decisions made without the compiled kernels, which play four seats only: card
+        # play by the pure-Python search, bids by the heuristic (counted and logged).
+        self.seat_fallbacks = 0
         self.deadline: float | None = None  # the current decision's outside deadline
 
     def choose_by(self, observation: Observation, deadline: float | None) -> int:
@@ -194,10 +204,21 @@ class ExpertBot:
             if talk is not None:
                 return talk
             legal = tuple(a for a in legal if not A.is_table_talk(a))
+        rules = observation.ruleset
+        four = rules is None or rules.players == 4
         if legal[0] >= A.PASS:
+            if not four:
+                self._count_seat_fallback("bid by the heuristic")
+                return self.fallback.choose(observation)
             return self._bid(observation)
         plays = [a for a in legal if a < A.PLAY_ANNOUNCE_BASE]
-        card = plays[0] if len(plays) == 1 else self._play(observation, plays)
+        if len(plays) == 1:
+            card = plays[0]
+        elif four:
+            card = self._play(observation, plays)
+        else:
+            self._count_seat_fallback("card by the pure-Python search")
+            card = self._play_seats(observation, plays)
         announce = A.PLAY_ANNOUNCE_BASE + card
         return announce if announce in legal else card
 
@@ -252,6 +273,54 @@ class ExpertBot:
             return preferred
         best = max(totals.values())
         # ties: keep the heuristic's human-like choice when it is among the best
+        choices = [c for c in plays if totals[c] >= best - 1e-9]
+        return preferred if preferred in choices else min(choices)
+
+    def _count_seat_fallback(self, what: str) -> None:
+        self.seat_fallbacks += 1
+        log.info("expert: %s (the kernels play four seats only; %d such decisions so far)",
+                 what, self.seat_fallbacks)
+
+    def _play_seats(self, obs: Observation, plays: list[int]) -> int:
+        """Card play with fewer than four players: sampled worlds valued by the pure-Python
+        search (:mod:`belote.engine.pysearch`), our own side's card points from here."""
+        rules = obs.ruleset
+        assert rules is not None and obs.seat is not None and obs.trump is not None
+        info = knowledge(obs)
+        side = rules.side_of(obs.seat)
+        trick = tuple(c for _, c in obs.trick)
+        leader = obs.trick[0][0] if obs.trick else obs.leader
+        totals = dict.fromkeys(plays, 0.0)
+        exact = obs.hand.bit_count() <= PY_EXACT_TRICKS
+        clock = make_clock(self.budget, self.hard, self.min_worlds, self.deadline)
+        worlds = 0
+        while worlds < self.max_worlds and time.monotonic() < clock.stop_before(worlds):
+            world = list(sample_world(info, self.rng))
+            world[obs.seat] = obs.hand
+            # The monte is what no hand holds and nobody has played: its points go with the
+            # last trick (rules.widow), so a world's monte is part of its value.
+            out = ALL_CARDS & ~obs.played  # played includes the cards on the table
+            for hand in world:
+                out &= ~hand
+            widow = (sum(CARD_POINTS[obs.trump][c] for c in card_list(out))
+                     if rules.widow == "last_trick" else 0)
+            position = SeatPosition(rules, tuple(world), trick, leader, obs.trump, widow)
+            if exact:
+                values = solve(position, side)
+                for card in plays:
+                    totals[card] += values[card]
+            else:
+                for card in plays:
+                    totals[card] += side_totals(
+                        playouts(position, card, PY_PLAYOUTS, self.rng), side)
+            worlds += 1
+        self.last_worlds = worlds
+        self.last_method = "python-exact" if exact else "python-playouts"
+        preferred = self.fallback.choose(obs) & 31
+        if worlds == 0:
+            self._hurry()
+            return preferred
+        best = max(totals.values())
         choices = [c for c in plays if totals[c] >= best - 1e-9]
         return preferred if preferred in choices else min(choices)
 

@@ -85,7 +85,10 @@ class HeuristicBot:
     def _lead(self, obs: Observation, plays: list[Card], unseen: CardSet) -> Card:
         trump = obs.trump
         assert trump is not None and obs.taker is not None and obs.seat is not None
-        our_contract = obs.taker % 2 == obs.seat % 2
+        # Without the rules object, four seats (the observation's default).
+        players = obs.ruleset.players if obs.ruleset is not None else 4
+        our_contract = (obs.taker % 2 == obs.seat % 2 if players == 4
+                        else obs.taker == obs.seat)
         trumps = [c for c in plays if trump < 4 and c >> 3 == trump]
         enemy_trumps = trump < 4 and unseen & SUIT_MASKS[trump]
         if our_contract and trumps and enemy_trumps:
@@ -117,7 +120,8 @@ class HeuristicBot:
         cards = [card for _, card in obs.trick]
         keys = WIN_KEY[trump][cards[0] >> 3]
         winning_seat, best = obs.trick[trick_winner(cards, trump)]
-        last = len(cards) == 3
+        players = obs.ruleset.players if obs.ruleset is not None else 4
+        last = len(cards) == players - 1
         points = CARD_POINTS[trump]
 
         def cheapest(pool: list[Card]) -> Card:
@@ -127,7 +131,7 @@ class HeuristicBot:
         signal = self._signal(obs, plays, cards[0] >> 3)
         if signal:
             non_trumps = signal  # a discard that tells the partner the truth
-        if winning_seat == (obs.seat + 2) % 4:
+        if players == 4 and winning_seat == (obs.seat + 2) % 4:
             safe = last or (self._is_master(best, unseen, trump) and keys[best] < 16)
             if safe:
                 ten = (cards[0] & ~7) | Rank.TEN
@@ -150,7 +154,9 @@ class HeuristicBot:
         """The discards that signal truthfully, when this is the seat's first discard of the
         hand under a signalling convention; else []."""
         rules = obs.ruleset
-        if rules is None or rules.discard_signals == "off" or obs.seat is None:
+        # A signal speaks to a partner: none without partnerships (fewer than four players).
+        if (rules is None or rules.discard_signals == "off" or not rules.partners
+                or obs.seat is None):
             return []
         if any(c >> 3 == led for c in plays) or has_signalled(obs, obs.seat):
             return []

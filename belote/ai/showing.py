@@ -58,11 +58,16 @@ def _seen_elsewhere(obs: Observation, seat: int) -> CardSet:
     return seen
 
 
+def _same_side(obs: Observation, seat: int, other: int) -> bool:
+    rules = obs.ruleset
+    return seat % 2 == other % 2 if rules is None else rules.side_of(seat) == rules.side_of(other)
+
+
 def provably_fake(obs: Observation) -> bool:
     """Whether an opponent announced a sequence longer than any he can have held."""
     assert obs.seat is not None
     for seat, names in obs.declarations_said:
-        if seat % 2 == obs.seat % 2:
+        if _same_side(obs, seat, obs.seat):
             continue
         possible = _longest_run(ALL_CARDS & ~_seen_elsewhere(obs, seat))
         if any(_length(name) > possible for name in names):
@@ -76,6 +81,6 @@ def table_talk(obs: Observation) -> int | None:
     if A.REFUTE in legal and provably_fake(obs):
         return A.REFUTE
     if (A.REQUEST_SHOW in legal and obs.taker is not None and obs.seat is not None
-            and obs.taker % 2 == obs.seat % 2):
+            and _same_side(obs, obs.taker, obs.seat)):
         return A.REQUEST_SHOW
     return None

@@ -26,6 +26,7 @@ from belote.i18n import (
     action_name,
     card_name,
     describe_event,
+    join_list,
     parse_card_name,
     preset_name,
     seat_name,
@@ -52,8 +53,8 @@ class TerminalPlayer:
     """The human seat: reads commands, answers status keys, returns legal actions."""
 
     def __init__(self, game: Game, lang: str, stdin: TextIO, stdout: TextIO,
-                 names: list[str]) -> None:
-        self.name = names[HUMAN_SEAT]
+                 names: list[str], seat: int = HUMAN_SEAT) -> None:
+        self.name = names[seat]
         self.game = game
         self.lang = lang
         self.stdin = stdin
@@ -222,35 +223,43 @@ def run_terminal_game(lang: str = "en", preset: str = "classic", bots: str = "he
         return 2
     try:
         rules = find_preset(preset)
+        seats = rules.players  # seed 000: four, or three or two with no partner
+        # With fewer seats the human sits South too where there is one (seat 2), else seat 0.
+        me = HUMAN_SEAT if seats > HUMAN_SEAT else 0
+        others = [s for s in range(seats) if s != me]
         names_given = [b.strip() for b in bots.split(",") if b.strip()]
-        if len(names_given) not in (1, 3):
-            raise ValueError("--bots takes one bot for the three seats, or three: "
-                             "partner (North), East, West")
-        per_seat = names_given * 3 if len(names_given) == 1 else names_given
-        chosen = {0: per_seat[0], 1: per_seat[1], 3: per_seat[2]}
+        if len(names_given) not in (1, len(others)):
+            raise ValueError(f"--bots takes one bot for the other seats, or {len(others)}: "
+                             + ("partner (North), East, West" if seats == 4
+                                else "one per seat in seat order"))
+        per_seat = names_given * len(others) if len(names_given) == 1 else names_given
+        chosen = dict(zip(others, per_seat, strict=True))
         bot_players = [make_bot(chosen.get(s, per_seat[0]), None if seed is None else seed + s)
-                       for s in range(4)]
+                       for s in range(seats)]
     except ValueError as exc:
         print(f"error: {exc}", file=out)
         return 2
-    names = [seat_name(s, lang) for s in range(4)]
+    names = [seat_name(s, lang) for s in range(seats)]
     if name:
-        names[HUMAN_SEAT] = name
+        names[me] = name
     game = Game(rules, first_dealer=0)
-    human = TerminalPlayer(game, lang, stdin or sys.stdin, out, names)
+    human = TerminalPlayer(game, lang, stdin or sys.stdin, out, names, me)
     players: list[Player] = [*bot_players]
-    players[HUMAN_SEAT] = human
+    players[me] = human
     deck_source = secure_deck_source() if seed is None else seeded_deck_source(seed)
 
     def speak(_game: Game, events: list[Event]) -> None:
         for event in events:
-            sentence = describe_event(event, lang, HUMAN_SEAT, names, rules=rules)
+            sentence = describe_event(event, lang, me, names, rules=rules)
             if sentence:
                 human.say(sentence)
 
-    human.say(translate(lang, "ui.welcome", preset=preset_name(preset, lang),
-                        seat=names[HUMAN_SEAT],
-                        partner=names[(HUMAN_SEAT + 2) % 4]))
+    if seats == 4:
+        human.say(translate(lang, "ui.welcome", preset=preset_name(preset, lang),
+                            seat=names[me], partner=names[(me + 2) % 4]))
+    else:
+        human.say(translate(lang, "ui.welcome.alone", preset=preset_name(preset, lang),
+                            seat=names[me], bots=join_list((names[s] for s in others), lang)))
     try:
         while not game.is_terminal():
             play_step(game, players, deck_source, speak)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import typer
 
 from belote.errors import RecordError
 from belote.i18n import LANGUAGES, translate
-from belote.records import load_record, replay
+from belote.records import ReplaySummary, load_record, record_rules, replay
 
 
 def replay_command(
@@ -25,7 +26,9 @@ def replay_command(
         return translate(lang, key, **values)
     teams = (t("cli.team.0"), t("cli.team.1"))
     try:
-        summary = replay(load_record(file))
+        data = load_record(file)
+        summary = replay(data)
+        players = record_rules(data).players
     except RecordError as exc:
         typer.echo(t("cli.error_in_file", file=file, error=exc), err=True)
         raise typer.Exit(1) from None
@@ -43,6 +46,9 @@ def replay_command(
             "finished": summary.finished,
         }))
         return
+    if players != 4:
+        _print_seats(summary, t)
+        return
     for i, h in enumerate(summary.hands, start=1):
         pot = t("cli.replay.pot", pot=h.pot) if h.pot else ""
         capot = t("cli.replay.capot", team=teams[h.capot_team]) if h.capot_team is not None \
@@ -53,3 +59,22 @@ def replay_command(
     state = t("cli.replay.winner", team=teams[summary.winner]) if summary.winner is not None \
         else t("cli.replay.unfinished")
     typer.echo(t("cli.replay.match", ns=summary.totals[0], ew=summary.totals[1], state=state))
+
+
+def _print_seats(summary: ReplaySummary, t: Callable[..., str]) -> None:
+    """The replay's lines for 3 or 2 players (seed 000): each side is one seat."""
+
+    def sides(values: tuple[int, ...]) -> str:
+        return ", ".join(t("cli.replay.side_points", side=t("cli.replay.seat", seat=s),
+                           points=v) for s, v in enumerate(values))
+
+    for i, h in enumerate(summary.hands, start=1):
+        pot = t("cli.replay.pot", pot=h.pot) if h.pot else ""
+        capot = (t("cli.replay.capot", team=t("cli.replay.seat", seat=h.capot_team))
+                 if h.capot_team is not None else "")
+        typer.echo(t("cli.replay.hand.seats", number=i, taker=h.taker, outcome=h.outcome,
+                     capot=capot, scores=sides(h.scores), pot=pot, totals=sides(h.totals)))
+    state = (t("cli.replay.winner", team=t("cli.replay.seat", seat=summary.winner))
+             if summary.winner is not None else t("cli.replay.unfinished"))
+    typer.echo(t("cli.replay.match.seats", totals=sides(summary.totals), state=state))
+

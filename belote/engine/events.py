@@ -130,7 +130,7 @@ class DeclarationsResolved(Event):
     """After the first trick: which team's declarations score, and how much."""
 
     team: int | None
-    points: tuple[int, int]
+    points: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,20 +186,20 @@ class HandScored(Event):
     taker: int
     outcome: str  # "made", "failed" or "litige"
     capot_team: int | None
-    card_points: tuple[int, int]
-    belote: tuple[int, int]
-    scores: tuple[int, int]
+    card_points: tuple[int, ...]
+    belote: tuple[int, ...]
+    scores: tuple[int, ...]
     pot: int
     pot_winner: int | None
     pot_won: int
-    totals: tuple[int, int]
-    declarations: tuple[int, int] = (0, 0)
+    totals: tuple[int, ...]
+    declarations: tuple[int, ...] = (0, 0)
 
 
 @dataclass(frozen=True, slots=True)
 class MatchOver(Event):
     winner: int
-    totals: tuple[int, int]
+    totals: tuple[int, ...]
 
 
 _ALL_EVENTS: tuple[type[Event], ...] = (

@@ -54,10 +54,11 @@ class Knowledge:
     seat: int
     own: CardSet  # the seat's own hand
     unseen: CardSet  # cards in other hands whose place is unknown
-    known: tuple[CardSet, CardSet, CardSet, CardSet]  # cards known to be in each hand
-    forbidden: tuple[CardSet, CardSet, CardSet, CardSet]  # cards a seat cannot hold
-    sizes: tuple[int, int, int, int]  # how many unknown cards each seat holds
-    min_aces: tuple[int, int, int, int]  # a seat must hold at least this many aces
+    # Per seat (as many as the rules' players):
+    known: tuple[CardSet, ...]  # cards known to be in each hand
+    forbidden: tuple[CardSet, ...]  # cards a seat cannot hold
+    sizes: tuple[int, ...]  # how many unknown cards each seat holds
+    min_aces: tuple[int, ...]  # a seat must hold at least this many aces
     suit_counts: tuple[tuple[int, int, int], ...]  # (seat, suit, count) with count -1: >= 3
     # The hand's cards so far, (leader, cards) by trick, oldest first, under ``trump`` and
     # ``rules``: a world must be able to have played them (either-or facts, see
@@ -79,7 +80,8 @@ def _infer_play(rules: Rules, trump: int, leader: int, cards: tuple[int, ...],
                 forbidden: list[CardSet]) -> None:
     """Add what the cards of one trick (in play order) prove about the players' hands."""
     for i in range(1, len(cards)):
-        forbidden[(leader + i) % 4] |= proven_absent(cards[:i], cards[i], trump, rules)
+        forbidden[(leader + i) % rules.players] |= proven_absent(cards[:i], cards[i], trump,
+                                                                 rules)
 
 
 def knowledge(obs: Observation) -> Knowledge:
@@ -92,10 +94,11 @@ def knowledge(obs: Observation) -> Knowledge:
         raise ValueError("the observation carries no rules")
     in_trick = sum(1 << c for _, c in obs.trick)
     out = obs.played | obs.hand
-    known = [0, 0, 0, 0]
+    n = rules.players
+    known = [0] * n
     if obs.turned is not None and obs.taker is not None and obs.phase == 2:
         known[obs.taker] |= 1 << obs.turned
-    for s in range(4):
+    for s in range(n):
         known[s] |= obs.shown[s]
     if obs.trump is not None and obs.trump < 4:
         said: dict[int, int] = {}
@@ -105,17 +108,17 @@ def knowledge(obs: Observation) -> Knowledge:
             if count == 1:  # "belote" said: the other of K and Q is still in that hand
                 pair = (1 << (obs.trump * 8 + Rank.KING)) | (1 << (obs.trump * 8 + Rank.QUEEN))
                 known[who] |= pair
-    for s in range(4):
+    for s in range(n):
         known[s] &= ~out
     known[seat] = 0
-    forbidden = [0, 0, 0, 0]
+    forbidden = [0] * n
     tricks = tuple(obs.tricks)
     if obs.trick:
         tricks += ((obs.trick[0][0], tuple(c for _, c in obs.trick)),)
     if obs.trump is not None:
         for leader, cards in tricks:
             _infer_play(rules, obs.trump, leader, cards, forbidden)
-    min_aces = [0, 0, 0, 0]
+    min_aces = [0] * n
     suit_counts: list[tuple[int, int, int]] = []
     auction = rules.auction
     if auction is not None and auction.pass_words:
@@ -146,25 +149,26 @@ def knowledge(obs: Observation) -> Knowledge:
                 suit_counts.append((who, suit, C.PROMISED_TRUMPS[word]))
                 honours.append((who, suit * 8 + C.PROMISED_HONOUR[points]))
     signals = [(who, suit * 8 + Rank.ACE, held)
-               for who, signal in read_signals(obs).items() if who != seat
+               for who, signal in (read_signals(obs) if rules.partners else {}).items()
+               if who != seat
                for held, suits in ((True, signal.wanted), (False, signal.unwanted))
                for suit in suits]
-    sizes = [0, 0, 0, 0]
-    for s in range(4):
+    sizes = [0] * n
+    for s in range(n):
         if s != seat:
             sizes[s] = obs.hand_sizes[s] - known[s].bit_count()
         forbidden[s] &= ~known[s]
     unseen = ~out & ~in_trick & 0xFFFFFFFF
-    for s in range(4):
+    for s in range(n):
         unseen &= ~known[s]
     return Knowledge(
         seat=seat,
         own=obs.hand,
         unseen=unseen,
-        known=(known[0], known[1], known[2], known[3]),
-        forbidden=(forbidden[0], forbidden[1], forbidden[2], forbidden[3]),
-        sizes=(sizes[0], sizes[1], sizes[2], sizes[3]),
-        min_aces=(min_aces[0], min_aces[1], min_aces[2], min_aces[3]),
+        known=tuple(known),
+        forbidden=tuple(forbidden),
+        sizes=tuple(sizes),
+        min_aces=tuple(min_aces),
         suit_counts=tuple(suit_counts),
         tricks=tricks if obs.trump is not None else (),
         trump=obs.trump if obs.trump is not None else -1,
@@ -176,20 +180,23 @@ def knowledge(obs: Observation) -> Knowledge:
 
 def _allowed(info: Knowledge) -> dict[int, list[int]]:
     """For each unseen card, the seats that may hold it (the same for every attempt)."""
-    return {c: [s for s in range(4) if s != info.seat and info.sizes[s] > 0
+    return {c: [s for s in range(len(info.sizes)) if s != info.seat and info.sizes[s] > 0
                 and not info.forbidden[s] >> c & 1]
             for c in range(32) if info.unseen >> c & 1}
 
 
 def _deal_once(info: Knowledge, rng: random.Random, hard_only: bool,
-               allowed: dict[int, list[int]]) -> tuple[CardSet, CardSet, CardSet, CardSet] | None:
-    room = list(info.sizes)
-    hands = list(info.known)
+               allowed: dict[int, list[int]]) -> tuple[CardSet, ...] | None:
+    n = len(info.sizes)
+    # The monte (fewer than four players) holds the unseen cards no hand does: a last,
+    # hidden "seat" n that may hold any card.
+    room = [*info.sizes, max(0, len(allowed) - sum(info.sizes))]
+    hands = [*info.known, 0]
     cards = list(allowed)
     rng.shuffle(cards)
     cards.sort(key=lambda c: len(allowed[c]))
     for card in cards:
-        seats = [s for s in allowed[card] if room[s] > 0]
+        seats = [s for s in (*allowed[card], n) if room[s] > 0]
         if not seats:
             return None
         total = sum(room[s] for s in seats)
@@ -203,12 +210,12 @@ def _deal_once(info: Knowledge, rng: random.Random, hard_only: bool,
     if any(room):
         return None
     if info.rules is not None and info.tricks:
-        full = list(hands)
+        full = hands[:n]
         full[info.seat] = info.own
         if not could_have_played(full, info.tricks, info.trump, info.rules):
             return None
     if not hard_only:
-        for s in range(4):
+        for s in range(n):
             if info.min_aces[s] and (hands[s] & ACES).bit_count() < info.min_aces[s]:
                 return None
         for s, suit, count in info.suit_counts:
@@ -221,11 +228,11 @@ def _deal_once(info: Knowledge, rng: random.Random, hard_only: bool,
         for s, card, held in info.signals:
             if bool(hands[s] >> card & 1) != held and rng.random() * SIGNAL_ODDS >= 1.0:
                 return None  # a false signal: accepted with likelihood 1 / SIGNAL_ODDS
-    return (hands[0], hands[1], hands[2], hands[3])
+    return tuple(hands[:n])
 
 
 def sample_world(info: Knowledge, rng: random.Random, tries: int = 200,
-                 deadline: float | None = None) -> tuple[CardSet, CardSet, CardSet, CardSet]:
+                 deadline: float | None = None) -> tuple[CardSet, ...]:
     """The other seats' hands in one random world (the sampling seat's own hand is 0).
 
     Past ``deadline`` (``time.monotonic()``), or after ``tries`` attempts, the soft

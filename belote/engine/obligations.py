@@ -12,7 +12,8 @@ The obligations (RULES.md "Card play obligations"), each a flag of :class:`Rules
   any card; the trump obligations still bind a player void in the led suit ("void in led suit
   and holding trump: must trump").
 * ``must_trump``: void in the led suit and holding trump: trump;
-* ``partner_master_frees``: ...unless partner wins the trick so far (then any card);
+* ``partner_master_frees``: ...unless partner wins the trick so far (then any card; only
+  with four players, the only ones with partners);
 * ``must_overtrump``: with a trump on the table (led or ruffed), play a higher trump if able;
 * ``must_undertrump``: unable to overtrump and void in the led suit: still play a (lower) trump.
 
@@ -97,7 +98,7 @@ def legal_plays(hand: CardSet, trick: Sequence[Card], trump: int, rules: Rules) 
     if not trumps or not rules.must_trump:
         return hand
     winner = trick_winner(trick, trump)
-    if rules.partner_master_frees and winner == n - 2:
+    if rules.partner_master_frees and rules.partners and winner == n - 2:
         return hand
     best = trick[winner]
     if best >> 3 == trump_suit:
@@ -161,7 +162,8 @@ def proven_absent(trick: Sequence[Card], card: Card, trump: int, rules: Rules) -
     absent = SUIT_MASKS[led]  # did not follow: void in the led suit
     if trump_suit < 0 or led == trump_suit or not rules.must_trump:
         return absent
-    if rules.partner_master_frees and trick_winner(trick, trump) == len(trick) - 2:
+    if (rules.partner_master_frees and rules.partners
+            and trick_winner(trick, trump) == len(trick) - 2):
         return absent
     best_is_trump = best >> 3 == trump_suit
     if suit != trump_suit:  # discarded while a trump was owed
@@ -186,12 +188,13 @@ def could_have_played(hands: Sequence[CardSet], tricks: Sequence[tuple[int, Sequ
     trump), which this check enforces on whole hands.
     """
     held = list(hands)
+    n = rules.players
     for leader, cards in tricks:
         for i, card in enumerate(cards):
-            held[(leader + i) % 4] |= 1 << card
+            held[(leader + i) % n] |= 1 << card
     for leader, cards in tricks:
         for i, card in enumerate(cards):
-            seat = (leader + i) % 4
+            seat = (leader + i) % n
             if not legal_plays(held[seat], cards[:i], trump, rules) >> card & 1:
                 return False
             held[seat] &= ~(1 << card)

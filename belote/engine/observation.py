@@ -27,7 +27,7 @@ class Observation:
     dealer: int
     current_player: int
     hand: CardSet  # this seat's cards (0 for a spectator)
-    hand_sizes: tuple[int, int, int, int]
+    hand_sizes: tuple[int, ...]
     turned: int | None
     bids: tuple[tuple[int, int], ...]
     taker: int | None
@@ -37,21 +37,21 @@ class Observation:
     trick_no: int
     last_trick: tuple[tuple[int, int], ...] | None
     played: CardSet
-    tricks_won: tuple[int, int]
-    card_points: tuple[int, int]
+    tricks_won: tuple[int, ...]
+    card_points: tuple[int, ...]
     belote_said: tuple[tuple[int, str], ...]
-    totals: tuple[int, int]
+    totals: tuple[int, ...]
     pot: int
     legal_actions: tuple[int, ...]  # what this seat may do now (empty for a spectator)
     winner: int | None
     declarations_said: tuple[tuple[int, tuple[str, ...]], ...] = ()
     # every finished trick of the hand: (leader, cards in play order) (public)
     tricks: tuple[tuple[int, tuple[int, ...]], ...] = ()
-    declaration_points: tuple[int, int] = (0, 0)  # public once resolved (first trick)
+    declaration_points: tuple[int, ...] = (0, 0)  # public once resolved (first trick)
     contract_level: int = 0
     contract_multiplier: int = 1
     # cards each seat has shown to everybody (declarations shown at the second trick)
-    shown: tuple[int, int, int, int] = (0, 0, 0, 0)
+    shown: tuple[int, ...] = (0, 0, 0, 0)
     ruleset: Rules | None = None  # the table's rules (flags included), for bots
 
     def standing_contract(self) -> tuple[int, int, int, int] | None:
@@ -71,11 +71,12 @@ def observe(game: Game, seat: int | None) -> Observation:
     from belote.engine.state import Phase
 
     dealt = game.phase in (Phase.BIDDING, Phase.PLAYING)
-    trick = tuple(((game.leader + i) % 4, card) for i, card in enumerate(game.trick))
+    n = game.players
+    trick = tuple(((game.leader + i) % n, card) for i, card in enumerate(game.trick))
     last = None
     if game.last_trick is not None:
         leader, cards = game.last_trick
-        last = tuple(((leader + i) % 4, card) for i, card in enumerate(cards))
+        last = tuple(((leader + i) % n, card) for i, card in enumerate(cards))
     contract = game.contract
     return Observation(
         seat=seat,
@@ -85,7 +86,7 @@ def observe(game: Game, seat: int | None) -> Observation:
         dealer=game.dealer,
         current_player=game.current_player(),
         hand=game.hands[seat] if seat is not None and dealt else 0,
-        hand_sizes=tuple(h.bit_count() for h in game.hands) if dealt else (0, 0, 0, 0),  # type: ignore[arg-type]
+        hand_sizes=tuple(h.bit_count() for h in game.hands) if dealt else (0,) * n,
         turned=game.turned if dealt and game.turned >= 0 else None,
         bids=tuple(game.bid_history),
         taker=contract.taker if contract else None,
@@ -95,10 +96,10 @@ def observe(game: Game, seat: int | None) -> Observation:
         trick_no=game.trick_no,
         last_trick=last,
         played=game.played,
-        tricks_won=(game.tricks_won[0], game.tricks_won[1]),
-        card_points=(game.card_points[0], game.card_points[1]),
+        tricks_won=tuple(game.tricks_won),
+        card_points=tuple(game.card_points),
         belote_said=tuple(game.belote_said),
-        totals=(game.totals[0], game.totals[1]),
+        totals=tuple(game.totals),
         pot=game.pot,
         legal_actions=tuple(game.legal_actions(seat)) if seat is not None else (),
         winner=game.winner,
@@ -107,7 +108,6 @@ def observe(game: Game, seat: int | None) -> Observation:
         declaration_points=game.declaration_points,
         contract_level=contract.level if contract else 0,
         contract_multiplier=contract.multiplier if contract else 1,
-        shown=(game.shown_cards[0], game.shown_cards[1], game.shown_cards[2],
-               game.shown_cards[3]),
+        shown=tuple(game.shown_cards),
         ruleset=game.rules,
     )

@@ -53,8 +53,8 @@ def resample(game: Game, seat: int, rng: random.Random | int | None = None,
     """A game consistent with everything ``seat`` knows in ``game`` (see the module doc)."""
     from belote.engine.state import CHANCE, Game, Phase
 
-    if type(seat) is not int or not 0 <= seat < 4:
-        raise ValueError(f"seat must be 0..3, not {seat!r}")
+    if type(seat) is not int or not 0 <= seat < game.players:
+        raise ValueError(f"seat must be 0..{game.players - 1}, not {seat!r}")
     if not isinstance(rng, random.Random):
         rng = random.Random(rng)
     log = game.log
@@ -107,6 +107,17 @@ def _pivot_knowledge(truth: Game, seat: int, last: tuple[int, int] | None) -> Kn
     if truth.turned >= 0 and truth.contract is None:
         # During the auction the turned card lies face up: in no hand.
         info = dataclasses.replace(info, unseen=info.unseen & ~(1 << truth.turned))
+    if last is not None and A.is_play(last[1]) and last[0] != seat:
+        # The hand's last card was seen: it was in that hand (with a monte, fewer than four
+        # players, the sampler could otherwise leave it out).
+        card = A.played_card(last[1])
+        known = list(info.known)
+        sizes = list(info.sizes)
+        if not known[last[0]] >> card & 1:
+            known[last[0]] |= 1 << card
+            sizes[last[0]] -= 1
+        info = dataclasses.replace(info, unseen=info.unseen & ~(1 << card),
+                                   known=tuple(known), sizes=tuple(sizes))
     if last is not None and last[1] == A.OTTAVA and last[0] != seat:
         # The ottava shows the whole suit: its holder is public.
         shown = next(m for m in SUIT_MASKS if truth.hands[last[0]] & m == m)
@@ -116,7 +127,7 @@ def _pivot_knowledge(truth: Game, seat: int, last: tuple[int, int] | None) -> Kn
         known[last[0]] |= fresh
         sizes[last[0]] -= fresh.bit_count()
         info = dataclasses.replace(info, unseen=info.unseen & ~shown,
-                                   known=tuple(known), sizes=tuple(sizes))  # type: ignore[arg-type]
+                                   known=tuple(known), sizes=tuple(sizes))
     return info
 
 
@@ -140,9 +151,10 @@ def _deck_positions(truth: Game) -> tuple[list[list[int]], list[list[int]], int]
 def _dealt_positions(truth: Game) -> tuple[list[list[int]], list[list[int]], int]:
     """:func:`_deck_positions` in the deck as dealt (after the cut)."""
     rules = truth.rules
-    order = [(truth.dealer + 1 + i) % 4 for i in range(4)]
-    first: list[list[int]] = [[], [], [], []]
-    completion: list[list[int]] = [[], [], [], []]
+    n = truth.players
+    order = [(truth.dealer + 1 + i) % n for i in range(n)]
+    first: list[list[int]] = [[] for _ in range(n)]
+    completion: list[list[int]] = [[] for _ in range(n)]
     position = 0
     for packet in rules.deal_packets:
         for s in order:
@@ -163,23 +175,24 @@ def _dealt_positions(truth: Game) -> tuple[list[list[int]], list[list[int]], int
 
 def _played_by(truth: Game) -> list[CardSet]:
     """The cards each seat has played in the hand so far."""
-    played = [0, 0, 0, 0]
+    n = truth.players
+    played = [0] * n
     tricks = [*truth.trick_history, (truth.leader, tuple(truth.trick))]
     for leader, cards in tricks:
         for i, card in enumerate(cards):
-            played[(leader + i) % 4] |= 1 << card
+            played[(leader + i) % n] |= 1 << card
     return played
 
 
-def _sample_hands(info: Knowledge,
-                  rng: random.Random) -> tuple[CardSet, CardSet, CardSet, CardSet]:
+def _sample_hands(info: Knowledge, rng: random.Random) -> tuple[CardSet, ...]:
     """The other seats' hands now; during the auction some unseen cards are still in the
-    deck, so a random set of them (any card no other seat may hold among them) stays out."""
+    deck, and with fewer than four players the monte is never seen, so a random set of them
+    (any card no other seat may hold among them) stays out."""
     unseen = [c for c in range(32) if info.unseen >> c & 1]
     spare = len(unseen) - sum(info.sizes)
     if spare <= 0:
         return sample_world(info, rng)
-    others = [s for s in range(4) if s != info.seat]
+    others = [s for s in range(len(info.sizes)) if s != info.seat]
     nowhere = [c for c in unseen if all(info.forbidden[s] >> c & 1 for s in others)]
     free = [c for c in unseen if c not in nowhere]
     for _attempt in range(50):
@@ -210,7 +223,7 @@ def _build_deck(truth: Game, seat: int, deck: tuple[Card, ...], info: Knowledge,
         used |= 1 << deck[turned_at]
     played = _played_by(truth)
     contract = truth.contract
-    for s in range(4):
+    for s in range(truth.players):
         if s == seat:
             continue
         cards = world[s] | played[s]

@@ -35,18 +35,20 @@ def hand_total(rules: Rules, trump: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class HandFacts:
-    """Everything scoring needs to know about a played hand; pairs are per team."""
+    """Everything scoring needs to know about a played hand; tuples are per side (two teams
+    with four players, else one per player: ``Rules.sides``)."""
 
     taker_team: int
     trump: int
-    card_points: tuple[int, int]  # trick points with the last trick's bonus, no capot bonus
-    tricks_won: tuple[int, int]
-    belote: tuple[int, int]  # belote points that scored
-    declarations: tuple[int, int] = (0, 0)  # valid declaration points
+    card_points: tuple[int, ...]  # trick points with the last trick's bonus, no capot bonus
+    tricks_won: tuple[int, ...]
+    belote: tuple[int, ...]  # belote points that scored
+    declarations: tuple[int, ...] = (0, 0)  # valid declaration points
     level: int = 0  # the contract level of an auction; 0: take-or-pass
     capot_contract: bool = False  # a contract won only by taking every trick
     multiplier: int = 1  # contro x2, surcontro x4
     last_caller_team: int | None = None  # who made the last call of the auction
+    tricks: int = 8  # tricks in a hand (Rules.hand_size): a capot takes all of them
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +63,8 @@ class Pot:
 class HandOutcome:
     outcome: str  # "made", "failed" or "litige"
     capot_team: int | None
-    card_points: tuple[int, int]  # after the capot bonus and the senza multiplier
-    scores: tuple[int, int]  # what each team adds to its match total now
+    card_points: tuple[int, ...]  # after the capot bonus and the senza multiplier
+    scores: tuple[int, ...]  # what each side adds to its match total now
     pot: Pot  # points left at stake for the next hand
     pot_winner: int | None  # the team that took an earlier pot with this hand
     pot_won: int
@@ -78,13 +80,86 @@ def _capot_team(rules: Rules, facts: HandFacts) -> int | None:
             others = 1 - team
             if points[others] == 0 and facts.tricks_won[team] > 0 and not facts.belote[others]:
                 return team
-        elif facts.tricks_won[team] == 8:
+        elif facts.tricks_won[team] == facts.tricks:
             return team
     return None
 
 
 def score_hand(rules: Rules, facts: HandFacts, pot: Pot = Pot()) -> HandOutcome:
     """Score one hand and settle any pot left by earlier ties."""
+    if len(facts.card_points) > 2:
+        return _score_three(rules, facts, pot)
+    return _score_lines(rules, facts, pot)
+
+
+def _score_three(rules: Rules, facts: HandFacts, pot: Pot) -> HandOutcome:
+    """Three sides (three players): the taker against the other two as one line (RULES.md's
+    takers and defenders), then the defence's score shared out (docs/rules-2-3-players.md):
+    each defender keeps his own points (cards, capot, belote, declarations) and the rest of
+    the line's score (the taker's points on a failed contract, a pot) is split equally, the
+    odd point to the first defender after the taker.  A capot is one player taking every
+    trick; a pot the defence wins goes to the defender with more card points this hand."""
+    sides = len(facts.card_points)
+    tt = facts.taker_team
+    defenders = [(tt + i) % sides for i in range(1, sides)]
+
+    def line(values: tuple[int, ...]) -> tuple[int, int]:
+        return (values[tt], sum(values[d] for d in defenders))
+
+    best_defence = max(facts.tricks_won[d] for d in defenders)
+    lines = HandFacts(
+        taker_team=0, trump=facts.trump, card_points=line(facts.card_points),
+        # The defence line "takes every trick" only when one defender did (a capot).
+        tricks_won=(facts.tricks_won[tt], best_defence),
+        belote=line(facts.belote), declarations=line(facts.declarations), level=facts.level,
+        capot_contract=facts.capot_contract, multiplier=facts.multiplier,
+        last_caller_team=(None if facts.last_caller_team is None
+                          else 0 if facts.last_caller_team == tt else 1),
+        tricks=facts.tricks,
+    )
+    two = _score_lines(rules, lines, Pot(pot.points, None if pot.team is None
+                                         else 0 if pot.team == tt else 1))
+    factor = rules.senza_multiplier if facts.trump == NO_TRUMP else 1
+    points = [p * factor for p in facts.card_points]
+    capot_side: int | None = None
+    if two.capot_team == 0:
+        capot_side = tt
+    elif two.capot_team == 1:
+        capot_side = next(d for d in defenders if facts.tricks_won[d] == facts.tricks)
+    if capot_side is not None:
+        points[capot_side] += rules.capot_bonus * (factor if rules.senza_capot_multiplied else 1)
+    scores = [0] * sides
+    scores[tt] = two.scores[0]
+    own = [points[d] + facts.belote[d] + facts.declarations[d] for d in defenders]
+    pot_side: int | None = None
+    defence = two.scores[1]
+    if two.pot_winner == 1:
+        pot_side = max(defenders, key=lambda d: (points[d], -defenders.index(d)))
+        scores[pot_side] += two.pot_won
+        defence -= two.pot_won
+    elif two.pot_winner == 0:
+        pot_side = tt
+    if defence == sum(own):
+        shares = own
+    elif defence > sum(own):
+        extra, odd = divmod(defence - sum(own), len(defenders))
+        shares = [o + extra + (1 if i < odd else 0) for i, o in enumerate(own)]
+    else:  # a multiplied made contract leaves the defence nothing
+        extra, odd = divmod(defence, len(defenders))
+        shares = [extra + (1 if i < odd else 0) for i in range(len(defenders))]
+    for d, share in zip(defenders, shares, strict=True):
+        scores[d] += share
+    new_pot = two.pot
+    if new_pot.team is not None:
+        new_pot = Pot(new_pot.points, tt if new_pot.team == 0 else defenders[0])
+    return HandOutcome(
+        outcome=two.outcome, capot_team=capot_side, card_points=tuple(points),
+        scores=tuple(scores), pot=new_pot, pot_winner=pot_side, pot_won=two.pot_won,
+    )
+
+
+def _score_lines(rules: Rules, facts: HandFacts, pot: Pot) -> HandOutcome:
+    """Two lines: two teams of four players, or two players."""
     tt, dt = facts.taker_team, 1 - facts.taker_team
     factor = rules.senza_multiplier if facts.trump == NO_TRUMP else 1
     points = [facts.card_points[0] * factor, facts.card_points[1] * factor]
@@ -104,7 +179,7 @@ def score_hand(rules: Rules, facts: HandFacts, pot: Pot = Pot()) -> HandOutcome:
     needed = facts.level if facts.level else rules.taker_min_points
 
     if facts.capot_contract:
-        outcome = "made" if facts.tricks_won[tt] == 8 else "failed"
+        outcome = "made" if facts.tricks_won[tt] == facts.tricks else "failed"
     elif takers == defenders and (not facts.level or takers >= needed):
         outcome = "litige"
         if facts.multiplier > 1 and rules.doubled_tie == "last_caller_loses":

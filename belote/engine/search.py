@@ -35,6 +35,11 @@ def rule_flags(rules: Rules) -> int:
     """The card-play obligations of ``rules`` packed for the kernels: one bit per field of
     :data:`OBLIGATION_FIELDS`.  Rules with an obligation the kernels do not implement are
     refused (BeloteError), never searched as if the flag were not there."""
+    if rules.players != 4:
+        # The kernels model four seats in two partnerships (trick of four, team = seat % 2);
+        # fewer players search in plain Python (belote.engine.pysearch).
+        raise BeloteError(f"the compiled kernels play four seats, not {rules.players} "
+                          f"(rules {rules.name!r}); use belote.engine.pysearch")
     bits: dict[str, int] = kernels().FLAG_BITS
     missing = [name for name in OBLIGATION_FIELDS if name not in bits]
     if missing:

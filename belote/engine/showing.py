@@ -65,8 +65,9 @@ def _sequence_length(name: str) -> int:
 def equal_sequence(game: Game, seat: int) -> str | None:
     """The sequence name ``seat`` may announce as equal to an opponent's (BLUFF), or None: the
     last sequence an opponent announced this hand."""
+    side = game.rules.side_of
     for other, names in reversed(game.declarations_said):
-        if other % 2 != seat % 2:
+        if side(other) != side(seat):
             sequences = [n for n in names if _sequence_length(n)]
             if sequences:
                 return sequences[0]
@@ -88,7 +89,8 @@ def extras(game: Game, seat: int) -> list[int]:
 def refutable(game: Game, seat: int) -> list[int]:
     """The opponents whose announced sequence ``seat`` may still refute (public facts only)."""
     return [other for other, names in game.declarations_said
-            if other % 2 != seat % 2 and not game._examined[other]
+            if game.rules.side_of(other) != game.rules.side_of(seat)
+            and not game._examined[other]
             and any(_sequence_length(n) for n in names)]
 
 
@@ -129,10 +131,12 @@ def bluff(game: Game, seat: int) -> list[Event]:
 def showable(game: Game, seat: int) -> list[int]:
     """The opponents whose counted declarations ``seat`` may ask to see (public: the points
     were said when the first trick ended)."""
-    team = 1 - seat % 2
-    if not game._pending_show or game._team_shown[team]:
+    side = game.rules.side_of
+    if not game._pending_show:
         return []
-    return [other for other in range(4) if other % 2 == team and game._pending_show[other]]
+    return [other for other in range(game.rules.players)
+            if side(other) != side(seat) and not game._team_shown[side(other)]
+            and game._pending_show[other]]
 
 
 def request_show(game: Game, seat: int) -> list[Event]:
@@ -149,8 +153,10 @@ def request_show(game: Game, seat: int) -> list[Event]:
         game._examined[other] = True
         # A bluffer asked to show cannot show the sequence he named: the show exposes it as a
         # refutation would, so it pays the same (else the request would shield the bluff).
-        events += _penalise_bluff(game, other, seat % 2)
-    game._team_shown[1 - seat % 2] = True
+        events += _penalise_bluff(game, other, game.rules.side_of(seat))
+    for team in range(game.rules.sides):  # every other side has shown what it counts
+        if team != game.rules.side_of(seat):
+            game._team_shown[team] = True
     game._rescore_declarations()
     if game.declaration_points != before:
         # Valdostana: the lower accusi that were not announced count now.
@@ -174,7 +180,7 @@ def refute(game: Game, seat: int) -> list[Event]:
         if shown:
             events.append(DeclarationsShown(other, tuple(d.name for d in shown), cards))
             game.shown_cards[other] |= cards
-        events += _penalise_bluff(game, other, seat % 2)
+        events += _penalise_bluff(game, other, game.rules.side_of(seat))
     game._rescore_declarations()
     return events
 

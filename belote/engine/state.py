@@ -91,16 +91,17 @@ class Game:
     """A match of belote under ``rules``, from the first deal to the match's end."""
 
     def __init__(self, rules: Rules, first_dealer: int = 0) -> None:
-        if not 0 <= first_dealer < 4:
-            raise ValueError("first_dealer must be a seat 0..3")
+        if not 0 <= first_dealer < rules.players:
+            raise ValueError(f"first_dealer must be a seat 0..{rules.players - 1}")
         self.rules = rules
+        self.players = rules.players  # seats, numbered in playing order
         self.first_dealer = first_dealer
         self._bidding = bidding_system(rules.bidding)
         self.phase = Phase.DEAL
         self.dealer = first_dealer
         self.deal_no = 0  # deals so far, redeals included
         self.hands_scored = 0  # hands played out and scored (a redeal is not one)
-        self.totals = [0, 0]
+        self.totals = [0] * rules.sides
         self.pot_state = Pot()  # points at stake after a tie, and whose they are
         self.winner: int | None = None
         self._uncut: tuple[Card, ...] = ()  # the deck offered to the cutter
@@ -109,7 +110,9 @@ class Game:
         self._reset_hand()
 
     def _reset_hand(self) -> None:
-        self.hands: list[CardSet] = [0, 0, 0, 0]
+        n, sides = self.rules.players, self.rules.sides
+        self.hands: list[CardSet] = [0] * n
+        self.widow: CardSet = 0  # the monte: cards dealt to nobody (fewer than four players)
         self.deck: tuple[Card, ...] = ()
         self.turned: Card = -1
         self.bids: BidState = BidState()
@@ -123,25 +126,25 @@ class Game:
         self.last_trick: tuple[int, tuple[Card, ...]] | None = None
         self.trick_history: list[tuple[int, tuple[Card, ...]]] = []  # (leader, cards)
         self.played: CardSet = 0
-        self.card_points = [0, 0]
-        self.tricks_won = [0, 0]
-        self.belote_points = [0, 0]
+        self.card_points = [0] * sides
+        self.tricks_won = [0] * sides
+        self.belote_points = [0] * sides
         self.belote_said: list[tuple[int, str]] = []
-        self.declaration_points: tuple[int, int] = (0, 0)
+        self.declaration_points: tuple[int, ...] = (0,) * sides
         self.declarations_said: list[tuple[int, tuple[str, ...]]] = []
-        self.shown_cards: list[CardSet] = [0, 0, 0, 0]  # shown at the second trick, by seat
-        self._held: list[list[Declaration]] = [[], [], [], []]  # hidden until shown
-        self._declared: list[list[Declaration] | None] = [None, None, None, None]
+        self.shown_cards: list[CardSet] = [0] * n  # shown at the second trick, by seat
+        self._held: list[list[Declaration]] = [[] for _ in range(n)]  # hidden until shown
+        self._declared: list[list[Declaration] | None] = [None] * n
         self._counted: tuple[tuple[Declaration, ...], ...] = ()
         # Showing on request and bluffs (belote.engine.showing); all hidden until shown.
-        self._announced: list[list[Declaration] | None] = [None, None, None, None]
-        self._bluffs = [False, False, False, False]  # announced a sequence not held
-        self._examined = [False, False, False, False]  # refuted or shown on request
-        self.penalty_points = [0, 0]  # refuted bluffs, to the refuters (public)
+        self._announced: list[list[Declaration] | None] = [None] * n
+        self._bluffs = [False] * n  # announced a sequence not held
+        self._examined = [False] * n  # refuted or shown on request
+        self.penalty_points = [0] * sides  # refuted bluffs, to the refuters (public)
         self._pending_show: tuple[tuple[Declaration, ...], ...] = ()  # counted once shown
-        self._team_shown = [False, False]
-        self._points_as_announced: tuple[int, int] = (0, 0)
-        self._points_if_shown: tuple[int, int] = (0, 0)
+        self._team_shown = [False] * sides
+        self._points_as_announced: tuple[int, ...] = (0,) * sides
+        self._points_if_shown: tuple[int, ...] = (0,) * sides
         # [suit, holder, stage] per belote suit; the holder stays hidden until announced.
         self._claims: list[list[int]] = []
         self._mask_cache = -1  # legal play mask of the player to move; -1: not computed
@@ -166,17 +169,20 @@ class Game:
     def cutter(self) -> int:
         """The seat at the dealer's left (seed 000), in playing-order numbering: the seat
         after the dealer when play goes clockwise, the one before it counter-clockwise."""
-        step = 3 if self.rules.direction == "counterclockwise" else 1
-        return (self.dealer + step) % 4
+        n = self.players
+        step = n - 1 if self.rules.direction == "counterclockwise" else 1
+        return (self.dealer + step) % n
 
     def is_terminal(self) -> bool:
         return self.phase == Phase.MATCH_OVER
 
-    def returns(self) -> tuple[float, float, float, float]:
-        """+1 for each seat of the winning team, -1 for the others, 0 before the end."""
+    def returns(self) -> tuple[float, ...]:
+        """+1 for each seat of the winning side, -1 for the others, 0 before the end."""
         if self.winner is None:
-            return (0.0, 0.0, 0.0, 0.0)
-        return tuple(1.0 if seat % 2 == self.winner else -1.0 for seat in range(4))  # type: ignore[return-value]
+            return (0.0,) * self.players
+        side_of = self.rules.side_of
+        return tuple(1.0 if side_of(seat) == self.winner else -1.0
+                     for seat in range(self.players))
 
     def legal_plays(self, seat: int | None = None) -> CardSet:
         """The cards ``seat`` (default: the player to move) may play now, as a mask."""
@@ -226,8 +232,8 @@ class Game:
             and decl_rules.announce_until_covered
             and self.phase == Phase.PLAYING
             and self.trick_no == 0
-            and 0 < len(self.trick) < 4
-            and seat == (self.leader + len(self.trick) - 1) % 4
+            and 0 < len(self.trick) < self.players
+            and seat == (self.leader + len(self.trick) - 1) % self.players
             and self._declared[seat] is None
         )
 
@@ -318,14 +324,18 @@ class Game:
         self._reset_hand()
         self.deck = deck
         position = 0
-        order = [(self.dealer + 1 + i) % 4 for i in range(4)]
+        n = self.players
+        order = [(self.dealer + 1 + i) % n for i in range(n)]
         for packet in self.rules.deal_packets:
             for seat in order:
                 for card in deck[position:position + packet]:
                     self.hands[seat] |= 1 << card
                 position += packet
         self.turned = deck[position] if self.rules.turned_card else -1
-        self.bids = self._bidding.start(self.dealer)
+        if not self.rules.turned_card:
+            for card in deck[position:]:  # the monte (rules.widow): nobody sees it
+                self.widow |= 1 << card
+        self.bids = self._bidding.start(self.dealer, n)
         self.phase = Phase.BIDDING
         turned = self.turned if self.turned >= 0 else None
         events.append(HandStarted(self.deal_no + 1, self.dealer, turned))
@@ -337,7 +347,7 @@ class Game:
         events: list[Event] = [
             ContractSet(contract.taker, contract.trump, contract.level, contract.multiplier)
         ]
-        position = sum(self.rules.deal_packets) * 4 + 1
+        position = sum(self.rules.deal_packets) * self.players + 1
         if contract.takes_turned_card:
             self.hands[contract.taker] |= 1 << self.turned
             events.append(TurnedCardTaken(contract.taker, self.turned))
@@ -358,10 +368,10 @@ class Game:
         if self.rules.declarations is not None:
             self._held = [
                 find_declarations(self.hands[seat], self.rules.declarations, self.trump)
-                for seat in range(4)
+                for seat in range(self.players)
             ]
         self.phase = Phase.PLAYING
-        self.leader = self.to_play = (self.dealer + 1) % 4
+        self.leader = self.to_play = (self.dealer + 1) % self.players
         return events
 
     def _find_belote_claims(self) -> list[list[int]]:
@@ -371,7 +381,7 @@ class Game:
         claims = []
         for suit in suits:
             pair = (1 << (suit * 8 + Rank.KING)) | (1 << (suit * 8 + Rank.QUEEN))
-            for seat in range(4):
+            for seat in range(self.players):
                 if self.hands[seat] & pair == pair:
                     claims.append([suit, seat, _UNPLAYED])
         return claims
@@ -400,7 +410,7 @@ class Game:
                 if mover < 0:
                     raise IllegalActionError("nobody is to act now")
                 seat = mover
-            if type(seat) is not int or not 0 <= seat < 4:
+            if type(seat) is not int or not 0 <= seat < self.players:
                 raise IllegalActionError(f"no seat {seat!r}")
             if not self.is_legal(action, seat):
                 raise IllegalActionError(self._refusal_message(action, seat))
@@ -470,9 +480,10 @@ class Game:
         self.bid_history.append((seat, action))
         result = self._bidding.apply(self.bids, seat, action, self.turned, self.rules)
         if result is True:
-            next_dealer = (self.dealer + 1) % 4
+            next_dealer = (self.dealer + 1) % self.players
             events.append(AllPassed(self.deal_no + 1, next_dealer))
-            self.hands = [0, 0, 0, 0]  # the cards go back to the deck
+            self.hands = [0] * self.players  # the cards go back to the deck
+            self.widow = 0
             self.dealer = next_dealer
             self.deal_no += 1
             self.phase = Phase.DEAL
@@ -493,19 +504,23 @@ class Game:
             self._show_declarations(events)
         if self._claims:
             self._belote_card_played(seat, card, announce, events)
-        if len(self.trick) < 4:
-            self.to_play = (seat + 1) % 4
+        if len(self.trick) < self.players:
+            self.to_play = (seat + 1) % self.players
             return events
         return self._finish_trick(events)
 
     def _finish_trick(self, events: list[Event]) -> list[Event]:
         trick = self.trick
-        winner = (self.leader + trick_winner(trick, self.trump)) % 4
+        winner = (self.leader + trick_winner(trick, self.trump)) % self.players
         points = CARD_POINTS[self.trump]
-        value = points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]]
-        if self.trick_no == 7:
+        value = sum(points[card] for card in trick)
+        last = self.rules.hand_size - 1
+        if self.trick_no == last:
             value += self.rules.last_trick_bonus
-        team = winner & 1
+            if self.widow and self.rules.widow == "last_trick":
+                # The monte goes, unseen, to the last trick's winner (reading, rules.widow).
+                value += sum(points[card] for card in card_list(self.widow))
+        team = self.rules.side_of(winner)
         self.card_points[team] += value
         self.tricks_won[team] += 1
         events.append(TrickWon(winner, self.trick_no, self.leader, tuple(trick), value))
@@ -513,35 +528,38 @@ class Game:
         self.trick_history.append(self.last_trick)
         if self.trick_no == 0 and self.rules.declarations is not None:
             self._resolve_declarations(events)
-        if self._claims and (self.rules.belote_window == "trick" or self.trick_no == 7):
+        if self._claims and (self.rules.belote_window == "trick" or self.trick_no == last):
             # "next_card" windows stay open past the trick's end until the next card; the
             # hand's end closes every window (the last card must be announced with itself).
             self._close_windows()
         self.trick = []
         self.trick_no += 1
         self.leader = self.to_play = winner
-        if self.trick_no == 8:
+        if self.trick_no == self.rules.hand_size:
             events.extend(self._score_hand())
         return events
 
     def _score_hand(self) -> list[Event]:
         contract = self.contract
         assert contract is not None
+        side_of = self.rules.side_of
         facts = HandFacts(
-            taker_team=contract.taker & 1,
+            taker_team=side_of(contract.taker),
             trump=contract.trump,
-            card_points=(self.card_points[0], self.card_points[1]),
-            tricks_won=(self.tricks_won[0], self.tricks_won[1]),
+            card_points=tuple(self.card_points),
+            tricks_won=tuple(self.tricks_won),
             belote=self._scoring_belote(),
             declarations=self.declaration_points,
             level=contract.level,
             capot_contract=contract.capot,
             multiplier=contract.multiplier,
-            last_caller_team=None if contract.last_caller is None else contract.last_caller & 1,
+            last_caller_team=(None if contract.last_caller is None
+                              else side_of(contract.last_caller)),
+            tricks=self.rules.hand_size,
         )
         result = score_hand(self.rules, facts, self.pot_state)
-        self.totals[0] += result.scores[0]
-        self.totals[1] += result.scores[1]
+        for side, score in enumerate(result.scores):
+            self.totals[side] += score
         self.pot_state = result.pot
         events: list[Event] = [
             HandScored(
@@ -555,20 +573,20 @@ class Game:
                 result.pot.points,
                 result.pot_winner,
                 result.pot_won,
-                (self.totals[0], self.totals[1]),
+                tuple(self.totals),
                 facts.declarations,
             )
         ]
         self.deal_no += 1
         self.hands_scored += 1
-        self.dealer = (self.dealer + 1) % 4
+        self.dealer = (self.dealer + 1) % self.players
         winner = match_winner(self.rules, self.totals, self.hands_scored)
         if winner is None:
             self.phase = Phase.DEAL
         else:
             self.winner = winner
             self.phase = Phase.MATCH_OVER
-            events.append(MatchOver(winner, (self.totals[0], self.totals[1])))
+            events.append(MatchOver(winner, tuple(self.totals)))
         return events
 
     # ------------------------------------------------------------------ declarations
@@ -613,31 +631,32 @@ class Game:
 
     def _declaration_score(
         self, declared: list[list[Declaration]]
-    ) -> tuple[tuple[tuple[Declaration, ...], ...], tuple[int, int], int | None]:
-        """(counted per seat, team points, winning team) of these declarations."""
+    ) -> tuple[tuple[tuple[Declaration, ...], ...], tuple[int, ...], int | None]:
+        """(counted per seat, side points, winning side) of these declarations."""
         decl_rules = self.rules.declarations
         assert decl_rules is not None and self.contract is not None
         score = score_declarations(declared, decl_rules, self.trump,
-                                   first_to_declare=(self.dealer + 1) % 4,
-                                   taker_team=self.contract.taker & 1)
+                                   first_to_declare=(self.dealer + 1) % self.players,
+                                   taker_team=self.rules.side_of(self.contract.taker))
         # A "beloté" sequence is worth its table value plus the belote's own 20 (seed 000:
         # "sommando i punti della tabella precedente ai punti Belote"), and the belote scores
         # only if announced with the cards: so the 20 is counted once, by the announcement.
-        bonus = [0, 0]
+        bonus = [0] * self.rules.sides
         for seat, counted in enumerate(score.counted):
-            bonus[seat & 1] += sum(d.belote_bonus for d in counted)
-        points = (score.team_points[0] - bonus[0], score.team_points[1] - bonus[1])
+            bonus[self.rules.side_of(seat)] += sum(d.belote_bonus for d in counted)
+        points = tuple(points - extra for points, extra
+                       in zip(score.team_points, bonus, strict=True))
         return score.counted, points, score.winner_team
 
     def _rescore_declarations(self) -> None:
-        """Declaration points now: a team's as shown once shown (or never hidden), else as
+        """Declaration points now: a side's as shown once shown (or never hidden), else as
         announced, plus the refuted bluffs' penalties."""
         decl_rules = self.rules.declarations
         hidden = decl_rules is not None and decl_rules.show_on_request
-        points = [self._points_if_shown[t] if self._team_shown[t] or not hidden
-                  else self._points_as_announced[t] for t in (0, 1)]
-        self.declaration_points = (points[0] + self.penalty_points[0],
-                                   points[1] + self.penalty_points[1])
+        self.declaration_points = tuple(
+            (self._points_if_shown[t] if self._team_shown[t] or not hidden
+             else self._points_as_announced[t]) + self.penalty_points[t]
+            for t in range(self.rules.sides))
 
     def _show_declarations(self, events: list[Event]) -> None:
         for seat, counted in enumerate(self._counted):
@@ -651,9 +670,9 @@ class Game:
 
     def _ottava(self, seat: int) -> list[Event]:
         suit = next(s for s, m in enumerate(SUIT_MASKS) if self.hands[seat] & m == m)
-        self.winner = seat & 1
+        self.winner = self.rules.side_of(seat)
         self.phase = Phase.MATCH_OVER
-        return [OttavaShown(seat, suit), MatchOver(self.winner, (self.totals[0], self.totals[1]))]
+        return [OttavaShown(seat, suit), MatchOver(self.winner, tuple(self.totals))]
 
     # ------------------------------------------------------------------ belote
     def _may_announce(self, seat: int, card: Card) -> bool:
@@ -670,7 +689,8 @@ class Game:
 
     def seats_with_open_window(self) -> list[int]:
         """Seats that may announce belote/rebelote right now (out of turn)."""
-        return [seat for seat in range(4) if self._claims and self._window_open_for(seat)]
+        return [seat for seat in range(self.players)
+                if self._claims and self._window_open_for(seat)]
 
     def _window_open_for(self, seat: int) -> bool:
         for _, holder, stage in self._claims:
@@ -713,19 +733,19 @@ class Game:
         self.belote_said.append((seat, word))
         events.append(BeloteAnnounced(seat, word, suit))
         if claim[2] == _COMPLETE:
-            self.belote_points[seat & 1] += self.rules.belote_points
+            self.belote_points[self.rules.side_of(seat)] += self.rules.belote_points
 
-    def _scoring_belote(self) -> tuple[int, int]:
+    def _scoring_belote(self) -> tuple[int, ...]:
         """Belote points that score; in tutte only the highest suit's (seed 000: "solo il
         'Belot e Rebelot' del seme più alto")."""
         if self.trump == ALL_TRUMP and self.rules.tutte_only_highest_belote:
             done = [(suit, seat) for suit, seat, stage in self._claims if stage == _COMPLETE]
-            points = [0, 0]
+            points = [0] * self.rules.sides
             if done:
                 _, seat = min(done)  # suits are numbered from the highest, hearts
-                points[seat & 1] = self.rules.belote_points
-            return (points[0], points[1])
-        return (self.belote_points[0], self.belote_points[1])
+                points[self.rules.side_of(seat)] = self.rules.belote_points
+            return tuple(points)
+        return tuple(self.belote_points)
 
     def _close_windows(self) -> None:
         """A forgotten announcement voids the bonus (seed 002: "el olvido ... nula")."""

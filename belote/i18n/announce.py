@@ -64,13 +64,28 @@ class _Context:
             "the_card": card_name(card, self.lang, definite=True),
         }
 
-    def teams(self, prefix: str, pair: tuple[int, int]) -> dict[str, Any]:
-        return {
-            "team0": team_name(0, self.lang),
-            "team1": team_name(1, self.lang),
-            f"{prefix}0": pair[0],
-            f"{prefix}1": pair[1],
-        }
+    @property
+    def players(self) -> int:
+        """Seats at the table: the rules say, else the names given (4 without either)."""
+        if self.rules is not None:
+            return self.rules.players
+        return len(self.names) if self.names is not None else 4
+
+    def side(self, side: int) -> str:
+        """A scoring side's name: a team of two with four players, else the player."""
+        if self.players == 4:
+            return team_name(side, self.lang)
+        return seat_name(side, self.lang, self.names)
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.players == 4 else seat
+
+    def teams(self, prefix: str, values: tuple[int, ...]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for side, value in enumerate(values):
+            out[f"team{side}"] = self.side(side)
+            out[f"{prefix}{side}"] = value
+        return out
 
 
 def _match_started(e: ev.MatchStarted, c: _Context) -> str:
@@ -226,10 +241,11 @@ def _declarations_resolved(e: ev.DeclarationsResolved, c: _Context) -> str:
         team = scoring[0]
         return c.say(
             "event.declarations_resolved.one",
-            team=team_name(team, c.lang),
+            team=c.side(team),
             points=e.points[team],
         )
-    return c.say("event.declarations_resolved.both", **c.teams("points", e.points))
+    key = "event.declarations_resolved.both" + (".three" if len(e.points) == 3 else "")
+    return c.say(key, **c.teams("points", e.points))
 
 
 def _declarations_shown(e: ev.DeclarationsShown, c: _Context) -> str:
@@ -259,7 +275,7 @@ def _trick_won(e: ev.TrickWon, c: _Context) -> str:
 
 
 def _hand_scored(e: ev.HandScored, c: _Context) -> str:
-    taker_team = team_name(e.taker % 2, c.lang)
+    taker_team = c.side(c.side_of(e.taker))
     parts: list[str] = []
     if e.outcome == "litige":
         parts.append(c.say("event.hand_scored.litige", team=taker_team, pot=e.pot))
@@ -269,14 +285,14 @@ def _hand_scored(e: ev.HandScored, c: _Context) -> str:
         raise ValueError(f"unknown hand outcome {e.outcome!r}")
     if e.capot_team is not None:
         parts.append(
-            c.say("event.hand_scored.capot", team=team_name(e.capot_team, c.lang))
+            c.say("event.hand_scored.capot", team=c.side(e.capot_team))
         )
     for team, points in enumerate(e.declarations):
         if points:
             parts.append(
                 c.say(
                     "event.hand_scored.declarations",
-                    team=team_name(team, c.lang),
+                    team=c.side(team),
                     points=points,
                 )
             )
@@ -285,20 +301,32 @@ def _hand_scored(e: ev.HandScored, c: _Context) -> str:
             parts.append(
                 c.say(
                     "event.hand_scored.belote",
-                    team=team_name(team, c.lang),
+                    team=c.side(team),
                     points=points,
                 )
             )
     if e.pot_winner is not None and e.pot_won:
-        winner = team_name(e.pot_winner, c.lang)
+        winner = c.side(e.pot_winner)
         parts.append(c.say("event.hand_scored.pot_won", team=winner, points=e.pot_won))
-    parts.append(c.say("event.hand_scored.scores", **c.teams("score", e.scores)))
-    parts.append(c.say("event.hand_scored.totals", **c.teams("total", e.totals)))
+    three = ".three" if len(e.scores) == 3 else ""
+    parts.append(c.say("event.hand_scored.scores" + three, **c.teams("score", e.scores)))
+    parts.append(c.say("event.hand_scored.totals" + three, **c.teams("total", e.totals)))
     return " ".join(parts)
 
 
 def _match_over(e: ev.MatchOver, c: _Context) -> str:
     key = "event.match_over"
+    if c.players != 4:
+        # Each player on his own: "you win", or who won and what you have.
+        others = [t for side, t in enumerate(e.totals) if side != e.winner]
+        values: dict[str, Any] = {"team": c.side(e.winner), "winner_total": e.totals[e.winner],
+                  "loser_total": max(others)}
+        if c.viewer is None:
+            return c.say(key + ".alone", **values)
+        if c.viewer == e.winner:
+            return c.say(key + ".won.alone", **values)
+        own = e.totals[c.viewer] if c.viewer < len(e.totals) else 0
+        return c.say(key + ".lost.alone", own_total=own, **values)
     if c.viewer is not None:
         key += ".won" if c.viewer % 2 == e.winner else ".lost"
     return c.say(
@@ -352,8 +380,10 @@ def describe_event(
     check_language(lang)
     if verbosity not in VERBOSITIES:
         raise ValueError(f"verbosity must be one of {VERBOSITIES}, got {verbosity!r}")
-    if names is not None and len(names) != 4:
-        raise ValueError(f"names must give the four seats, got {len(names)}")
+    seats = rules.players if rules is not None else None
+    if names is not None and (len(names) not in (2, 3, 4) or seats not in (None, len(names))):
+        raise ValueError(f"names must give every seat ({seats or '2, 3 or 4'}), "
+                         f"got {len(names)}")
     describer = _DESCRIBERS.get(type(event))
     if describer is None:
         raise TypeError(f"no description for event {type(event).__name__}")

@@ -46,6 +46,8 @@ OTHER = "other"  # flags without a section yet (a flag added after this module)
 # The section of each top-level flag; a nested group's flags go with the group.
 SECTION_OF: dict[str, str] = {
     "direction": "deal",
+    "players": "deal",
+    "widow": "deal",
     "deal_packets": "deal",
     "cut_deck": "deal",
     "cut_min_cards": "deal",
@@ -126,6 +128,11 @@ def _deal_packets(rules: Rules, value: Any, lang: str) -> tuple[str | None, dict
     return ("turned" if rules.turned_card else None), values
 
 
+def _widow(rules: Rules, value: Any, lang: str) -> tuple[str | None, dict[str, Any]]:
+    # Four players (or 16 cards each for two) leave no monte: say so, not what it would do.
+    return ("none" if rules.widow_size == 0 else str(value)), {"count": rules.widow_size}
+
+
 def _level_runs(levels: Sequence[int]) -> list[tuple[int, int, int] | int]:
     """Levels as arithmetic runs (start, end, step) of three or more, and single levels."""
     out: list[tuple[int, int, int] | int] = []
@@ -202,6 +209,7 @@ def _target(rules: Rules, value: Any, lang: str) -> tuple[str | None, dict[str, 
 
 FORMATTERS: dict[str, Formatter] = {
     "deal_packets": _deal_packets,
+    "widow": _widow,
     "auction.levels": _levels,
     "declarations.sequence_points": _sequence_points,
     "declarations.carre_points": _carre_points,

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from belote.engine.events import ALL_TRUMP, NO_TRUMP
 from belote.engine.observation import Observation
 from belote.i18n.catalog import translate
-from belote.i18n.names import card_name, seat_name, suit_name, team_name
+from belote.i18n.names import card_name, join_list, seat_name, suit_name, team_name
 
 STATUS_QUESTIONS = ("table", "trump", "lead", "scores")
 
@@ -40,6 +40,11 @@ def status_text(question: str, obs: Observation, lang: str,
         if not obs.trick:
             return translate(lang, "ui.status.no_card")
         return translate(lang, "ui.status.lead", suit=suit_name(obs.trick[0][1] >> 3, lang))
+    if question == "scores" and obs.ruleset is not None and obs.ruleset.players != 4:
+        # Fewer players (seed 000): one total per player, no team.
+        return translate(lang, "ui.status.scores.seats", scores=join_list(
+            (translate(lang, "cli.replay.side_points", side=seat_name(s, lang, names),
+                       points=total) for s, total in enumerate(obs.totals)), lang))
     if question == "scores":
         return translate(lang, "ui.status.scores", team0=team_name(0, lang),
                          score0=obs.totals[0], team1=team_name(1, lang), score1=obs.totals[1])

@@ -71,7 +71,9 @@ def _contract(obs: Observation, lang: str, names: Sequence[str]) -> str:
         contract = contract_name(obs.contract_level, obs.trump, lang, obs.ruleset)
     else:
         contract = trump_name(obs.trump, lang)
-    values = {"player": names[obs.taker], "team": team_name(obs.taker & 1, lang),
+    four = obs.ruleset is None or obs.ruleset.players == 4
+    team = team_name(obs.taker & 1, lang) if four else names[obs.taker]  # alone: the player
+    values = {"player": names[obs.taker], "team": team,
               "contract": contract, "times": obs.contract_multiplier}
     key = "sala.info.contract" if obs.contract_multiplier <= 1 else "sala.info.contract.times"
     return translate(lang, key, **values)
@@ -81,6 +83,11 @@ def _team(obs: Observation, lang: str, names: Sequence[str]) -> str:
     seat = obs.seat
     if seat is None:
         return translate(lang, "sala.info.watching")
+    players = len(names)
+    if players != 4:  # seed 000 "a tre o addirittura a due": no partner
+        opponents = join_list((names[(seat + i) % players] for i in range(1, players)), lang)
+        return translate(lang, "sala.info.alone", seat=seat_name(seat, lang),
+                         opponents=opponents)
     return translate(lang, "sala.info.team", seat=seat_name(seat, lang),
                      team=team_name(seat & 1, lang), partner=names[(seat + 2) % 4],
                      left=names[(seat + 1) % 4], right=names[(seat + 3) % 4])
@@ -161,7 +168,7 @@ def why_no_belote(obs: Observation, lang: str, card: int | None = None) -> str:
     king, queen = make_card(trump, Rank.KING), make_card(trump, Rank.QUEEN)
     held = {c for c in (king, queen) if obs.hand >> c & 1}
     mine_played = {c for leader, cards in obs.tricks for i, c in enumerate(cards)
-                   if (leader + i) % 4 == obs.seat and c in (king, queen)}
+                   if (leader + i) % rules.players == obs.seat and c in (king, queen)}
     mine_played |= {c for s, c in obs.trick if s == obs.seat and c in (king, queen)}
     suit = suit_name(trump, lang)
     said = {word for s, word in obs.belote_said if s == obs.seat}

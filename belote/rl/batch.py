@@ -45,6 +45,9 @@ _OBS_PARTS = ("phase", "dealer", "to_act", "hand", "trump", "taker", "contract",
 def batch_rule_problems(rules: Rules) -> list[str]:
     """What the batched kernels do not model in ``rules`` (empty: supported)."""
     problems: list[str] = []
+    if rules.players != 4:
+        problems.append(f"players {rules.players} (four only; fewer seats play through "
+                        "belote.engine.state.Game and belote.engine.pysearch)")
     auction = rules.auction
     if rules.bidding != "auction" or auction is None:
         problems.append(f"bidding {rules.bidding!r} (only the auction)")

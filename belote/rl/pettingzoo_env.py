@@ -36,6 +36,7 @@ from belote.rl.returns import hand_returns
 from belote.rl.tensors import (
     INFORMATION_STATE_SIZE,
     OBSERVATION_SIZE,
+    check_four_seats,
     information_state_tensor,
     observation_tensor,
 )
@@ -77,6 +78,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         if render_mode is not None:
             raise ValueError("belote_v0 has no render modes")
         self.rules = find_preset(preset).with_flags(**(flags or {}))
+        check_four_seats(self.rules.players)  # four agents, two teams
         self.reward_mode = reward
         self.reward_scale = reward_scale
         self.max_hands = max_hands

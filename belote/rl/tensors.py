@@ -54,6 +54,7 @@ import numpy.typing as npt
 from belote.engine import actions as A
 from belote.engine.bidding.conventions import RAISES
 from belote.engine.state import Phase
+from belote.errors import BeloteError
 
 if TYPE_CHECKING:
     from belote.engine.state import Game
@@ -142,8 +143,16 @@ def _declared_kind(name: str) -> int:
     return _DECLARED_KIND.get(name, 0)
 
 
+def check_four_seats(players: int) -> None:
+    """The tensors' layout has four seats and two teams: refuse other tables (BeloteError)."""
+    if players != 4:
+        raise BeloteError(f"the RL tensors encode four seats, not {players}; 3- and 2-player "
+                          "games play through belote.engine.state.Game")
+
+
 def _fill(game: Game, viewer: int, out: Tensor, history: bool) -> None:
     """Fill ``out`` (zeros) with ``viewer``'s view of ``game``."""
+    check_four_seats(game.players)
     ones: list[int] = [_PHASE + int(game.phase), _DEALER + (game.dealer - viewer) % 4]
     mover = game.current_player()
     if mover >= 0:

@@ -50,7 +50,13 @@ from belote.engine.events import (
 )
 from belote.engine.state import Game, Phase
 from belote.rl import tensors as T
-from belote.rl.tensors import INFORMATION_STATE_SIZE, MAX_BIDS, OBSERVATION_SIZE, Tensor
+from belote.rl.tensors import (
+    INFORMATION_STATE_SIZE,
+    MAX_BIDS,
+    OBSERVATION_SIZE,
+    Tensor,
+    check_four_seats,
+)
 
 _SIZE = INFORMATION_STATE_SIZE
 _HANDS = _SIZE  # the buffer's extra part: seat s's hand at _HANDS + 32 * s
@@ -102,6 +108,7 @@ class TensorTracker:
     """Drives ``game`` and keeps every seat's information-state tensor up to date."""
 
     def __init__(self, game: Game) -> None:
+        check_four_seats(game.players)
         self.game = game
         self.rebuilds = 0  # full rebuilds after the game moved without the tracker
         self._legal: list[int] | None = None  # the mover's legal actions, once asked

@@ -25,6 +25,7 @@ MultiplierScope = Literal["lines", "contract"]
 SurcontroFailedPoints = Literal["type_b", "type_a"]
 Direction = Literal["clockwise", "counterclockwise"]
 DiscardSignals = Literal["off", "gradimento", "no_gradimento"]
+Widow = Literal["last_trick", "dead"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,14 @@ class Rules:
     name: str
     # Seating is presentation only: the engine numbers seats in playing order.
     direction: Direction = "clockwise"
+    # Seed 000: "è possibile giocare anche con numero ridotto a tre o addirittura a due".
+    # 4: two partnerships facing each other; 3 or 2: each player is his own side
+    # (``sides``, ``side_of``).  Fewer than 4 only with the auction (rules.validation).
+    players: int = 4
+    # Cards left after the deal (32 - players x hand size, the "monte"): "last_trick" gives
+    # them, unseen, to the winner of the last trick, so a hand still holds 162 points
+    # (reading); "dead": they stay out of the hand.
+    widow: Widow = "last_trick"
     # Packets dealt to each player before the bidding: 3+2 (five cards and a turned card)
     # or 3+2+3 (all eight cards, no turned card: the auction).
     deal_packets: tuple[int, ...] = (3, 2)
@@ -142,6 +151,30 @@ class Rules:
         # Every preset and every host's change is checked here, before a table exists: types,
         # ranges and agreement between flags (belote.rules.validation, FlagError).
         check_rules(self)
+
+    @property
+    def sides(self) -> int:
+        """Scoring sides: two partnerships with four players, else one per player."""
+        return 2 if self.players == 4 else self.players
+
+    def side_of(self, seat: int) -> int:
+        """The side (team) of ``seat``: partners face each other (seat % 2) with four."""
+        return seat % 2 if self.players == 4 else seat
+
+    @property
+    def partners(self) -> bool:
+        """Whether seats play in partnerships (only four players do)."""
+        return self.players == 4
+
+    @property
+    def hand_size(self) -> int:
+        """Cards each player holds once the deal is complete: the tricks of a hand."""
+        return 8 if self.turned_card else sum(self.deal_packets)
+
+    @property
+    def widow_size(self) -> int:
+        """Cards left out of the players' hands (the monte), 0 with four players."""
+        return 32 - self.players * self.hand_size
 
     @property
     def turned_card(self) -> bool:

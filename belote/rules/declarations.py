@@ -307,7 +307,7 @@ class Declaration:
 class DeclarationScore:
     """What the declarations of a hand score."""
 
-    team_points: tuple[int, int]  # team = seat % 2
+    team_points: tuple[int, ...]  # per side: team = seat % 2 with four seats, else the seat
     counted: tuple[tuple[Declaration, ...], ...]  # per seat 0..3, best first
     # The team whose declarations won (the one that scores more; None: equal, or none at all).
     winner_team: int | None
@@ -497,6 +497,7 @@ def _best_holder(
     rules: DeclarationRules,
     trump: int,
     first_to_declare: int,
+    seats: int = 4,
 ) -> int | None:
     """The seat whose declaration wins among (seat, declaration) pairs; None on a team tie."""
     if not candidates:
@@ -505,9 +506,9 @@ def _best_holder(
     # Seats holding an equal best, in declaring order from ``first_to_declare``.
     holders = sorted(
         {seat for seat, d in candidates if comparison_key(d, rules, trump) == best},
-        key=lambda seat: (seat - first_to_declare) % 4,
+        key=lambda seat: (seat - first_to_declare) % seats,
     )
-    if len({seat % 2 for seat in holders}) > 1 and rules.tie_break == "nobody":
+    if len({_team(seat, seats) for seat in holders}) > 1 and rules.tie_break == "nobody":
         return None
     return holders[0]
 
@@ -516,9 +517,15 @@ def _pairs(declared: Sequence[Sequence[Declaration]]) -> list[tuple[int, Declara
     return [(seat, d) for seat, decls in enumerate(declared) for d in decls]
 
 
+def _team(seat: int, seats: int) -> int:
+    """Partners face each other with four seats (seat % 2); with 2 or 3 each is his own side
+    (the one place of this module that knows it; Rules.side_of says the same)."""
+    return seat % 2 if seats == 4 else seat
+
+
 def _check_seats(name: str, table: Sequence[Sequence[Declaration]] | None) -> None:
-    if table is not None and len(table) != 4:
-        raise ValueError(f"{name} needs one entry per seat (4), got {len(table)}")
+    if table is not None and len(table) not in (2, 3, 4):
+        raise ValueError(f"{name} needs one entry per seat (2, 3 or 4), got {len(table)}")
 
 
 def score_declarations(
@@ -540,7 +547,10 @@ def score_declarations(
     """
     _check_seats("declared", declared)
     _check_seats("held", held)
-    counted: list[list[Declaration]] = [[], [], [], []]
+    seats = len(declared)
+    if held is not None and len(held) != seats:
+        raise ValueError(f"held needs one entry per seat ({seats}), got {len(held)}")
+    counted: list[list[Declaration]] = [[] for _ in range(seats)]
     if rules.policy == "same_length":
         counted = _same_length(declared, rules, trump, first_to_declare)
     else:
@@ -549,21 +559,24 @@ def score_declarations(
                 raise ValueError('declarations_to="contract" needs taker_team')
             team: int | None = taker_team
         else:
-            seat = _best_holder(_pairs(declared), rules, trump, first_to_declare)
-            team = None if seat is None else seat % 2
-        for seat in range(4):
-            if seat % 2 != team:
+            seat = _best_holder(_pairs(declared), rules, trump, first_to_declare, seats)
+            team = None if seat is None else _team(seat, seats)
+        for seat in range(seats):
+            if _team(seat, seats) != team:
                 continue
             own = list(declared[seat])
             if rules.policy == "best_team_all" and held is not None:
                 own += [d for d in held[seat] if d not in own]
             counted[seat] = own
     ordered = tuple(tuple(sort_declarations(c, rules, trump)) for c in counted)
-    points = (
-        sum(d.points for seat in (0, 2) for d in ordered[seat]),
-        sum(d.points for seat in (1, 3) for d in ordered[seat]),
+    sides = 2 if seats == 4 else seats
+    points = tuple(
+        sum(d.points for seat in range(seats) if _team(seat, seats) == side
+            for d in ordered[seat])
+        for side in range(sides)
     )
-    winner = None if points[0] == points[1] else (0 if points[0] > points[1] else 1)
+    top = max(points)
+    winner = points.index(top) if points.count(top) == 1 else None
     return DeclarationScore(team_points=points, counted=ordered, winner_team=winner)
 
 
@@ -580,11 +593,12 @@ def _same_length(
     sequences = [(seat, d) for seat, d in _pairs(declared) if d.kind == "sequence"]
     for length in sorted({d.length for _, d in sequences}):
         same = [(seat, d) for seat, d in sequences if d.length == length]
-        winner = _best_holder(same, rules, trump, first_to_declare)
+        winner = _best_holder(same, rules, trump, first_to_declare, len(declared))
         if winner is None:
             continue
         if rules.same_length_scope == "team":
-            keep = [(seat, d) for seat, d in same if seat % 2 == winner % 2]
+            keep = [(seat, d) for seat, d in same
+                    if _team(seat, len(declared)) == _team(winner, len(declared))]
         else:
             best = best_declaration([d for seat, d in same if seat == winner], rules, trump)
             assert best is not None

@@ -7,9 +7,12 @@
 | ``italian`` | seed 000 part 1, Italian Wikipedia (senza, tutte) |
 | ``valdostana`` | seed 000 part 2, "La belote valdostana" (auction, accusi) |
 | ``coinche`` | RULES.md (the room of seed 002 says it lacks contrée) |
+| ``valdostana3``, ``valdostana2`` | seed 000 part 2, three or two players (our readings) |
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 from belote.rules.base import AuctionRules, Rules
 from belote.rules.declarations import (
@@ -140,8 +143,27 @@ COINCHE = Rules(
     target_score=2000,
 )
 
+# Seed 000: "è possibile giocare anche con numero ridotto a tre o addirittura a due
+# (ovviamente alcune regole distribuzionali e di gioco subiranno delle variazioni)".  The seed
+# gives no variation, so each is our reading (docs/rules-2-3-players.md), each a flag.
+VALDOSTANA3 = dataclasses.replace(
+    VALDOSTANA,
+    name="valdostana3",
+    players=3,  # each player is his own side: no partner, no ancora/alzo
+    deal_packets=(3, 3, 4),  # reading: 10 cards each in three rounds, 2 to the monte
+    widow="last_trick",  # reading: the monte goes, unseen, to the last trick's winner
+)
+
+VALDOSTANA2 = dataclasses.replace(
+    VALDOSTANA,
+    name="valdostana2",
+    players=2,
+    deal_packets=(3, 2, 3, 3, 2, 3),  # reading: the 3-2-3 deal twice, 16 cards each
+)
+
 PRESETS: dict[str, Rules] = {
-    rules.name: rules for rules in (CLASSIC, PINASCA, ITALIAN, VALDOSTANA, COINCHE)
+    rules.name: rules
+    for rules in (CLASSIC, PINASCA, ITALIAN, VALDOSTANA, COINCHE, VALDOSTANA3, VALDOSTANA2)
 }
 
 # Card-play obligations of every preset (RULES.md "Card play obligations" table), read back

@@ -62,7 +62,8 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "taker_min_points": (0, MAX_POINTS),
     "failed_defenders_points": (MIN_FAILED_DEFENDERS_POINTS, MAX_POINTS),
     "senza_multiplier": (1, MAX_SENZA_MULTIPLIER),
-    "cut_min_cards": (1, 16),  # each part of a cut keeps at least this many of the 32
+    "cut_min_cards": (1, 16),
+    "players": (2, 4),  # each part of a cut keeps at least this many of the 32
     "auction.contro_multiplier": (1, MAX_MULTIPLIER),
     "auction.surcontro_multiplier": (1, MAX_MULTIPLIER),
     "declarations.belote_in_sequence_bonus": (0, MAX_POINTS),
@@ -277,8 +278,29 @@ def declaration_problems(decl: Any, prefix: str = "declarations.") -> list[Probl
     return problems
 
 
+def _seat_problems(rules: Any) -> list[Problem]:
+    """Fewer than four players: the auction only (the turned-card deal and the italian call
+    are written for four), each player at least 8 cards, never more than the deck holds."""
+    if rules.players == 4:
+        return []
+    if rules.bidding != "auction":
+        return [Problem("players", rules.players, "4 unless bidding=auction", "needs",
+                        (("condition", "bidding=auction"),))]
+    packets = rules.deal_packets
+    total = sum(packets)
+    high = 32 // rules.players
+    if not packets or any(p < 1 for p in packets) or not CARDS_EACH <= total <= high:
+        return [Problem("deal_packets", packets,
+                        f"packets of at least 1 card adding up to {CARDS_EACH}..{high} "
+                        f"with players={rules.players}", "deal_packets_seats",
+                        (("low", CARDS_EACH), ("high", high), ("players", rules.players)))]
+    return []
+
+
 def _deal_problems(rules: Any) -> list[Problem]:
     packets = rules.deal_packets
+    if rules.players != 4:
+        return _seat_problems(rules)
     need = FULL_DEAL if rules.bidding == "auction" else TURNED_DEAL
     if not packets or any(p < 1 for p in packets) or sum(packets) != need:
         how = ("all eight cards before the auction" if need == FULL_DEAL

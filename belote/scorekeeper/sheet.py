@@ -30,7 +30,8 @@ class HandResult:
 
     @property
     def scores(self) -> tuple[int, int]:
-        return self.outcome.scores
+        # The scorekeeper sheet is for four players: two teams.
+        return (self.outcome.scores[0], self.outcome.scores[1])
 
     @property
     def pot(self) -> Pot:

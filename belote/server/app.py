@@ -494,7 +494,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 new = await room.rematch(table, uid)
                 return back(request, f"/table/{new.id}")
             seat = int(str(data.get("seat", "-1")))
-            if what != "stand" and not 0 <= seat <= 3:
+            if what != "stand" and not 0 <= seat < len(table.seats):
                 raise TableError("bad_seat")
             if what == "sit":
                 account = getattr(_session(request), "account", None)

@@ -100,7 +100,7 @@ class Table:
         self.on_change = on_change
         self.limits = limits or TableLimits()
         self.creator = creator  # the session that created the table (limits per user)
-        self.seats = [Seat() for _ in range(4)]
+        self.seats = [Seat() for _ in range(self.rules.players)]  # seed 000: 4, 3 or 2
         self.game: Game | None = None
         self.version = 0
         self.game_version = 0  # the version of the last change to the game itself
@@ -108,7 +108,7 @@ class Table:
         self.broken: str | None = None  # why the table stopped, if it did
         self.chat_lines = 0
         # Each scored hand: (hand number, the hand's points, the totals after it), by team.
-        self.score_history: list[tuple[int, tuple[int, int], tuple[int, int]]] = []
+        self.score_history: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
         # The table's own settings (a "setup" log entry, not the rules' flags): a name, a
         # private table's invitation code, a pause between hands; and the rematch, if any.
         self.name = ""
@@ -563,7 +563,13 @@ class Table:
                                      "key": key, "values": {"seat": seat_no}},
                            seats_before=before)
 
+    def _check_seat(self, seat_no: int) -> None:
+        """A seat of this table: the protocol allows 0..3, a 3- or 2-player table has fewer."""
+        if not 0 <= seat_no < len(self.seats):
+            raise TableError("bad_seat")
+
     async def sit(self, uid: str, name: str, seat_no: int, account: int | None = None) -> None:
+        self._check_seat(seat_no)
         if self.finished:
             raise TableError("finished")
         if self._holds_a_seat(uid):
@@ -612,7 +618,7 @@ class Table:
             raise TableError("already_started")
         if any(s.kind == "empty" for s in self.seats):
             raise TableError("seats_empty")
-        await self._commit("start", {"first_dealer": first_dealer % 4})
+        await self._commit("start", {"first_dealer": first_dealer % len(self.seats)})
 
     def _check_host(self, uid: str) -> None:
         if self.game is not None or self.finished:
@@ -621,6 +627,7 @@ class Table:
             raise TableError("not_seated")
 
     async def add_bot(self, uid: str, seat_no: int, level: str) -> None:
+        self._check_seat(seat_no)
         self._check_host(uid)
         if self.seats[seat_no].kind != "empty":
             raise TableError("seat_taken")
@@ -629,6 +636,7 @@ class Table:
         await self._commit_seats("web.notice.bot_added", seat_no, before)
 
     async def remove_bot(self, uid: str, seat_no: int) -> None:
+        self._check_seat(seat_no)
         self._check_host(uid)
         if self.seats[seat_no].kind != "bot":
             raise TableError("no_bot")
@@ -640,7 +648,7 @@ class Table:
         self._check_host(uid)
         if any(s.kind == "empty" for s in self.seats):
             raise TableError("seats_empty")
-        first_dealer = secure_deck_source()()[0] % 4
+        first_dealer = secure_deck_source()()[0] % len(self.seats)
         await self._commit("start", {"first_dealer": first_dealer})
 
     # ------------------------------------------------------------------ the game moves on

@@ -51,7 +51,7 @@ class TableState(Protocol):
     game: Game | None
     finished: bool
     version: int
-    score_history: list[tuple[int, tuple[int, int], tuple[int, int]]]
+    score_history: list[tuple[int, tuple[int, ...], tuple[int, ...]]]
     name: str
     private: bool
     code: str

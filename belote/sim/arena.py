@@ -207,7 +207,7 @@ def play_hand(rules: Rules, players: Sequence[Player], deck: Sequence[Card],
     def listen(_game: Game, events: list[Event]) -> None:
         for event in events:
             if isinstance(event, HandScored):
-                outcome.append(event.scores)
+                outcome.append((event.scores[0], event.scores[1]))  # four seats: two teams
             elif isinstance(event, AllPassed):
                 outcome.append((0, 0))
 

@@ -48,8 +48,8 @@ def play_match(
     listener: EventListener | None = None,
 ) -> Game:
     """Play a whole match to its end and return the finished game."""
-    if len(players) != 4:
-        raise ValueError("a match needs four players")
+    if len(players) != rules.players:
+        raise ValueError(f"a match under these rules needs {rules.players} players")
     game = Game(rules, first_dealer)
     while not game.is_terminal():
         play_step(game, players, deck_source, listener)

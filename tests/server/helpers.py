@@ -114,10 +114,11 @@ class Identities:
         return connect(self.use(who), table_id)
 
 
-def sit_with_bots(ws: Socket, seat: int = 2, level: str = "normal", start: bool = True) -> None:
-    """Take ``seat``, fill the three others with bots of ``level``, and start the match."""
+def sit_with_bots(ws: Socket, seat: int = 2, level: str = "normal", start: bool = True,
+                  players: int = 4) -> None:
+    """Take ``seat``, fill the other seats with bots of ``level``, and start the match."""
     send(ws, "sit", seat=seat)
-    for other in range(4):
+    for other in range(players):
         if other != seat:
             send(ws, "bot", seat=other, level=level)
     if start:

@@ -111,6 +111,7 @@ def test_random_flags_are_refused_or_the_match_finishes(
     table_id = int(location.rsplit("/", 1)[1])
     assert client.get(location).status_code == 200  # the rule sheet renders
     with connect(client, table_id) as ws:
-        sit_with_bots(ws, level="easy")
+        players = PRESETS[preset].players  # seed 000: three- and two-player tables too
+        sit_with_bots(ws, seat=min(2, players - 1), level="easy", players=players)
         view, _ = play_to_the_end(ws)
     assert view["finished"]

@@ -30,8 +30,8 @@ def _table(rules: Rules) -> AuctionRules:
 
 
 class Auction:
-    def start(self, dealer: int) -> BidState:
-        return BidState(round=1, to_speak=(dealer + 1) % 4)
+    def start(self, dealer: int, players: int = 4) -> BidState:
+        return BidState(round=1, to_speak=(dealer + 1) % players)
 
     def legal_bids(self, bids: BidState, turned: int, rules: Rules) -> list[int]:
         table = _table(rules)
@@ -40,12 +40,14 @@ class Auction:
         if table.pass_words:
             legal.append(A.ASPETTO)
         has_contract = bids.bidder >= 0
-        ours = has_contract and bids.bidder % 2 == seat % 2
+        ours = has_contract and rules.side_of(bids.bidder) == rules.side_of(seat)
         if bids.doubled == 0:
-            if table.support_calls and has_contract and bids.bidder == (seat + 2) % 4:
+            # Support calls answer a partner: none without partnerships (fewer than four).
+            if (table.support_calls and has_contract and rules.partners
+                    and bids.bidder == (seat + 2) % 4):
                 legal += [A.ANCORA, A.ALZO]
             if table.conventional_bids:
-                legal += self._conventions(bids, seat, table.levels)
+                legal += self._conventions(bids, seat, table.levels, rules.partners)
             if has_contract and not ours:
                 legal.append(A.CONTRO)
             start = bids.level_index + 1
@@ -58,12 +60,14 @@ class Auction:
     def apply(self, bids: BidState, seat: int, action: int, turned: int,
               rules: Rules) -> Contract | bool:
         table = _table(rules)
-        bids.to_speak = (seat + 1) % 4
+        n = rules.players
+        bids.to_speak = (seat + 1) % n
         if action in PASSING:
             bids.passes += 1
             if bids.bidder < 0:
-                return bids.passes >= 4
-            return self._close(bids, table) if bids.passes >= 3 else False
+                return bids.passes >= n  # everyone passed: redeal
+            # A contract (or contro) closes when every other player has passed.
+            return self._close(bids, table) if bids.passes >= n - 1 else False
         bids.passes = 0
         bids.last_caller = seat
         if action == A.CONTRO:
@@ -87,11 +91,13 @@ class Auction:
         return False
 
     @staticmethod
-    def _conventions(bids: BidState, seat: int, levels: tuple[int, ...]) -> list[int]:
+    def _conventions(bids: BidState, seat: int, levels: tuple[int, ...],
+                     partners: bool) -> list[int]:
         """Seed 000's conventional bids open to ``seat`` (no contro said yet)."""
         if bids.bidder < 0:
             return [A.name_suit(s) for s in range(4)]  # the suit-only opening
-        if bids.bidder != (seat + 2) % 4:
+        # The raises answer a partner: none without partnerships (fewer than four players).
+        if not partners or bids.bidder != (seat + 2) % 4:
             return []
         return [a for a in C.RAISES if C.raised_index(levels, bids.level_index, a) is not None]
 

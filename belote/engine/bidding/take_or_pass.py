@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 
 class TakeOrPass:
-    def start(self, dealer: int) -> BidState:
+    def start(self, dealer: int, players: int = 4) -> BidState:
+        # Written for four seats only (rules.validation refuses fewer with take-or-pass).
         return BidState(round=1, to_speak=(dealer + 1) % 4, passes=0)
 
     def legal_bids(self, bids: BidState, turned: int, rules: Rules) -> list[int]:
