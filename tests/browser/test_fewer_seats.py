@@ -28,7 +28,12 @@ def start_table(page: Page, base_url: str, preset: str, me: str, bots: tuple[str
     sala.guest(page, base_url, "Tre")
     page.select_option("#preset", preset)
     table = sala.create_table(page, target="2000")
+    seats = 1 + len(bots)
+    # A sit control for each seat the table has, and no more (then three bot levels each).
+    expect(page.locator("#seats li")).to_have_count(seats)
+    expect(page.get_by_role("button", name=re.compile("^Sit "))).to_have_count(seats)
     sala.click_sit(page, me)
+    expect(page.get_by_role("button", name=re.compile("^Add a bot"))).to_have_count(3 * len(bots))
     sala.click_bots(page, *bots)
     sala.click_start(page)
     return table
