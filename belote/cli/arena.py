@@ -38,6 +38,9 @@ def arena_command(
         raise typer.BadParameter(f"choose one of {' '.join(LANGUAGES)}", param_hint="--lang")
     try:
         rules = arena_rules(preset)
+        if not rules.partners:  # duplicate deals swap two partnerships: 3 or 2 players have none
+            raise ValueError(translate(lang, "cli.seats_web.teams_only", command="arena",
+                                       preset=preset, players=rules.players))
         if plot is not None:
             _require_matplotlib()
         with Progress(TextColumn(translate(lang, "cli.arena")), BarColumn(), MofNCompleteColumn(),

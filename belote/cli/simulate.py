@@ -37,6 +37,9 @@ def simulate_command(
 
         for name in set(seats):
             make_bot(name)
+        if not rules.partners:  # its report is per team: 3 or 2 players have none
+            raise ValueError(t("cli.seats_web.teams_only", command="simulate", preset=preset,
+                               players=rules.players))
     except ValueError as exc:
         console.print(t("cli.error", error=exc))
         raise typer.Exit(2) from None

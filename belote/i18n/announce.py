@@ -80,6 +80,13 @@ class _Context:
     def side_of(self, seat: int) -> int:
         return seat % 2 if self.players == 4 else seat
 
+    def side_key(self, key: str, side: int) -> str:
+        """``key`` for a sentence about a side: with no partnerships the side is one player,
+        so the player form (``.alone``, ``.alone.you`` for the listener) reads right."""
+        if self.players == 4:
+            return key
+        return key + ".alone" + (".you" if side == self.viewer else "")
+
     def teams(self, prefix: str, values: tuple[int, ...]) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for side, value in enumerate(values):
@@ -240,7 +247,7 @@ def _declarations_resolved(e: ev.DeclarationsResolved, c: _Context) -> str:
     if len(scoring) == 1:
         team = scoring[0]
         return c.say(
-            "event.declarations_resolved.one",
+            c.side_key("event.declarations_resolved.one", team),
             team=c.side(team),
             points=e.points[team],
         )
@@ -262,7 +269,7 @@ def _show_requested(e: ev.ShowRequested, c: _Context) -> str:
 
 
 def _bluff_refuted(e: ev.BluffRefuted, c: _Context) -> str:
-    return c.say("event.bluff_refuted", e.seat, team=team_name(e.team, c.lang), points=e.points)
+    return c.say("event.bluff_refuted", e.seat, team=c.side(e.team), points=e.points)
 
 
 def _ottava_shown(e: ev.OttavaShown, c: _Context) -> str:
@@ -275,23 +282,26 @@ def _trick_won(e: ev.TrickWon, c: _Context) -> str:
 
 
 def _hand_scored(e: ev.HandScored, c: _Context) -> str:
-    taker_team = c.side(c.side_of(e.taker))
+    taker_side = c.side_of(e.taker)
+    taker_team = c.side(taker_side)
     parts: list[str] = []
     if e.outcome == "litige":
         parts.append(c.say("event.hand_scored.litige", team=taker_team, pot=e.pot))
     elif e.outcome in ("made", "failed"):
-        parts.append(c.say(f"event.hand_scored.{e.outcome}", team=taker_team))
+        parts.append(c.say(c.side_key(f"event.hand_scored.{e.outcome}", taker_side),
+                           team=taker_team))
     else:
         raise ValueError(f"unknown hand outcome {e.outcome!r}")
     if e.capot_team is not None:
         parts.append(
-            c.say("event.hand_scored.capot", team=c.side(e.capot_team))
+            c.say(c.side_key("event.hand_scored.capot", e.capot_team),
+                  team=c.side(e.capot_team))
         )
     for team, points in enumerate(e.declarations):
         if points:
             parts.append(
                 c.say(
-                    "event.hand_scored.declarations",
+                    c.side_key("event.hand_scored.declarations", team),
                     team=c.side(team),
                     points=points,
                 )
@@ -300,14 +310,15 @@ def _hand_scored(e: ev.HandScored, c: _Context) -> str:
         if points:
             parts.append(
                 c.say(
-                    "event.hand_scored.belote",
+                    c.side_key("event.hand_scored.belote", team),
                     team=c.side(team),
                     points=points,
                 )
             )
     if e.pot_winner is not None and e.pot_won:
         winner = c.side(e.pot_winner)
-        parts.append(c.say("event.hand_scored.pot_won", team=winner, points=e.pot_won))
+        parts.append(c.say(c.side_key("event.hand_scored.pot_won", e.pot_winner),
+                           team=winner, points=e.pot_won))
     three = ".three" if len(e.scores) == 3 else ""
     parts.append(c.say("event.hand_scored.scores" + three, **c.teams("score", e.scores)))
     parts.append(c.say("event.hand_scored.totals" + three, **c.teams("total", e.totals)))

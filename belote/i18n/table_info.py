@@ -36,6 +36,8 @@ def info_text(question: str, obs: Observation, lang: str, names: Sequence[str]) 
     if question == "contract":
         return _contract(obs, lang, names)
     if question == "points":
+        if obs.ruleset is not None and not obs.ruleset.partners:
+            return _points_alone(obs, lang, names)
         return translate(lang, "sala.info.points", team0=team_name(0, lang),
                          team1=team_name(1, lang), points0=obs.card_points[0],
                          points1=obs.card_points[1], score0=obs.totals[0],
@@ -72,11 +74,20 @@ def _contract(obs: Observation, lang: str, names: Sequence[str]) -> str:
     else:
         contract = trump_name(obs.trump, lang)
     four = obs.ruleset is None or obs.ruleset.players == 4
-    team = team_name(obs.taker & 1, lang) if four else names[obs.taker]  # alone: the player
-    values = {"player": names[obs.taker], "team": team,
+    values = {"player": names[obs.taker], "team": team_name(obs.taker & 1, lang) if four else "",
               "contract": contract, "times": obs.contract_multiplier}
     key = "sala.info.contract" if obs.contract_multiplier <= 1 else "sala.info.contract.times"
-    return translate(lang, key, **values)
+    # No partnership: the taker holds it for himself ("for {team}" would name him twice).
+    return translate(lang, key if four else key + ".alone", **values)
+
+
+def _points_alone(obs: Observation, lang: str, names: Sequence[str]) -> str:
+    """Card points of this hand and match totals, one per player (no partnerships)."""
+    def per_player(values: Sequence[int]) -> str:
+        return join_list((translate(lang, "cli.replay.side_points", side=names[s], points=v)
+                          for s, v in enumerate(values)), lang)
+    return translate(lang, "sala.info.points.alone", points=per_player(obs.card_points),
+                     scores=per_player(obs.totals))
 
 
 def _team(obs: Observation, lang: str, names: Sequence[str]) -> str:

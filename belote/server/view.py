@@ -19,7 +19,7 @@ from belote.engine.events import Event
 from belote.engine.observation import Observation
 from belote.engine.state import CHANCE, Game, Phase
 from belote.i18n import action_name, card_name, describe_event, preset_name, translate
-from belote.i18n.names import contract_name, suit_name, trump_name
+from belote.i18n.names import contract_name, suit_name, team_name, trump_name
 from belote.i18n.refusals import explain
 from belote.i18n.status import STATUS_QUESTIONS, status_text
 from belote.i18n.table_info import INFO_QUESTIONS, info_text, turn_prompt, why_no_belote
@@ -139,6 +139,9 @@ def table_view(table: TableState, viewer: Viewer) -> dict[str, Any]:
         "paused": table.waiting_next and table.finished is False,
         "ready": sorted(table.ready),
         "rematch": table.rematch,
+        # Who scores: the two teams, or each player when there are no partnerships.
+        "sides": ([team_name(side, lang) for side in range(2)] if table.rules.partners
+                  else names),
         "history": [{"hand": n + 1, "points": list(points), "totals": list(totals)}
                     for n, (_, points, totals) in enumerate(table.score_history)],
     }

@@ -345,14 +345,24 @@
   }
 
   // The drawing of the table (aria-hidden: the seat and trick lists say all of it).
-  const PLACES = ["bottom", "left", "top", "right"]; // from the viewer's seat, in play order
+  // From the viewer's seat, in play order, for the number of seats the table has (4, 3, 2).
+  const PLACES = { 4: ["bottom", "left", "top", "right"], 3: ["bottom", "left", "right"], 2: ["bottom", "top"] };
+  const ALL_PLACES = PLACES[4];
   function place(seat) {
-    const me = view.seat === null ? 2 : view.seat;
-    return PLACES[(seat - me + 4) % 4];
+    const count = view.seats.length;
+    const me = view.seat === null ? (count > 2 ? 2 : 0) : view.seat; // a spectator: South
+    return (PLACES[count] || ALL_PLACES)[(seat - me + count) % count];
   }
 
   function renderFelt() {
     const felt = $("felt");
+    // A place no seat uses (the top with three players) stays empty.
+    for (const where of ALL_PLACES) {
+      const spot = felt.querySelector(".spot-" + where);
+      spot.textContent = "";
+      spot.classList.remove("turn");
+      felt.querySelector(".played-" + where).textContent = "";
+    }
     view.seats.forEach((seat, n) => {
       const spot = felt.querySelector(".spot-" + place(n));
       spot.textContent = seat.kind === "empty" ? S["seat_" + n] + ": " + S.empty : seat.name;
@@ -377,7 +387,28 @@
     else if (view.contract) note.textContent = view.contract;
   }
 
+  // The history's columns: hand, then each side's points, then each side's total (two teams,
+  // or one column per player without partnerships); redrawn only when the sides change.
+  let historySides = "";
+  function renderHistoryHead() {
+    const sides = view.sides || [];
+    if (!sides.length || JSON.stringify(sides) === historySides) return;
+    historySides = JSON.stringify(sides);
+    const row = $("score-history").querySelector("thead tr");
+    const handLabel = row.firstElementChild.textContent;
+    row.textContent = "";
+    for (const label of [handLabel, ...sides, ...sides.map((side) => fmt(S.seats_total, { side }))]) {
+      const th = document.createElement("th");
+      th.scope = "col";
+      th.textContent = label;
+      row.appendChild(th);
+    }
+    const none = $("score-rows").querySelector("td[colspan]");
+    if (none) none.colSpan = 1 + 2 * sides.length;
+  }
+
   function renderHistory() {
+    renderHistoryHead();
     const body = $("score-rows");
     if (!view.history || !view.history.length) return;
     body.textContent = "";
