@@ -19,6 +19,12 @@ BOTS: dict[str, Callable[[int | None], Player]] = {
     # equal-compute comparisons in the arena.
     "expert-w20": lambda seed: ExpertBot(seed, max_worlds=20, min_worlds=20,
                                          budget_ms=600_000, hard_ms=600_000),
+    # The expert at a fixed compute for the cards AND the bids (8 worlds per card move, 6
+    # per bid, no time budget): its strength does not depend on how loaded the machine is.
+    "expert-fixed": lambda seed: ExpertBot(seed, name="expert-fixed", max_worlds=8,
+                                           min_worlds=8, budget_ms=600_000,
+                                           hard_ms=600_000, bid_worlds=6, min_bid_worlds=6,
+                                           bid_budget_ms=600_000, bid_hard_ms=600_000),
     "normal": lambda seed: HeuristicBot(seed, name="normal"),
     "easy": lambda seed: EasyBot(seed),
 }
