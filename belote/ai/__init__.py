@@ -19,6 +19,12 @@ BOTS: dict[str, Callable[[int | None], Player]] = {
     # equal-compute comparisons in the arena.
     "expert-w20": lambda seed: ExpertBot(seed, max_worlds=20, min_worlds=20,
                                          budget_ms=600_000, hard_ms=600_000),
+    # The same with its worlds weighted by the likelihood of the cards seen, the normal bot
+    # as the opponent model (belote.ai.likelihood; eps 0.4, set a priori, not tuned)
+    "expert-w20-lw": lambda seed: ExpertBot(seed, name="expert-w20-lw", max_worlds=20,
+                                            min_worlds=20, budget_ms=600_000,
+                                            hard_ms=600_000, likelihood_eps=0.4),
+    "expert-lw": lambda seed: ExpertBot(seed, name="expert-lw", likelihood_eps=0.4),
     # The expert at a fixed compute for the cards AND the bids (8 worlds per card move, 6
     # per bid, no time budget): its strength does not depend on how loaded the machine is.
     "expert-fixed": lambda seed: ExpertBot(seed, name="expert-fixed", max_worlds=8,
