@@ -10,7 +10,7 @@ import pytest
 from belote.ai import make_bot
 from belote.ai.expert import ExpertBot
 from belote.ai.heuristic import HeuristicBot
-from belote.ai.likelihood import normalised, play_log_likelihood
+from belote.ai.likelihood import auction_moves, normalised, play_log_likelihood
 from belote.ai.worlds import knowledge, sample_world
 from belote.engine import CHANCE, Game, seeded_deck_source
 from belote.engine.state import Phase
@@ -43,10 +43,18 @@ def test_in_the_true_world_every_move_is_the_models_own_when_the_model_is_the_pl
         game = _normal_bots_midway(preset, seed, 14)
         obs = game.observation(game.current_player())
         truth = (game.hands[0], game.hands[1], game.hands[2], game.hands[3])
-        best = play_log_likelihood(obs, truth, HeuristicBot(0), EPS)
+        best = play_log_likelihood(obs, truth, HeuristicBot(0), EPS, auction_moves(obs))
         # only "the model's own card" terms, log(1 - eps) each: no move was another card
         moves = best / math.log(1.0 - EPS)
         assert moves >= 1 and math.isclose(moves, round(moves))
+
+
+def test_bids_are_modelled_in_an_auction_without_a_turned_card_only() -> None:
+    coinche = _normal_bots_midway("coinche", 7, 3)
+    moves = auction_moves(coinche.observation(coinche.current_player()))
+    assert moves and all(len(legal) > 1 and bid in legal for _, bid, legal, _ in moves)
+    classic = _normal_bots_midway("classic", 3, 3)
+    assert auction_moves(classic.observation(classic.current_player())) == ()
 
 
 def test_a_world_the_model_finds_odd_weighs_less() -> None:

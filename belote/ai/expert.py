@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from belote.ai.heuristic import HeuristicBot
-from belote.ai.likelihood import normalised, play_log_likelihood
+from belote.ai.likelihood import auction_moves, normalised, play_log_likelihood
 from belote.ai.worlds import knowledge, sample_world
 from belote.cards import ACES, ALL_CARDS
 from belote.engine import actions as A
@@ -218,6 +218,7 @@ class ExpertBot:
         cache: dict[int, float] = {}
         exact = exact_search(rules, obs.hand.bit_count())  # our cards: the tricks left
         clock = make_clock(self.budget, self.hard, self.min_worlds, self.deadline)
+        auction = auction_moves(obs) if self.likelihood_eps is not None else ()
         worlds = 0
         while worlds < self.max_worlds:
             stop = clock.stop_before(worlds)
@@ -249,7 +250,7 @@ class ExpertBot:
             weight = 0.0
             if self.likelihood_eps is not None:
                 weight = play_log_likelihood(obs, (world[0], world[1], world[2], world[3]),
-                                             self.fallback, self.likelihood_eps)
+                                             self.fallback, self.likelihood_eps, auction)
             solved.append((weight, scores))
             worlds += 1
         self.last_worlds = worlds

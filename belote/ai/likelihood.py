@@ -12,6 +12,11 @@ other legal card with ``eps / (n - 1)``.  ``eps`` says how much the model is tru
 opponents are not the normal bot, so a move it would not make must not rule a world out.
 Moves with one legal card say nothing and count 1.  The result is a log-likelihood, to be
 normalised over the worlds of one decision by the caller.
+
+With an auction (every card dealt before the bidding, no turned card) the bids count too,
+the normal bot's bidder (:func:`belote.ai.bidding.choose_bid`) as the model with the same
+``eps``.  In take-or-pass a seat bid with five of its eight cards and which five is not
+known: the bids are left out there.
 """
 
 from __future__ import annotations
@@ -20,19 +25,59 @@ import dataclasses
 import math
 
 from belote.ai.heuristic import HeuristicBot
+from belote.engine.bidding import bidding_system
 from belote.engine.obligations import legal_plays
 from belote.engine.observation import Observation
+from belote.engine.state import Phase
+
+# One bid of the auction as the bidder saw it: (seat, bid made, legal bids, bids before it)
+AuctionMove = tuple[int, int, tuple[int, ...], tuple[tuple[int, int], ...]]
+
+
+def auction_moves(obs: Observation) -> tuple[AuctionMove, ...]:
+    """The other seats' bids with a choice, each with what was legal then (the same in
+    every world: computed once per decision); empty where bids are not modelled."""
+    rules = obs.ruleset
+    if rules is None or rules.auction is None or rules.turned_card or obs.trump is None:
+        return ()
+    system = bidding_system(rules.bidding)
+    state = system.start(obs.dealer)
+    out: list[AuctionMove] = []
+    for index, (who, action) in enumerate(obs.bids):
+        legal = tuple(sorted(system.legal_bids(state, -1, rules)))
+        if who != obs.seat and len(legal) > 1 and action in legal:
+            out.append((who, action, legal, obs.bids[:index]))
+        system.apply(state, who, action, -1, rules)
+    return tuple(out)
+
+
+def bid_log_likelihood(obs: Observation, hands: tuple[int, int, int, int],
+                       moves: tuple[AuctionMove, ...], model: HeuristicBot,
+                       eps: float) -> float:
+    """Log-probability that the model's bidder makes the bids ``moves`` (see
+    :func:`auction_moves`) with ``hands``, the seats' cards as dealt."""
+    keep, switch = math.log(1.0 - eps), math.log(eps)
+    total = 0.0
+    for who, action, legal, before in moves:
+        view = dataclasses.replace(
+            obs, seat=who, hand=hands[who], phase=int(Phase.BIDDING), bids=before,
+            legal_actions=legal, current_player=who, taker=None, trump=None, trick=(),
+            tricks=(), played=0)
+        choice = model.choose(view)
+        total += keep if choice == action else switch - math.log(len(legal) - 1)
+    return total
 
 
 def play_log_likelihood(obs: Observation, world: tuple[int, int, int, int],
-                        model: HeuristicBot, eps: float) -> float:
+                        model: HeuristicBot, eps: float,
+                        auction: tuple[AuctionMove, ...] = ()) -> float:
     """Log-probability that ``model`` (softened by ``eps``) plays the cards seen in this
     hand for the other three seats, had they held ``world``'s cards (each seat's cards
     still in hand; ``obs.seat``'s own entry is ignored).
 
     The seats' hands at each past move are rebuilt from ``world`` plus the cards each seat
     has played since; the model sees what that seat saw then (its hand, the cards played,
-    the trick so far)."""
+    the trick so far).  ``auction`` (:func:`auction_moves`): the bids to count as well."""
     if not 0.0 < eps < 1.0:
         raise ValueError("eps must be strictly between 0 and 1")
     rules = obs.ruleset
@@ -48,6 +93,9 @@ def play_log_likelihood(obs: Observation, world: tuple[int, int, int, int],
             hands[(leader + i) % 4] |= 1 << card
     keep, switch = math.log(1.0 - eps), math.log(eps)
     total = 0.0
+    if auction:
+        total = bid_log_likelihood(obs, (hands[0], hands[1], hands[2], hands[3]), auction,
+                                   model, eps)
     played = 0
     for number, (leader, cards) in enumerate(tricks):
         for i, card in enumerate(cards):
