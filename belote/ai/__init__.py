@@ -25,11 +25,12 @@ BOTS: dict[str, Callable[[int | None], Player]] = {
                                             min_worlds=20, budget_ms=600_000,
                                             hard_ms=600_000, likelihood_eps=0.4),
     "expert-lw": lambda seed: ExpertBot(seed, name="expert-lw", likelihood_eps=0.4),
-    # The expert at a fixed compute for the cards AND the bids (8 worlds per card move, 6
-    # per bid, no time budget): its strength does not depend on how loaded the machine is.
-    "expert-fixed": lambda seed: ExpertBot(seed, name="expert-fixed", max_worlds=8,
-                                           min_worlds=8, budget_ms=600_000,
-                                           hard_ms=600_000, bid_worlds=6, min_bid_worlds=6,
+    # The expert at a fixed compute for the cards AND the bids (4 worlds per card move, 4
+    # per bid, no time budget): its strength does not depend on how loaded the machine is
+    # (cheap enough for 4 x 400 duplicate pairs on a busy 2-core machine).
+    "expert-fixed": lambda seed: ExpertBot(seed, name="expert-fixed", max_worlds=4,
+                                           min_worlds=4, budget_ms=600_000,
+                                           hard_ms=600_000, bid_worlds=4, min_bid_worlds=4,
                                            bid_budget_ms=600_000, bid_hard_ms=600_000),
     "normal": lambda seed: HeuristicBot(seed, name="normal"),
     "easy": lambda seed: EasyBot(seed),
