@@ -19,8 +19,9 @@ BOTS: dict[str, Callable[[int | None], Player]] = {
     # equal-compute comparisons in the arena.
     "expert-w20": lambda seed: ExpertBot(seed, max_worlds=20, min_worlds=20,
                                          budget_ms=600_000, hard_ms=600_000),
-    # The same with its worlds weighted by the likelihood of the cards seen, the normal bot
-    # as the opponent model (belote.ai.likelihood; eps 0.4, set a priori, not tuned)
+    # The same with its worlds weighted by the likelihood of the cards seen (not the bids),
+    # the normal bot as the opponent model (belote.ai.likelihood; eps 0.4, chosen with
+    # benchmarks/world_likelihood.py at seed 7, not on any arena seed)
     "expert-w20-lw": lambda seed: ExpertBot(seed, name="expert-w20-lw", max_worlds=20,
                                             min_worlds=20, budget_ms=600_000,
                                             hard_ms=600_000, likelihood_eps=0.4),

@@ -144,7 +144,8 @@ class ExpertBot:
                  max_worlds: int = 48, min_worlds: int = 2, bid_budget_ms: float = 250.0,
                  bid_worlds: int = 32, min_bid_worlds: int = 8,
                  bid_margin: float | None = None, hard_ms: float = 300.0,
-                 bid_hard_ms: float = 300.0, likelihood_eps: float | None = None) -> None:
+                 bid_hard_ms: float = 300.0, likelihood_eps: float | None = None,
+                 likelihood_bids: bool = False) -> None:
         self.name = name
         # None: every sampled world counts the same; else each world is weighted by how
         # likely the normal bot, softened by this eps, makes the cards seen in it
@@ -152,6 +153,9 @@ class ExpertBot:
         if likelihood_eps is not None and not 0.0 < likelihood_eps < 1.0:
             raise ValueError("likelihood_eps must be strictly between 0 and 1")
         self.likelihood_eps = likelihood_eps
+        # whether the auction's bids count in the weights (where the model can read them):
+        # off by default, the normal bot's bidder reads colver's bids poorly (docs/bots.md)
+        self.likelihood_bids = likelihood_bids
         self.rng = random.Random(seed)
         self.budget = budget_ms / 1000.0
         self.hard = hard_ms / 1000.0
@@ -218,7 +222,8 @@ class ExpertBot:
         cache: dict[int, float] = {}
         exact = exact_search(rules, obs.hand.bit_count())  # our cards: the tricks left
         clock = make_clock(self.budget, self.hard, self.min_worlds, self.deadline)
-        auction = auction_moves(obs) if self.likelihood_eps is not None else ()
+        auction = (auction_moves(obs)
+                   if self.likelihood_eps is not None and self.likelihood_bids else ())
         worlds = 0
         while worlds < self.max_worlds:
             stop = clock.stop_before(worlds)
