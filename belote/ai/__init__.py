@@ -19,6 +19,20 @@ BOTS: dict[str, Callable[[int | None], Player]] = {
     # equal-compute comparisons in the arena.
     "expert-w20": lambda seed: ExpertBot(seed, max_worlds=20, min_worlds=20,
                                          budget_ms=600_000, hard_ms=600_000),
+    # The same with its worlds weighted by the likelihood of the cards seen (not the bids),
+    # the normal bot as the opponent model (belote.ai.likelihood; eps 0.4, chosen with
+    # benchmarks/world_likelihood.py at seed 7, not on any arena seed)
+    "expert-w20-lw": lambda seed: ExpertBot(seed, name="expert-w20-lw", max_worlds=20,
+                                            min_worlds=20, budget_ms=600_000,
+                                            hard_ms=600_000, likelihood_eps=0.4),
+    "expert-lw": lambda seed: ExpertBot(seed, name="expert-lw", likelihood_eps=0.4),
+    # The expert at a fixed compute for the cards AND the bids (4 worlds per card move, 4
+    # per bid, no time budget): its strength does not depend on how loaded the machine is
+    # (cheap enough for 4 x 400 duplicate pairs on a busy 2-core machine).
+    "expert-fixed": lambda seed: ExpertBot(seed, name="expert-fixed", max_worlds=4,
+                                           min_worlds=4, budget_ms=600_000,
+                                           hard_ms=600_000, bid_worlds=4, min_bid_worlds=4,
+                                           bid_budget_ms=600_000, bid_hard_ms=600_000),
     "normal": lambda seed: HeuristicBot(seed, name="normal"),
     "easy": lambda seed: EasyBot(seed),
 }

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from belote.ai.heuristic import HeuristicBot
+from belote.ai.likelihood import auction_moves, normalised, play_log_likelihood
 from belote.ai.showing import table_talk
 from belote.ai.worlds import knowledge, sample_world
 from belote.cards import ACES, ALL_CARDS, card_list
@@ -151,8 +152,18 @@ class ExpertBot:
                  max_worlds: int = 48, min_worlds: int = 2, bid_budget_ms: float = 250.0,
                  bid_worlds: int = 32, min_bid_worlds: int = 8,
                  bid_margin: float | None = None, hard_ms: float = 300.0,
-                 bid_hard_ms: float = 300.0) -> None:
+                 bid_hard_ms: float = 300.0, likelihood_eps: float | None = None,
+                 likelihood_bids: bool = False) -> None:
         self.name = name
+        # None: every sampled world counts the same; else each world is weighted by how
+        # likely the normal bot, softened by this eps, makes the cards seen in it
+        # (belote.ai.likelihood)
+        if likelihood_eps is not None and not 0.0 < likelihood_eps < 1.0:
+            raise ValueError("likelihood_eps must be strictly between 0 and 1")
+        self.likelihood_eps = likelihood_eps
+        # whether the auction's bids count in the weights (where the model can read them):
+        # off by default, the normal bot's bidder reads colver's bids poorly (docs/bots.md)
+        self.likelihood_bids = likelihood_bids
         self.rng = random.Random(seed)
         self.budget = budget_ms / 1000.0
         self.hard = hard_ms / 1000.0
@@ -233,10 +244,13 @@ class ExpertBot:
         leader = obs.trick[0][0] if obs.trick else obs.leader
         won = (1 if obs.tricks_won[0] else 0) | (2 if obs.tricks_won[1] else 0)
         team = obs.seat & 1
-        totals = dict.fromkeys(plays, 0.0)
+        # per world: its log-weight and each card's score there
+        solved: list[tuple[float, dict[int, float]]] = []
         cache: dict[int, float] = {}
         exact = exact_search(rules, obs.hand.bit_count())  # our cards: the tricks left
         clock = make_clock(self.budget, self.hard, self.min_worlds, self.deadline)
+        auction = (auction_moves(obs)
+                   if self.likelihood_eps is not None and self.likelihood_bids else ())
         worlds = 0
         while worlds < self.max_worlds:
             stop = clock.stop_before(worlds)
@@ -258,12 +272,18 @@ class ExpertBot:
                 seed = self.rng.getrandbits(32)
                 outcomes = {card: playout_outcomes(rules, position, card, PLAYOUTS, seed)
                             for card in plays}
+            scores = dict.fromkeys(plays, 0.0)
             for card in plays:
                 for v in outcomes[card]:
                     if v not in cache:
                         cache[v] = team_score(rules, obs, v, team, obs.taker, obs.trump,
                                               obs.contract_level, obs.contract_multiplier)
-                    totals[card] += cache[v] / len(outcomes[card])
+                    scores[card] += cache[v] / len(outcomes[card])
+            weight = 0.0
+            if self.likelihood_eps is not None:
+                weight = play_log_likelihood(obs, (world[0], world[1], world[2], world[3]),
+                                             self.fallback, self.likelihood_eps, auction)
+            solved.append((weight, scores))
             worlds += 1
         self.last_worlds = worlds
         self.last_method = "exact" if exact else "playouts"
@@ -271,6 +291,10 @@ class ExpertBot:
         if worlds == 0:
             self._hurry()
             return preferred
+        totals = dict.fromkeys(plays, 0.0)
+        for share, (_, scores) in zip(normalised([w for w, _ in solved]), solved, strict=True):
+            for card in plays:
+                totals[card] += share * scores[card]
         best = max(totals.values())
         # ties: keep the heuristic's human-like choice when it is among the best
         choices = [c for c in plays if totals[c] >= best - 1e-9]
