@@ -1573,12 +1573,38 @@ def _search_n(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, n_pla
                 ret = total if sides[w] == 0 else 0
                 hit = True
             if n == 0 and not hit:
-                # Line 0 cannot take more than every point still in play.
-                ub = last_bonus
+                # Line 0 cannot take more than every point still in play.  The top trumps
+                # still out, while one line holds them all, go to that line (each wins the
+                # trick it falls in, or a higher one of the same line does).
+                lb = 0
+                lost = 0
+                if trump < 4:
+                    line0 = 0
+                    for s in range(n_players):
+                        if sides[s] == 0:
+                            line0 |= hands[s]
+                    owner = -1
+                    for pos in range(8):
+                        c = K_ORDER[trump, trump, pos]
+                        bit = 1 << c
+                        if rem & bit:
+                            o = 0 if line0 & bit else 1
+                            if owner < 0:
+                                owner = o
+                            elif o != owner:
+                                break
+                            if o == 0:
+                                lb += K_POINTS[trump, c]
+                            else:
+                                lost += K_POINTS[trump, c]
+                ub = last_bonus - lost
                 for su in range(4):
                     ub += K_BYTE_POINTS[trump, su, (rem >> (8 * su)) & 255]
                 if ub <= f_a[p]:
                     ret = ub
+                    hit = True
+                elif lb >= f_b[p]:
+                    ret = lb
                     hit = True
             if n == 0 and not hit:
                 key = rem | (leader << 32) | (1 << 40) | (gen << 41)

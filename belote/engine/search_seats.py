@@ -94,6 +94,29 @@ class SeatSolver(TableSearch):
         self.rules = rules
         self.flags = pack_flags(rules)
         super().__init__()
+        # The table's keys are (cards left, leader): valid while each card left has the
+        # owner it had when the entry was stored.  A call whose cards all sit where the
+        # current generation's first world put them (same trump, lines and monte) keeps
+        # that generation: the table carries over from world to world when the worlds
+        # agree (two players, every card known) and from card to card along a hand, and
+        # a search stopped at its node limit leaves its finished nodes for the next call.
+        self._owners: tuple[int, ...] = ()
+        self._owners_key: tuple[int, tuple[int, ...], int] = (-1, (), 0)
+        self._owners_gen = -1
+
+    def _generation_for(self, position: SeatsPosition) -> int:
+        """The table generation for ``position``: the current one when its card owners
+        agree with it (see ``__init__``), else a fresh one."""
+        owners = list(position.hands)
+        for i, card in enumerate(position.trick):
+            owners[(position.leader + i) % len(owners)] |= 1 << card
+        key = (position.trump, position.sides, position.widow_points)
+        if (self._owners_gen == self.generation and key == self._owners_key
+                and all(o & ~prev == 0 for o, prev in zip(owners, self._owners, strict=True))):
+            return self.generation
+        gen = self._next_generation()
+        self._owners, self._owners_key, self._owners_gen = tuple(owners), key, gen
+        return gen
 
     def solve(self, position: SeatsPosition, check: bool = True,
               node_limit: int | None = None) -> dict[Card, int]:
@@ -105,7 +128,7 @@ class SeatSolver(TableSearch):
             position.check(players)
         self._limit(node_limit)
         k = kernels()
-        gen = self._next_generation()
+        gen = self._generation_for(position)
         hands = np.zeros(4, dtype=np.int64)
         hands[:players] = position.hands
         trick = np.zeros(4, dtype=np.int64)
