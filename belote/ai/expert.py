@@ -347,8 +347,10 @@ class ExpertBot:
         return preferred if preferred in choices else min(choices)
 
     def _play_seats(self, obs: Observation, plays: list[int]) -> int:
-        """Card play with fewer than four players: sampled worlds valued by the pure-Python
-        search (:mod:`belote.engine.pysearch`), our own side's card points from here."""
+        """Card play with fewer than four players where the exact search is too large (no
+        follow-suit obligation, more than EXACT_TRICKS_FREE_PLAY tricks left): sampled worlds
+        valued by the pure-Python search (:mod:`belote.engine.pysearch`), our own side's
+        card points from here."""
         rules = obs.ruleset
         assert rules is not None and obs.seat is not None and obs.trump is not None
         info = knowledge(obs)
