@@ -273,14 +273,29 @@ def test_the_pure_python_search_matches_a_brute_force_on_the_engine() -> None:
         assert base + value == brute(child), card
 
 
-def test_the_expert_plays_three_player_hands_by_the_python_search_and_counts_it() -> None:
+def test_the_expert_bids_by_the_heuristic_with_three_players_and_counts_it() -> None:
     bot = ExpertBot(1, budget_ms=5, hard_ms=200, max_worlds=2, min_worlds=1)
     players = [bot, make_bot("normal", 2), make_bot("normal", 3)]
     game = Game(V3.with_flags(target_score=100), 0)
     source = seeded_deck_source(5)
     while not game.is_terminal() and game.hands_scored < 1:
         play_step(game, players, source)
-    assert bot.seat_fallbacks > 0
+    assert bot.seat_fallbacks > 0  # its bids (cards: tests/test_kernel_seats.py)
+
+
+def test_the_expert_plays_free_play_with_three_players_by_the_python_search_and_counts_it(
+        ) -> None:
+    # Without the follow-suit obligation the exact search starts 4 tricks from the end
+    # (EXACT_TRICKS_FREE_PLAY); earlier cards are the pure-Python playouts' (counted).
+    bot = ExpertBot(1, budget_ms=5, hard_ms=200, max_worlds=1, min_worlds=1)
+    players = [bot, make_bot("normal", 2), make_bot("normal", 3)]
+    game = Game(V3.with_flags(target_score=100, must_follow_suit=False), 0)
+    source = seeded_deck_source(5)
+    methods = set()
+    while not game.is_terminal() and game.hands_scored < 1:
+        play_step(game, players, source)
+        methods.add(bot.last_method)
+    assert "python-playouts" in methods or "python-exact" in methods
 
 
 # --- Texts -----------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from belote.engine.observation import Observation
 from belote.engine.pysearch import SeatPosition, playouts, side_totals, solve
 from belote.engine.scoring import HandFacts, Pot, hand_total, score_hand
 from belote.engine.search import Position, Solver, playout_outcomes
+from belote.engine.search_seats import SeatSolver, SeatsPosition, lines_of
 from belote.engine.tricks import CARD_POINTS
 from belote.rules.base import Rules
 
@@ -60,11 +61,25 @@ BID_TOLERANCE = 4
 # with fewer than MIN_BID_SAMPLE worlds solved in time the heuristic bids (counted).
 BID_CONFIDENCE = 1.0
 MIN_BID_SAMPLE = 3
-# Fewer than four players (the kernels refuse them): the pure-Python search solves exactly
-# from this many tricks left, and estimates earlier positions by this many playouts per card
-# and world.
+# Fewer than four players without the follow-suit obligation (no playout kernel for them):
+# the pure-Python search solves exactly from this many tricks left, and estimates earlier
+# positions by this many playouts per card and world (counted as a seat fallback).
 PY_EXACT_TRICKS = 3
 PY_PLAYOUTS = 8
+
+
+def _widow_points(obs: Observation, world: list[int]) -> int:
+    """The monte's card points in a sampled world: what no hand holds and nobody has
+    played goes with the last trick (``rules.widow == "last_trick"``), so a world's monte is
+    part of its value."""
+    rules = obs.ruleset
+    assert rules is not None and obs.trump is not None
+    if rules.widow != "last_trick":
+        return 0
+    out = ALL_CARDS & ~obs.played  # played includes the cards on the table
+    for hand in world:
+        out &= ~hand
+    return sum(CARD_POINTS[obs.trump][c] for c in card_list(out))
 
 
 def exact_search(rules: Rules, tricks_left: int) -> bool:
@@ -181,9 +196,11 @@ class ExpertBot:
         # deadline came before any world was solved
         self.last_method = ""
         self.hurried = 0  # decisions that had to be the heuristic's (no world in time)
-        # Decisions made without the compiled kernels, which play four seats only: card
-        # play by the pure-Python search, bids by the heuristic (counted and logged).
+        # Decisions with fewer than four players made without the compiled solver: bids
+        # by the heuristic, cards by the pure-Python search where the exact search is too
+        # large (no follow-suit obligation) (counted and logged).
         self.seat_fallbacks = 0
+        self._seat_solvers: dict[Rules, SeatSolver] = {}
         self.deadline: float | None = None  # the current decision's outside deadline
 
     def choose_by(self, observation: Observation, deadline: float | None) -> int:
@@ -203,6 +220,11 @@ class ExpertBot:
         if rules not in self._solvers:
             self._solvers[rules] = Solver(rules)
         return self._solvers[rules]
+
+    def seat_solver(self, rules: Rules) -> SeatSolver:
+        if rules not in self._seat_solvers:
+            self._seat_solvers[rules] = SeatSolver(rules)
+        return self._seat_solvers[rules]
 
     def choose(self, observation: Observation) -> int:
         legal = observation.legal_actions
@@ -227,6 +249,8 @@ class ExpertBot:
             card = plays[0]
         elif four:
             card = self._play(observation, plays)
+        elif rules is not None and exact_search(rules, observation.hand.bit_count()):
+            card = self._play_seats_exact(observation, plays)
         else:
             self._count_seat_fallback("card by the pure-Python search")
             card = self._play_seats(observation, plays)
@@ -302,12 +326,55 @@ class ExpertBot:
 
     def _count_seat_fallback(self, what: str) -> None:
         self.seat_fallbacks += 1
-        log.info("expert: %s (the kernels play four seats only; %d such decisions so far)",
+        log.info("expert: %s with fewer than four seats (%d such decisions so far)",
                  what, self.seat_fallbacks)
 
+    def _play_seats_exact(self, obs: Observation, plays: list[int]) -> int:
+        """Card play with fewer than four players: sampled worlds solved exactly by the
+        compiled seat solver (:mod:`belote.engine.search_seats`), our line's card points
+        from here (the taker against the others as one line), under the same deadlines as
+        :meth:`_play` (node limit from the time left; a world cut short does not count)."""
+        rules = obs.ruleset
+        assert rules is not None and obs.seat is not None and obs.trump is not None
+        info = knowledge(obs)
+        solver = self.seat_solver(rules)
+        lines = lines_of(rules.players, obs.seat, obs.taker)
+        trick = tuple(c for _, c in obs.trick)
+        leader = obs.trick[0][0] if obs.trick else obs.leader
+        totals = dict.fromkeys(plays, 0.0)
+        clock = make_clock(self.budget, self.hard, self.min_worlds, self.deadline)
+        worlds = 0
+        while worlds < self.max_worlds:
+            stop = clock.stop_before(worlds)
+            now = time.monotonic()
+            if now >= stop:
+                break
+            world = list(sample_world(info, self.rng, deadline=stop))
+            world[obs.seat] = obs.hand
+            position = SeatsPosition(tuple(world), trick, leader, obs.trump, lines,
+                                     _widow_points(obs, world))
+            values = solver.solve(position, check=False,
+                                  node_limit=solver.nodes_for(SAFETY * (stop - now)))
+            if solver.aborted:
+                break  # out of time inside this world: it does not count
+            for card in plays:
+                totals[card] += values[card]
+            worlds += 1
+        self.last_worlds = worlds
+        self.last_method = "exact"
+        preferred = self.fallback.choose(obs) & 31
+        if worlds == 0:
+            self._hurry()
+            return preferred
+        best = max(totals.values())
+        choices = [c for c in plays if totals[c] >= best - 1e-9]
+        return preferred if preferred in choices else min(choices)
+
     def _play_seats(self, obs: Observation, plays: list[int]) -> int:
-        """Card play with fewer than four players: sampled worlds valued by the pure-Python
-        search (:mod:`belote.engine.pysearch`), our own side's card points from here."""
+        """Card play with fewer than four players where the exact search is too large (no
+        follow-suit obligation, more than EXACT_TRICKS_FREE_PLAY tricks left): sampled worlds
+        valued by the pure-Python search (:mod:`belote.engine.pysearch`), our own side's
+        card points from here."""
         rules = obs.ruleset
         assert rules is not None and obs.seat is not None and obs.trump is not None
         info = knowledge(obs)
@@ -321,13 +388,7 @@ class ExpertBot:
         while worlds < self.max_worlds and time.monotonic() < clock.stop_before(worlds):
             world = list(sample_world(info, self.rng))
             world[obs.seat] = obs.hand
-            # The monte is what no hand holds and nobody has played: its points go with the
-            # last trick (rules.widow), so a world's monte is part of its value.
-            out = ALL_CARDS & ~obs.played  # played includes the cards on the table
-            for hand in world:
-                out &= ~hand
-            widow = (sum(CARD_POINTS[obs.trump][c] for c in card_list(out))
-                     if rules.widow == "last_trick" else 0)
+            widow = _widow_points(obs, world)
             position = SeatPosition(rules, tuple(world), trick, leader, obs.trump, widow)
             if exact:
                 values = solve(position, side)

@@ -1487,3 +1487,400 @@ def single_step(S: np.ndarray, P: np.ndarray, obs: np.ndarray, action: int) -> i
 def single_observation(S: np.ndarray, P: np.ndarray, obs: np.ndarray) -> None:
     """Fill ``obs`` with the observation of the player to move."""
     batch_observations(S[0], P[0], P[1], obs.reshape((1, obs.shape[0])))
+
+
+# ----------------------------------------------------------------------------- any seat count
+# The exact solver for 2, 3 or 4 seats (valdostana3, valdostana2): the 4-seat code above is
+# unrolled for tricks of four and team = seat & 1; this one reads the trick's length from
+# ``n_players`` and each seat's line from ``sides`` (0: the line whose points are counted and
+# maximised, 1: the others, one line against it: with three players the two defenders).
+# Values: line 0's card points from the cards on the table and in hand, with ``last_bonus``
+# (the caller adds the monte's points to it) for the last trick; no capot bonus.
+MAX_PLY_N = 34  # 32 cards played one per ply, and the root
+MAX_HAND_N = 16  # two players hold 16 cards
+
+
+@njit(cache=True, error_model="numpy")
+def _search_n(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, n_players: int,
+              trump: int, flags: int, sides: np.ndarray, last_bonus: int, left0: int,
+              alpha0: int, beta0: int, tt: np.ndarray, stats: np.ndarray, gen: int) -> int:
+    """Fail-soft alpha-beta for ``n_players`` seats, iterative like :func:`_search` (numba's
+    cache does not reload recursive functions reliably), with the same transposition table
+    layout, equivalent-card pruning (:func:`_kept`), move ordering (:func:`_score`) and node
+    limit (``stats``).  Table keys: cards left, leader, ``gen`` (a new one per call)."""
+    f_n = np.empty(MAX_PLY_N, dtype=np.int64)
+    f_leader = np.empty(MAX_PLY_N, dtype=np.int64)
+    f_left = np.empty(MAX_PLY_N, dtype=np.int64)
+    f_a = np.empty(MAX_PLY_N, dtype=np.int64)
+    f_b = np.empty(MAX_PLY_N, dtype=np.int64)
+    f_a0 = np.empty(MAX_PLY_N, dtype=np.int64)
+    f_b0 = np.empty(MAX_PLY_N, dtype=np.int64)
+    f_best = np.empty(MAX_PLY_N, dtype=np.int64)
+    f_bestmove = np.empty(MAX_PLY_N, dtype=np.int64)
+    f_seat = np.empty(MAX_PLY_N, dtype=np.int64)
+    f_hand = np.empty(MAX_PLY_N, dtype=np.int64)
+    f_key = np.empty(MAX_PLY_N, dtype=np.int64)
+    f_slot = np.empty(MAX_PLY_N, dtype=np.int64)
+    f_mine = np.empty(MAX_PLY_N, dtype=np.int64)
+    f_done = np.empty(MAX_PLY_N, dtype=np.int64)
+    f_count = np.empty(MAX_PLY_N, dtype=np.int64)
+    f_idx = np.empty(MAX_PLY_N, dtype=np.int64)
+    f_moves = np.empty(MAX_PLY_N * MAX_HAND_N, dtype=np.int64)
+    f_saved = np.empty((MAX_PLY_N, 4), dtype=np.int64)
+    scratch = np.empty(MAX_HAND_N, dtype=np.int64)
+    history = np.zeros((4, 32), dtype=np.int64)
+    if n_players != 4:
+        flags &= ~PARTNER_FREES  # nobody has a partner (obligations.legal_plays)
+
+    p = 0
+    f_n[0] = n0
+    f_leader[0] = leader0
+    f_left[0] = left0
+    f_a[0] = alpha0
+    f_b[0] = beta0
+    entering = True
+    returning = False
+    ret = 0
+    while True:
+        if entering:
+            entering = False
+            stats[0] += 1
+            if stats[0] >= stats[2] > 0:
+                stats[3] = 1  # over the node limit: the callers return at once
+                return 0
+            n = f_n[p]
+            leader = f_leader[p]
+            first = -1
+            hit = False
+            rem = 0
+            for s in range(n_players):
+                rem |= hands[s]
+            if n == 0 and f_left[p] == 1:
+                # The last trick plays itself: one card each.
+                c = lowest_card(hands[leader])
+                led = c >> 3
+                w = leader
+                best_key = K_WIN[trump, led, c]
+                total = K_POINTS[trump, c] + last_bonus
+                for i in range(1, n_players):
+                    s = (leader + i) % n_players
+                    c = lowest_card(hands[s])
+                    total += K_POINTS[trump, c]
+                    k = K_WIN[trump, led, c]
+                    if k > best_key:
+                        best_key = k
+                        w = s
+                ret = total if sides[w] == 0 else 0
+                hit = True
+            if n == 0 and not hit:
+                # Line 0 cannot take more than every point still in play.  The top trumps
+                # still out, while one line holds them all, go to that line (each wins the
+                # trick it falls in, or a higher one of the same line does).
+                lb = 0
+                lost = 0
+                if trump < 4:
+                    line0 = 0
+                    for s in range(n_players):
+                        if sides[s] == 0:
+                            line0 |= hands[s]
+                    owner = -1
+                    for pos in range(8):
+                        c = K_ORDER[trump, trump, pos]
+                        bit = 1 << c
+                        if rem & bit:
+                            o = 0 if line0 & bit else 1
+                            if owner < 0:
+                                owner = o
+                            elif o != owner:
+                                break
+                            if o == 0:
+                                lb += K_POINTS[trump, c]
+                            else:
+                                lost += K_POINTS[trump, c]
+                ub = last_bonus - lost
+                for su in range(4):
+                    ub += K_BYTE_POINTS[trump, su, (rem >> (8 * su)) & 255]
+                if ub <= f_a[p]:
+                    ret = ub
+                    hit = True
+                elif lb >= f_b[p]:
+                    ret = lb
+                    hit = True
+            if n == 0 and not hit:
+                key = rem | (leader << 32) | (1 << 40) | (gen << 41)
+                slot = _tt_index(key)
+                f_key[p] = key
+                f_slot[p] = slot
+                if tt[slot, 0] == key:
+                    data = tt[slot, 1]
+                    lo = data & TT_FIELD
+                    hi = (data >> 20) & TT_FIELD
+                    if lo >= f_b[p] or lo == hi:
+                        ret = lo
+                        hit = True
+                    elif hi <= f_a[p]:
+                        ret = hi
+                        hit = True
+                    else:
+                        if lo > f_a[p]:
+                            f_a[p] = lo
+                        if hi < f_b[p]:
+                            f_b[p] = hi
+                        first = (data >> 40) - 1
+            if hit:
+                if p == 0:
+                    return ret
+                p -= 1
+                returning = True
+            else:
+                f_a0[p] = f_a[p]
+                f_b0[p] = f_b[p]
+                seat = (leader + n) % n_players
+                hand = hands[seat]
+                f_seat[p] = seat
+                f_hand[p] = hand
+                led = 0
+                best_key = 0
+                partner_wins = False
+                if n > 0:
+                    lead_card = trick[0]
+                    led = lead_card >> 3
+                    w = 0
+                    best_key = K_WIN[trump, led, lead_card]
+                    for i in range(1, n):
+                        k = K_WIN[trump, led, trick[i]]
+                        if k > best_key:
+                            w = i
+                            best_key = k
+                    legal = _legal(hand, lead_card, trick[w], n, w, trump, flags)
+                    partner_wins = sides[(leader + w) % n_players] == sides[seat]
+                else:
+                    legal = hand
+                base = p * MAX_HAND_N
+                if legal & (legal - 1) == 0:
+                    f_moves[base] = lowest_card(legal)
+                    count = 1
+                else:
+                    others = rem & ~hand
+                    for i in range(n):
+                        others |= 1 << trick[i]
+                    kept = _kept(legal, others, trump)
+                    count = 0
+                    while kept:  # insertion sort by score, best first
+                        c = lowest_card(kept)
+                        kept &= kept - 1
+                        sc = _score(c, n, trump, led, best_key, partner_wins, first,
+                                    history[seat, c] if n == 0 else 0)
+                        j = count - 1
+                        while j >= 0 and scratch[j] < sc:
+                            f_moves[base + j + 1] = f_moves[base + j]
+                            scratch[j + 1] = scratch[j]
+                            j -= 1
+                        f_moves[base + j + 1] = c
+                        scratch[j + 1] = sc
+                        count += 1
+                f_count[p] = count
+                f_idx[p] = 0
+                f_best[p] = -INF if sides[seat] == 0 else INF
+                f_bestmove[p] = -1
+        if returning:
+            returning = False
+            value = f_mine[p] + ret
+            seat = f_seat[p]
+            hands[seat] = f_hand[p]
+            if f_done[p]:
+                for i in range(n_players):
+                    trick[i] = f_saved[p, i]
+            card = f_moves[p * MAX_HAND_N + f_idx[p] - 1]
+            if sides[seat] == 0:
+                if value > f_best[p]:
+                    f_best[p] = value
+                    f_bestmove[p] = card
+                if f_best[p] > f_a[p]:
+                    f_a[p] = f_best[p]
+            else:
+                if value < f_best[p]:
+                    f_best[p] = value
+                    f_bestmove[p] = card
+                if f_best[p] < f_b[p]:
+                    f_b[p] = f_best[p]
+            if f_a[p] >= f_b[p]:
+                f_idx[p] = f_count[p]
+                if f_n[p] == 0:
+                    history[seat, card] += f_left[p] * f_left[p]
+        if f_idx[p] < f_count[p]:
+            card = f_moves[p * MAX_HAND_N + f_idx[p]]
+            f_idx[p] += 1
+            n = f_n[p]
+            seat = f_seat[p]
+            hands[seat] = f_hand[p] & ~(1 << card)
+            trick[n] = card
+            f_done[p] = 0
+            if n < n_players - 1:
+                f_mine[p] = 0
+                f_n[p + 1] = n + 1
+                f_leader[p + 1] = f_leader[p]
+                f_left[p + 1] = f_left[p]
+                f_a[p + 1] = f_a[p]
+                f_b[p + 1] = f_b[p]
+                p += 1
+                entering = True
+                continue
+            led = trick[0] >> 3
+            w = 0
+            best_key = K_WIN[trump, led, trick[0]]
+            value = K_POINTS[trump, trick[0]]
+            for i in range(1, n_players):
+                value += K_POINTS[trump, trick[i]]
+                k = K_WIN[trump, led, trick[i]]
+                if k > best_key:
+                    w = i
+                    best_key = k
+            w = (f_leader[p] + w) % n_players
+            left = f_left[p] - 1
+            if left == 0:
+                value += last_bonus
+            mine = value if sides[w] == 0 else 0
+            if left == 0:
+                f_mine[p] = 0
+                ret = mine
+                returning = True
+                continue
+            for i in range(n_players):
+                f_saved[p, i] = trick[i]
+            f_done[p] = 1
+            f_mine[p] = mine
+            f_n[p + 1] = 0
+            f_leader[p + 1] = w
+            f_left[p + 1] = left
+            f_a[p + 1] = f_a[p] - mine
+            f_b[p + 1] = f_b[p] - mine
+            p += 1
+            entering = True
+            continue
+        # every move tried: store and return this node's value
+        ret = f_best[p]
+        if f_n[p] == 0:
+            slot = f_slot[p]
+            if tt[slot, 0] == f_key[p]:
+                data = tt[slot, 1]
+                lo = data & TT_FIELD
+                hi = (data >> 20) & TT_FIELD
+            else:
+                lo = 0
+                hi = TT_FIELD
+            if ret <= f_a0[p]:
+                hi = ret
+            elif ret >= f_b0[p]:
+                lo = ret
+            else:
+                lo = ret
+                hi = ret
+            tt[slot, 0] = f_key[p]
+            tt[slot, 1] = lo | (hi << 20) | ((f_bestmove[p] + 1) << 40)
+        if p == 0:
+            return ret
+        p -= 1
+        returning = True
+
+
+@njit(cache=True, error_model="numpy")
+def _value_after_n(card: int, hands: np.ndarray, trick: np.ndarray, n: int, leader: int,
+                   n_players: int, trump: int, flags: int, sides: np.ndarray,
+                   last_bonus: int, tricks_left: int, alpha: int, beta: int, tt: np.ndarray,
+                   stats: np.ndarray, gen: int) -> int:
+    """Fail-soft value (line 0's points) after the player to move plays ``card``."""
+    seat = (leader + n) % n_players
+    hand = hands[seat]
+    saved = trick.copy()
+    hands[seat] = hand & ~(1 << card)
+    trick[n] = card
+    if n < n_players - 1:
+        value = _search_n(hands, trick, n + 1, leader, n_players, trump, flags, sides,
+                          last_bonus, tricks_left, alpha, beta, tt, stats, gen)
+    else:
+        w = (leader + trick_winner(trick, n_players, trump)) % n_players
+        value = 0
+        for i in range(n_players):
+            value += K_POINTS[trump, trick[i]]
+        left = tricks_left - 1
+        if left == 0:
+            value += last_bonus
+        mine = value if sides[w] == 0 else 0
+        if left == 0:
+            value = mine
+        else:
+            value = mine + _search_n(hands, trick, 0, w, n_players, trump, flags, sides,
+                                     last_bonus, left, alpha - mine, beta - mine, tt, stats,
+                                     gen)
+    for i in range(trick.shape[0]):
+        trick[i] = saved[i]
+    hands[seat] = hand
+    return value
+
+
+@njit(cache=True, error_model="numpy")
+def solve_root_n(hands: np.ndarray, trick: np.ndarray, n: int, leader: int, n_players: int,
+                 trump: int, flags: int, sides: np.ndarray, last_bonus: int,
+                 tricks_left: int, tt: np.ndarray, out_cards: np.ndarray,
+                 out_values: np.ndarray, stats: np.ndarray, gen: int) -> int:
+    """:func:`solve_root` for ``n_players`` seats (2, 3 or 4) in two lines (``sides``: seat ->
+    0 or 1): the exact value of every legal card of the player to move, as line 0's points
+    from the cards on the table and in hand (``last_bonus`` to the last trick's winner, no
+    capot bonus).  Returns the number of cards; MTD(f) per card from the previous card's
+    value; the node limit in ``stats`` as :func:`solve_root` (the cards solved before it)."""
+    seat = (leader + n) % n_players
+    if n_players != 4:
+        flags &= ~PARTNER_FREES
+    legal = legal_mask(hands[seat], trick, n, trump, flags)
+    rep = np.full(32, -1, dtype=np.int64)
+    everything = 0
+    for s in range(n_players):
+        everything |= hands[s]
+    others = everything & ~hands[seat]
+    for i in range(n):
+        others |= 1 << trick[i]
+    _representatives(legal, others, trump, rep)
+    solved = np.full(32, -1, dtype=np.int64)
+    count = 0
+    max_value = last_bonus
+    h = everything
+    while h:
+        c = lowest_card(h)
+        max_value += K_POINTS[trump, c]
+        h &= h - 1
+    for i in range(n):
+        max_value += K_POINTS[trump, trick[i]]
+    guess = max_value // 2
+    for card in range(32):
+        if not (legal >> card) & 1:
+            continue
+        if solved[rep[card]] >= 0:  # an equivalent card was solved already
+            out_values[count] = solved[rep[card]]
+            out_cards[count] = card
+            count += 1
+            continue
+        lo = 0
+        hi = max_value
+        beta = guess
+        streak = 0
+        while lo < hi:
+            beta = min(max(beta, lo + 1), hi)
+            g = _value_after_n(card, hands, trick, n, leader, n_players, trump, flags, sides,
+                               last_bonus, tricks_left, beta - 1, beta, tt, stats, gen)
+            if stats[3]:
+                return count
+            stats[1] += 1
+            streak = _mtd_streak(streak, g >= beta)
+            if g >= beta:
+                lo = g
+                beta = lo + _mtd_step(streak)
+            else:
+                hi = g
+                beta = hi + 1 - _mtd_step(streak)
+        out_values[count] = lo
+        out_cards[count] = card
+        solved[rep[card]] = lo
+        guess = lo
+        count += 1
+    return count

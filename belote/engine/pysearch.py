@@ -1,10 +1,10 @@
 """Card-play search in plain Python, for any seat count (2, 3 or 4 players).
 
-The compiled kernels (:mod:`belote.engine._kernels`, wrapped by :mod:`belote.engine.search`)
-are written for four seats in two partnerships and refuse other rules; with fewer players
-(seed 000: "a tre o addirittura a due") the expert bot searches here instead.  Slower by two
-orders of magnitude, so it solves exactly only the last tricks (``solve``, a "paranoid"
-search: one side maximises its own points, every other seat minimises them) and estimates
+The exact search for fewer players (seed 000: "a tre o addirittura a due") is compiled
+(:mod:`belote.engine.search_seats`); the expert bot searches here only where that is too large
+(no follow-suit obligation, early in the hand), as the four-seat playout kernels refuse them.
+Slower by two orders of magnitude, so it solves exactly only the last tricks (``solve``, a
+"paranoid" search: one side maximises its own points, every other seat minimises them) and estimates
 earlier positions by random legal playouts (``playouts``).
 
 Values are the card points one side takes from here, with the last trick's bonus and the

@@ -32,19 +32,30 @@ def kernels() -> ModuleType:
 
 
 def rule_flags(rules: Rules) -> int:
-    """The card-play obligations of ``rules`` packed for the kernels: one bit per field of
-    :data:`OBLIGATION_FIELDS`.  Rules with an obligation the kernels do not implement are
-    refused (BeloteError), never searched as if the flag were not there."""
+    """The card-play obligations of ``rules`` packed for the four-seat kernels: one bit per
+    field of :data:`OBLIGATION_FIELDS`.  Rules with an obligation the kernels do not
+    implement are refused (BeloteError), never searched as if the flag were not there."""
     if rules.players != 4:
-        # The kernels model four seats in two partnerships (trick of four, team = seat % 2);
-        # fewer players search in plain Python (belote.engine.pysearch).
+        # The four-seat kernels (solve_root, playouts, batched games) model two partnerships
+        # (trick of four, team = seat % 2); the exact solver for fewer players is
+        # belote.engine.search_seats (kernel solve_root_n).
         raise BeloteError(f"the compiled kernels play four seats, not {rules.players} "
-                          f"(rules {rules.name!r}); use belote.engine.pysearch")
+                          f"(rules {rules.name!r}); use belote.engine.search_seats")
+    return pack_flags(rules)
+
+
+def pack_flags(rules: Rules) -> int:
+    """:func:`rule_flags` for any seat count: without partners (fewer than four players)
+    ``partner_master_frees`` never applies (:func:`belote.engine.obligations.legal_plays`),
+    so its bit is left out."""
     bits: dict[str, int] = kernels().FLAG_BITS
     missing = [name for name in OBLIGATION_FIELDS if name not in bits]
     if missing:
         raise BeloteError(f"the solver does not model the rule flag(s) {', '.join(missing)}")
-    return sum(bits[name] for name in OBLIGATION_FIELDS if getattr(rules, name))
+    flags = sum(bits[name] for name in OBLIGATION_FIELDS if getattr(rules, name))
+    if not rules.partners:
+        flags &= ~bits["partner_master_frees"]
+    return flags
 
 
 @dataclass(frozen=True)
@@ -94,13 +105,12 @@ INITIAL_RATE = 2_000_000.0
 RATE_WEIGHT = 0.2  # how far a faster call moves the rate up
 
 
-class Solver:
-    """Exact ("double-dummy") solver with a transposition table that lives across calls."""
+class TableSearch:
+    """What every exact solver keeps across calls: the transposition table, the node
+    counters and limit, and the measured node rate (a time budget as a node limit)."""
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self) -> None:
         k = kernels()
-        self.rules = rules
-        self.flags = rule_flags(rules)
         # one row per slot: the key (-1: empty), then bounds and best move packed
         self.tt = np.zeros((k.TT_SIZE, 2), dtype=np.int64)
         self.tt[:, 0] = -1
@@ -150,6 +160,16 @@ class Solver:
             self.clear()
             self.generation = 1
         return self.generation
+
+
+class Solver(TableSearch):
+    """Exact ("double-dummy") solver for four seats with a transposition table that lives
+    across calls (fewer seats: :class:`belote.engine.search_seats.SeatSolver`)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.flags = rule_flags(rules)
+        super().__init__()
 
     def solve(self, position: Position, check: bool = True,
               node_limit: int | None = None) -> dict[Card, int]:
