@@ -86,7 +86,9 @@ def test_normalised_weights_sum_to_one_and_all_impossible_gives_equal_weights() 
 
 
 def test_a_weighted_expert_plays_legal_cards_in_every_preset() -> None:
-    for rules in PRESETS.values():
+    # Four-seat presets: with fewer seats the expert plays by the seat solver, unweighted
+    # (and a 2-player first trick takes seconds to solve exactly).
+    for rules in (r for r in PRESETS.values() if r.players == 4):
         bot = ExpertBot(1, budget_ms=0, hard_ms=600_000, max_worlds=3, min_worlds=3,
                         bid_budget_ms=50, bid_worlds=4, min_bid_worlds=2, likelihood_eps=EPS,
                         likelihood_bids=True)
