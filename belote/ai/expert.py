@@ -19,13 +19,13 @@ import logging
 import math
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from belote.ai.heuristic import HeuristicBot
 from belote.ai.likelihood import auction_moves, normalised, play_log_likelihood
 from belote.ai.showing import table_talk
-from belote.ai.worlds import knowledge, sample_world
+from belote.ai.worlds import Knowledge, knowledge, sample_world
 from belote.cards import ACES, ALL_CARDS, card_list
 from belote.engine import actions as A
 from belote.engine.events import Event
@@ -68,7 +68,7 @@ PY_EXACT_TRICKS = 3
 PY_PLAYOUTS = 8
 
 
-def _widow_points(obs: Observation, world: list[int]) -> int:
+def _widow_points(obs: Observation, world: Sequence[int]) -> int:
     """The monte's card points in a sampled world: what no hand holds and nobody has
     played goes with the last trick (``rules.widow == "last_trick"``), so a world's monte is
     part of its value."""
@@ -276,19 +276,14 @@ class ExpertBot:
         auction = (auction_moves(obs)
                    if self.likelihood_eps is not None and self.likelihood_bids else ())
         worlds = 0
-        while worlds < self.max_worlds:
-            stop = clock.stop_before(worlds)
-            now = time.monotonic()
-            if now >= stop:
-                break
-            world = list(sample_world(info, self.rng, deadline=stop))
-            world[obs.seat] = obs.hand
+        while (drawn := self._next_world(info, obs, clock, worlds)) is not None:
+            world, left = drawn
             position = Position((world[0], world[1], world[2], world[3]), trick, leader,
                                 obs.trump, won)
             outcomes: dict[int, list[int]]
             if exact:
                 values = solver.solve(position, check=False,
-                                      node_limit=solver.nodes_for(SAFETY * (stop - now)))
+                                      node_limit=solver.nodes_for(SAFETY * left))
                 if solver.aborted:
                     break  # out of time inside this world: it does not count
                 outcomes = {card: [values[card]] for card in plays}
@@ -344,17 +339,12 @@ class ExpertBot:
         totals = dict.fromkeys(plays, 0.0)
         clock = make_clock(self.budget, self.hard, self.min_worlds, self.deadline)
         worlds = 0
-        while worlds < self.max_worlds:
-            stop = clock.stop_before(worlds)
-            now = time.monotonic()
-            if now >= stop:
-                break
-            world = list(sample_world(info, self.rng, deadline=stop))
-            world[obs.seat] = obs.hand
-            position = SeatsPosition(tuple(world), trick, leader, obs.trump, lines,
+        while (drawn := self._next_world(info, obs, clock, worlds)) is not None:
+            world, left = drawn
+            position = SeatsPosition(world, trick, leader, obs.trump, lines,
                                      _widow_points(obs, world))
             values = solver.solve(position, check=False,
-                                  node_limit=solver.nodes_for(SAFETY * (stop - now)))
+                                  node_limit=solver.nodes_for(SAFETY * left))
             if solver.aborted:
                 break  # out of time inside this world: it does not count
             for card in plays:
@@ -385,11 +375,10 @@ class ExpertBot:
         exact = obs.hand.bit_count() <= PY_EXACT_TRICKS
         clock = make_clock(self.budget, self.hard, self.min_worlds, self.deadline)
         worlds = 0
-        while worlds < self.max_worlds and time.monotonic() < clock.stop_before(worlds):
-            world = list(sample_world(info, self.rng))
-            world[obs.seat] = obs.hand
+        while (drawn := self._next_world(info, obs, clock, worlds)) is not None:
+            world = drawn[0]
             widow = _widow_points(obs, world)
-            position = SeatPosition(rules, tuple(world), trick, leader, obs.trump, widow)
+            position = SeatPosition(rules, world, trick, leader, obs.trump, widow)
             if exact:
                 values = solve(position, side)
                 for card in plays:
@@ -408,6 +397,21 @@ class ExpertBot:
         best = max(totals.values())
         choices = [c for c in plays if totals[c] >= best - 1e-9]
         return preferred if preferred in choices else min(choices)
+
+    def _next_world(self, info: Knowledge, obs: Observation, clock: Clock,
+                    worlds: int) -> tuple[tuple[int, ...], float] | None:
+        """The next sampled world (every hand, ours included) and the seconds left to solve
+        it, or None once ``max_worlds`` are solved or the clock says stop."""
+        if worlds >= self.max_worlds:
+            return None
+        stop = clock.stop_before(worlds)
+        now = time.monotonic()
+        if now >= stop:
+            return None
+        assert obs.seat is not None
+        world = list(sample_world(info, self.rng, deadline=stop))
+        world[obs.seat] = obs.hand
+        return tuple(world), stop - now
 
     def _hurry(self) -> None:
         """Count a decision whose deadline came before any world was solved."""
