@@ -431,6 +431,29 @@ def _two_tricks(q0: int, q1: int, q2: int, q3: int, leader: int, trump: int, fla
 
 
 @njit(cache=True, error_model="numpy")
+def _tt_store(tt: np.ndarray, slot: int, key: int, value: int, alpha: int, beta: int,
+              best_move: int) -> None:
+    """Record a node's value as a bound (fail-low: upper, fail-high: lower, else exact),
+    narrowing what the slot already knew of the same key, with the best move found."""
+    if tt[slot, 0] == key:
+        data = tt[slot, 1]
+        lo = data & TT_FIELD
+        hi = (data >> 20) & TT_FIELD
+    else:
+        lo = 0
+        hi = TT_FIELD
+    if value <= alpha:
+        hi = value
+    elif value >= beta:
+        lo = value
+    else:
+        lo = value
+        hi = value
+    tt[slot, 0] = key
+    tt[slot, 1] = lo | (hi << 20) | ((best_move + 1) << 40)
+
+
+@njit(cache=True, error_model="numpy")
 def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: int,
             flags: int, last_bonus: int, capot_bonus: int, won0: int, left0: int,
             alpha0: int, beta0: int, tt: np.ndarray, stats: np.ndarray, gen: int) -> int:
@@ -710,23 +733,7 @@ def _search(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, trump: 
         # every move tried: store and return this node's value
         ret = f_best[p]
         if f_n[p] == 0:
-            slot = f_slot[p]
-            if tt[slot, 0] == f_key[p]:
-                data = tt[slot, 1]
-                lo = data & TT_FIELD
-                hi = (data >> 20) & TT_FIELD
-            else:
-                lo = 0
-                hi = TT_FIELD
-            if ret <= f_a0[p]:
-                hi = ret
-            elif ret >= f_b0[p]:
-                lo = ret
-            else:
-                lo = ret
-                hi = ret
-            tt[slot, 0] = f_key[p]
-            tt[slot, 1] = lo | (hi << 20) | ((f_bestmove[p] + 1) << 40)
+            _tt_store(tt, f_slot[p], f_key[p], ret, f_a0[p], f_b0[p], f_bestmove[p])
         if p == 0:
             return ret
         p -= 1
@@ -1761,23 +1768,7 @@ def _search_n(hands: np.ndarray, trick: np.ndarray, n0: int, leader0: int, n_pla
         # every move tried: store and return this node's value
         ret = f_best[p]
         if f_n[p] == 0:
-            slot = f_slot[p]
-            if tt[slot, 0] == f_key[p]:
-                data = tt[slot, 1]
-                lo = data & TT_FIELD
-                hi = (data >> 20) & TT_FIELD
-            else:
-                lo = 0
-                hi = TT_FIELD
-            if ret <= f_a0[p]:
-                hi = ret
-            elif ret >= f_b0[p]:
-                lo = ret
-            else:
-                lo = ret
-                hi = ret
-            tt[slot, 0] = f_key[p]
-            tt[slot, 1] = lo | (hi << 20) | ((f_bestmove[p] + 1) << 40)
+            _tt_store(tt, f_slot[p], f_key[p], ret, f_a0[p], f_b0[p], f_bestmove[p])
         if p == 0:
             return ret
         p -= 1
