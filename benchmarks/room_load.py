@@ -150,17 +150,18 @@ def logged_actions(db_path: Path | None) -> tuple[int, int] | None:
         return int(acts), int(quick)
 
 
-POOL_LINE = re.compile(r"bot pool closing: (\d+) decisions, (\d+) fallbacks .*latency "
-                       r"p50 (\S+) p99 (\S+) ms")
+POOL_LINE = re.compile(r"bot pool closing: (\d+) decisions, (\d+) fallbacks .*?"
+                       r"(?:(\d+) estimated, )?latency p50 (\S+) p99 (\S+) ms")
 
 
-def pool_summary(log_text: str) -> tuple[int, int, str, str] | None:
-    """The bot pool's closing line in the server's log: decisions, fallbacks, p50, p99 (ms
-    over its latest decisions, see belote.server.bots.stats.LATENCY_WINDOW)."""
+def pool_summary(log_text: str) -> tuple[int, int, int, str, str] | None:
+    """The bot pool's closing line in the server's log: decisions, fallbacks, estimated
+    decisions (the expert's cards valued by playouts), p50, p99 (ms over its latest
+    decisions, see belote.server.bots.stats.LATENCY_WINDOW)."""
     found = POOL_LINE.search(log_text)
     if found is None:
         return None
-    return int(found[1]), int(found[2]), found[3], found[4]
+    return int(found[1]), int(found[2]), int(found[3] or 0), found[4], found[5]
 
 
 # ---------------------------------------------------------------------- the clients
@@ -485,9 +486,10 @@ async def run(args: argparse.Namespace) -> Outcome:
     print(f"bot fallbacks (quick moves) during the measure: "
           f"{fallbacks if fallbacks >= 0 else 'unknown'}")
     if pool is not None:
-        print(f"bot pool, whole run: {pool[0]} decisions, {pool[1]} fallbacks; decision "
-              f"latency (asked -> answered, latest decisions) p50 {pool[2]} ms, "
-              f"p99 {pool[3]} ms")
+        print(f"bot pool, whole run: {pool[0]} decisions, {pool[1]} fallbacks, {pool[2]} "
+              f"cards estimated by playouts (the expert's search with no world solved "
+              f"exactly in time: not a fallback, counted); decision latency (asked -> "
+              f"answered, latest decisions) p50 {pool[3]} ms, p99 {pool[4]} ms")
     else:
         print("bot pool: no closing line in the server's log")
     warnings = [line for line in log_text.splitlines()

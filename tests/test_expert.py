@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 from belote.ai import LEVELS, make_bot
-from belote.ai.expert import ExpertBot
+from belote.ai.expert import (
+    BID_PRIOR_SD,
+    WORLD_FLOOR,
+    ExpertBot,
+    _lower_bound,
+    world_time,
+)
 from belote.ai.levels import EasyBot
 from belote.engine import CHANCE, Game, seeded_deck_source
 from belote.engine import actions as A
+from belote.engine.observation import Observation
+from belote.engine.search import Position, Solver
 from belote.rules import PRESETS
+from belote.rules.base import Rules
 from belote.sim.match import play_match
 
 
@@ -92,19 +101,86 @@ def test_easy_bot_never_breaks_a_rule() -> None:
     assert game.is_terminal()
 
 
-def test_an_expert_past_its_deadline_answers_at_once_and_counts_it() -> None:
-    # A deadline already gone: no world is searched, the heuristic's legal choice is played,
-    # and the decision is counted (nothing degrades silently).
+def _card_choice(preset: str) -> Observation:
+    """A card decision of ``preset`` with a choice of cards and nothing to announce."""
+    game = Game(PRESETS[preset], 0)
+    game.deal(seeded_deck_source(5)())
+    normal = make_bot("normal", 0)
+    while True:
+        seat = game.current_player()
+        legal = game.legal_actions()
+        plays = [a for a in legal if a < A.PLAY_ANNOUNCE_BASE]
+        if len(plays) > 1 and len(plays) == len(legal):
+            return game.observation(seat)
+        game.apply(normal.choose(game.observation(seat)), seat)
+
+
+def _bid_choice(preset: str) -> Observation:
+    game = Game(PRESETS[preset], 0)
+    game.deal(seeded_deck_source(5)())
+    return game.observation(game.current_player())
+
+
+def test_an_expert_past_the_rooms_deadline_still_solves_one_world() -> None:
+    # The room's deadline is soft: once it has passed no second world is started, but the
+    # first one has the bot's own hard limit, so the answer is the search's, not a fallback.
     import time
 
-    for rules in (PRESETS["classic"], PRESETS["coinche"]):
-        game = Game(rules, 0)
-        game.deal(seeded_deck_source(5)())
-        bot = ExpertBot(3)
-        seat = game.current_player()
-        obs = game.observation(seat)
-        action = bot.choose_by(obs, time.monotonic() - 1.0)
-        assert action in obs.legal_actions
-        if len(obs.legal_actions) > 1:
-            assert bot.hurried == 1 and bot.last_method == "heuristic"
-        assert bot.deadline is None  # the deadline was for that decision only
+    for preset in ("classic", "coinche"):
+        for obs in (_bid_choice(preset), _card_choice(preset)):
+            bot = ExpertBot(3, hard_ms=60_000, bid_hard_ms=60_000)
+            action = bot.choose_by(obs, time.monotonic() - 1.0)
+            assert action in obs.legal_actions
+            assert bot.last_worlds == 1 and bot.hurried == 0 and bot.estimated == 0
+            assert bot.deadline is None  # the deadline was for that decision only
+
+
+def test_an_expert_without_time_estimates_its_cards_and_counts_a_hurried_bid() -> None:
+    for preset in ("classic", "coinche"):
+        bot = ExpertBot(3, budget_ms=0, hard_ms=0, bid_budget_ms=0, bid_hard_ms=0)
+        card = _card_choice(preset)
+        assert bot.choose(card) in card.legal_actions
+        assert bot.last_method == "estimated" and bot.estimated == 1 and bot.hurried == 0
+        bid = _bid_choice(preset)
+        assert bot.choose(bid) in bid.legal_actions
+        assert bot.last_method == "heuristic" and bot.hurried == 1
+
+
+class _AbortingSolver(Solver):
+    """Stops the first ``aborts`` searches at once, as a world too hard for its time."""
+
+    def __init__(self, rules: Rules, aborts: int) -> None:
+        super().__init__(rules)
+        self.aborts = aborts
+
+    def solve(self, position: Position, check: bool = True,
+              node_limit: int | None = None) -> dict[int, int]:
+        if self.aborts:
+            self.aborts -= 1
+            self.aborted = True
+            return {}
+        return super().solve(position, check, node_limit)
+
+
+def test_a_world_out_of_its_time_is_given_up_for_the_next() -> None:
+    card = _card_choice("classic")
+    assert card.ruleset is not None
+    bot = ExpertBot(4, budget_ms=60_000, hard_ms=60_000, max_worlds=3, min_worlds=3)
+    bot._solvers[card.ruleset] = _AbortingSolver(card.ruleset, 2)
+    assert bot.choose(card) in card.legal_actions
+    assert bot.given_up == 2 and bot.last_worlds == 3 and bot.last_method == "exact"
+
+
+def test_a_world_gets_at_most_half_the_time_left_unless_that_is_too_little() -> None:
+    assert world_time(1.0) == 0.5
+    assert world_time(0.1) == 0.05
+    assert world_time(2 * WORLD_FLOOR) == 2 * WORLD_FLOOR  # too little to split: all of it
+    assert world_time(3 * WORLD_FLOOR) == 1.5 * WORLD_FLOOR
+
+
+def test_one_world_is_enough_to_bid_its_spread_starting_from_the_prior() -> None:
+    assert _lower_bound([100.0]) == 100.0 - BID_PRIOR_SD
+    # worlds that agree by chance do not look certain: the prior still counts
+    assert 0 < 100.0 - _lower_bound([100.0, 100.0]) < BID_PRIOR_SD
+    spread = [0.0, 200.0] * 20
+    assert _lower_bound(spread) < 100.0 - 0.9 * 100.0 / len(spread) ** 0.5

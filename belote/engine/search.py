@@ -123,6 +123,9 @@ class TableSearch:
         # deal's search (value) runs slower per node than a card's (its table is colder).
         # Pessimistic: a slower call is believed at once, a faster one by RATE_WEIGHT.
         self.rates = [INITIAL_RATE, INITIAL_RATE]  # solve, value
+        # A kernel's first call in a process also loads (or compiles) it: its rate says
+        # nothing of the search, and believing it would starve the next worlds.
+        self._measured = [False, False]
 
     def nodes_for(self, seconds: float, whole_deal: bool = False) -> int:
         """A node limit that should take about ``seconds`` at the measured rate of
@@ -132,6 +135,9 @@ class TableSearch:
     def _measure(self, which: int, nodes_before: int, started: float) -> None:
         elapsed = time.perf_counter() - started
         nodes = int(self.stats[0]) - nodes_before
+        if not self._measured[which]:
+            self._measured[which] = True
+            return
         if elapsed > 0.002 and nodes > 1000:  # too short a call says little
             rate = nodes / elapsed
             old = self.rates[which]

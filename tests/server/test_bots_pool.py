@@ -39,6 +39,20 @@ def _observation() -> Observation:
     return game.observation(game.current_player())
 
 
+def _card_choice() -> Observation:
+    """A classic card decision with a choice of cards and nothing to announce."""
+    from belote.engine import actions as A
+
+    game = Game(find_preset("classic"))
+    game.deal(list(range(32)))
+    while True:
+        legal = game.legal_actions()
+        plays = [a for a in legal if a < A.PLAY_ANNOUNCE_BASE]
+        if plays and len(plays) > 1 and len(plays) == len(legal):
+            return game.observation(game.current_player())
+        game.apply(A.TAKE if A.TAKE in legal else (plays or legal)[0])
+
+
 def _run(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
     return asyncio.run(make())
 
@@ -129,13 +143,38 @@ def test_a_hurried_expert_is_counted_and_its_move_kept() -> None:
     assert pool.stats.fallbacks[Fallback.HURRIED] == 1
 
 
-def test_the_default_task_says_whether_the_expert_was_hurried() -> None:
+def test_the_default_task_says_how_the_expert_decided() -> None:
+    from belote.ai.expert import ExpertBot
+    from belote.server.bots import worker
     from belote.server.bots.worker import think_and_tell
 
-    observation = _observation()
-    action, hurried = think_and_tell("expert", observation, time.monotonic() - 1.0)
-    assert action in observation.legal_actions and hurried  # a deadline already past
-    assert think_and_tell("normal", observation, None)[1] is False
+    worker.warm_up()  # as every worker does first: the kernels' loading is not a decision's
+    bid = _observation()
+    # A deadline already past: the room's deadline is soft, one world is still solved
+    action, how = think_and_tell("expert", bid, time.monotonic() - 1.0)
+    assert action in bid.legal_actions and how == ""
+    # An expert with no time at all: the heuristic bids (hurried), cards are estimated
+    worker._BOTS["expert-no-time"] = ExpertBot(3, budget_ms=0, hard_ms=0, bid_budget_ms=0,
+                                               bid_hard_ms=0)
+    try:
+        assert think_and_tell("expert-no-time", bid, None)[1] == "hurried"
+        card = _card_choice()
+        assert think_and_tell("expert-no-time", card, None)[1] == "estimated"
+    finally:
+        del worker._BOTS["expert-no-time"]
+    assert think_and_tell("normal", bid, None)[1] == ""
+
+
+def estimated_first_legal(level: str, observation: Observation,
+                          deadline: float) -> tuple[int, str]:
+    """A worker whose expert valued its cards by playouts."""
+    return observation.legal_actions[0], "estimated"
+
+
+def test_an_estimated_decision_is_counted_but_is_no_fallback() -> None:
+    decision, pool = _choose_once(estimated_first_legal)  # type: ignore[arg-type]
+    assert decision.fallback is None
+    assert pool.stats.estimated == 1 and pool.stats.fallback_total == 0
 
 
 def test_a_late_decision_falls_back_to_the_heuristic_and_is_counted() -> None:
@@ -258,6 +297,10 @@ class _RecordingExecutor(ThreadPoolExecutor):
 
 class _WidePool(BotPool):
     """Free threads to spare, to show that a table still takes at most one."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.capacity = 4
 
     def _start(self) -> Executor:
         return _RecordingExecutor()
@@ -407,15 +450,53 @@ def test_bot_workers_die_with_a_sigkilled_server(tmp_path: Path) -> None:
         log.close()
 
 
-def test_each_decision_gets_a_deadline_from_when_it_was_asked_shorter_with_a_queue() -> None:
+def test_each_decision_gets_a_deadline_from_when_a_worker_takes_it_shorter_with_a_queue(
+) -> None:
     pool = BotPool(0, 5.0, task=think_or_hang, warm=no_warm_up)
     try:
         assert pool.think_deadline(100.0) == 100.0 + pool.think_within
         assert pool.think_within < pool.timeout  # the expert answers well within the limit
-        pool._pending = 4  # four decisions in a pool of one worker: a quarter each
+        pool._busy = 4  # four decisions for a pool of one worker: a quarter each
         assert pool.think_deadline(100.0) == 100.0 + pool.think_within / 4
     finally:
+        pool._busy = 0
         pool.close()
+
+
+def test_no_more_decisions_than_workers_run_at_once_and_a_queued_one_gets_its_time() -> None:
+    # A deadline given when asked would run out while the decision waits for a worker;
+    # one given when a worker takes it leaves the search its share of the time.
+    release = threading.Event()
+    started: dict[str, float] = {}
+    deadlines: dict[str, float] = {}
+
+    def task(level: str, observation: Observation, deadline: float) -> int:
+        started[level], deadlines[level] = time.monotonic(), deadline
+        if level == "first":
+            release.wait(60)
+        return observation.legal_actions[0]
+
+    async def run() -> None:
+        pool = _WidePool(0, 60.0, task=task)
+        pool.capacity = 1
+        try:
+            first = asyncio.create_task(pool.choose("first", _observation(), table=1))
+            second = asyncio.create_task(pool.choose("second", _observation(), table=2))
+            for _ in range(20):
+                await asyncio.sleep(0)
+            assert pool._executor.submitted == ["first"]  # type: ignore[attr-defined]
+            assert pool.queued == 2
+            await asyncio.sleep(0.3)
+            release.set()
+            assert (await first).fallback is None and (await second).fallback is None
+            assert pool.queued == 0
+        finally:
+            release.set()
+            pool.close()
+
+    _run(run)
+    assert started["second"] >= started["first"] + 0.3
+    assert deadlines["second"] > started["second"]  # its time starts when it runs
 
 
 def deadline_echo(level: str, observation: Observation, deadline: float) -> int:

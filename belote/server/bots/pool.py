@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import (
     BrokenExecutor,
@@ -25,13 +27,17 @@ log = logging.getLogger(__name__)
 
 # What a worker runs: (level, observation, deadline) -> action; the deadline is in
 # time.monotonic() seconds (one clock for the whole machine), see BotPool.choose.
-# A decision in a worker: the action, or (action, hurried) as think_and_tell says.
-Answer = int | tuple[int, bool]
+# A decision in a worker: the action, or (action, how) as think_and_tell says: how is ""
+# for the bot's own search, "hurried" for its heuristic's move (no world solved by its
+# deadline) and "estimated" for cards valued by playouts (no world solved exactly); a bool
+# is read as hurried or not.
+Answer = int | tuple[int, str | bool]
 Task = Callable[[str, Observation, float], Answer]
 
-# The share of the pool's time limit that a decision's own deadline allows, measured from
-# when it was asked: the expert's search stops by then, so its answer comes well within the
-# limit even after a wait in the queue (the rest is margin for the queue and the machine).
+# The share of the pool's time limit that a decision's own (soft) deadline allows, measured
+# from when a worker takes it: the expert starts no new world after it, and its own hard
+# limit (well under this) bounds the first world, so its answer comes well within the
+# pool's limit (the rest is margin for the queue and the machine).
 THINK_SHARE = 0.2
 
 
@@ -58,7 +64,12 @@ class BotPool:
         self._task = task
         self._warm = warm
         self.think_within = timeout * THINK_SHARE
-        self._pending = 0  # decisions submitted to the workers and not answered yet
+        # At most this many decisions are in the workers at once; the others wait in
+        # _waiting, first come first served, and get their deadline when a worker is free
+        # (a deadline that ran out in a queue would leave the search no time at all).
+        self.capacity = max(1, self.workers)
+        self._busy = 0
+        self._waiting: deque[asyncio.Future[None]] = deque()
         self._counters = Counters()
         self._closed = False
         # Per table, a future that completes once its latest decision has left the pool.
@@ -85,14 +96,14 @@ class BotPool:
         fallback: Fallback | None = None
         error: BaseException | None = None
         action = DECLINE
-        hurried = False
+        how: str | bool = ""
         try:
             if previous is not None:
                 # The table's earlier decision still occupies a worker (it was late): this
                 # one queues behind it rather than taking a second worker.
                 await asyncio.wait_for(asyncio.shield(previous), deadline - time.monotonic())
             answer = await self._ask(level, observation, deadline, slot)
-            action, hurried = answer if isinstance(answer, tuple) else (answer, False)
+            action, how = answer if isinstance(answer, tuple) else (answer, "")
         except TimeoutError as caught:
             fallback, error = Fallback.LATE, caught
         except BrokenExecutor as caught:
@@ -110,29 +121,66 @@ class BotPool:
             log.warning("table %s seat %s: bot %s %s (%r); the heuristic plays instead",
                         table, observation.seat, level, fallback.value, error)
             action = think("normal", observation, None)
-        elif hurried:
+        elif how is True or how == "hurried":
             # The bot answered in time, but with its heuristic's move (no world solved by its
             # deadline): counted and announced like any quick move, never silent.
             fallback = Fallback.HURRIED
             log.warning("table %s seat %s: bot %s hurried; it played its heuristic's move",
                         table, observation.seat, level)
+        elif how == "estimated":
+            # Its own search, at its roughest (playouts, no world solved exactly): not the
+            # heuristic standing in, but counted and logged all the same.
+            self._counters.estimated += 1
+            log.info("table %s seat %s: bot %s valued its cards by playouts (no world "
+                     "solved exactly in time)", table, observation.seat, level)
         decision = Decision(action, fallback, time.monotonic() - started)
         self._counters.record(decision)
         return decision
 
-    def think_deadline(self, asked: float) -> float:
-        """When a decision asked at ``asked`` should be answered (``time.monotonic()``): a
-        share of the time limit, less when more decisions wait than there are workers
-        (each gets its part of the pool), so that a long queue shortens every search
-        rather than making the last ones late."""
-        workers = max(1, self.workers)
-        return asked + self.think_within * min(1.0, workers / max(1, self._pending))
+    @property
+    def queued(self) -> int:
+        """Decisions in the workers or waiting for one."""
+        return self._busy + len(self._waiting)
+
+    def think_deadline(self, taken: float) -> float:
+        """The (soft) deadline of a decision that a worker takes at ``taken``
+        (``time.monotonic()``): a share of the time limit, less when more decisions are in
+        or waiting for the workers than there are workers (each gets its part of the
+        pool), so that a long queue shortens every search rather than making the last ones
+        late."""
+        return taken + self.think_within * min(1.0, self.capacity / max(1, self.queued))
+
+    async def _take_worker(self, deadline: float) -> None:
+        """Wait, first come first served, until a worker is free for one more decision
+        (TimeoutError at ``deadline``)."""
+        if self._busy < self.capacity and not self._waiting:
+            self._busy += 1
+            return
+        turn = asyncio.get_running_loop().create_future()
+        self._waiting.append(turn)
+        try:
+            await asyncio.wait_for(turn, deadline - time.monotonic())
+        except BaseException:
+            if turn.done() and not turn.cancelled():
+                self._free_worker()  # handed a worker just as it gave up: pass it on
+            else:
+                with contextlib.suppress(ValueError):
+                    self._waiting.remove(turn)
+            raise
+
+    def _free_worker(self) -> None:
+        while self._waiting:
+            turn = self._waiting.popleft()
+            if not turn.done():
+                turn.set_result(None)  # the worker goes straight to the next in line
+                return
+        self._busy -= 1
 
     async def _ask(self, level: str, observation: Observation, deadline: float,
                    slot: _Slot) -> Answer:
+        await self._take_worker(deadline)
         executor = self._executor
-        self._pending += 1
-        think_by = self.think_deadline(deadline - self.timeout)
+        think_by = self.think_deadline(time.monotonic())
         try:
             try:
                 job = executor.submit(self._task, level, observation, think_by)
@@ -143,7 +191,7 @@ class BotPool:
                 executor = self._executor
                 job = executor.submit(self._task, level, observation, think_by)
         except BaseException:
-            self._pending -= 1
+            self._free_worker()
             raise
         slot.submitted = True
         answer = asyncio.wrap_future(job)
@@ -158,7 +206,7 @@ class BotPool:
             raise
 
     def _answered(self, answer: asyncio.Future[Answer], left_pool: asyncio.Future[None]) -> None:
-        self._pending -= 1
+        self._free_worker()
         _settle(answer, left_pool)
 
     def _start(self) -> Executor:
@@ -190,9 +238,9 @@ class BotPool:
     def close(self) -> None:
         stats = self.stats
         # One line for the record (benchmarks/room_load.py reads it from the server's log).
-        log.info("bot pool closing: %d decisions, %d fallbacks %s, latency p50 %s p99 %s ms",
-                 stats.decisions, stats.fallback_total,
-                 {str(k): v for k, v in stats.fallbacks.items() if v},
+        log.info("bot pool closing: %d decisions, %d fallbacks %s, %d estimated, latency p50 "
+                 "%s p99 %s ms", stats.decisions, stats.fallback_total,
+                 {str(k): v for k, v in stats.fallbacks.items() if v}, stats.estimated,
                  _ms(stats.p50), _ms(stats.p99))
         self._closed = True
         self._executor.shutdown(wait=False, cancel_futures=True)

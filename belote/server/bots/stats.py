@@ -1,5 +1,5 @@
-"""The bot pool's account of itself: decisions, fallbacks by reason, replaced workers and the
-latency of recent decisions."""
+"""The bot pool's account of itself: decisions, fallbacks by reason, decisions the search
+answered at its roughest, replaced workers and the latency of recent decisions."""
 
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ class BotStats:
     decisions: int
     fallbacks: dict[Fallback, int]
     replacements: int
+    estimated: int  # cards valued by playouts: no world solved exactly in time
     p50: float | None
     p90: float | None
     p99: float | None
@@ -55,6 +56,7 @@ class Counters:
         self.decisions = 0
         self.fallbacks: dict[Fallback, int] = dict.fromkeys(Fallback, 0)
         self.replacements = 0
+        self.estimated = 0
         self.latencies: deque[float] = deque(maxlen=window)
 
     def record(self, decision: Decision) -> None:
@@ -65,7 +67,7 @@ class Counters:
 
     def snapshot(self) -> BotStats:
         ordered = sorted(self.latencies)
-        return BotStats(self.decisions, dict(self.fallbacks), self.replacements,
+        return BotStats(self.decisions, dict(self.fallbacks), self.replacements, self.estimated,
                         percentile(ordered, 50), percentile(ordered, 90), percentile(ordered, 99))
 
 

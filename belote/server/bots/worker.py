@@ -51,12 +51,16 @@ def think(level: str, observation: Observation, deadline: float | None = None) -
 
 
 def think_and_tell(level: str, observation: Observation,
-                   deadline: float | None = None) -> tuple[int, bool]:
-    """:func:`think`, and whether the bot was hurried: an expert that solved no world by its
-    deadline plays the heuristic's move, which the pool counts and the table announces."""
+                   deadline: float | None = None) -> tuple[int, str]:
+    """:func:`think`, and how the bot decided: "hurried" for an expert that solved no world
+    by its deadline and played the heuristic's move (the pool counts it and the table
+    announces it), "estimated" for one that valued its cards by playouts (counted), else
+    ""."""
     action = think(level, observation, deadline)
     bot = _BOTS[level]
-    return action, isinstance(bot, ExpertBot) and bot.last_method == "heuristic"
+    if not isinstance(bot, ExpertBot):
+        return action, ""
+    return action, {"heuristic": "hurried", "estimated": "estimated"}.get(bot.last_method, "")
 
 
 def warm_up() -> None:
