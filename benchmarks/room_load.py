@@ -151,17 +151,30 @@ def logged_actions(db_path: Path | None) -> tuple[int, int] | None:
 
 
 POOL_LINE = re.compile(r"bot pool closing: (\d+) decisions, (\d+) fallbacks .*?"
-                       r"(?:(\d+) estimated, )?latency p50 (\S+) p99 (\S+) ms")
+                       r"(\d+) estimated, (\d+) searched with (\S+) worlds on average, "
+                       r"latency p50 (\S+) p99 (\S+) ms")
 
 
-def pool_summary(log_text: str) -> tuple[int, int, int, str, str] | None:
-    """The bot pool's closing line in the server's log: decisions, fallbacks, estimated
-    decisions (the expert's cards valued by playouts), p50, p99 (ms over its latest
+@dataclass(frozen=True)
+class PoolSummary:
+    """The bot pool's closing line in the server's log (p50 and p99 in ms over its latest
     decisions, see belote.server.bots.stats.LATENCY_WINDOW)."""
+
+    decisions: int
+    fallbacks: int
+    estimated: int  # the expert's cards valued by playouts
+    searches: int  # the expert's decisions that searched
+    mean_worlds: float
+    p50: str
+    p99: str
+
+
+def pool_summary(log_text: str) -> PoolSummary | None:
     found = POOL_LINE.search(log_text)
     if found is None:
         return None
-    return int(found[1]), int(found[2]), int(found[3] or 0), found[4], found[5]
+    return PoolSummary(int(found[1]), int(found[2]), int(found[3]), int(found[4]),
+                       float(found[5]), found[6], found[7])
 
 
 # ---------------------------------------------------------------------- the clients
@@ -486,10 +499,11 @@ async def run(args: argparse.Namespace) -> Outcome:
     print(f"bot fallbacks (quick moves) during the measure: "
           f"{fallbacks if fallbacks >= 0 else 'unknown'}")
     if pool is not None:
-        print(f"bot pool, whole run: {pool[0]} decisions, {pool[1]} fallbacks, {pool[2]} "
-              f"cards estimated by playouts (the expert's search with no world solved "
-              f"exactly in time: not a fallback, counted); decision latency (asked -> "
-              f"answered, latest decisions) p50 {pool[3]} ms, p99 {pool[4]} ms")
+        print(f"bot pool, whole run: {pool.decisions} decisions, {pool.fallbacks} fallbacks, "
+              f"{pool.estimated} cards estimated by playouts (the expert's search with no "
+              f"world solved exactly in time: not a fallback, counted); {pool.searches} "
+              f"searches with {pool.mean_worlds:.1f} worlds on average; decision latency "
+              f"(asked -> answered, latest decisions) p50 {pool.p50} ms, p99 {pool.p99} ms")
     else:
         print("bot pool: no closing line in the server's log")
     warnings = [line for line in log_text.splitlines()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from belote.ai import LEVELS, make_bot
 from belote.ai.expert import (
     BID_PRIOR_SD,
+    SEAT_EXACT_TRICKS_TWO,
     WORLD_FLOOR,
     ExpertBot,
     _lower_bound,
@@ -104,10 +105,13 @@ def test_easy_bot_never_breaks_a_rule() -> None:
 def _card_choice(preset: str) -> Observation:
     """A card decision of ``preset`` with a choice of cards and nothing to announce."""
     game = Game(PRESETS[preset], 0)
-    game.deal(seeded_deck_source(5)())
+    decks = seeded_deck_source(5)
     normal = make_bot("normal", 0)
     while True:
         seat = game.current_player()
+        if seat == CHANCE:  # the first deal, or a new one after all passed
+            game.deal(decks())
+            continue
         legal = game.legal_actions()
         plays = [a for a in legal if a < A.PLAY_ANNOUNCE_BASE]
         if len(plays) > 1 and len(plays) == len(legal):
@@ -184,3 +188,17 @@ def test_one_world_is_enough_to_bid_its_spread_starting_from_the_prior() -> None
     assert 0 < 100.0 - _lower_bound([100.0, 100.0]) < BID_PRIOR_SD
     spread = [0.0, 200.0] * 20
     assert _lower_bound(spread) < 100.0 - 0.9 * 100.0 / len(spread) ** 0.5
+
+
+def test_with_fewer_seats_a_card_without_time_is_estimated_and_two_players_open_at_once(
+) -> None:
+    bot = ExpertBot(5, budget_ms=0, hard_ms=0)
+    card = _card_choice("valdostana3")
+    assert bot.choose(card) in card.legal_actions
+    assert bot.last_method == "estimated" and bot.estimated == 1 and bot.hurried == 0
+    # Two players, a whole deal to go: no search can end in time, none is tried
+    opening = _card_choice("valdostana2")
+    assert opening.hand.bit_count() > SEAT_EXACT_TRICKS_TWO
+    bot = ExpertBot(5)
+    assert bot.choose(opening) in opening.legal_actions
+    assert bot.last_method == "unsearchable" and bot.hurried == 1 and bot.given_up == 0

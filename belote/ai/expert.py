@@ -61,10 +61,11 @@ BID_TOLERANCE = 10
 # A bid's average over worlds counts less BID_CONFIDENCE standard errors (see _lower_bound);
 # the spread is believed BID_PRIOR_SD until the worlds say otherwise, as if BID_PRIOR_WORLDS
 # worlds had shown it, so that one world is enough to bid (a busy room's deadline) and a
-# few worlds that agree by chance do not look certain.  The prior is the order of the spread
-# measured on the presets' bids (docs/bots.md), not tuned.
+# few worlds that agree by chance do not look certain.  The prior is the spread measured on
+# the bids of classic and italian (median standard deviation over 16 worlds, docs/bots.md),
+# not tuned.
 BID_CONFIDENCE = 1.0
-BID_PRIOR_SD = 60.0
+BID_PRIOR_SD = 120.0
 BID_PRIOR_WORLDS = 2
 # Solving times of sampled worlds vary a hundredfold (a first trick: 15 ms at the median,
 # 0.5 s at the worst), so under a deadline no world may take more than WORLD_SHARE of the
@@ -76,14 +77,24 @@ WORLD_FLOOR = 0.03
 # Card play with no world solved exactly by the hard deadline: the cards are valued by
 # PLAYOUTS random playouts in each of this many sampled worlds instead ("estimated",
 # counted).  Measured on 203 positions of the first two tricks of classic against 40 exact
-# worlds: 3.8 points lost per decision, the heuristic's choice 4.2 and one exact world 5.0
-# (docs/bots.md), so this estimate stands in for the search, not the heuristic.
+# worlds: 3.8 points lost per decision, the heuristic's choice 4.2 and one exact world 5.0,
+# all within noise of each other (docs/bots.md): the search's own roughest answer.
 ESTIMATE_WORLDS = 16
 # Fewer than four players without the follow-suit obligation (no playout kernel for them):
 # the pure-Python search solves exactly from this many tricks left, and estimates earlier
 # positions by this many playouts per card and world (counted as a seat fallback).
 PY_EXACT_TRICKS = 3
 PY_PLAYOUTS = 8
+# Two players know every card after the deal, but a whole 16-trick deal takes 10 to 35 s to
+# solve (docs/rules-2-3-players.md): with more tricks left than this no search is tried and
+# the heuristic plays (counted as hurried: no time is spent on a search that cannot end).
+SEAT_EXACT_TRICKS_TWO = 12
+# The seat solver's first-trick worlds are slower than four seats' (three players: 33 ms at
+# the median, 120 ms at p90), so with fewer seats a card's search stops at this many
+# seconds at most; with no world solved by then the cards are valued by the pure-Python
+# playouts in SEAT_ESTIMATE_WORLDS worlds (about 15 ms each; counted in ``estimated``).
+SEAT_HARD = 0.2
+SEAT_ESTIMATE_WORLDS = 2
 
 
 def _widow_points(obs: Observation, world: Sequence[int]) -> int:
@@ -196,7 +207,7 @@ class ExpertBot:
                  max_worlds: int = 48, min_worlds: int = 1, bid_budget_ms: float = 250.0,
                  bid_worlds: int = 32, min_bid_worlds: int = 1,
                  bid_margin: float | None = None, hard_ms: float = 300.0,
-                 bid_hard_ms: float = 1000.0, likelihood_eps: float | None = None,
+                 bid_hard_ms: float = 800.0, likelihood_eps: float | None = None,
                  likelihood_bids: bool = False) -> None:
         self.name = name
         # None: every sampled world counts the same; else each world is weighted by how
@@ -221,8 +232,11 @@ class ExpertBot:
         self.fallback = HeuristicBot(seed)
         self._solvers: dict[Rules, Solver] = {}
         self.last_worlds = 0
-        # "exact" or "playouts": how the last decision valued worlds; "heuristic": its
-        # deadline came before any world was solved
+        # How the last decision was made: "exact" or "playouts" (how cards valued worlds;
+        # "python-..." with fewer seats), "estimated" (cards by playouts, no world solved
+        # exactly in time), "bid" (by simulation), "heuristic" (no world in time),
+        # "unsearchable" (the heuristic's, no search tried: see SEAT_EXACT_TRICKS_TWO); ""
+        # for the heuristic's own decisions (announcements)
         self.last_method = ""
         self.hurried = 0  # decisions that had to be the heuristic's (no world in time)
         self.estimated = 0  # cards valued by playouts (no world solved exactly in time)
@@ -235,9 +249,9 @@ class ExpertBot:
         self.deadline: float | None = None  # the current decision's outside deadline
 
     def choose_by(self, observation: Observation, deadline: float | None) -> int:
-        """:meth:`choose` with a deadline of the caller's (``time.monotonic()``
-        seconds), on top of the bot's own budgets: the room's bot pool gives one measured
-        from when the decision was asked."""
+        """:meth:`choose` with a soft deadline of the caller's (``time.monotonic()``
+        seconds), on top of the bot's own budgets (see :func:`make_clock`): the room's bot
+        pool gives one measured from when a worker took the decision."""
         self.deadline = deadline
         try:
             return self.choose(observation)
@@ -280,6 +294,15 @@ class ExpertBot:
             card = plays[0]
         elif four:
             card = self._play(observation, plays)
+        elif (rules is not None and rules.players == 2
+              and observation.hand.bit_count() > SEAT_EXACT_TRICKS_TWO):
+            self.last_worlds = 0
+            self.hurried += 1
+            self.last_method = "unsearchable"
+            log.info("expert: two players, %d tricks left: too large to search, the "
+                     "heuristic's card (%d such decisions so far)",
+                     observation.hand.bit_count(), self.hurried)
+            card = self.fallback.choose(observation) & 31
         elif rules is not None and exact_search(rules, observation.hand.bit_count()):
             card = self._play_seats_exact(observation, plays)
         else:
@@ -368,7 +391,8 @@ class ExpertBot:
         trick = tuple(c for _, c in obs.trick)
         leader = obs.trick[0][0] if obs.trick else obs.leader
         totals = dict.fromkeys(plays, 0.0)
-        clock = make_clock(self.budget, self.hard, self.min_worlds, self.deadline)
+        clock = make_clock(self.budget, min(self.hard, SEAT_HARD), self.min_worlds,
+                           self.deadline)
         worlds = 0
         while (drawn := self._next_world(info, obs, clock, worlds)) is not None:
             world, left = drawn
@@ -386,11 +410,32 @@ class ExpertBot:
         self.last_method = "exact"
         preferred = self.fallback.choose(obs) & 31
         if worlds == 0:
-            self._hurry()
-            return preferred
+            totals = self._estimate_seats(obs, plays, info)
         best = max(totals.values())
         choices = [c for c in plays if totals[c] >= best - 1e-9]
         return preferred if preferred in choices else min(choices)
+
+    def _estimate_seats(self, obs: Observation, plays: list[int],
+                        info: Knowledge) -> dict[int, float]:
+        """Our side's card points from here by each card, in pure-Python random playouts
+        in SEAT_ESTIMATE_WORLDS sampled worlds: fewer seats' :meth:`_estimate` (counted and
+        logged)."""
+        rules = obs.ruleset
+        assert rules is not None and obs.seat is not None and obs.trump is not None
+        side = rules.side_of(obs.seat)
+        trick = tuple(c for _, c in obs.trick)
+        leader = obs.trick[0][0] if obs.trick else obs.leader
+        totals = dict.fromkeys(plays, 0.0)
+        for _ in range(SEAT_ESTIMATE_WORLDS):
+            world = list(sample_world(info, self.rng, deadline=time.monotonic()))
+            world[obs.seat] = obs.hand
+            position = SeatPosition(rules, tuple(world), trick, leader, obs.trump,
+                                    _widow_points(obs, world))
+            for card in plays:
+                totals[card] += side_totals(playouts(position, card, PY_PLAYOUTS, self.rng),
+                                            side)
+        self._count_estimate()
+        return totals
 
     def _play_seats(self, obs: Observation, plays: list[int]) -> int:
         """Card play with fewer than four players where the exact search is too large (no
@@ -449,7 +494,8 @@ class ExpertBot:
                   cache: dict[int, float]) -> list[tuple[float, dict[int, float]]]:
         """Each card's score by random playouts in ESTIMATE_WORLDS sampled worlds, for a
         decision whose deadline came before any world was solved exactly (counted and
-        logged: the search's roughest answer, still better than the heuristic's)."""
+        logged: the search's roughest answer, measured as good as the heuristic's choice,
+        see ESTIMATE_WORLDS)."""
         rules = obs.ruleset
         assert rules is not None and obs.seat is not None and obs.trump is not None
         assert obs.taker is not None
@@ -458,7 +504,7 @@ class ExpertBot:
         won = (1 if obs.tricks_won[0] else 0) | (2 if obs.tricks_won[1] else 0)
         scores = dict.fromkeys(plays, 0.0)
         for _ in range(ESTIMATE_WORLDS):
-            world = list(sample_world(info, self.rng))
+            world = list(sample_world(info, self.rng, deadline=time.monotonic()))
             world[obs.seat] = obs.hand
             position = Position((world[0], world[1], world[2], world[3]), trick, leader,
                                 obs.trump, won)
@@ -471,11 +517,15 @@ class ExpertBot:
                                               obs.trump, obs.contract_level,
                                               obs.contract_multiplier)
                     scores[card] += cache[v] / len(outcomes) / ESTIMATE_WORLDS
+        self._count_estimate()
+        return [(0.0, scores)]
+
+    def _count_estimate(self) -> None:
+        """Count a card decision valued by playouts (no world solved exactly in time)."""
         self.estimated += 1
         self.last_method = "estimated"
         log.info("expert: no world solved exactly before the deadline (%d so far); cards "
                  "valued by playouts", self.estimated)
-        return [(0.0, scores)]
 
     def _hurry(self) -> None:
         """Count a decision whose deadline came before any world was solved."""
@@ -612,6 +662,7 @@ class ExpertBot:
                 diffs[action].append(score(trump, taker_team, level, mult) - passing)
             counted += 1
         self.last_worlds = counted
+        self.last_method = "bid"
         if counted == 0:
             return None
         return {

@@ -123,8 +123,9 @@ class TableSearch:
         # deal's search (value) runs slower per node than a card's (its table is colder).
         # Pessimistic: a slower call is believed at once, a faster one by RATE_WEIGHT.
         self.rates = [INITIAL_RATE, INITIAL_RATE]  # solve, value
-        # A kernel's first call in a process also loads (or compiles) it: its rate says
-        # nothing of the search, and believing it would starve the next worlds.
+        # A solver's first call may also load (or compile) the kernels: its rate may say
+        # nothing of the search, and believing it would starve the next worlds (so each
+        # solver's first call of each kind is not measured).
         self._measured = [False, False]
 
     def nodes_for(self, seconds: float, whole_deal: bool = False) -> int:

@@ -151,8 +151,12 @@ def test_the_default_task_says_how_the_expert_decided() -> None:
     worker.warm_up()  # as every worker does first: the kernels' loading is not a decision's
     bid = _observation()
     # A deadline already past: the room's deadline is soft, one world is still solved
-    action, how = think_and_tell("expert", bid, time.monotonic() - 1.0)
-    assert action in bid.legal_actions and how == ""
+    worker._BOTS["expert-patient"] = ExpertBot(3, bid_hard_ms=600_000)
+    try:
+        action, how, worlds = think_and_tell("expert-patient", bid, time.monotonic() - 1.0)
+    finally:
+        del worker._BOTS["expert-patient"]
+    assert action in bid.legal_actions and how == "" and worlds == 1
     # An expert with no time at all: the heuristic bids (hurried), cards are estimated
     worker._BOTS["expert-no-time"] = ExpertBot(3, budget_ms=0, hard_ms=0, bid_budget_ms=0,
                                                bid_hard_ms=0)
@@ -162,7 +166,7 @@ def test_the_default_task_says_how_the_expert_decided() -> None:
         assert think_and_tell("expert-no-time", card, None)[1] == "estimated"
     finally:
         del worker._BOTS["expert-no-time"]
-    assert think_and_tell("normal", bid, None)[1] == ""
+    assert think_and_tell("normal", bid, None) == (think("normal", bid), "", -1)
 
 
 def estimated_first_legal(level: str, observation: Observation,
@@ -175,6 +179,21 @@ def test_an_estimated_decision_is_counted_but_is_no_fallback() -> None:
     decision, pool = _choose_once(estimated_first_legal)  # type: ignore[arg-type]
     assert decision.fallback is None
     assert pool.stats.estimated == 1 and pool.stats.fallback_total == 0
+
+
+def test_the_pool_keeps_the_worlds_its_searches_solved() -> None:
+    counters = Counters()
+    assert counters.snapshot().mean_worlds == 0.0
+    for worlds in (4, 10):
+        counters.searched(worlds)
+    assert counters.snapshot().searches == 2 and counters.snapshot().mean_worlds == 7.0
+
+    def searched_six(level: str, observation: Observation,
+                     deadline: float) -> tuple[int, str, int]:
+        return observation.legal_actions[0], "", 6
+
+    _decision, pool = _choose_once(searched_six)  # type: ignore[arg-type]
+    assert pool.stats.searches == 1 and pool.stats.mean_worlds == 6.0
 
 
 def test_a_late_decision_falls_back_to_the_heuristic_and_is_counted() -> None:
@@ -496,7 +515,103 @@ def test_no_more_decisions_than_workers_run_at_once_and_a_queued_one_gets_its_ti
 
     _run(run)
     assert started["second"] >= started["first"] + 0.3
-    assert deadlines["second"] > started["second"]  # its time starts when it runs
+    # its time starts when it runs (from the ask it would have lost the 0.3 s of waiting)
+    assert deadlines["second"] >= started["second"] + 0.2 * 60.0 / 2 - 0.05
+
+
+def test_a_decision_that_waits_past_its_time_is_late_and_frees_its_place() -> None:
+    release = threading.Event()
+
+    def task(level: str, observation: Observation, deadline: float) -> int:
+        if level == "slow":
+            release.wait(60)
+        return observation.legal_actions[0]
+
+    async def run() -> None:
+        pool = BotPool(0, 0.3, task=task, warm=no_warm_up)
+        try:
+            slow = asyncio.create_task(pool.choose("slow", _observation(), table=1))
+            await asyncio.sleep(0.01)
+            waited = await pool.choose("normal", _observation(), table=2)
+            assert waited.fallback is Fallback.LATE and not pool._waiting
+            assert (await slow).fallback is Fallback.LATE  # and it still holds the worker
+            release.set()
+            for _ in range(100):
+                if pool.queued == 0:
+                    break
+                await asyncio.sleep(0.01)
+            assert pool.queued == 0  # the worker came back once the slow job ended
+            assert (await pool.choose("normal", _observation(), table=3)).fallback is None
+        finally:
+            release.set()
+            pool.close()
+
+    _run(run)
+
+
+def test_a_decision_with_too_little_time_left_is_not_started() -> None:
+    submitted: list[str] = []
+    release = threading.Event()
+
+    def task(level: str, observation: Observation, deadline: float) -> int:
+        submitted.append(level)
+        if level == "slow":
+            release.wait(60)
+        return observation.legal_actions[0]
+
+    async def run() -> None:
+        pool = BotPool(0, 1.0, task=task, warm=no_warm_up)
+        try:
+            slow = asyncio.create_task(pool.choose("slow", _observation(), table=1))
+            await asyncio.sleep(0.01)
+            waiting = asyncio.create_task(pool.choose("waiting", _observation(), table=2))
+            await asyncio.sleep(0.9)  # past 1.0 - think_within: no time left to think
+            release.set()
+            assert (await waiting).fallback is Fallback.LATE
+            await slow
+        finally:
+            release.set()
+            pool.close()
+
+    _run(run)
+    assert submitted == ["slow"]
+
+
+def test_a_waiting_decision_cancelled_from_outside_leaves_no_trace() -> None:
+    release = threading.Event()
+
+    def task(level: str, observation: Observation, deadline: float) -> int:
+        if level == "slow":
+            release.wait(60)
+        return observation.legal_actions[0]
+
+    async def run() -> None:
+        pool = BotPool(0, 5.0, task=task, warm=no_warm_up)
+        try:
+            slow = asyncio.create_task(pool.choose("slow", _observation(), table=1))
+            await asyncio.sleep(0.01)
+            waiting = asyncio.create_task(pool.choose("waiting", _observation(), table=2))
+            await asyncio.sleep(0.01)
+            waiting.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await waiting
+            assert not pool._waiting and pool.queued == 1
+            # handed the worker in the same step as it is cancelled: it passes it on
+            handed = asyncio.create_task(pool.choose("handed", _observation(), table=3))
+            await asyncio.sleep(0.01)
+            pool._free_worker()  # as if the slow job ended: the worker goes to "handed"
+            pool._busy += 1  # (the slow job really still runs)
+            handed.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await handed
+            assert pool.queued == 1 and not pool._waiting
+            release.set()
+            await slow
+        finally:
+            release.set()
+            pool.close()
+
+    _run(run)
 
 
 def deadline_echo(level: str, observation: Observation, deadline: float) -> int:

@@ -30,15 +30,19 @@ log = logging.getLogger(__name__)
 # A decision in a worker: the action, or (action, how) as think_and_tell says: how is ""
 # for the bot's own search, "hurried" for its heuristic's move (no world solved by its
 # deadline) and "estimated" for cards valued by playouts (no world solved exactly); a bool
-# is read as hurried or not.
-Answer = int | tuple[int, str | bool]
+# is read as hurried or not.  A third number is the worlds the search solved (-1: none run).
+Answer = int | tuple[int, str | bool] | tuple[int, str, int]
 Task = Callable[[str, Observation, float], Answer]
 
 # The share of the pool's time limit that a decision's own (soft) deadline allows, measured
 # from when a worker takes it: the expert starts no new world after it, and its own hard
-# limit (well under this) bounds the first world, so its answer comes well within the
-# pool's limit (the rest is margin for the queue and the machine).
+# limit bounds the first world (EXPERT_HARD at most), so its answer comes within the pool's
+# limit (the rest is margin for the queue and the machine).  A decision that has less than
+# this share of its limit left when a worker is free is late already: it is not started.
 THINK_SHARE = 0.2
+# The expert's longest hard limit (a bid's first world, ExpertBot's bid_hard_ms): a pool
+# whose share is shorter warns at start that expert decisions may come late.
+EXPERT_HARD = 0.8
 
 
 def resolve_workers(workers: int | None) -> int:
@@ -64,6 +68,10 @@ class BotPool:
         self._task = task
         self._warm = warm
         self.think_within = timeout * THINK_SHARE
+        if self.think_within < EXPERT_HARD:
+            log.warning("bot pool: a %.1f s time limit leaves expert decisions %.2f s, under "
+                        "their %.1f s hard limit: some may come late", timeout,
+                        self.think_within, EXPERT_HARD)
         # At most this many decisions are in the workers at once; the others wait in
         # _waiting, first come first served, and get their deadline when a worker is free
         # (a deadline that ran out in a queue would leave the search no time at all).
@@ -96,6 +104,7 @@ class BotPool:
         fallback: Fallback | None = None
         error: BaseException | None = None
         action = DECLINE
+        answer: Answer = DECLINE
         how: str | bool = ""
         try:
             if previous is not None:
@@ -103,7 +112,7 @@ class BotPool:
                 # one queues behind it rather than taking a second worker.
                 await asyncio.wait_for(asyncio.shield(previous), deadline - time.monotonic())
             answer = await self._ask(level, observation, deadline, slot)
-            action, how = answer if isinstance(answer, tuple) else (answer, "")
+            action, how = (answer[0], answer[1]) if isinstance(answer, tuple) else (answer, "")
         except TimeoutError as caught:
             fallback, error = Fallback.LATE, caught
         except BrokenExecutor as caught:
@@ -133,6 +142,9 @@ class BotPool:
             self._counters.estimated += 1
             log.info("table %s seat %s: bot %s valued its cards by playouts (no world "
                      "solved exactly in time)", table, observation.seat, level)
+        if (fallback in (None, Fallback.HURRIED) and isinstance(answer, tuple)
+                and len(answer) > 2 and answer[2] >= 0):
+            self._counters.searched(answer[2])  # a search ran, whatever it found in time
         decision = Decision(action, fallback, time.monotonic() - started)
         self._counters.record(decision)
         return decision
@@ -159,7 +171,10 @@ class BotPool:
         turn = asyncio.get_running_loop().create_future()
         self._waiting.append(turn)
         try:
-            await asyncio.wait_for(turn, deadline - time.monotonic())
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a
+            # cancellation that comes as the worker is handed over
+            async with asyncio.timeout(deadline - time.monotonic()):
+                await turn
         except BaseException:
             if turn.done() and not turn.cancelled():
                 self._free_worker()  # handed a worker just as it gave up: pass it on
@@ -179,8 +194,14 @@ class BotPool:
     async def _ask(self, level: str, observation: Observation, deadline: float,
                    slot: _Slot) -> Answer:
         await self._take_worker(deadline)
+        taken = time.monotonic()
+        if deadline - taken < self.think_within:
+            # Too little of its time limit left to think in: late already, so it does not
+            # hold a worker that the next decisions need.
+            self._free_worker()
+            raise TimeoutError("waited too long for a worker")
         executor = self._executor
-        think_by = self.think_deadline(time.monotonic())
+        think_by = self.think_deadline(taken)
         try:
             try:
                 job = executor.submit(self._task, level, observation, think_by)
@@ -238,10 +259,11 @@ class BotPool:
     def close(self) -> None:
         stats = self.stats
         # One line for the record (benchmarks/room_load.py reads it from the server's log).
-        log.info("bot pool closing: %d decisions, %d fallbacks %s, %d estimated, latency p50 "
-                 "%s p99 %s ms", stats.decisions, stats.fallback_total,
-                 {str(k): v for k, v in stats.fallbacks.items() if v}, stats.estimated,
-                 _ms(stats.p50), _ms(stats.p99))
+        log.info("bot pool closing: %d decisions, %d fallbacks %s, %d estimated, %d searched "
+                 "with %.1f worlds on average, latency p50 %s p99 %s ms", stats.decisions,
+                 stats.fallback_total, {str(k): v for k, v in stats.fallbacks.items() if v},
+                 stats.estimated, stats.searches, stats.mean_worlds, _ms(stats.p50),
+                 _ms(stats.p99))
         self._closed = True
         self._executor.shutdown(wait=False, cancel_futures=True)
 

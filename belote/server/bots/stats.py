@@ -40,6 +40,8 @@ class BotStats:
     fallbacks: dict[Fallback, int]
     replacements: int
     estimated: int  # cards valued by playouts: no world solved exactly in time
+    searches: int  # decisions of a searching bot (the expert) that ran a search
+    mean_worlds: float  # worlds those searches solved, on average (0.0 before the first)
     p50: float | None
     p90: float | None
     p99: float | None
@@ -57,6 +59,8 @@ class Counters:
         self.fallbacks: dict[Fallback, int] = dict.fromkeys(Fallback, 0)
         self.replacements = 0
         self.estimated = 0
+        self.searches = 0
+        self.worlds = 0
         self.latencies: deque[float] = deque(maxlen=window)
 
     def record(self, decision: Decision) -> None:
@@ -65,10 +69,18 @@ class Counters:
             self.fallbacks[decision.fallback] += 1
         self.latencies.append(decision.seconds)
 
+    def searched(self, worlds: int) -> None:
+        """A searching bot's decision that solved ``worlds`` worlds: how much the expert
+        still thinks as the room gets busier."""
+        self.searches += 1
+        self.worlds += worlds
+
     def snapshot(self) -> BotStats:
         ordered = sorted(self.latencies)
+        mean = self.worlds / self.searches if self.searches else 0.0
         return BotStats(self.decisions, dict(self.fallbacks), self.replacements, self.estimated,
-                        percentile(ordered, 50), percentile(ordered, 90), percentile(ordered, 99))
+                        self.searches, mean, percentile(ordered, 50), percentile(ordered, 90),
+                        percentile(ordered, 99))
 
 
 def percentile(ordered: list[float], p: float) -> float | None:

@@ -41,7 +41,8 @@ def think(level: str, observation: Observation, deadline: float | None = None) -
     """The action of a ``level`` bot (``DECLINE`` for an optional announcement it skips).
 
     ``deadline`` (``time.monotonic()`` seconds, one clock for every process of the machine):
-    when the answer is wanted; a bot that searches (the expert) stops its search by then."""
+    when the answer is wanted; a bot that searches (the expert) starts no second world after
+    it, its own hard limit bounding the first (:func:`belote.ai.expert.make_clock`)."""
     bot = _BOTS.get(level)
     if bot is None:
         bot = _BOTS[level] = make_bot(level)
@@ -51,27 +52,44 @@ def think(level: str, observation: Observation, deadline: float | None = None) -
 
 
 def think_and_tell(level: str, observation: Observation,
-                   deadline: float | None = None) -> tuple[int, str]:
-    """:func:`think`, and how the bot decided: "hurried" for an expert that solved no world
-    by its deadline and played the heuristic's move (the pool counts it and the table
-    announces it), "estimated" for one that valued its cards by playouts (counted), else
-    ""."""
+                   deadline: float | None = None) -> tuple[int, str, int]:
+    """:func:`think`, how the bot decided and the worlds it searched (-1: it does not
+    search): how is "hurried" for an expert that solved no world by its deadline and played
+    the heuristic's move (the pool counts it and the table announces it), "estimated" for
+    one that valued its cards by playouts (counted), else ""."""
+    bot = _BOTS.get(level)
+    if isinstance(bot, ExpertBot):
+        bot.last_method, bot.last_worlds = "", 0  # a forced move searches nothing
     action = think(level, observation, deadline)
     bot = _BOTS[level]
     if not isinstance(bot, ExpertBot):
-        return action, ""
-    return action, {"heuristic": "hurried", "estimated": "estimated"}.get(bot.last_method, "")
+        return action, "", -1
+    method = bot.last_method
+    how = {"heuristic": "hurried", "unsearchable": "hurried",
+           "estimated": "estimated"}.get(method, "")
+    return action, how, bot.last_worlds if method not in ("", "unsearchable") else -1
 
 
 def warm_up() -> None:
-    """Load (or, on a fresh install, compile) the expert's kernels with one small decision,
-    so that the first real decision of the room is not the one that pays for it."""
-    from belote.engine.state import Game
+    """Load (or, on a fresh install, compile) the expert's kernels with its first decisions
+    of a deal (bids and a card, four seats and three), so that the first real decision of
+    the room is not the one that pays for it."""
+    from belote.engine import actions as A
+    from belote.engine.state import Game, Phase
     from belote.rules import find_preset
 
-    game = Game(find_preset("classic"))
-    game.deal(list(range(32)))
-    think("expert", game.observation(game.current_player()))
+    for preset in ("classic", "valdostana3"):
+        game = Game(find_preset(preset))
+        game.deal(list(range(32)))
+        if game.phase == Phase.CUT:
+            game.apply(A.KNOCK)
+        # a deadline already past: one world each, the kernels loaded all the same
+        while game.phase == Phase.BIDDING:
+            seat = game.current_player()
+            game.apply(think("expert", game.observation(seat), time.monotonic()), seat)
+        if game.phase == Phase.PLAYING:
+            seat = game.current_player()
+            think("expert", game.observation(seat), time.monotonic())
 
 
 def init_worker(parent: int) -> None:
