@@ -202,3 +202,44 @@ def test_with_fewer_seats_a_card_without_time_is_estimated_and_two_players_open_
     bot = ExpertBot(5)
     assert bot.choose(opening) in opening.legal_actions
     assert bot.last_method == "unsearchable" and bot.hurried == 1 and bot.given_up == 0
+
+
+class _Says:
+    """A heuristic that always says ``action``."""
+
+    def __init__(self, action: int) -> None:
+        self.action = action
+
+    def choose(self, observation: Observation) -> int:
+        return self.action
+
+
+def _bid_with(worlds: list[float], heuristic: int) -> tuple[int, ExpertBot]:
+    """The expert's classic first-round bid if its worlds value taking at ``worlds`` over
+    passing, and the heuristic would say ``heuristic``."""
+    obs = _bid_choice("classic")
+    assert set(obs.legal_actions) == {A.PASS, A.TAKE}
+    bot = ExpertBot(1)
+    bot.fallback = _Says(heuristic)  # type: ignore[assignment]
+    bot._simulate_bids = lambda *_: {A.TAKE: list(worlds)}  # type: ignore[method-assign]
+    return bot.choose(obs), bot
+
+
+def test_a_few_worlds_leave_the_heuristics_bid_unless_they_are_decisive() -> None:
+    # One world a little against taking: too little to overturn the heuristic's "take"
+    action, bot = _bid_with([20.0], A.TAKE)
+    assert action == A.TAKE and bot.bids_kept == 1
+    # ... nor its "pass" for one world a little for it
+    action, bot = _bid_with([100.0], A.PASS)
+    assert action == A.PASS
+    # one world overwhelmingly for taking overturns a "pass"
+    action, bot = _bid_with([400.0], A.PASS)
+    assert action == A.TAKE and bot.bids_kept == 0
+
+
+def test_many_worlds_that_agree_overturn_the_heuristics_bid() -> None:
+    against = [-50.0 + (i % 5) for i in range(20)]  # taking loses about 50 in every world
+    action, bot = _bid_with(against, A.TAKE)
+    assert action == A.PASS and bot.bids_kept == 0
+    action, _ = _bid_with([-v for v in against], A.PASS)
+    assert action == A.TAKE

@@ -164,6 +164,13 @@ class Clock:
         """The time the next world's search must end by (passed: stop)."""
         return self.hard if worlds < self.least else self.soft
 
+    def world_stop(self, worlds: int, now: float) -> float:
+        """The time the next world's search must end by, given up otherwise: until
+        ``least`` worlds are in, a share of the time to ``hard`` (see :func:`world_time`),
+        so that one hard world does not take it all; then all the time to ``soft``."""
+        stop = self.stop_before(worlds)
+        return now + world_time(stop - now) if worlds < self.least else stop
+
 
 def make_clock(budget: float, hard: float, least: int, deadline: float | None) -> Clock:
     """Deadlines from now: ``budget`` (soft) and ``hard`` seconds.  A caller's earlier
@@ -241,6 +248,7 @@ class ExpertBot:
         self.hurried = 0  # decisions that had to be the heuristic's (no world in time)
         self.estimated = 0  # cards valued by playouts (no world solved exactly in time)
         self.given_up = 0  # worlds given up for taking more than their share of the time
+        self.bids_kept = 0  # bids where the worlds did not overturn the heuristic's choice
         # Decisions with fewer than four players made without the compiled solver: bids
         # by the heuristic, cards by the pure-Python search where the exact search is too
         # large (no follow-suit obligation) (counted and logged).
@@ -488,7 +496,7 @@ class ExpertBot:
         assert obs.seat is not None
         world = list(sample_world(info, self.rng, deadline=stop))
         world[obs.seat] = obs.hand
-        return tuple(world), world_time(stop - now)
+        return tuple(world), clock.world_stop(worlds, now) - now
 
     def _estimate(self, obs: Observation, plays: list[int], info: Knowledge,
                   cache: dict[int, float]) -> list[tuple[float, dict[int, float]]]:
@@ -541,14 +549,36 @@ class ExpertBot:
         candidates = self._candidates(obs, rules)
         if not candidates:
             return self.fallback.choose(obs)
-        scores = self._simulate_bids(obs, rules, candidates)
-        if scores is None:
+        diffs = self._simulate_bids(obs, rules, candidates)
+        if diffs is None:
             self._hurry()
             return self.fallback.choose(obs)
-        best_action, best_score = max(scores.items(), key=lambda kv: kv[1])
         if A.TAKE in obs.legal_actions and len(obs.legal_actions) == 1:
             return A.TAKE  # jack oblige
-        return best_action if best_score > 0 else self._pass_word(obs)
+        # each candidate's gain over passing world by world, less what it must beat by
+        gains = {a: [v - self._margin(a) for v in d] for a, d in diffs.items()}
+        best = max(gains, key=lambda a: _lower_bound(gains[a]))
+        chosen = best if _lower_bound(gains[best]) > 0 else None  # None: pass
+        # The heuristic's bid is the prior: the worlds overturn it only when they say with
+        # the same confidence that the other choice is better (few worlds, as in a busy
+        # room, are noisier than the heuristic's judgement; many worlds decide alone).
+        prior = self.fallback.choose(obs)
+        prior_pass = prior not in candidates
+        if prior_pass and prior not in (A.PASS, A.ASPETTO):
+            return self._pass_word(obs) if chosen is None else chosen  # prior not valued
+        if chosen == (None if prior_pass else prior):
+            return prior  # the worlds agree with the heuristic
+        zeros = [0.0] * len(gains[best])
+        ours, theirs = (zeros if chosen is None else gains[chosen],
+                        zeros if prior_pass else gains[prior])
+        if _lower_bound([a - b for a, b in zip(ours, theirs, strict=True)]) > 0:
+            return self._pass_word(obs) if chosen is None else chosen
+        self.bids_kept += 1
+        return prior
+
+    def _margin(self, action: int) -> float:
+        """What a candidate must gain over passing, on average, to be worth bidding."""
+        return self.bid_margin + (DOUBLE_MARGIN if action in (A.CONTRO, A.SURCONTRO) else 0.0)
 
     def _pass_word(self, obs: Observation) -> int:
         legal = obs.legal_actions
@@ -624,9 +654,10 @@ class ExpertBot:
 
     def _simulate_bids(self, obs: Observation, rules: Rules,
                        candidates: dict[int, tuple[int, int, int, int]]
-                       ) -> dict[int, float] | None:
-        """Average score of each candidate, minus the average of passing (the standing
-        contract stays, or nothing is played); None if no world was solved in time."""
+                       ) -> dict[int, list[float]] | None:
+        """Each candidate's score minus passing's (the standing contract stays, or nothing
+        is played), world by world on the same worlds; None if no world was solved in
+        time."""
         seat = obs.seat
         assert seat is not None
         leader = (obs.dealer + 1) % 4
@@ -643,7 +674,7 @@ class ExpertBot:
             if now >= stop:
                 break
             values = self._trump_values(rules, world, leader, trumps,
-                                        now + world_time(stop - now))
+                                        clock.world_stop(counted, now))
             if values is None:
                 self.given_up += 1  # out of its time: it does not count
                 continue
@@ -663,13 +694,7 @@ class ExpertBot:
             counted += 1
         self.last_worlds = counted
         self.last_method = "bid"
-        if counted == 0:
-            return None
-        return {
-            a: _lower_bound(d) - self.bid_margin
-            - (DOUBLE_MARGIN if a in (A.CONTRO, A.SURCONTRO) else 0.0)
-            for a, d in diffs.items()
-        }
+        return diffs if counted else None
 
     def _trump_values(self, rules: Rules, world: tuple[int, int, int, int], leader: int,
                       trumps: list[int], stop: float) -> dict[int, list[int]] | None:
