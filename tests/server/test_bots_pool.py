@@ -519,13 +519,22 @@ def test_no_more_decisions_than_workers_run_at_once_and_a_queued_one_gets_its_ti
     assert deadlines["second"] >= started["second"] + 0.2 * 60.0 / 2 - 0.05
 
 
-def test_a_decision_that_waits_past_its_time_is_late_and_frees_its_place() -> None:
-    release = threading.Event()
-
+def _slow_holds_its_worker(release: threading.Event, submitted: list[str] | None = None
+                           ) -> Callable[[str, Observation, float], int]:
+    """A task that records the levels it is given and, for level "slow", holds its worker
+    until ``release`` is set."""
     def task(level: str, observation: Observation, deadline: float) -> int:
+        if submitted is not None:
+            submitted.append(level)
         if level == "slow":
             release.wait(60)
         return observation.legal_actions[0]
+    return task
+
+
+def test_a_decision_that_waits_past_its_time_is_late_and_frees_its_place() -> None:
+    release = threading.Event()
+    task = _slow_holds_its_worker(release)
 
     async def run() -> None:
         pool = BotPool(0, 0.3, task=task, warm=no_warm_up)
@@ -552,12 +561,7 @@ def test_a_decision_that_waits_past_its_time_is_late_and_frees_its_place() -> No
 def test_a_decision_with_too_little_time_left_is_not_started() -> None:
     submitted: list[str] = []
     release = threading.Event()
-
-    def task(level: str, observation: Observation, deadline: float) -> int:
-        submitted.append(level)
-        if level == "slow":
-            release.wait(60)
-        return observation.legal_actions[0]
+    task = _slow_holds_its_worker(release, submitted)
 
     async def run() -> None:
         pool = BotPool(0, 1.0, task=task, warm=no_warm_up)
@@ -579,11 +583,7 @@ def test_a_decision_with_too_little_time_left_is_not_started() -> None:
 
 def test_a_waiting_decision_cancelled_from_outside_leaves_no_trace() -> None:
     release = threading.Event()
-
-    def task(level: str, observation: Observation, deadline: float) -> int:
-        if level == "slow":
-            release.wait(60)
-        return observation.legal_actions[0]
+    task = _slow_holds_its_worker(release)
 
     async def run() -> None:
         pool = BotPool(0, 5.0, task=task, warm=no_warm_up)

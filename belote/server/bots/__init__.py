@@ -2,12 +2,15 @@
 
 - **Sizing.** One worker process per CPU (``os.cpu_count()``) unless ``--bot-workers N``
   says otherwise; 0 thinks in one thread of the server process (the tests).
-- **Fairness.** Decisions from every table go through one FIFO queue, so they are served
-  first come, first served; and a table has at most one outstanding decision: a decision
-  that a table asks for while its earlier (late) one still occupies the pool waits for it,
-  inside its own time limit, so a table can never hold more than one worker.
+- **Fairness.** No more decisions run than there are workers; the others wait in one FIFO
+  queue, so they are served first come, first served, and each gets its thinking deadline
+  when a worker takes it (a deadline that ran out in the queue would leave no time to
+  think).  A table has at most one outstanding decision: a decision that a table asks for
+  while its earlier (late) one still occupies the pool waits for it, inside its own time
+  limit, so a table can never hold more than one worker.
 - **Fallbacks.** A decision that is late, fails, answers an illegal action or is lost when
-  a worker dies is replaced by the heuristic ("normal") bot's move, so a table never stalls.
+  a worker dies is replaced by the heuristic ("normal") bot's move, so a table never stalls;
+  an expert that solved no world in time (hurried) played its heuristic's move itself.
   Each fallback is counted by reason (``BotPool.stats``), logged with the table and seat, and
   reported in the ``Decision`` so that the table can tell the players.
 - **Replacement.** A worker that dies (killed by a signal, out of memory) breaks the whole
