@@ -45,7 +45,7 @@ def test_every_level_plays_whole_hands_of_every_preset() -> None:
 def test_expert_card_choices_are_legal_in_every_preset() -> None:
     for rules in PRESETS.values():
         bot = ExpertBot(1, budget_ms=20, max_worlds=4, bid_budget_ms=50, bid_worlds=4,
-                        min_bid_worlds=2)
+                        min_bid_worlds=2, hard_ms=100, bid_hard_ms=100)
         game = Game(rules, 0)
         source = seeded_deck_source(2)
         for _ in range(120):
@@ -65,7 +65,7 @@ def test_expert_says_passo_and_aspetto_truthfully() -> None:
     # RULES.md: "Bots say them truthfully" (passo: no ace; aspetto: at least one ace).
     rules = PRESETS["valdostana"]
     aces = sum(1 << (s * 8 + 7) for s in range(4))
-    bot = ExpertBot(3, bid_budget_ms=50, bid_worlds=4, min_bid_worlds=2)
+    bot = ExpertBot(3, bid_budget_ms=50, bid_worlds=4, min_bid_worlds=2, bid_hard_ms=100)
     source = seeded_deck_source(8)
     checked = 0
     for dealer in range(8):

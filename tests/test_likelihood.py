@@ -90,7 +90,8 @@ def test_a_weighted_expert_plays_legal_cards_in_every_preset() -> None:
     # (and a 2-player first trick takes seconds to solve exactly).
     for rules in (r for r in PRESETS.values() if r.players == 4):
         bot = ExpertBot(1, budget_ms=0, hard_ms=600_000, max_worlds=3, min_worlds=3,
-                        bid_budget_ms=50, bid_worlds=4, min_bid_worlds=2, likelihood_eps=EPS,
+                        bid_budget_ms=50, bid_worlds=4, min_bid_worlds=2, bid_hard_ms=100,
+                        likelihood_eps=EPS,
                         likelihood_bids=True)
         game = Game(rules, 0)
         source = seeded_deck_source(2)
