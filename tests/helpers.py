@@ -15,7 +15,7 @@ from typing import Any
 
 from belote.cards import Card, card_list
 from belote.engine import actions as A
-from belote.engine.dealing import DeckSource
+from belote.engine.dealing import DeckSource, seeded_deck_source
 from belote.engine.events import Event, HandScored
 from belote.engine.state import CHANCE, Game, Phase
 from belote.notation import parse_card, to_card
@@ -222,3 +222,22 @@ __all__ = [
     "play_random_hand",
     "snapshot",
 ]
+
+
+def play_every_seat_legally(rules: Rules, bot: Any, steps: int, seed: int = 2) -> Game:
+    """``bot`` plays every seat of a seeded game for up to ``steps`` decisions (deals
+    between), each of its choices asserted legal; the game as it ends."""
+    game = Game(rules, 0)
+    source = seeded_deck_source(seed)
+    for _ in range(steps):
+        if game.is_terminal():
+            break
+        if game.current_player() == CHANCE:
+            game.deal(source())
+            continue
+        seat = game.current_player()
+        obs = game.observation(seat)
+        action = bot.choose(obs)
+        assert action in obs.legal_actions
+        game.apply(action, seat)
+    return game

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from helpers import play_every_seat_legally
+
 from belote.ai import LEVELS, make_bot
 from belote.ai.expert import (
     BID_PRIOR_SD,
@@ -46,19 +48,7 @@ def test_expert_card_choices_are_legal_in_every_preset() -> None:
     for rules in PRESETS.values():
         bot = ExpertBot(1, budget_ms=20, max_worlds=4, bid_budget_ms=50, bid_worlds=4,
                         min_bid_worlds=2, hard_ms=100, bid_hard_ms=100)
-        game = Game(rules, 0)
-        source = seeded_deck_source(2)
-        for _ in range(120):
-            if game.is_terminal():
-                break
-            if game.current_player() == CHANCE:
-                game.deal(source())
-                continue
-            seat = game.current_player()
-            obs = game.observation(seat)
-            action = bot.choose(obs)
-            assert action in obs.legal_actions
-            game.apply(action, seat)
+        play_every_seat_legally(rules, bot, 120)
 
 
 def test_expert_says_passo_and_aspetto_truthfully() -> None:

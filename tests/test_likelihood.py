@@ -6,6 +6,7 @@ import math
 import random
 
 import pytest
+from helpers import play_every_seat_legally
 
 from belote.ai import make_bot
 from belote.ai.expert import ExpertBot
@@ -93,19 +94,7 @@ def test_a_weighted_expert_plays_legal_cards_in_every_preset() -> None:
                         bid_budget_ms=50, bid_worlds=4, min_bid_worlds=2, bid_hard_ms=100,
                         likelihood_eps=EPS,
                         likelihood_bids=True)
-        game = Game(rules, 0)
-        source = seeded_deck_source(2)
-        for _ in range(60):
-            if game.is_terminal():
-                break
-            if game.current_player() == CHANCE:
-                game.deal(source())
-                continue
-            seat = game.current_player()
-            obs = game.observation(seat)
-            action = bot.choose(obs)
-            assert action in obs.legal_actions
-            game.apply(action, seat)
+        play_every_seat_legally(rules, bot, 60)
 
 
 def test_weighted_expert_levels_exist() -> None:
