@@ -111,6 +111,33 @@ def _widow_points(obs: Observation, world: Sequence[int]) -> int:
     return sum(CARD_POINTS[obs.trump][c] for c in card_list(out))
 
 
+def _position(obs: Observation, world: Sequence[int]) -> Position:
+    """The four-seat solver's position for ``world`` (every hand) as ``obs`` sees the
+    table: the trick, its leader, the trump and which teams have won a trick."""
+    assert obs.trump is not None
+    leader = obs.trick[0][0] if obs.trick else obs.leader
+    won = (1 if obs.tricks_won[0] else 0) | (2 if obs.tricks_won[1] else 0)
+    return Position((world[0], world[1], world[2], world[3]), tuple(c for _, c in obs.trick),
+                    leader, obs.trump, won)
+
+
+def _card_scores(obs: Observation, outcomes: dict[int, list[int]],
+                 cache: dict[int, float]) -> dict[int, float]:
+    """Each card's average score for our team over its ``outcomes`` (team 0's points from
+    here), the hand scored by the rules (``cache``: score by points, for one decision)."""
+    rules = obs.ruleset
+    assert rules is not None and obs.seat is not None and obs.trump is not None
+    assert obs.taker is not None
+    scores = {}
+    for card, values in outcomes.items():
+        for v in values:
+            if v not in cache:
+                cache[v] = team_score(rules, obs, v, obs.seat & 1, obs.taker, obs.trump,
+                                      obs.contract_level, obs.contract_multiplier)
+        scores[card] = sum(cache[v] for v in values) / len(values)
+    return scores
+
+
 def exact_search(rules: Rules, tricks_left: int) -> bool:
     """Whether the expert solves positions of ``rules`` with ``tricks_left`` exactly (else it
     estimates them by playouts)."""
@@ -326,10 +353,6 @@ class ExpertBot:
         assert obs.taker is not None
         info = knowledge(obs)
         solver = self.solver(rules)
-        trick = tuple(c for _, c in obs.trick)
-        leader = obs.trick[0][0] if obs.trick else obs.leader
-        won = (1 if obs.tricks_won[0] else 0) | (2 if obs.tricks_won[1] else 0)
-        team = obs.seat & 1
         # per world: its log-weight and each card's score there
         solved: list[tuple[float, dict[int, float]]] = []
         cache: dict[int, float] = {}
@@ -340,8 +363,7 @@ class ExpertBot:
         worlds = 0
         while (drawn := self._next_world(info, obs, clock, worlds)) is not None:
             world, left = drawn
-            position = Position((world[0], world[1], world[2], world[3]), trick, leader,
-                                obs.trump, won)
+            position = _position(obs, world)
             outcomes: dict[int, list[int]]
             if exact:
                 values = solver.solve(position, check=False,
@@ -351,16 +373,8 @@ class ExpertBot:
                     continue
                 outcomes = {card: [values[card]] for card in plays}
             else:
-                seed = self.rng.getrandbits(32)
-                outcomes = {card: playout_outcomes(rules, position, card, PLAYOUTS, seed)
-                            for card in plays}
-            scores = dict.fromkeys(plays, 0.0)
-            for card in plays:
-                for v in outcomes[card]:
-                    if v not in cache:
-                        cache[v] = team_score(rules, obs, v, team, obs.taker, obs.trump,
-                                              obs.contract_level, obs.contract_multiplier)
-                    scores[card] += cache[v] / len(outcomes[card])
+                outcomes = self._playouts(rules, position, plays)
+            scores = _card_scores(obs, outcomes, cache)
             weight = 0.0
             if self.likelihood_eps is not None:
                 weight = play_log_likelihood(obs, (world[0], world[1], world[2], world[3]),
@@ -505,28 +519,23 @@ class ExpertBot:
         logged: the search's roughest answer, measured as good as the heuristic's choice,
         see ESTIMATE_WORLDS)."""
         rules = obs.ruleset
-        assert rules is not None and obs.seat is not None and obs.trump is not None
-        assert obs.taker is not None
-        trick = tuple(c for _, c in obs.trick)
-        leader = obs.trick[0][0] if obs.trick else obs.leader
-        won = (1 if obs.tricks_won[0] else 0) | (2 if obs.tricks_won[1] else 0)
+        assert rules is not None and obs.seat is not None
         scores = dict.fromkeys(plays, 0.0)
         for _ in range(ESTIMATE_WORLDS):
             world = list(sample_world(info, self.rng, deadline=time.monotonic()))
             world[obs.seat] = obs.hand
-            position = Position((world[0], world[1], world[2], world[3]), trick, leader,
-                                obs.trump, won)
-            seed = self.rng.getrandbits(32)
+            outcomes = self._playouts(rules, _position(obs, world), plays)
+            in_world = _card_scores(obs, outcomes, cache)
             for card in plays:
-                outcomes = playout_outcomes(rules, position, card, PLAYOUTS, seed)
-                for v in outcomes:
-                    if v not in cache:
-                        cache[v] = team_score(rules, obs, v, obs.seat & 1, obs.taker,
-                                              obs.trump, obs.contract_level,
-                                              obs.contract_multiplier)
-                    scores[card] += cache[v] / len(outcomes) / ESTIMATE_WORLDS
+                scores[card] += in_world[card] / ESTIMATE_WORLDS
         self._count_estimate()
         return [(0.0, scores)]
+
+    def _playouts(self, rules: Rules, position: Position,
+                  plays: list[int]) -> dict[int, list[int]]:
+        """Team 0's points after each card in PLAYOUTS random playouts (one seed for all)."""
+        seed = self.rng.getrandbits(32)
+        return {card: playout_outcomes(rules, position, card, PLAYOUTS, seed) for card in plays}
 
     def _count_estimate(self) -> None:
         """Count a card decision valued by playouts (no world solved exactly in time)."""
