@@ -23,8 +23,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
+from typing import Protocol
 
 from belote.ai.heuristic import HeuristicBot
+from belote.cards import CardSet
 from belote.engine.bidding import bidding_system
 from belote.engine.obligations import legal_plays
 from belote.engine.observation import Observation
@@ -68,6 +71,37 @@ def bid_log_likelihood(obs: Observation, hands: tuple[int, int, int, int],
     return total
 
 
+def _tricks_seen(obs: Observation) -> list[tuple[int, tuple[int, ...]]]:
+    tricks = list(obs.tricks)
+    if obs.trick:
+        tricks.append((obs.trick[0][0], tuple(c for _, c in obs.trick)))
+    return tricks
+
+
+def hands_at_deal(obs: Observation,
+                  world: Sequence[CardSet]) -> tuple[CardSet, CardSet, CardSet, CardSet]:
+    """The four hands as dealt, from a world's cards still in hand (``obs.seat``'s entry
+    must be its hand) and the cards each seat has played since."""
+    hands = list(world)
+    for leader, cards in _tricks_seen(obs):
+        for i, card in enumerate(cards):
+            hands[(leader + i) % 4] |= 1 << card
+    return hands[0], hands[1], hands[2], hands[3]
+
+
+class BidModel(Protocol):
+    """A model of how the other seats bid: where the bidding system at the table is known
+    (a convention everyone plays), a world whose hands would not have made the bids heard
+    is unlikely.  The expert draws its worlds among those the model fits
+    (``ExpertBot(bid_model=...)``)."""
+
+    def misfits(self, obs: Observation,
+                hands: tuple[CardSet, CardSet, CardSet, CardSet]) -> int:
+        """How many of the other seats' bids in ``obs.bids`` the model would not have
+        made with ``hands`` (the four hands as dealt)."""
+        ...
+
+
 def play_log_likelihood(obs: Observation, world: tuple[int, int, int, int],
                         model: HeuristicBot, eps: float,
                         auction: tuple[AuctionMove, ...] = ()) -> float:
@@ -84,13 +118,8 @@ def play_log_likelihood(obs: Observation, world: tuple[int, int, int, int],
     seat = obs.seat
     if rules is None or seat is None or obs.trump is None or obs.taker is None:
         raise ValueError("a card-play observation with its rules, seat and contract")
-    tricks = list(obs.tricks)
-    if obs.trick:
-        tricks.append((obs.trick[0][0], tuple(c for _, c in obs.trick)))
-    hands = list(world)
-    for leader, cards in tricks:  # back to the hands as they were before the first trick
-        for i, card in enumerate(cards):
-            hands[(leader + i) % 4] |= 1 << card
+    tricks = _tricks_seen(obs)
+    hands = list(hands_at_deal(obs, world))
     keep, switch = math.log(1.0 - eps), math.log(eps)
     total = 0.0
     if auction:

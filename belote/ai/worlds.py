@@ -16,12 +16,13 @@ from belote.engine.knowledge import (
     _allowed,
     _deal_once,
     _infer_play,
+    fits,
     knowledge,
     sample_world,
 )
 
-__all__ = ["Knowledge", "_allowed", "_deal_once", "_infer_play", "knowledge", "sample_world",
-           "trump_is_suit"]
+__all__ = ["Knowledge", "_allowed", "_deal_once", "_infer_play", "fits", "knowledge",
+           "sample_world", "trump_is_suit"]
 
 
 def trump_is_suit(trump: int | None) -> bool:

@@ -207,28 +207,51 @@ def _deal_once(info: Knowledge, rng: random.Random, hard_only: bool,
                 break
         hands[s] |= 1 << card
         room[s] -= 1
-    if any(room):
+    if any(room) or not _respects(info, hands[:n], hard_only, rng):
         return None
+    return tuple(hands[:n])
+
+
+def _respects(info: Knowledge, hands: list[CardSet], hard_only: bool,
+              rng: random.Random) -> bool:
+    """Whether the other seats' ``hands`` (the sampling seat's entry ignored) could have
+    played the tricks seen and, unless ``hard_only``, meet the soft constraints."""
+    n = len(info.sizes)
     if info.rules is not None and info.tricks:
-        full = hands[:n]
+        full = list(hands)
         full[info.seat] = info.own
         if not could_have_played(full, info.tricks, info.trump, info.rules):
-            return None
-    if not hard_only:
-        for s in range(n):
-            if info.min_aces[s] and (hands[s] & ACES).bit_count() < info.min_aces[s]:
-                return None
-        for s, suit, count in info.suit_counts:
-            held = (hands[s] & SUIT_MASKS[suit]).bit_count()
-            if (count >= 0 and held != count) or (count < 0 and held < 3):
-                return None
-        for s, card in info.honours:
-            if not hands[s] >> card & 1:
-                return None
-        for s, card, held in info.signals:
-            if bool(hands[s] >> card & 1) != held and rng.random() * SIGNAL_ODDS >= 1.0:
-                return None  # a false signal: accepted with likelihood 1 / SIGNAL_ODDS
-    return tuple(hands[:n])
+            return False
+    if hard_only:
+        return True
+    for s in range(n):
+        if info.min_aces[s] and (hands[s] & ACES).bit_count() < info.min_aces[s]:
+            return False
+    for s, suit, count in info.suit_counts:
+        held = (hands[s] & SUIT_MASKS[suit]).bit_count()
+        if (count >= 0 and held != count) or (count < 0 and held < 3):
+            return False
+    for s, card in info.honours:
+        if not hands[s] >> card & 1:
+            return False
+    for s, card, held in info.signals:
+        if bool(hands[s] >> card & 1) != held and rng.random() * SIGNAL_ODDS >= 1.0:
+            return False  # a false signal: accepted with likelihood 1 / SIGNAL_ODDS
+    return True
+
+
+def fits(info: Knowledge, hands: tuple[CardSet, ...], rng: random.Random) -> bool:
+    """Whether a world drawn earlier (each seat's cards in hand now; the sampling seat's
+    entry ignored) is still one :func:`sample_world` could draw: the cards known and
+    forbidden, the counts, the tricks seen and the soft constraints."""
+    for s in range(len(info.sizes)):
+        if s == info.seat:
+            continue
+        free = hands[s] & ~info.known[s]
+        if (hands[s] & info.known[s] != info.known[s] or free & info.forbidden[s]
+                or free & ~info.unseen or free.bit_count() != info.sizes[s]):
+            return False
+    return _respects(info, list(hands), False, rng)
 
 
 def sample_world(info: Knowledge, rng: random.Random, tries: int = 200,

@@ -258,13 +258,25 @@ def make_colver_bot(name: str) -> Callable[[int | None], Player]:
 
 
 def register_colver_bots(registry: dict[str, Callable[[int | None], Player]]) -> None:
-    """Add ``colver-heuristic``, ``colver-isdd`` and ``colver-bid`` to a bot registry.
+    """Add ``colver-heuristic``, ``colver-isdd``, ``colver-bid`` and ``expert-w20-cbid``
+    to a bot registry.
 
     Registration needs no colver; making one of these bots without colver raises
     :class:`ColverUnavailableError` with the install command.
     """
     for name in COLVER_AGENTS:
         registry.setdefault(name, make_colver_bot(name))
+    registry.setdefault("expert-w20-cbid", _expert_with_colver_bids)
+
+
+def _expert_with_colver_bids(seed: int | None) -> Player:
+    """``expert-w20`` drawing its worlds among those colver's bidder fits (the bids heard
+    at a table where colver's ``improved_v2`` bids at every seat: ``--bidder colver-bid``)."""
+    from belote.ai.expert import ExpertBot
+    from belote.oracles.colver.bid_model import ColverBidModel
+
+    return ExpertBot(seed, name="expert-w20-cbid", max_worlds=20, min_worlds=20,
+                     budget_ms=600_000, hard_ms=600_000, bid_model=ColverBidModel())
 
 
 def _register() -> None:
