@@ -6,10 +6,12 @@ seat 0 from the second trick on, ``--worlds`` worlds are sampled as the expert s
 and weighted by the normal bot's likelihood (``--eps``); the figure is the mean, over the
 cards whose holder seat 0 does not know, of the log-probability that the worlds give the
 card's real holder: uniform worlds against weighted ones (higher is better), and the
-effective sample size of the weights (worlds' worth of information left).
+effective sample size of the weights (worlds' worth of information left).  With
+``--fitting`` (colver's players), also ``--worlds`` worlds drawn among those colver's bidder
+fits, as ``expert-w20-cbid`` draws them (:mod:`belote.ai.fitting`), equally weighted.
 
     python benchmarks/world_likelihood.py [--hands 40] [--eps 0.4,0.2] [--seed 7]
-        [--players colver|normal] [--no-bids]
+        [--players colver|normal] [--no-bids] [--fitting]
 """
 
 from __future__ import annotations
@@ -20,22 +22,28 @@ import random
 from collections.abc import Sequence
 
 from belote.ai import Player, make_bot
+from belote.ai.fitting import FittingWorlds
 from belote.ai.heuristic import HeuristicBot
 from belote.ai.likelihood import auction_moves, normalised, play_log_likelihood
 from belote.ai.worlds import knowledge, sample_world
 from belote.cards import CardSet
 from belote.engine.observation import Observation
 from belote.engine.state import Phase
+from belote.oracles.colver.bid_model import ColverBidModel
 from belote.sim.arena import SameBidder, arena_rules, pair_deck, play_hand
+
+FITTING = "colver bids"  # the worlds colver's bidder fits (belote.ai.fitting), equal weights
 
 
 class Spy:
     """Seat 0's player that, at its card decisions, scores the worlds against the deal."""
 
     def __init__(self, player: Player, eps: list[float], worlds: int, seed: int,
-                 scores: dict[str, list[float]], bids: bool = True) -> None:
+                 scores: dict[str, list[float]], bids: bool = True,
+                 fitting: FittingWorlds | None = None) -> None:
         self.player, self.eps, self.worlds, self.bids = player, eps, worlds, bids
         self.rng = random.Random(seed)
+        self.fitting = fitting
         self.scores = scores
         self.name = "spy"
         self.hands: Sequence[CardSet] = ()
@@ -67,11 +75,18 @@ class Spy:
         for eps in self.eps:
             logs = [play_log_likelihood(obs, w, model, eps, auction) for w in worlds]
             weightings[f"eps {eps}"] = normalised(logs)
+        drawn = {name: worlds for name in weightings}
+        if self.fitting is not None:  # worlds the bid model fits, as the expert draws them
+            fitting = self.fitting.kept(obs, info)[:self.worlds]
+            while len(fitting) < self.worlds:
+                fitting.append(self.fitting.draw(info, obs, math.inf))
+            drawn[FITTING] = fitting
+            weightings[FITTING] = [1.0 / len(fitting)] * len(fitting)
         for name, weights in weightings.items():
             total = 0.0
             for card in cards:
                 holder = next(s for s in range(4) if truth[s] >> card & 1)
-                p = sum(w for w, world in zip(weights, worlds, strict=True)
+                p = sum(w for w, world in zip(weights, drawn[name], strict=True)
                         if world[holder] >> card & 1)
                 total += math.log(max(p, 1e-3))
             self.scores.setdefault(name, []).append(total / len(cards))
@@ -87,6 +102,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--players", default="colver", choices=("colver", "normal"))
     parser.add_argument("--no-bids", action="store_true", help="weigh by the cards only")
+    parser.add_argument("--fitting", action="store_true",
+                        help="also worlds drawn among those colver's bidder fits")
     args = parser.parse_args()
     eps = [float(e) for e in args.eps.split(",")]
     scores: dict[str, list[float]] = {}
@@ -100,7 +117,10 @@ def main() -> None:
                                          make_bot("colver-heuristic", seeds[s]))
                               if colver else make_bot("normal", seeds[s]))
             if s == 0:
-                player = Spy(player, eps, args.worlds, seeds[s], scores, not args.no_bids)
+                fitting = (FittingWorlds(ColverBidModel(), random.Random(seeds[s]))
+                           if args.fitting else None)
+                player = Spy(player, eps, args.worlds, seeds[s], scores, not args.no_bids,
+                             fitting)
             players.append(player)
         play_hand(rules, players, pair_deck(args.seed, index), index % 4)
     decisions = len(scores.get("uniform", []))
@@ -108,7 +128,7 @@ def main() -> None:
           f"{args.worlds} worlds each")
     print(f"{'weights':<12} {'log p(real holder)':>20} {'gain over uniform (95% CI)':>28} "
           f"{'effective worlds':>18}")
-    for name in ["uniform", *(f"eps {e}" for e in eps)]:
+    for name in ["uniform", *(f"eps {e}" for e in eps), *([FITTING] if args.fitting else [])]:
         values = scores[name]
         ess = scores[f"{name} ess"]
         gains = [v - u for v, u in zip(values, scores["uniform"], strict=True)]

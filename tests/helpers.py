@@ -13,13 +13,14 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from belote.ai.heuristic import HeuristicBot
 from belote.cards import Card, card_list
 from belote.engine import actions as A
 from belote.engine.dealing import DeckSource, seeded_deck_source
 from belote.engine.events import Event, HandScored
 from belote.engine.state import CHANCE, Game, Phase
 from belote.notation import parse_card, to_card
-from belote.rules import Rules, find_preset
+from belote.rules import PRESETS, Rules, find_preset
 
 CLASSIC = find_preset("classic")
 
@@ -241,3 +242,22 @@ def play_every_seat_legally(rules: Rules, bot: Any, steps: int, seed: int = 2) -
         assert action in obs.legal_actions
         game.apply(action, seat)
     return game
+
+
+def normal_bots_midway(preset: str, seed: int, cards: int) -> Game:
+    """A hand of ``preset`` played by four normal bots until ``cards`` cards are down."""
+    bots = [HeuristicBot(s) for s in range(4)]
+    for attempt in range(20):
+        game = Game(PRESETS[preset], 0)
+        source = seeded_deck_source(seed + attempt)
+        while not game.is_terminal():
+            if game.phase == Phase.PLAYING and game.played.bit_count() >= cards:
+                return game
+            if game.current_player() == CHANCE:
+                if game.deal_no:
+                    break  # all passed: try another deck
+                game.deal(source())
+                continue
+            seat = game.current_player()
+            game.apply(bots[seat].choose(game.observation(seat)), seat)
+    raise AssertionError("no hand was played")

@@ -6,42 +6,21 @@ import math
 import random
 
 import pytest
-from helpers import play_every_seat_legally
+from helpers import normal_bots_midway, play_every_seat_legally
 
 from belote.ai import make_bot
 from belote.ai.expert import ExpertBot
 from belote.ai.heuristic import HeuristicBot
 from belote.ai.likelihood import auction_moves, normalised, play_log_likelihood
 from belote.ai.worlds import knowledge, sample_world
-from belote.engine import CHANCE, Game, seeded_deck_source
-from belote.engine.state import Phase
 from belote.rules import PRESETS
 
 EPS = 0.4
 
 
-def _normal_bots_midway(preset: str, seed: int, cards: int) -> Game:
-    """A hand of ``preset`` played by four normal bots until ``cards`` cards are down."""
-    bots = [HeuristicBot(s) for s in range(4)]
-    for attempt in range(20):
-        game = Game(PRESETS[preset], 0)
-        source = seeded_deck_source(seed + attempt)
-        while not game.is_terminal():
-            if game.phase == Phase.PLAYING and game.played.bit_count() >= cards:
-                return game
-            if game.current_player() == CHANCE:
-                if game.deal_no:
-                    break  # all passed: try another deck
-                game.deal(source())
-                continue
-            seat = game.current_player()
-            game.apply(bots[seat].choose(game.observation(seat)), seat)
-    raise AssertionError("no hand was played")
-
-
 def test_in_the_true_world_every_move_is_the_models_own_when_the_model_is_the_players() -> None:
     for preset, seed in (("classic", 3), ("pinasca", 5), ("coinche", 7)):
-        game = _normal_bots_midway(preset, seed, 14)
+        game = normal_bots_midway(preset, seed, 14)
         obs = game.observation(game.current_player())
         truth = (game.hands[0], game.hands[1], game.hands[2], game.hands[3])
         best = play_log_likelihood(obs, truth, HeuristicBot(0), EPS, auction_moves(obs))
@@ -51,15 +30,15 @@ def test_in_the_true_world_every_move_is_the_models_own_when_the_model_is_the_pl
 
 
 def test_bids_are_modelled_in_an_auction_without_a_turned_card_only() -> None:
-    coinche = _normal_bots_midway("coinche", 7, 3)
+    coinche = normal_bots_midway("coinche", 7, 3)
     moves = auction_moves(coinche.observation(coinche.current_player()))
     assert moves and all(len(legal) > 1 and bid in legal for _, bid, legal, _ in moves)
-    classic = _normal_bots_midway("classic", 3, 3)
+    classic = normal_bots_midway("classic", 3, 3)
     assert auction_moves(classic.observation(classic.current_player())) == ()
 
 
 def test_a_world_the_model_finds_odd_weighs_less() -> None:
-    game = _normal_bots_midway("italian", 5, 12)
+    game = normal_bots_midway("italian", 5, 12)
     obs = game.observation(game.current_player())
     info = knowledge(obs)
     rng = random.Random(2)
@@ -69,7 +48,7 @@ def test_a_world_the_model_finds_odd_weighs_less() -> None:
 
 
 def test_likelihood_refuses_an_eps_outside_zero_one_and_the_expert_too() -> None:
-    game = _normal_bots_midway("classic", 3, 5)
+    game = normal_bots_midway("classic", 3, 5)
     obs = game.observation(game.current_player())
     world = (game.hands[0], game.hands[1], game.hands[2], game.hands[3])
     for eps in (0.0, 1.0, -0.1):

@@ -22,16 +22,11 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from belote.ai.fitting import FittingWorlds
 from belote.ai.heuristic import HeuristicBot
-from belote.ai.likelihood import (
-    BidModel,
-    auction_moves,
-    hands_at_deal,
-    normalised,
-    play_log_likelihood,
-)
+from belote.ai.likelihood import BidModel, auction_moves, normalised, play_log_likelihood
 from belote.ai.showing import table_talk
-from belote.ai.worlds import Knowledge, fits, knowledge, sample_world
+from belote.ai.worlds import Knowledge, knowledge, sample_world
 from belote.cards import ACES, ALL_CARDS, card_list
 from belote.engine import actions as A
 from belote.engine.events import Event
@@ -101,13 +96,6 @@ SEAT_EXACT_TRICKS_TWO = 12
 # playouts in SEAT_ESTIMATE_WORLDS worlds (about 15 ms each; counted in ``estimated``).
 SEAT_HARD = 0.2
 SEAT_ESTIMATE_WORLDS = 2
-# With a model of the bids (ExpertBot(bid_model=...)) a world is drawn until one fits every
-# bid heard, at most this many draws (about 60 us each with colver's bidder); past that the
-# draw that fitted best is taken (counted in ``misfit_worlds``).  Worlds that fit are kept
-# for the hand's later decisions (at most FITTING_KEPT), each still checked against the
-# cards seen since: a uniform draw among the fitting worlds stays one after filtering.
-FITTING_DRAWS = 600
-FITTING_KEPT = 256
 
 
 def _widow_points(obs: Observation, world: Sequence[int]) -> int:
@@ -258,12 +246,10 @@ class ExpertBot:
                  likelihood_bids: bool = False, bid_model: BidModel | None = None) -> None:
         self.name = name
         # None: worlds are drawn within the hard facts only; else among those whose hands
-        # the model says would have made the bids heard (see FITTING_DRAWS)
+        # the model says would have made the bids heard (belote.ai.fitting)
         self.bid_model = bid_model
-        self.misfit_worlds = 0  # worlds used that the bid model did not fit
-        self.fitting_draws = 0  # worlds drawn to find the fitting ones
-        self._fitting_key: tuple[object, ...] | None = None
-        self._fitting: list[tuple[int, int, int, int]] = []  # this hand's, as dealt
+        self.rng = random.Random(seed)
+        self.fitting = None if bid_model is None else FittingWorlds(bid_model, self.rng)
         # None: every sampled world counts the same; else each world is weighted by how
         # likely the normal bot, softened by this eps, makes the cards seen in it
         # (belote.ai.likelihood)
@@ -273,7 +259,6 @@ class ExpertBot:
         # whether the auction's bids count in the weights (where the model can read them):
         # off by default, the normal bot's bidder reads colver's bids poorly (docs/bots.md)
         self.likelihood_bids = likelihood_bids
-        self.rng = random.Random(seed)
         self.budget = budget_ms / 1000.0
         self.hard = hard_ms / 1000.0
         self.bid_budget = bid_budget_ms / 1000.0
@@ -381,7 +366,7 @@ class ExpertBot:
         auction = (auction_moves(obs)
                    if self.likelihood_eps is not None and self.likelihood_bids else ())
         worlds = 0
-        kept = self._fitting_worlds(obs, info)
+        kept = [] if self.fitting is None or not obs.bids else self.fitting.kept(obs, info)
         while (drawn := self._next_world(info, obs, clock, worlds, kept)) is not None:
             world, left = drawn
             position = _position(obs, world)
@@ -533,60 +518,14 @@ class ExpertBot:
         assert obs.seat is not None
         if kept:
             world = kept.pop()
-        elif self.bid_model is not None and obs.bids:
-            world = self._draw_fitting(info, obs, stop, self.bid_model)
+        elif self.fitting is not None and obs.bids:
+            world = self.fitting.draw(info, obs, stop)
             now = time.monotonic()
         else:
             drawn = list(sample_world(info, self.rng, deadline=stop))
             drawn[obs.seat] = obs.hand
             world = tuple(drawn)
         return world, clock.world_stop(worlds, now) - now
-
-    def _fitting_worlds(self, obs: Observation, info: Knowledge) -> list[tuple[int, ...]]:
-        """This hand's worlds that fitted the bids and still fit the cards seen (as worlds
-        of the cards in hand now, in random order); none without a bid model."""
-        if self.bid_model is None or not obs.bids:
-            return []
-        assert obs.seat is not None
-        dealt = hands_at_deal(obs, [obs.hand] * 4)[obs.seat]
-        key = (obs.dealer, obs.seat, obs.bids, dealt)
-        if key != self._fitting_key:
-            self._fitting_key, self._fitting = key, []
-            return []
-        gone = obs.played | sum(1 << c for _, c in obs.trick)
-        out: list[tuple[int, ...]] = []
-        for deal in self._fitting:
-            world = tuple(obs.hand if s == obs.seat else deal[s] & ~gone for s in range(4))
-            if fits(info, world, self.rng):
-                out.append(world)
-        self.rng.shuffle(out)
-        return out
-
-    def _draw_fitting(self, info: Knowledge, obs: Observation, stop: float,
-                      model: BidModel) -> tuple[int, ...]:
-        """A world drawn until the bid model fits it (kept for the hand's later
-        decisions), or the best fit of FITTING_DRAWS draws (counted)."""
-        assert obs.seat is not None
-        best: tuple[int, ...] = ()
-        best_misfits = -1
-        for draw in range(FITTING_DRAWS):
-            world = list(sample_world(info, self.rng, deadline=stop))
-            world[obs.seat] = obs.hand
-            deal = hands_at_deal(obs, world)
-            misfits = model.misfits(obs, deal)
-            self.fitting_draws += 1
-            if misfits == 0:
-                if len(self._fitting) < FITTING_KEPT:
-                    self._fitting.append(deal)
-                return tuple(world)
-            if best_misfits < 0 or misfits < best_misfits:
-                best, best_misfits = tuple(world), misfits
-            if draw % 32 == 31 and time.monotonic() >= stop:
-                break
-        self.misfit_worlds += 1
-        log.info("expert: no world fitting the bids in %d draws; one with %d misfits "
-                 "(%d such worlds so far)", draw + 1, best_misfits, self.misfit_worlds)
-        return best
 
     def _estimate(self, obs: Observation, plays: list[int], info: Knowledge,
                   cache: dict[int, float]) -> list[tuple[float, dict[int, float]]]:

@@ -17,6 +17,11 @@ With an auction (every card dealt before the bidding, no turned card) the bids c
 the normal bot's bidder (:func:`belote.ai.bidding.choose_bid`) as the model with the same
 ``eps``.  In take-or-pass a seat bid with five of its eight cards and which five is not
 known: the bids are left out there.
+
+Where the other seats' bidding system is known exactly (colver's ``improved_v2`` at every
+seat of colver's tables), weights are the wrong tool: a world whose hands would not have
+made the bids heard is simply not one.  :class:`BidModel` is that system's interface; the
+expert then draws its worlds among those the model fits (:mod:`belote.ai.fitting`).
 """
 
 from __future__ import annotations

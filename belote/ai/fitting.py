@@ -1,0 +1,95 @@
+"""Worlds drawn among those a model of the bids fits, kept for the hand's later decisions.
+
+Where the bidding system at the table is known (:class:`belote.ai.likelihood.BidModel`), a
+world whose hands would not have made the bids heard is not worth solving: GIB draws its
+bridge worlds "consistent with the auction" under the system the table plays.  Here a world
+is drawn within the hard facts (:func:`belote.ai.worlds.sample_world`) and redrawn until the
+model fits every bid, at most ``draws`` times; past that, the draw that fitted best is taken
+and counted (``misfits``), never silently.
+
+Fitting worlds are rare (in colver's auctions, 2.5 % of uniform worlds at the median, under
+0.5 % for a quarter of them, docs/bots.md) but stay fitting for the whole hand: each is kept
+as dealt and offered again at the seat's later decisions, if it still fits the cards seen
+since (:func:`belote.ai.worlds.fits`).  Filtering a uniform draw among the fitting worlds
+keeps it a uniform draw among those that also fit the new facts.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+
+from belote.ai.likelihood import BidModel, hands_at_deal
+from belote.ai.worlds import Knowledge, fits, sample_world
+from belote.cards import CardSet
+from belote.engine.observation import Observation
+
+log = logging.getLogger(__name__)
+
+World = tuple[CardSet, ...]  # each seat's cards in hand now, the deciding seat's included
+Deal = tuple[CardSet, CardSet, CardSet, CardSet]
+
+# At most this many draws per world: about 60 us each with colver's bidder.
+DRAWS = 600
+# At most this many fitting deals kept per hand.
+KEPT = 256
+
+
+class FittingWorlds:
+    """One seat's source of worlds that fit ``model``; counts its draws and misfits."""
+
+    def __init__(self, model: BidModel, rng: random.Random, draws: int = DRAWS,
+                 kept: int = KEPT) -> None:
+        self.model = model
+        self.rng = rng
+        self.max_draws = draws
+        self.max_kept = kept
+        self.draws = 0  # worlds drawn in all
+        self.misfits = 0  # worlds handed out that the model did not fit
+        self.key: tuple[object, ...] | None = None  # the hand the kept deals belong to
+        self.deals: list[Deal] = []  # this hand's fitting deals, as dealt
+
+    def kept(self, obs: Observation, info: Knowledge) -> list[World]:
+        """This hand's fitting deals that still fit the cards seen, as worlds of the cards
+        in hand now, in random order (a new hand forgets the last one's)."""
+        assert obs.seat is not None
+        dealt = hands_at_deal(obs, [obs.hand] * 4)[obs.seat]
+        key = (obs.dealer, obs.seat, obs.bids, dealt)
+        if key != self.key:
+            self.key, self.deals = key, []
+            return []
+        gone = obs.played | sum(1 << c for _, c in obs.trick)
+        out: list[World] = []
+        for deal in self.deals:
+            world = tuple(obs.hand if s == obs.seat else deal[s] & ~gone for s in range(4))
+            if fits(info, world, self.rng):
+                out.append(world)
+        self.rng.shuffle(out)
+        return out
+
+    def draw(self, info: Knowledge, obs: Observation, stop: float) -> World:
+        """A world the model fits (kept for later), or the best fit of ``max_draws`` draws
+        or of those made by ``stop`` (``time.monotonic()``), counted and logged."""
+        assert obs.seat is not None
+        best: World = ()
+        fewest = -1
+        draw = 0
+        for draw in range(self.max_draws):
+            world = list(sample_world(info, self.rng, deadline=stop))
+            world[obs.seat] = obs.hand
+            deal = hands_at_deal(obs, world)
+            misfits = self.model.misfits(obs, deal)
+            self.draws += 1
+            if misfits == 0:
+                if len(self.deals) < self.max_kept:
+                    self.deals.append(deal)
+                return tuple(world)
+            if fewest < 0 or misfits < fewest:
+                best, fewest = tuple(world), misfits
+            if draw % 32 == 31 and time.monotonic() >= stop:
+                break
+        self.misfits += 1
+        log.info("no world fitting the bids in %d draws; one with %d misfits (%d such "
+                 "worlds so far)", draw + 1, fewest, self.misfits)
+        return best

@@ -1,0 +1,236 @@
+"""Worlds drawn among those a model of the bids fits (ExpertBot(bid_model=...)), and
+colver's bidder as that model."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from helpers import normal_bots_midway
+
+from belote.ai import make_bot
+from belote.ai.expert import ExpertBot
+from belote.ai.fitting import FittingWorlds
+from belote.ai.likelihood import hands_at_deal
+from belote.ai.worlds import fits, knowledge, sample_world
+from belote.cards import ALL_CARDS, CardSet
+from belote.engine import actions as A
+from belote.engine.observation import Observation
+from belote.engine.state import Phase
+from belote.sim.arena import SameBidder, arena_rules, pair_deck, play_hand
+
+
+class HoldsCard:
+    """A model that fits only the worlds in which ``seat`` was dealt ``card``."""
+
+    def __init__(self, seat: int, card: int) -> None:
+        self.seat, self.card = seat, card
+        self.calls = 0
+
+    def misfits(self, obs: Observation, hands: tuple[CardSet, CardSet, CardSet, CardSet],
+                ) -> int:
+        self.calls += 1
+        return 0 if hands[self.seat] >> self.card & 1 else 1
+
+
+class NeverFits:
+    def misfits(self, obs: Observation, hands: tuple[CardSet, CardSet, CardSet, CardSet],
+                ) -> int:
+        return 2
+
+
+def _bot(model: object, worlds: int = 6) -> ExpertBot:
+    return ExpertBot(3, max_worlds=worlds, min_worlds=worlds, budget_ms=600_000,
+                     hard_ms=600_000, bid_model=model)  # type: ignore[arg-type]
+
+
+def _fitting(bot: ExpertBot) -> FittingWorlds:
+    assert bot.fitting is not None
+    return bot.fitting
+
+
+def _coinche_card_decision(cards: int = 5, seed: int = 11,
+                           ) -> tuple[Observation, tuple[CardSet, ...]]:
+    game = normal_bots_midway("coinche", seed, cards)
+    seat = game.current_player()
+    return game.observation(seat), tuple(game.hands)
+
+
+def test_the_real_deal_and_any_drawn_world_fit_what_was_seen_and_a_changed_one_does_not(
+) -> None:
+    obs, truth = _coinche_card_decision(6)
+    rng = random.Random(1)
+    for seed in range(11, 60):  # a position where a seat has shown a void
+        obs, truth = _coinche_card_decision(14, seed)
+        info = knowledge(obs)
+        if any(info.forbidden[s] & truth[t] for s in range(4) for t in range(4)
+               if obs.seat not in (s, t) and s != t):
+            break
+    assert fits(info, truth, rng)
+    for _ in range(20):
+        assert fits(info, sample_world(info, rng), rng)
+    seat = obs.seat
+    assert seat is not None
+    others = [s for s in range(4) if s != seat]
+    a, b = others[0], others[1]
+    # one card too many for one seat, one too few for another
+    moved = list(truth)
+    card = moved[a] & -moved[a]
+    moved[a] ^= card
+    moved[b] |= card
+    assert not fits(info, tuple(moved), rng)
+    # a card a seat cannot hold (it did not follow that suit) swapped into its hand
+    for s in others:
+        for t in others:
+            held = info.forbidden[s] & truth[t]
+            if s != t and held:
+                bad = list(truth)
+                give, take = held & -held, truth[s] & -truth[s]
+                bad[s], bad[t] = bad[s] ^ take | give, bad[t] ^ give | take
+                assert not fits(info, tuple(bad), rng)
+                return
+    pytest.fail("no void was shown in this hand: pick another position")
+
+
+def test_hands_at_deal_give_each_seat_its_cards_in_hand_and_those_it_played() -> None:
+    obs, truth = _coinche_card_decision(6)
+    dealt = hands_at_deal(obs, truth)
+    assert sum(h.bit_count() for h in dealt) == 32
+    assert dealt[0] | dealt[1] | dealt[2] | dealt[3] == ALL_CARDS
+    played_by = [0, 0, 0, 0]
+    for leader, cards in obs.tricks:
+        for i, card in enumerate(cards):
+            played_by[(leader + i) % 4] |= 1 << card
+    for who, card in obs.trick:
+        played_by[who] |= 1 << card
+    assert all(dealt[s] == truth[s] | played_by[s] for s in range(4))
+
+
+def test_every_world_the_expert_keeps_fits_the_bid_model_and_none_misfit() -> None:
+    obs, truth = _coinche_card_decision(5)
+    seat = obs.seat
+    assert seat is not None
+    unseen = knowledge(obs).unseen
+    # a card the seat cannot see, in the hand of the next seat: the model insists on it
+    holder = (seat + 1) % 4
+    card = next(c for c in range(32) if unseen >> c & 1 and truth[holder] >> c & 1)
+    model = HoldsCard(holder, card)
+    bot = _bot(model)
+    fitting = _fitting(bot)
+    action = bot.choose(obs)
+    assert action in obs.legal_actions
+    assert bot.last_worlds == 6 and fitting.misfits == 0
+    assert fitting.deals and all(deal[holder] >> card & 1 for deal in fitting.deals)
+    assert fitting.draws == model.calls >= 6
+
+
+def test_with_no_world_fitting_the_best_drawn_is_used_and_counted(
+        caplog: pytest.LogCaptureFixture) -> None:
+    obs, _ = _coinche_card_decision(5)
+    bot = _bot(NeverFits())
+    fitting = _fitting(bot)
+    fitting.max_draws = 4
+    with caplog.at_level("INFO", logger="belote.ai.fitting"):
+        assert bot.choose(obs) in obs.legal_actions
+    assert fitting.misfits == bot.last_worlds == 6
+    assert fitting.draws == 6 * 4
+    assert not fitting.deals  # nothing kept that did not fit
+    assert "no world fitting the bids" in caplog.text
+
+
+def test_worlds_that_fitted_are_reused_later_in_the_hand_and_forgotten_at_the_next() -> None:
+    game = normal_bots_midway("coinche", 11, 1)
+    seat = game.current_player()
+    unseen = knowledge(game.observation(seat)).unseen
+    model = HoldsCard((seat + 2) % 4, (unseen & -unseen).bit_length() - 1)  # a third fit
+    bot = _bot(model)
+    fitting = _fitting(bot)
+    normal = make_bot("normal", 0)
+    draws: list[int] = []
+    while game.phase == Phase.PLAYING and len(draws) < 3:
+        who = game.current_player()
+        obs = game.observation(who)
+        if who == seat:
+            bot.last_worlds = 0
+            game.apply(bot.choose(obs), who)
+            if bot.last_worlds:  # a search (not a single legal card)
+                draws.append(fitting.draws)
+        else:
+            game.apply(normal.choose(obs), who)
+    first, second = draws[0], draws[1] - draws[0]
+    assert first >= 6  # nothing kept at the first decision: every world drawn
+    assert second < first  # the second decision reused worlds kept from the first
+    assert len(fitting.deals) > 6
+    for seed in range(12, 40):  # another hand, a decision with a choice: a fresh start
+        other = normal_bots_midway("coinche", seed, 1)
+        new_seat = other.current_player()
+        obs = other.observation(new_seat)
+        if len(obs.legal_actions) > 1:
+            break
+    unseen = knowledge(obs).unseen
+    fitting.model = HoldsCard((new_seat + 1) % 4, (unseen & -unseen).bit_length() - 1)
+    before = fitting.draws
+    bot.choose(obs)
+    assert fitting.draws - before >= 6  # nothing reused from the last hand
+    dealt = hands_at_deal(obs, [obs.hand] * 4)[new_seat]
+    assert 0 < len(fitting.deals) <= 6 and all(d[new_seat] == dealt for d in fitting.deals)
+
+
+def test_colvers_bidder_fits_the_real_deal_and_not_a_swapped_one() -> None:
+    pytest.importorskip("colver")
+    from belote.oracles.colver.bid_model import ColverBidModel
+
+    model = ColverBidModel()
+    seen: list[tuple[Observation, tuple[CardSet, ...]]] = []
+
+    class Spy:
+        name = "spy"
+
+        def __init__(self) -> None:
+            self.hands: tuple[CardSet, ...] = ()
+
+        def see_deal(self, dealer: int, hands: tuple[CardSet, ...]) -> None:
+            self.hands = tuple(hands)
+
+        def notify(self, event: object) -> None:
+            pass
+
+        def choose(self, obs: Observation) -> int:
+            if obs.phase == Phase.PLAYING and not seen:
+                seen.append((obs, self.hands))
+            return make_bot("normal", 0).choose(obs)
+
+    rules = arena_rules("colver")
+    swapped = 0
+    for index in range(12):
+        seen.clear()
+        players = [SameBidder(make_bot("colver-bid", index * 4 + s), Spy()) for s in range(4)]
+        play_hand(rules, players, pair_deck(3, index), index % 4)
+        if not seen:
+            continue  # passed out
+        obs, dealt = seen[0]
+        hands = (dealt[0], dealt[1], dealt[2], dealt[3])
+        assert model.misfits(obs, hands) == 0
+        contracts = [who for who, bid in obs.bids
+                     if A.CONTRACT_BASE <= bid < A.CONTRACT_END and who != obs.seat]
+        if contracts:  # the bidder's hand given to its partner and back: not its bid
+            who = contracts[-1]
+            mate = (who + 2) % 4
+            if mate != obs.seat:
+                mixed = list(hands)
+                mixed[who], mixed[mate] = hands[mate], hands[who]
+                swapped += model.misfits(obs, (mixed[0], mixed[1], mixed[2], mixed[3])) > 0
+    assert swapped >= 2
+
+
+def test_the_expert_with_colvers_bid_model_plays_legal_cards_at_colvers_table() -> None:
+    pytest.importorskip("colver")
+    bot = make_bot("expert-w20-cbid", 5)
+    assert isinstance(bot, ExpertBot) and bot.bid_model is not None
+    rules = arena_rules("colver")
+    for index in range(2):
+        players = [SameBidder(make_bot("colver-bid", index * 4 + s),
+                              bot if s == 0 else make_bot("colver-heuristic", s))
+                   for s in range(4)]
+        play_hand(rules, players, pair_deck(4, index), index % 4)
+    assert _fitting(bot).draws > 0
