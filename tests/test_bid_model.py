@@ -14,10 +14,18 @@ from belote.ai.fitting import FittingWorlds
 from belote.ai.likelihood import hands_at_deal
 from belote.ai.worlds import fits, knowledge, sample_world
 from belote.cards import ALL_CARDS, CardSet
+from belote.cli.arena import result_table
 from belote.engine import actions as A
 from belote.engine.observation import Observation
 from belote.engine.state import Phase
-from belote.sim.arena import SameBidder, arena_rules, pair_deck, play_hand
+from belote.sim.arena import (
+    ArenaResult,
+    SameBidder,
+    arena_rules,
+    pair_deck,
+    play_hand,
+    play_pair,
+)
 
 
 class HoldsCard:
@@ -138,6 +146,11 @@ def test_with_no_world_fitting_the_best_drawn_is_used_and_counted(
     assert "no world fitting the bids" in caplog.text
 
 
+def test_fitting_worlds_refuse_no_draws() -> None:
+    with pytest.raises(ValueError, match="at least one draw"):
+        FittingWorlds(NeverFits(), random.Random(0), draws=0)
+
+
 def test_worlds_that_fitted_are_reused_later_in_the_hand_and_forgotten_at_the_next() -> None:
     game = normal_bots_midway("coinche", 11, 1)
     seat = game.current_player()
@@ -223,14 +236,22 @@ def test_colvers_bidder_fits_the_real_deal_and_not_a_swapped_one() -> None:
     assert swapped >= 2
 
 
-def test_the_expert_with_colvers_bid_model_plays_legal_cards_at_colvers_table() -> None:
+def test_the_expert_with_colvers_bid_model_plays_colvers_table_and_reports_its_misfits(
+) -> None:
     pytest.importorskip("colver")
     bot = make_bot("expert-w20-cbid", 5)
     assert isinstance(bot, ExpertBot) and bot.bid_model is not None
-    rules = arena_rules("colver")
-    for index in range(2):
-        players = [SameBidder(make_bot("colver-bid", index * 4 + s),
-                              bot if s == 0 else make_bot("colver-heuristic", s))
-                   for s in range(4)]
-        play_hand(rules, players, pair_deck(4, index), index % 4)
-    assert _fitting(bot).draws > 0
+    assert bot.last_misfits == 0 and make_bot("expert-w20", 5).last_misfits is None
+    pair = play_pair(arena_rules("colver"), "expert-w20-cbid", "colver-heuristic", 4, 1,
+                     "colver-bid")  # the engine refuses any illegal card
+    share = pair.compute_a.misfit_share
+    assert share is not None and 0.0 <= share <= 1.0 and pair.compute_a.fitting_worlds > 0
+    assert pair.compute_b.misfit_share is None  # colver's agent draws no fitting worlds
+    result = ArenaResult(rules="colver", bot_a="expert-w20-cbid", bot_b="colver-heuristic",
+                         bidder="colver-bid", seed=4, deals=1, pairs=[pair])
+    data = result.to_dict()
+    assert data["misfit_share_a"] == share and data["misfit_share_b"] is None
+    restored = ArenaResult.from_dict(data).compute()[0]
+    assert restored.misfits == pair.compute_a.misfits
+    table = result_table(result, "colver")
+    assert table.caption is not None and "not fitting the bids" in str(table.caption)

@@ -250,6 +250,8 @@ class ExpertBot:
         self.bid_model = bid_model
         self.rng = random.Random(seed)
         self.fitting = None if bid_model is None else FittingWorlds(bid_model, self.rng)
+        # the last card decision's worlds the bid model did not fit (None: no model)
+        self.last_misfits: int | None = None if bid_model is None else 0
         # None: every sampled world counts the same; else each world is weighted by how
         # likely the normal bot, softened by this eps, makes the cards seen in it
         # (belote.ai.likelihood)
@@ -367,6 +369,7 @@ class ExpertBot:
                    if self.likelihood_eps is not None and self.likelihood_bids else ())
         worlds = 0
         kept = [] if self.fitting is None or not obs.bids else self.fitting.kept(obs, info)
+        misfits = 0 if self.fitting is None else self.fitting.misfits
         while (drawn := self._next_world(info, obs, clock, worlds, kept)) is not None:
             world, left = drawn
             position = _position(obs, world)
@@ -388,6 +391,8 @@ class ExpertBot:
             solved.append((weight, scores))
             worlds += 1
         self.last_worlds = worlds
+        if self.fitting is not None:
+            self.last_misfits = self.fitting.misfits - misfits
         self.last_method = "exact" if exact else "playouts"
         preferred = self.fallback.choose(obs) & 31
         if worlds == 0:

@@ -41,6 +41,8 @@ class FittingWorlds:
 
     def __init__(self, model: BidModel, rng: random.Random, draws: int = DRAWS,
                  kept: int = KEPT) -> None:
+        if draws < 1 or kept < 0:
+            raise ValueError("at least one draw per world, and no negative number kept")
         self.model = model
         self.rng = rng
         self.max_draws = draws

@@ -87,7 +87,11 @@ def _compute(compute: Compute, lang: str = "en") -> str:
     ms = f"{compute.ms_per_move:.1f}"
     if worlds is None:
         return translate(lang, "cli.arena.ms", ms=ms)
-    return translate(lang, "cli.arena.ms_worlds", ms=ms, worlds=f"{worlds:.1f}")
+    text = translate(lang, "cli.arena.ms_worlds", ms=ms, worlds=f"{worlds:.1f}")
+    share = compute.misfit_share
+    if share is None:
+        return text
+    return translate(lang, "cli.arena.misfits", text=text, share=f"{100 * share:.1f}")
 
 
 def _require_matplotlib() -> None:

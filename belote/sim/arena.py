@@ -127,12 +127,18 @@ class Compute:
     seconds: float = 0.0
     worlds: int = 0  # summed over the moves of bots that report worlds
     counted: int = 0  # moves whose bot reported its worlds
+    # worlds that did not fit the bids heard, for bots drawing worlds that fit them
+    # (``last_misfits``: the expert with a bid model), and the worlds of those moves
+    misfits: int = 0
+    fitting_worlds: int = 0
 
     def add(self, other: Compute) -> None:
         self.moves += other.moves
         self.seconds += other.seconds
         self.worlds += other.worlds
         self.counted += other.counted
+        self.misfits += other.misfits
+        self.fitting_worlds += other.fitting_worlds
 
     @property
     def ms_per_move(self) -> float:
@@ -141,6 +147,11 @@ class Compute:
     @property
     def worlds_per_move(self) -> float | None:
         return self.worlds / self.counted if self.counted else None
+
+    @property
+    def misfit_share(self) -> float | None:
+        """The share of worlds that did not fit the bids (None: no bid model)."""
+        return self.misfits / self.fitting_worlds if self.fitting_worlds else None
 
 
 class _Metered:
@@ -173,6 +184,10 @@ class _Metered:
             if isinstance(worlds, int):
                 self.meter.worlds += worlds
                 self.meter.counted += 1
+                misfits = getattr(self._searcher, "last_misfits", None)
+                if isinstance(misfits, int):
+                    self.meter.misfits += misfits
+                    self.meter.fitting_worlds += worlds
         return action
 
 
@@ -357,6 +372,8 @@ class ArenaResult:
             "ms_per_move_a": compute_a.ms_per_move, "ms_per_move_b": compute_b.ms_per_move,
             "worlds_per_move_a": compute_a.worlds_per_move,
             "worlds_per_move_b": compute_b.worlds_per_move,
+            "misfit_share_a": compute_a.misfit_share,
+            "misfit_share_b": compute_b.misfit_share,
             "pairs": [asdict(p) for p in self.pairs],
         }
 
