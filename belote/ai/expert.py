@@ -250,7 +250,9 @@ class ExpertBot:
         self.bid_model = bid_model
         self.rng = random.Random(seed)
         self.fitting = None if bid_model is None else FittingWorlds(bid_model, self.rng)
-        # the last card decision's worlds the bid model did not fit (None: no model)
+        # the last card decision's solved worlds the bid model did not fit (None: no
+        # model).  With a model the bot keeps the hand's fitting worlds between decisions
+        # (belote.ai.fitting): a speed-up only, each is checked again against the facts.
         self.last_misfits: int | None = None if bid_model is None else 0
         # None: every sampled world counts the same; else each world is weighted by how
         # likely the normal bot, softened by this eps, makes the cards seen in it
@@ -368,10 +370,12 @@ class ExpertBot:
         auction = (auction_moves(obs)
                    if self.likelihood_eps is not None and self.likelihood_bids else ())
         worlds = 0
-        kept = [] if self.fitting is None or not obs.bids else self.fitting.kept(obs, info)
-        misfits = 0 if self.fitting is None else self.fitting.misfits
-        while (drawn := self._next_world(info, obs, clock, worlds, kept)) is not None:
-            world, left = drawn
+        # worlds that fit the bids heard, where a model reads them
+        fitting = self.fitting if self.fitting and FittingWorlds.applies(obs) else None
+        kept = [] if fitting is None else fitting.kept(obs, info)
+        misfits = 0  # worlds solved that the bid model did not fit
+        while (drawn := self._next_world(info, obs, clock, worlds, fitting, kept)) is not None:
+            world, left, fitted = drawn
             position = _position(obs, world)
             outcomes: dict[int, list[int]]
             if exact:
@@ -390,9 +394,10 @@ class ExpertBot:
                                              self.fallback, self.likelihood_eps, auction)
             solved.append((weight, scores))
             worlds += 1
+            misfits += not fitted
         self.last_worlds = worlds
         if self.fitting is not None:
-            self.last_misfits = self.fitting.misfits - misfits
+            self.last_misfits = misfits
         self.last_method = "exact" if exact else "playouts"
         preferred = self.fallback.choose(obs) & 31
         if worlds == 0:
@@ -428,7 +433,7 @@ class ExpertBot:
                            self.deadline)
         worlds = 0
         while (drawn := self._next_world(info, obs, clock, worlds)) is not None:
-            world, left = drawn
+            world, left, _ = drawn
             position = SeatsPosition(world, trick, leader, obs.trump, lines,
                                      _widow_points(obs, world))
             values = solver.solve(position, check=False,
@@ -509,11 +514,13 @@ class ExpertBot:
         return preferred if preferred in choices else min(choices)
 
     def _next_world(self, info: Knowledge, obs: Observation, clock: Clock, worlds: int,
+                    fitting: FittingWorlds | None = None,
                     kept: list[tuple[int, ...]] | None = None,
-                    ) -> tuple[tuple[int, ...], float] | None:
-        """The next sampled world (every hand, ours included) and the seconds left to solve
-        it, or None once ``max_worlds`` are solved or the clock says stop.  With a bid
-        model: the ``kept`` worlds first, then fresh ones that fit the bids."""
+                    ) -> tuple[tuple[int, ...], float, bool] | None:
+        """The next sampled world (every hand, ours included), the seconds left to solve
+        it and whether it fits the bids, or None once ``max_worlds`` are solved or the
+        clock says stop.  With ``fitting``: the ``kept`` worlds first, then fresh ones
+        drawn to fit the bids heard (belote.ai.fitting)."""
         if worlds >= self.max_worlds:
             return None
         stop = clock.stop_before(worlds)
@@ -522,15 +529,14 @@ class ExpertBot:
             return None
         assert obs.seat is not None
         if kept:
-            world = kept.pop()
-        elif self.fitting is not None and obs.bids:
-            world = self.fitting.draw(info, obs, stop)
+            return kept.pop(), clock.world_stop(worlds, now) - now, True
+        if fitting is not None:
+            world, fitted = fitting.draw(info, obs, stop)
             now = time.monotonic()
-        else:
-            drawn = list(sample_world(info, self.rng, deadline=stop))
-            drawn[obs.seat] = obs.hand
-            world = tuple(drawn)
-        return world, clock.world_stop(worlds, now) - now
+            return world, clock.world_stop(worlds, now) - now, fitted
+        drawn = list(sample_world(info, self.rng, deadline=stop))
+        drawn[obs.seat] = obs.hand
+        return tuple(drawn), clock.world_stop(worlds, now) - now, True
 
     def _estimate(self, obs: Observation, plays: list[int], info: Knowledge,
                   cache: dict[int, float]) -> list[tuple[float, dict[int, float]]]:

@@ -10,12 +10,17 @@ and counted (``misfits``), never silently.
 Fitting worlds are rare (in colver's auctions, 2.5 % of uniform worlds at the median, under
 0.5 % for a quarter of them, docs/bots.md) but stay fitting for the whole hand: each is kept
 as dealt and offered again at the seat's later decisions, if it still fits the cards seen
-since (:func:`belote.ai.worlds.fits`).  Filtering a uniform draw among the fitting worlds
-keeps it a uniform draw among those that also fit the new facts.
+since (:func:`belote.ai.worlds.fits`); one that no longer does is dropped.  Filtering a
+draw among the fitting worlds keeps it a draw among those that also fit the new facts, so
+the kept worlds and the fresh draws come (approximately: ``sample_world`` itself is only
+roughly uniform, and deals cards under the facts known when it ran) from the same
+distribution.  Discard signals, weighed by rejection, are weighed once per deal: a kept deal
+is tested only against the signals given since it was drawn.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 import time
@@ -36,6 +41,9 @@ DRAWS = 600
 KEPT = 256
 
 
+Signal = tuple[int, int, bool]  # a discard signal, as belote.engine.knowledge reads it
+
+
 class FittingWorlds:
     """One seat's source of worlds that fit ``model``; counts its draws and misfits."""
 
@@ -50,34 +58,55 @@ class FittingWorlds:
         self.draws = 0  # worlds drawn in all
         self.misfits = 0  # worlds handed out that the model did not fit
         self.key: tuple[object, ...] | None = None  # the hand the kept deals belong to
-        self.deals: list[Deal] = []  # this hand's fitting deals, as dealt
+        # this hand's fitting deals, as dealt, each with the discard signals it was accepted
+        # under: signals are weighed by rejection, once each (belote.engine.knowledge)
+        self.deals: list[tuple[Deal, frozenset[Signal]]] = []
+
+    @staticmethod
+    def applies(obs: Observation) -> bool:
+        """Whether bids were heard that a model can read: four seats, an auction with
+        every card dealt before it (no turned card), at least one bid."""
+        rules = obs.ruleset
+        return (rules is not None and rules.players == 4 and rules.auction is not None
+                and not rules.turned_card and bool(obs.bids))
 
     def kept(self, obs: Observation, info: Knowledge) -> list[World]:
         """This hand's fitting deals that still fit the cards seen, as worlds of the cards
-        in hand now, in random order (a new hand forgets the last one's)."""
+        in hand now, in random order.  A deal that no longer fits is dropped for good (the
+        facts of a hand only grow); a new hand forgets the last one's deals."""
         assert obs.seat is not None
         dealt = hands_at_deal(obs, [obs.hand] * 4)[obs.seat]
-        key = (obs.dealer, obs.seat, obs.bids, dealt)
+        key = (obs.ruleset, obs.dealer, obs.seat, obs.bids, dealt)
         if key != self.key:
             self.key, self.deals = key, []
             return []
-        gone = obs.played | sum(1 << c for _, c in obs.trick)
+        signals = frozenset(info.signals)
         out: list[World] = []
-        for deal in self.deals:
-            world = tuple(obs.hand if s == obs.seat else deal[s] & ~gone for s in range(4))
-            if fits(info, world, self.rng):
+        still: list[tuple[Deal, frozenset[Signal]]] = []
+        for deal, weighed in self.deals:
+            world = tuple(obs.hand if s == obs.seat else deal[s] & ~obs.played
+                          for s in range(4))
+            fresh = tuple(x for x in info.signals if x not in weighed)
+            if len(fresh) < len(info.signals):
+                facts = dataclasses.replace(info, signals=fresh)
+            else:
+                facts = info
+            if fits(facts, world, self.rng):
                 out.append(world)
+                still.append((deal, weighed | signals))
+        self.deals = still
         self.rng.shuffle(out)
         return out
 
-    def draw(self, info: Knowledge, obs: Observation, stop: float) -> World:
-        """A world the model fits (kept for later), or the best fit of ``max_draws`` draws
-        or of those made by ``stop`` (``time.monotonic()``), counted and logged."""
+    def draw(self, info: Knowledge, obs: Observation, stop: float) -> tuple[World, bool]:
+        """A world the model fits (kept for later) and True, or the best fit of
+        ``max_draws`` draws or of those made by ``stop`` (``time.monotonic()``) and False,
+        counted and logged."""
         assert obs.seat is not None
         best: World = ()
         fewest = -1
-        draw = 0
-        for draw in range(self.max_draws):
+        tries = 0
+        for tries in range(1, self.max_draws + 1):
             world = list(sample_world(info, self.rng, deadline=stop))
             world[obs.seat] = obs.hand
             deal = hands_at_deal(obs, world)
@@ -85,13 +114,13 @@ class FittingWorlds:
             self.draws += 1
             if misfits == 0:
                 if len(self.deals) < self.max_kept:
-                    self.deals.append(deal)
-                return tuple(world)
+                    self.deals.append((deal, frozenset(info.signals)))
+                return tuple(world), True
             if fewest < 0 or misfits < fewest:
                 best, fewest = tuple(world), misfits
-            if draw % 32 == 31 and time.monotonic() >= stop:
+            if tries % 32 == 0 and time.monotonic() >= stop:
                 break
         self.misfits += 1
         log.info("no world fitting the bids in %d draws; one with %d misfits (%d such "
-                 "worlds so far)", draw + 1, fewest, self.misfits)
-        return best
+                 "worlds so far)", tries, fewest, self.misfits)
+        return best, False

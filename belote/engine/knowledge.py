@@ -244,13 +244,15 @@ def fits(info: Knowledge, hands: tuple[CardSet, ...], rng: random.Random) -> boo
     """Whether a world drawn earlier (each seat's cards in hand now; the sampling seat's
     entry ignored) is still one :func:`sample_world` could draw: the cards known and
     forbidden, the counts, the tricks seen and the soft constraints."""
+    held = 0
     for s in range(len(info.sizes)):
         if s == info.seat:
             continue
         free = hands[s] & ~info.known[s]
         if (hands[s] & info.known[s] != info.known[s] or free & info.forbidden[s]
-                or free & ~info.unseen or free.bit_count() != info.sizes[s]):
+                or free & ~info.unseen or free & held or free.bit_count() != info.sizes[s]):
             return False
+        held |= free
     return _respects(info, list(hands), False, rng)
 
 

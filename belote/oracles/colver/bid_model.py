@@ -31,6 +31,8 @@ class ColverBidModel:
         env = self._env.deal_with_hands(obs.dealer, [to_colver_cards(h) for h in hands])
         wrong = 0
         for who, action in obs.bids:
+            if env.current_player() != who:
+                raise RuntimeError(f"colver's auction is out of step with ours at seat {who}")
             bid = to_colver_bid(action)
             if who != obs.seat and env.bid_improved() != bid:
                 wrong += 1

@@ -2,7 +2,8 @@
 guards that make a worker die with the server that started it.
 
 A worker keeps one bot per level (bots are stateless between decisions: everything they use
-is in the observation), so an expert's solver tables are built once per process.
+is in the observation; an expert with a bid model keeps worlds for speed only, and the room's
+levels have none), so an expert's solver tables are built once per process.
 """
 
 from __future__ import annotations
