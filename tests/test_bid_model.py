@@ -168,14 +168,19 @@ def test_worlds_that_fitted_are_reused_later_in_the_hand_and_forgotten_at_the_ne
         if who == seat:
             bot.last_worlds = 0
             if draws:  # what the bot will find kept (the same filter, no signals here)
-                reusable.append(len(FittingWorlds.kept(fitting, obs, knowledge(obs))))
+                kept = FittingWorlds.kept(fitting, obs, knowledge(obs))
+                now = tuple(game.hands)
+                reusable.append(sum(world == now for world in kept))
+            held = tuple(game.hands)
             game.apply(bot.choose(obs), who)
+            if not draws and bot.last_worlds:  # the real deal, as if drawn and fitted
+                fitting.deals.append((hands_at_deal(obs, held), frozenset()))
             if bot.last_worlds:  # a search (not a single legal card)
                 draws.append(fitting.draws)
         else:
             game.apply(normal.choose(obs), who)
     assert draws[0] >= 6  # nothing kept at the first decision: every world drawn
-    assert reusable[0] > 0  # the second decision had worlds kept from the first
+    assert reusable[0] == 1  # the deal kept at the first decision is offered at the second
     assert all(deal[seat] >> c & 1 for deal, _ in fitting.deals
                for c in range(32) if game.observation(seat).hand >> c & 1)
     for seed in range(12, 40):  # another hand, a decision with a choice: a fresh start
@@ -350,3 +355,28 @@ def test_no_bid_model_is_used_with_fewer_seats_or_a_turned_card() -> None:
         game = play_every_seat_legally(PRESETS[preset], bot, 60, seed=5)
         assert game.played or game.deal_no > 1  # cards were played
         assert _fitting(bot).draws == 0 and bot.last_misfits == 0
+
+
+def test_a_kept_deal_whose_seats_played_each_others_cards_is_dropped() -> None:
+    for seed in range(11, 40):  # a position where two other seats have played
+        obs, truth = _coinche_card_decision(9, seed)
+        seat = obs.seat
+        assert seat is not None
+        played_by = hands_at_deal(obs, [0, 0, 0, 0])
+        pair = [s for s in range(4) if s != seat and played_by[s]]
+        if len(pair) >= 2:
+            break
+    a, b = pair[:2]
+    deal = hands_at_deal(obs, truth)
+    x, z = played_by[a] & -played_by[a], played_by[b] & -played_by[b]
+    crossed = list(deal)
+    crossed[a], crossed[b] = deal[a] ^ x | z, deal[b] ^ z | x  # each "dealt" the other's card
+    info = knowledge(obs)
+    fitting = FittingWorlds(NeverFits(), random.Random(0))
+    fitting.kept(obs, info)  # sets the hand
+    fitting.deals = [((crossed[0], crossed[1], crossed[2], crossed[3]), frozenset()),
+                     (deal, frozenset())]
+    # the crossed deal leaves the same cards in hand as the real one: only the deal tells
+    assert fits(info, tuple(truth), random.Random(0))
+    assert fitting.kept(obs, info) == [tuple(truth)]
+    assert [d for d, _ in fitting.deals] == [deal]

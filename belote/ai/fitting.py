@@ -81,9 +81,15 @@ class FittingWorlds:
             self.key, self.deals = key, []
             return []
         signals = frozenset(info.signals)
+        # each seat's cards played this hand: a deal must have dealt them to that seat (the
+        # world's cards in hand could fit the facts with two seats' played cards swapped,
+        # and the bids were fitted to the deal, not to such a world)
+        played_by = hands_at_deal(obs, [0, 0, 0, 0])
         out: list[World] = []
         still: list[tuple[Deal, frozenset[Signal]]] = []
         for deal, weighed in self.deals:
+            if any(played_by[s] & ~deal[s] for s in range(4)):
+                continue
             world = tuple(obs.hand if s == obs.seat else deal[s] & ~obs.played
                           for s in range(4))
             fresh = tuple(x for x in info.signals if x not in weighed)
