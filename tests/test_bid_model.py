@@ -66,15 +66,23 @@ def _coinche_card_decision(cards: int = 5, seed: int = 11,
     return game.observation(seat), tuple(game.hands)
 
 
-def test_the_real_deal_and_any_drawn_world_fit_what_was_seen_and_a_changed_one_does_not(
-) -> None:
-    rng = random.Random(1)
-    for seed in range(11, 60):  # a position where a seat has shown a void
+def _position_with_a_void_shown() -> tuple[Observation, tuple[CardSet, ...]]:
+    """A coinche card decision where another seat has shown a void in a suit a third seat
+    holds."""
+    for seed in range(11, 60):
         obs, truth = _coinche_card_decision(14, seed)
         info = knowledge(obs)
         if any(info.forbidden[s] & truth[t] for s in range(4) for t in range(4)
                if obs.seat not in (s, t) and s != t):
-            break
+            return obs, truth
+    raise AssertionError("no void shown in these hands")
+
+
+def test_the_real_deal_and_any_drawn_world_fit_what_was_seen_and_a_changed_one_does_not(
+) -> None:
+    rng = random.Random(1)
+    obs, truth = _position_with_a_void_shown()
+    info = knowledge(obs)
     assert fits(info, truth, rng)
     for _ in range(20):
         assert fits(info, sample_world(info, rng), rng)
@@ -268,12 +276,8 @@ def test_the_expert_with_colvers_bid_model_plays_colvers_table_and_reports_its_m
 
 def test_fits_checks_each_fact_on_its_own() -> None:
     rng = random.Random(2)
-    for seed in range(11, 60):  # a position where a seat has shown a void
-        obs, truth = _coinche_card_decision(14, seed)
-        info = knowledge(obs)
-        if any(info.forbidden[s] & truth[t] for s in range(4) for t in range(4)
-               if obs.seat not in (s, t) and s != t):
-            break
+    obs, truth = _position_with_a_void_shown()
+    info = knowledge(obs)
     seat = obs.seat
     assert seat is not None and fits(info, truth, rng)
     a, b, _ = (s for s in range(4) if s != seat)
