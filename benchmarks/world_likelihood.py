@@ -79,7 +79,7 @@ class Spy:
         if self.fitting is not None:  # worlds the bid model fits, as the expert draws them
             fitting = self.fitting.kept(obs, info)[:self.worlds]
             while len(fitting) < self.worlds:
-                fitting.append(self.fitting.draw(info, obs, math.inf))
+                fitting.append(self.fitting.draw(info, obs, math.inf)[0])
             drawn[FITTING] = fitting
             weightings[FITTING] = [1.0 / len(fitting)] * len(fitting)
         for name, weights in weightings.items():

@@ -4,7 +4,11 @@ colver's bidder as that model."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from helpers import normal_bots_midway, play_every_seat_legally
@@ -384,3 +388,13 @@ def test_a_kept_deal_whose_seats_played_each_others_cards_is_dropped() -> None:
     assert fits(info, tuple(truth), random.Random(0))
     assert fitting.kept(obs, info) == [tuple(truth)]
     assert [d for d, _ in fitting.deals] == [deal]
+
+
+def test_the_world_accuracy_benchmark_runs_with_fitting_worlds() -> None:
+    pytest.importorskip("colver")
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "world_likelihood.py"
+    env = {**os.environ, "PYTHONPATH": str(script.parents[1])}
+    out = subprocess.run([sys.executable, str(script), "--hands", "2", "--worlds", "3",
+                          "--eps", "0.4", "--fitting"], capture_output=True, text=True,
+                         env=env, timeout=300, check=True).stdout
+    assert "colver bids" in out and "decisions of seat 0" in out
