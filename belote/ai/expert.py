@@ -26,7 +26,7 @@ from belote.ai.fitting import FittingWorlds
 from belote.ai.heuristic import HeuristicBot
 from belote.ai.likelihood import BidModel, auction_moves, normalised, play_log_likelihood
 from belote.ai.showing import table_talk
-from belote.ai.worlds import Knowledge, knowledge, sample_world
+from belote.ai.worlds import Knowledge, knowledge, sample_whole_world
 from belote.cards import ACES, ALL_CARDS, card_list
 from belote.engine import actions as A
 from belote.engine.events import Event
@@ -245,10 +245,9 @@ class ExpertBot:
                  bid_hard_ms: float = 800.0, likelihood_eps: float | None = None,
                  likelihood_bids: bool = False, bid_model: BidModel | None = None) -> None:
         self.name = name
-        # None: worlds are drawn within the hard facts only; else among those whose hands
-        # the model says would have made the bids heard (belote.ai.fitting)
-        self.bid_model = bid_model
         self.rng = random.Random(seed)
+        # None: worlds are drawn within the hard facts only; else among those whose hands
+        # the bid model says would have made the bids heard (belote.ai.fitting)
         self.fitting = None if bid_model is None else FittingWorlds(bid_model, self.rng)
         # the last card decision's solved worlds the bid model did not fit (None: no
         # model).  With a model the bot keeps the hand's fitting worlds between decisions
@@ -291,6 +290,10 @@ class ExpertBot:
         self.seat_fallbacks = 0
         self._seat_solvers: dict[Rules, SeatSolver] = {}
         self.deadline: float | None = None  # the current decision's outside deadline
+
+    @property
+    def bid_model(self) -> BidModel | None:
+        return None if self.fitting is None else self.fitting.model
 
     def choose_by(self, observation: Observation, deadline: float | None) -> int:
         """:meth:`choose` with a soft deadline of the caller's (``time.monotonic()``
@@ -465,9 +468,8 @@ class ExpertBot:
         leader = obs.trick[0][0] if obs.trick else obs.leader
         totals = dict.fromkeys(plays, 0.0)
         for _ in range(SEAT_ESTIMATE_WORLDS):
-            world = list(sample_world(info, self.rng, deadline=time.monotonic()))
-            world[obs.seat] = obs.hand
-            position = SeatPosition(rules, tuple(world), trick, leader, obs.trump,
+            world = sample_whole_world(info, self.rng, deadline=time.monotonic())
+            position = SeatPosition(rules, world, trick, leader, obs.trump,
                                     _widow_points(obs, world))
             for card in plays:
                 totals[card] += side_totals(playouts(position, card, PY_PLAYOUTS, self.rng),
@@ -534,9 +536,8 @@ class ExpertBot:
             world, fitted = fitting.draw(info, obs, stop)
             now = time.monotonic()
             return world, clock.world_stop(worlds, now) - now, fitted
-        drawn = list(sample_world(info, self.rng, deadline=stop))
-        drawn[obs.seat] = obs.hand
-        return tuple(drawn), clock.world_stop(worlds, now) - now, True
+        world = sample_whole_world(info, self.rng, deadline=stop)
+        return world, clock.world_stop(worlds, now) - now, True
 
     def _estimate(self, obs: Observation, plays: list[int], info: Knowledge,
                   cache: dict[int, float]) -> list[tuple[float, dict[int, float]]]:
@@ -548,8 +549,7 @@ class ExpertBot:
         assert rules is not None and obs.seat is not None
         scores = dict.fromkeys(plays, 0.0)
         for _ in range(ESTIMATE_WORLDS):
-            world = list(sample_world(info, self.rng, deadline=time.monotonic()))
-            world[obs.seat] = obs.hand
+            world = sample_whole_world(info, self.rng, deadline=time.monotonic())
             outcomes = self._playouts(rules, _position(obs, world), plays)
             in_world = _card_scores(obs, outcomes, cache)
             for card in plays:

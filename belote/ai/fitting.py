@@ -26,7 +26,7 @@ import random
 import time
 
 from belote.ai.likelihood import BidModel, hands_at_deal
-from belote.ai.worlds import Knowledge, fits, sample_world
+from belote.ai.worlds import Knowledge, fits, sample_whole_world
 from belote.cards import CardSet
 from belote.engine.observation import Observation
 
@@ -75,16 +75,15 @@ class FittingWorlds:
         in hand now, in random order.  A deal that no longer fits is dropped for good (the
         facts of a hand only grow); a new hand forgets the last one's deals."""
         assert obs.seat is not None
-        dealt = hands_at_deal(obs, [obs.hand] * 4)[obs.seat]
-        key = (obs.ruleset, obs.dealer, obs.seat, obs.bids, dealt)
-        if key != self.key:
-            self.key, self.deals = key, []
-            return []
-        signals = frozenset(info.signals)
         # each seat's cards played this hand: a deal must have dealt them to that seat (the
         # world's cards in hand could fit the facts with two seats' played cards swapped,
         # and the bids were fitted to the deal, not to such a world)
         played_by = hands_at_deal(obs, [0, 0, 0, 0])
+        key = (obs.ruleset, obs.dealer, obs.seat, obs.bids, obs.hand | played_by[obs.seat])
+        if key != self.key:
+            self.key, self.deals = key, []
+            return []
+        signals = frozenset(info.signals)
         out: list[World] = []
         still: list[tuple[Deal, frozenset[Signal]]] = []
         for deal, weighed in self.deals:
@@ -113,17 +112,16 @@ class FittingWorlds:
         fewest = -1
         tries = 0
         for tries in range(1, self.max_draws + 1):
-            world = list(sample_world(info, self.rng, deadline=stop))
-            world[obs.seat] = obs.hand
+            world = sample_whole_world(info, self.rng, deadline=stop)
             deal = hands_at_deal(obs, world)
             misfits = self.model.misfits(obs, deal)
             self.draws += 1
             if misfits == 0:
                 if len(self.deals) < self.max_kept:
                     self.deals.append((deal, frozenset(info.signals)))
-                return tuple(world), True
+                return world, True
             if fewest < 0 or misfits < fewest:
-                best, fewest = tuple(world), misfits
+                best, fewest = world, misfits
             if tries % 32 == 0 and time.monotonic() >= stop:
                 break
         self.misfits += 1

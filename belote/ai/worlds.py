@@ -18,11 +18,12 @@ from belote.engine.knowledge import (
     _infer_play,
     fits,
     knowledge,
+    sample_whole_world,
     sample_world,
 )
 
 __all__ = ["Knowledge", "_allowed", "_deal_once", "_infer_play", "fits", "knowledge",
-           "sample_world", "trump_is_suit"]
+           "sample_whole_world", "sample_world", "trump_is_suit"]
 
 
 def trump_is_suit(trump: int | None) -> bool:

@@ -273,3 +273,12 @@ def sample_world(info: Knowledge, rng: random.Random, tries: int = 200,
         if world is not None:
             return world
     raise RuntimeError("no world is consistent with what was seen")
+
+
+def sample_whole_world(info: Knowledge, rng: random.Random,
+                       deadline: float | None = None) -> tuple[CardSet, ...]:
+    """:func:`sample_world` with the sampling seat's own hand in its place: every hand of
+    one world, as a search takes it."""
+    world = list(sample_world(info, rng, deadline=deadline))
+    world[info.seat] = info.own
+    return tuple(world)
