@@ -25,7 +25,7 @@ import logging
 import random
 import time
 
-from belote.ai.likelihood import BidModel, hands_at_deal
+from belote.ai.likelihood import BidModel, bids_readable, hands_at_deal
 from belote.ai.worlds import Knowledge, fits, sample_whole_world
 from belote.cards import CardSet
 from belote.engine.observation import Observation
@@ -67,8 +67,8 @@ class FittingWorlds:
         """Whether bids were heard that a model can read: four seats, an auction with
         every card dealt before it (no turned card), at least one bid."""
         rules = obs.ruleset
-        return (rules is not None and rules.players == 4 and rules.auction is not None
-                and not rules.turned_card and bool(obs.bids))
+        return (rules is not None and bids_readable(rules) and rules.players == 4
+                and bool(obs.bids))
 
     def kept(self, obs: Observation, info: Knowledge) -> list[World]:
         """This hand's fitting deals that still fit the cards seen, as worlds of the cards

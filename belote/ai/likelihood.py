@@ -37,16 +37,23 @@ from belote.engine.bidding import bidding_system
 from belote.engine.obligations import legal_plays
 from belote.engine.observation import Observation
 from belote.engine.state import Phase
+from belote.rules.base import Rules
 
 # One bid of the auction as the bidder saw it: (seat, bid made, legal bids, bids before it)
 AuctionMove = tuple[int, int, tuple[int, ...], tuple[tuple[int, int], ...]]
+
+
+def bids_readable(rules: Rules | None) -> bool:
+    """Whether a seat's bids can be read from its hand as dealt: an auction with every card
+    dealt before it (in take-or-pass a seat bids with five of its eight cards)."""
+    return rules is not None and rules.auction is not None and not rules.turned_card
 
 
 def auction_moves(obs: Observation) -> tuple[AuctionMove, ...]:
     """The other seats' bids with a choice, each with what was legal then (the same in
     every world: computed once per decision); empty where bids are not modelled."""
     rules = obs.ruleset
-    if rules is None or rules.auction is None or rules.turned_card or obs.trump is None:
+    if rules is None or not bids_readable(rules) or obs.trump is None:
         return ()
     system = bidding_system(rules.bidding)
     state = system.start(obs.dealer)
