@@ -29,6 +29,7 @@ from typing import Any
 
 from belote.rules import PRESETS
 from belote.scorekeeper import ScoreSheet, parse_row
+from belote.server.text import TextError, clean_text  # pure: unicodedata only
 from belote.tournament.model import (
     FORMATS,
     Adjustment,
@@ -45,6 +46,7 @@ from belote.tournament.results import bye_result, judge
 from belote.tournament.sheets import sheet_totals, tournament_rules
 
 MAX_NAME = 80
+MAX_REASON = 500
 # Bounds that keep every figure inside the store's integer columns and a page readable.
 MAX_ENTRANTS = 1024
 LIMITS = {"target": 100_000, "rounds": 64, "bye_points": 100_000, "deals": 200}
@@ -61,17 +63,26 @@ class Event:
 
 
 def _name(value: Any, code: str = "bad_name") -> str:
-    text = " ".join(str(value or "").split())
-    if not text or len(text) > MAX_NAME:
-        raise TournamentError(code, limit=MAX_NAME)
-    return text
+    """A tournament, entrant, club or player name, through the chat's text checks
+    (:func:`belote.server.text.clean_text`: valid Unicode, NFC, no control character, no
+    bidirectional override); a refusal names the field and changes nothing."""
+    try:
+        return clean_text(str(value or ""), MAX_NAME)
+    except TextError as error:
+        if error.code in ("bad_unicode", "control"):
+            raise TournamentError("bad_text") from None
+        raise TournamentError(code, limit=MAX_NAME) from None
 
 
 def _reason(value: Any) -> str:
-    text = " ".join(str(value or "").split())
-    if not text:
-        raise TournamentError("reason_needed")
-    return text[:500]
+    try:
+        return clean_text(str(value or ""), MAX_REASON)
+    except TextError as error:
+        if error.code == "empty":
+            raise TournamentError("reason_needed") from None
+        if error.code == "too_long":
+            raise TournamentError("reason_too_long", limit=MAX_REASON) from None
+        raise TournamentError("bad_text") from None
 
 
 @dataclass
