@@ -8,16 +8,20 @@ Event kinds and their data:
 ``registered`` ``entrants``: a list of ``{name, players, club}`` (a Pinasca neighbourhood
                registers its two pairs in one event)
 ``checked_in`` ``entrant``
-``drawn``      ``round``, ``games``: ``{table, sides, lineup, bye}`` (the pairings themselves)
-``lineup``     ``game``, ``lineup``: the players actually seated (seed 001: "Dopo ogni
-               partita si possono sostituire a piacere uno o entrambi i componenti")
+``drawn``      ``round``, ``games``: ``{table, sides, lineup, bye, codes}`` (the pairings
+               themselves; ``codes``: each seated player's code, :mod:`.codes`)
+``lineup``     ``game``, ``lineup``, ``codes``: the players actually seated (seed 001: "Dopo
+               ogni partita si possono sostituire a piacere uno o entrambi i componenti"),
+               until the game's result; a new player gets a new code
+``codes``      ``game``, ``codes``: codes for a game drawn before games had them
 ``table``      ``game``, ``table_id``: the room's table that plays it online
 ``result``     ``game``, ``totals``, ``source``
 ``corrected``  ``game``, ``totals``, ``reason``, ``was`` (the totals it replaced)
 ``adjusted``   ``subject``, ``points``, ``reason``
 ``hand``       ``game``, ``row``: one hand entered at a table playing with real cards (the
                scorekeeper's CSV columns); the hand that ends the game records its result
-``unhand``     ``game``: the last hand taken back (with the result it had recorded)
+``unhand``     ``game``: the last hand taken back, never past a recorded result (only an
+               organiser changes a result: ``corrected``, with a reason)
 ``closed``     ``round``
 =============  ==============================================================================
 """
@@ -30,6 +34,7 @@ from typing import Any
 from belote.rules import PRESETS
 from belote.scorekeeper import ScoreSheet, parse_row
 from belote.server.text import TextError, clean_text  # pure: unicodedata only
+from belote.tournament.codes import valid_codes
 from belote.tournament.model import (
     FORMATS,
     Adjustment,
@@ -185,11 +190,20 @@ class Tournament:
             self._check_drawn(data)
         elif kind == "lineup":
             game = self._open_game(data.get("game"))
+            if game.result is not None:
+                raise TournamentError("already_recorded", game=game.id)
             lineup = data.get("lineup")
             if (not isinstance(lineup, list) or len(lineup) != len(game.sides)
-                    or any(len(side) != 2 for side in lineup)):
+                    or any(not isinstance(side, list) or len(side) != len(game.lineup[n])
+                           for n, side in enumerate(lineup))):
                 raise TournamentError("bad_lineup")
-            data["lineup"] = [[_name(p) for p in side] for side in lineup]
+            data["lineup"] = [[_name(p, "bad_player") for p in side] for side in lineup]
+            if "codes" in data and not valid_codes(data["codes"], data["lineup"]):
+                raise TournamentError("bad_codes")
+        elif kind == "codes":
+            game = self._open_game(data.get("game"))
+            if game.codes or not valid_codes(data.get("codes"), game.lineup):
+                raise TournamentError("bad_codes")
         elif kind == "table":
             self._open_game(data.get("game"))
         elif kind == "result":
@@ -230,8 +244,9 @@ class Tournament:
             game = self._open_game(data.get("game"))
             if not self.hands.get(game.id):
                 raise TournamentError("nothing_to_correct", game=game.id)
-            if game.result is not None and game.result.source != "entry":
-                raise TournamentError("already_recorded", game=game.id)
+            if game.result is not None:
+                # The scorer's undo stops at the result: an organiser corrects it.
+                raise TournamentError("result_locked", game=game.id)
         elif kind == "closed":
             rnd = self.current
             if rnd is None or rnd.closed or data.get("round") != rnd.number:
@@ -307,6 +322,8 @@ class Tournament:
             raise TournamentError("bad_round")
         seen: set[int] = set()
         for game in data.get("games") or []:
+            if "codes" in game and not valid_codes(game["codes"], game.get("lineup") or []):
+                raise TournamentError("bad_codes")
             for side in game["sides"]:
                 for entrant_id in side:
                     self.entrant(entrant_id)
@@ -343,13 +360,18 @@ class Tournament:
             for index, item in enumerate(data["games"]):
                 sides = tuple(tuple(side) for side in item["sides"])
                 game = Game(first + index, rnd.number, item["table"], sides,
-                            tuple(tuple(side) for side in item.get("lineup") or ()))
+                            tuple(tuple(side) for side in item.get("lineup") or ()),
+                            tuple(tuple(side) for side in item.get("codes") or ()))
                 if game.bye:
                     game.result = bye_result(self.s)
                 rnd.games.append(game)
             self.rounds.append(rnd)
         elif kind == "lineup":
-            self.game(data["game"]).lineup = tuple(tuple(side) for side in data["lineup"])
+            game = self.game(data["game"])
+            game.lineup = tuple(tuple(side) for side in data["lineup"])
+            game.codes = tuple(tuple(side) for side in data.get("codes") or ())
+        elif kind == "codes":
+            self.game(data["game"]).codes = tuple(tuple(side) for side in data["codes"])
         elif kind == "table":
             self.game(data["game"]).table_id = int(data["table_id"])
         elif kind in ("result", "corrected"):

@@ -98,6 +98,9 @@ class Game:
     table: int
     sides: tuple[tuple[int, ...], ...]
     lineup: tuple[tuple[str, ...], ...] = ()  # the seated players of each side (seed 001)
+    # Each seated player's code, as ``lineup`` (belote.tournament.codes): what identifies
+    # them to score this game or take their seat; never shown on a public page.
+    codes: tuple[tuple[str, ...], ...] = ()
     result: Result | None = None
     table_id: int | None = None  # the room's table playing it online
 

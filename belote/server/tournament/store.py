@@ -134,6 +134,13 @@ class TournamentStore:
             return [TournamentRow(int(i), str(n), str(f), str(s), str(o))
                     for i, n, f, s, o in rows]
 
+    async def open_count(self, owner: str) -> int:
+        """How many of ``owner``'s tournaments are not finished."""
+        async with self.engine.connect() as conn:
+            count = await conn.scalar(select(func.count()).select_from(tournaments).where(
+                tournaments.c.owner == owner, tournaments.c.state != "finished"))
+            return int(count or 0)
+
     async def organisers(self, tid: int) -> set[str]:
         async with self.engine.connect() as conn:
             rows = await conn.execute(select(tournament_organisers.c.name_key)

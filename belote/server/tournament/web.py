@@ -3,14 +3,21 @@ projector mode), each entrant's history, printable score sheets, the CSV export,
 score entry of a table playing with real cards.
 
 Roles: only the tournament's organisers (signed-in accounts: the creator and the
-co-organisers it adds) change a tournament; anyone may read the standings, histories and
-sheets; a player claims their own seat at an online table.  Every change goes through the
-tournament's event log, which is its audit log.  Forms work without scripts; two small
-scripts only add the live standings and the check of each field as it is typed.
+co-organisers it adds) change a tournament, print the table cards (with the seat codes) and
+download the results CSV; anyone may read the standings, histories and blank score sheets.
+A player is identified by their seat code (:mod:`belote.tournament.codes`), never by a name
+typed at sign-in: the code, given at the table (a QR code on the table card), lets that
+person score the game with real cards or take that seat at its online table.  Wrong codes
+are counted per address (``CODE_GUESSES`` a ``CODE_WINDOW``), then refused for a while.
+The scorer's undo stops at the recorded result: only an organiser corrects it (with a
+reason).  Every change goes through the tournament's event log, which is its audit log.
+Forms work without scripts; two small scripts only add the live standings and the check of
+each field as it is typed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -42,7 +49,9 @@ from belote.scorekeeper import (
     refusal_text,
     steps,
 )
+from belote.server.auth.limits import RateLimiter
 from belote.server.persistence import SessionRow
+from belote.tournament.codes import fresh_codes, seat_of, shown
 from belote.tournament.events import Tournament
 from belote.tournament.export import write_results
 from belote.tournament.model import FORMATS, Game, TournamentError
@@ -51,6 +60,10 @@ from belote.tournament.standings import entrant_records, standings
 from belote.tournament.text import error_text, game_line
 
 Handler = Callable[[Request], Awaitable[Response]]
+CODE_GUESSES = 20  # wrong seat codes an address may type ...
+CODE_WINDOW = 600.0  # ... within this many seconds (a venue's players share one address)
+SESSION_CODES = 8  # seat codes one browser remembers (the latest kept)
+SEATS = (("seat.north", "seat.south"), ("seat.east", "seat.west"))  # side 0: N-S, 1: E-W
 
 
 @dataclass(frozen=True)
@@ -109,6 +122,17 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         row = pages.session(request)
         return row.name if row is not None else ""
 
+    wrong_codes = RateLimiter(CODE_GUESSES, CODE_WINDOW)
+
+    def address(request: Request) -> str:
+        return request.client.host if request.client else "unknown"
+
+    def seat_held(request: Request, tid: int, game: Game) -> tuple[int, int] | None:
+        """The seat of ``game`` whose code this browser gave (and is still that seat's)."""
+        codes = request.session.get("tournament_codes")
+        code = codes.get(f"{tid}/{game.id}") if isinstance(codes, dict) else None
+        return seat_of(game, code) if isinstance(code, str) and game.codes else None
+
     # ------------------------------------------------------------------ list and create
     async def index(request: Request) -> Response:
         row = pages.session(request)
@@ -145,8 +169,9 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         lang = lang_of(request)
         playing = [g for g in t.current.games if g.playing] if t.current else []
         audit = list(reversed(t.audit))
+        lines = await asyncio.to_thread(standings, t)
         return render(request, "tournament_console.html", tid=tid, tour=t, s=t.s,
-                      playing=playing, audit=audit, lines=standings(t), clubs=sorted(t.clubs()),
+                      playing=playing, audit=audit, lines=lines, clubs=sorted(t.clubs()),
                       line=lambda g: game_line(lang, t, g), detail=_detail)
 
     actions: dict[str, Callable[[Request, int, Tournament, FormData], Awaitable[str]]] = {}
@@ -207,8 +232,13 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
 
     @action("lineup")
     async def do_lineup(request: Request, tid: int, t: Tournament, data: FormData) -> str:
+        """Seed 001: "Dopo ogni partita si possono sostituire ... i componenti della
+        squadra": the players seated at a game, until its result (a new one, a new code)."""
         lineup = [[str(data.get(f"{side}{n}", "")) for n in (1, 2)] for side in ("a", "b")]
-        await service.change(tid, "lineup", {"game": _int(data, "game"), "lineup": lineup},
+        game = t.game(_int(data, "game"))
+        if game.table_id is not None:
+            raise TournamentError("table_open", game=game.id)
+        await service.change(tid, "lineup", {"game": game.id, "lineup": lineup},
                              who(request))
         return "tournament.web.changed"
 
@@ -252,8 +282,9 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         projector = request.query_params.get("projector") == "1"
         template = ("tournament_standings_table.html" if request.query_params.get("fragment")
                     else "tournament_standings.html")
-        return render(request, template, tid=tid, tour=t, s=t.s, lines=standings(t),
-                      projector=projector)
+        lines = await asyncio.to_thread(standings, t)
+        return render(request, template, tid=tid, tour=t, s=t.s, lines=lines,
+                      projector=projector, organiser=await is_organiser(request, tid))
 
     async def history(request: Request) -> Response:
         tid, t = await tournament(request)
@@ -273,26 +304,99 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
                       rows=range(1, 21))
 
     async def export(request: Request) -> Response:
+        """Every result with the line-ups: the organisers' export (the standings are public,
+        this file is not)."""
         tid, t = await tournament(request)
+        if not await is_organiser(request, tid):
+            say(request, translate(lang_of(request), "tournament.error.not_organiser"), True)
+            return back_to(request, f"/tournaments/{tid}/standings")
         out = io.StringIO()
-        write_results(t, out, lang_of(request))
+        await asyncio.to_thread(write_results, t, out, lang_of(request))
         return Response(out.getvalue(), media_type="text/csv; charset=utf-8", headers={
-            "content-disposition": f'attachment; filename="tournament-{tid}.csv"'})
+            "content-disposition": f'attachment; filename="tournament-{tid}.csv"',
+            "cache-control": "private, no-store"})
 
     async def claim(request: Request) -> Response:
-        tid, _ = await tournament(request)
+        """The holder of a seat code takes that seat at the game's online table."""
+        tid, t = await tournament(request)
         await pages.form(request)
         identity = pages.identity(request)
         if identity is None:
             raise HTTPException(401)
+        game = game_or_404(t, request)
+        seat = seat_held(request, tid, game)
+        if seat is None:
+            say(request, translate(lang_of(request), "tournament.error.code_needed"), True)
+            return back_to(request, f"/tournaments/{tid}/games/{game.id}/code")
         try:
             row = pages.session(request)
-            table_id = await troom.claim(tid, int(request.path_params["gid"]), identity[0],
-                                         identity[1], row.account if row else None)
+            table_id = await troom.claim(tid, game.id, seat, identity[0],
+                                         row.account if row else None)
         except TournamentError as error:
             say(request, error_text(lang_of(request), error), True)
             return back_to(request, f"/tournaments/{tid}/standings")
         return back_to(request, f"/table/{table_id}")
+
+    def game_or_404(t: Tournament, request: Request) -> Game:
+        try:
+            return t.game(int(request.path_params["gid"]))
+        except TournamentError:
+            raise HTTPException(404) from None
+
+    # ------------------------------------------------------------------ seat codes
+    async def code_page(request: Request) -> Response:
+        tid, t = await tournament(request)
+        game = game_or_404(t, request)
+        typed = str(request.query_params.get("c", ""))[:32]
+        return render(request, "tournament_code.html", tid=tid, tour=t, game=game,
+                      typed=typed, seat=seat_held(request, tid, game), seats=SEATS)
+
+    async def code_post(request: Request) -> Response:
+        tid, t = await tournament(request)
+        data = await pages.form(request)
+        game = game_or_404(t, request)
+        lang = lang_of(request)
+        here = f"/tournaments/{tid}/games/{game.id}/code"
+        key = f"ip:{address(request)}"
+        if wrong_codes.blocked(key):
+            say(request, translate(lang, "tournament.error.code_guesses"), True)
+            return back_to(request, here)
+        seat = seat_of(game, str(data.get("code", ""))[:32]) if game.codes else None
+        if seat is None:
+            wrong_codes.hit(key)
+            say(request, translate(lang, "tournament.error.bad_code"), True)
+            return back_to(request, here)
+        codes = request.session.get("tournament_codes")
+        codes = dict(codes) if isinstance(codes, dict) else {}
+        codes.pop(f"{tid}/{game.id}", None)
+        codes[f"{tid}/{game.id}"] = game.codes[seat[0]][seat[1]]
+        request.session["tournament_codes"] = dict(list(codes.items())[-SESSION_CODES:])
+        say(request, translate(lang, "tournament.web.code_ok", player=game.lineup[seat[0]][
+            seat[1]], table=game.table, round=game.round))
+        if game.table_id is not None and game.playing:
+            return back_to(request, here)  # the page offers the seat at the online table
+        return back_to(request, f"/tournaments/{tid}/games/{game.id}/entry")
+
+    async def cards(request: Request) -> Response:
+        """The table cards to print: each seat's player, code and QR code (organisers)."""
+        tid, t = await tournament(request)
+        if not await is_organiser(request, tid):
+            say(request, translate(lang_of(request), "tournament.error.not_organiser"), True)
+            return back_to(request, f"/tournaments/{tid}/standings")
+        games = [g for g in (t.current.games if t.current else []) if not g.bye]
+        for game in games:
+            if not game.codes and game.playing:  # drawn before games had codes
+                try:
+                    await service.change(tid, "codes", {
+                        "game": game.id, "codes": fresh_codes(game.lineup)}, who(request))
+                except TournamentError:
+                    pass  # its round closed meanwhile
+        t = await service.get(tid)
+        games = [g for g in (t.current.games if t.current else []) if not g.bye]
+        base = str(request.base_url).rstrip("/")
+        slips = await asyncio.to_thread(_slips, tid, games, base)
+        return render(request, "tournament_cards.html", tid=tid, tour=t, games=games,
+                      slips=slips, seats=SEATS)
 
     # ------------------------------------------------------------------ score entry
     def entry_state(request: Request, tid: int, game: Game) -> dict[str, Any]:
@@ -332,10 +436,7 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
 
     async def entry_page(request: Request) -> Response:
         tid, t = await tournament(request)
-        try:
-            game = t.game(int(request.path_params["gid"]))
-        except TournamentError:
-            raise HTTPException(404) from None
+        game = game_or_404(t, request)
         lang = lang_of(request)
         state = entry_state(request, tid, game)
         texts: dict[str, str] = state["answers"]
@@ -358,23 +459,17 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
                       hands=[(h.number, h.scores, h.totals) for h in sheet.hands])
 
     async def may_enter(request: Request, tid: int, game: Game) -> bool:
-        """The table's scorer: an organiser, or one of the players seated at the game."""
-        from belote.server.auth.names import name_key
-
-        row = pages.session(request)
-        if row is None:
+        """The table's scorer: an organiser, or one of the game's seated players, known by
+        the seat code they gave (a name typed at sign-in is no proof of who one is)."""
+        if pages.session(request) is None:
             return False
-        seated = {name_key(player) for side in game.lineup for player in side}
-        return row.name_key in seated or await is_organiser(request, tid)
+        return seat_held(request, tid, game) is not None or await is_organiser(request, tid)
 
     async def entry_post(request: Request) -> Response:
         tid, t = await tournament(request)
         data = await pages.form(request)
         lang = lang_of(request)
-        try:
-            game = t.game(int(request.path_params["gid"]))
-        except TournamentError:
-            raise HTTPException(404) from None
+        game = game_or_404(t, request)
         here = f"/tournaments/{tid}/games/{game.id}/entry"
         if not await may_enter(request, tid, game):
             raise HTTPException(403)
@@ -420,7 +515,9 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
     async def entry_check(request: Request) -> Response:
         """One field's check as it is typed (the page's script): the refusal, or nothing."""
         tid, t = await tournament(request)
-        game = t.game(int(request.path_params["gid"]))
+        game = game_or_404(t, request)
+        if not await may_enter(request, tid, game):
+            return JSONResponse({"ok": False, "text": ""}, status_code=403)
         state = entry_state(request, tid, game)
         try:
             values = parsed(t, state["answers"])
@@ -443,6 +540,9 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         Route("/tournaments/{tid:id}/standings", standings_page, methods=["GET"]),
         Route("/tournaments/{tid:id}/entrants/{eid:id}", history, methods=["GET"]),
         Route("/tournaments/{tid:id}/sheets", sheets, methods=["GET"]),
+        Route("/tournaments/{tid:id}/cards", cards, methods=["GET"]),
+        Route("/tournaments/{tid:id}/games/{gid:id}/code", code_page, methods=["GET"]),
+        Route("/tournaments/{tid:id}/games/{gid:id}/code", code_post, methods=["POST"]),
         Route("/tournaments/{tid:id}/results.csv", export, methods=["GET"]),
         Route("/tournaments/{tid:id}/games/{gid:id}/claim", claim, methods=["POST"]),
         Route("/tournaments/{tid:id}/games/{gid:id}/entry", entry_page, methods=["GET"]),
@@ -461,10 +561,29 @@ def _entry(values: dict[str, Any]) -> HandEntry:
 
 
 def _detail(data: dict[str, Any]) -> str:
-    """An audit entry's data, short: the fields an organiser looks for."""
-    keys = ("round", "game", "totals", "was", "subject", "points", "reason", "entrant",
-            "table_id")
+    """An audit entry's data, short: the fields an organiser looks for (never the codes)."""
+    keys = ("round", "game", "lineup", "totals", "was", "subject", "points", "reason",
+            "entrant", "table_id")
     return ", ".join(f"{k}={data[k]}" for k in keys if k in data)
+
+
+def _slips(tid: int, games: list[Game], base: str) -> dict[int, list[tuple[int, int, str,
+                                                                          str, str]]]:
+    """Per game, each seat's (side, seat, player, code as printed, QR code as inline SVG):
+    the QR code opens the seat-code page with the code filled in."""
+    import segno  # the server extra (README: dependencies)
+
+    out: dict[int, list[tuple[int, int, str, str, str]]] = {}
+    for game in games:
+        rows = []
+        for side_no, side in enumerate(game.lineup):
+            for seat_no, player in enumerate(side):
+                code = game.codes[side_no][seat_no] if game.codes else ""
+                url = f"{base}/tournaments/{tid}/games/{game.id}/code?c={code}"
+                svg = segno.make(url, error="m").svg_inline(scale=3, omitsize=False)
+                rows.append((side_no, seat_no, player, shown(code) if code else "", svg))
+        out[game.id] = rows
+    return out
 
 
 __all__ = ["Pages", "tournament_routes"]
