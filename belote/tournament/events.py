@@ -28,7 +28,7 @@ Event kinds and their data:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from belote.rules import PRESETS
@@ -106,6 +106,19 @@ class Tournament:
         for event in events:
             tournament.apply(event)
         return tournament
+
+    def copy(self) -> Tournament:
+        """A copy that :meth:`apply` may change without touching this one: the mutable parts
+        (entrants, rounds, games, the lists) are copied; what an event never changes once
+        made (settings, results, adjustments, audit entries, entered rows) is shared.  Far
+        cheaper than a deep copy of a big tournament's audit log."""
+        return Tournament(
+            settings=self.settings,
+            entrants={k: replace(e) for k, e in self.entrants.items()},
+            rounds=[Round(r.number, [replace(g) for g in r.games], r.closed)
+                    for r in self.rounds],
+            adjustments=list(self.adjustments), audit=list(self.audit),
+            hands={k: list(v) for k, v in self.hands.items()})
 
     @property
     def s(self) -> Settings:

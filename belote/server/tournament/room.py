@@ -48,7 +48,7 @@ class TournamentRoom:
     def __init__(self, room: Room) -> None:
         self.room = room
         self.service = Tournaments(TournamentStore(room.store.engine),
-                                   open_per_owner=OPEN_PER_ACCOUNT)
+                                   open_per_owner=OPEN_PER_ACCOUNT, draw_process=True)
         self._tasks: set[asyncio.Task[None]] = set()
         self._reported: set[int] = set()  # tables whose result is being or was reported
         self.report_failures = 0  # results a finished table could not record (logged)
@@ -60,6 +60,7 @@ class TournamentRoom:
     async def close(self) -> None:
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
+        self.service.close()
 
     # ------------------------------------------------------------------ opening tables
     async def open_tables(self, tid: int, by: str) -> int:

@@ -5,9 +5,10 @@ Shared by the web room and the offline CLI (the same store and migrations on a l
 file).
 
 The event loop is never held by a tournament's size: checking a change, copying the
-tournament and applying it, and a draw's pairing (a maximum-weight matching over every
-entrant: seconds for a mêlée of 1,024) run in a worker thread (:func:`asyncio.to_thread`);
-the loop only awaits them and the store.  Limits: at most ``MAX_ENTRANTS`` entrants a
+tournament and applying it run in a worker thread (:func:`asyncio.to_thread`), and a draw's
+pairing (a maximum-weight matching over every entrant, pure Python: seconds for a mêlée of
+1,024) runs in a process of its own in the room (``draw_process``), so that it does not even
+compete with the loop for the interpreter lock; the loop only awaits them and the store.  Limits: at most ``MAX_ENTRANTS`` entrants a
 tournament (:mod:`belote.tournament.events`), and in the room at most ``open_per_owner``
 tournaments not finished per account (``None`` offline).
 """
@@ -15,8 +16,9 @@ tournaments not finished per account (``None`` offline).
 from __future__ import annotations
 
 import asyncio
-import copy
+import multiprocessing
 import random
+from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
 
@@ -29,10 +31,12 @@ from belote.tournament.model import Game, Settings, Source, TournamentError
 
 class Tournaments:
     def __init__(self, store: TournamentStore, rng: random.Random | None = None,
-                 open_per_owner: int | None = None) -> None:
+                 open_per_owner: int | None = None, draw_process: bool = False) -> None:
         self.store = store
         self.rng = rng or random.SystemRandom()
         self.open_per_owner = open_per_owner
+        self.draw_process = draw_process
+        self._pool: ProcessPoolExecutor | None = None
         self._cache: dict[int, Tournament] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._creating = asyncio.Lock()
@@ -82,9 +86,24 @@ class Tournaments:
         async with self._lock(tid):
             current = await self.get(tid)
             # The pairing (a maximum-weight matching) is the heaviest work: off the loop.
-            event = await asyncio.to_thread(draw, current, self.rng, by)
+            if self.draw_process:
+                if self._pool is None:
+                    # spawn: the room's process has threads, which a fork would copy badly.
+                    self._pool = ProcessPoolExecutor(
+                        1, mp_context=multiprocessing.get_context("spawn"))
+                loop = asyncio.get_running_loop()
+                event = await loop.run_in_executor(self._pool, _draw_seeded, current,
+                                                   self.rng.getrandbits(64), by)
+            else:
+                event = await asyncio.to_thread(draw, current, self.rng, by)
             await self._change(tid, Event(event.kind, event.data, by, _stamp()))
         return await self.get(tid)
+
+    def close(self) -> None:
+        """Stop the draw's process, if one was started."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
 
     async def record(self, tid: int, game_id: int, totals: list[int], source: Source,
                      by: str) -> Event:
@@ -114,9 +133,14 @@ class Tournaments:
 def _checked(current: Tournament, event: Event) -> tuple[Event, Tournament]:
     """``event`` checked, and the tournament after it (``current`` is left as it was)."""
     checked = current.check(event)
-    after = copy.deepcopy(current)
+    after = current.copy()
     after.apply(checked)
     return checked, after
+
+
+def _draw_seeded(current: Tournament, seed: int, by: str) -> Event:
+    """The draw, in the draw's process: its randomness from the room's own generator."""
+    return draw(current, random.Random(seed), by)
 
 
 def _stamp() -> str:

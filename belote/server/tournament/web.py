@@ -101,9 +101,13 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
     def back_to(request: Request, to: str) -> Response:
         return RedirectResponse(to, status_code=303)
 
-    def render(request: Request, template: str, status: int = 200, **values: Any) -> Response:
+    async def render(request: Request, template: str, status: int = 200,
+                     **values: Any) -> Response:
+        """The page, rendered in a worker thread: a big tournament's console (every entrant,
+        game and audit line) would hold the event loop for tens of milliseconds."""
         flash = request.session.pop("tournament_flash", None)
-        return pages.render(request, template, status=status, notice=flash, **values)
+        return await asyncio.to_thread(pages.render, request, template, status=status,
+                                       notice=flash, **values)
 
     async def tournament(request: Request) -> tuple[int, Tournament]:
         tid = int(request.path_params["tid"])
@@ -136,7 +140,7 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
     # ------------------------------------------------------------------ list and create
     async def index(request: Request) -> Response:
         row = pages.session(request)
-        return render(request, "tournament_list.html", rows=await service.store.list(),
+        return await render(request, "tournament_list.html", rows=await service.store.list(),
                       formats=FORMATS, presets=list(PRESETS),
                       may_create=row is not None and row.account is not None)
 
@@ -170,7 +174,7 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         playing = [g for g in t.current.games if g.playing] if t.current else []
         audit = list(reversed(t.audit))
         lines = await asyncio.to_thread(standings, t)
-        return render(request, "tournament_console.html", tid=tid, tour=t, s=t.s,
+        return await render(request, "tournament_console.html", tid=tid, tour=t, s=t.s,
                       playing=playing, audit=audit, lines=lines, clubs=sorted(t.clubs()),
                       line=lambda g: game_line(lang, t, g), detail=_detail)
 
@@ -283,7 +287,7 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         template = ("tournament_standings_table.html" if request.query_params.get("fragment")
                     else "tournament_standings.html")
         lines = await asyncio.to_thread(standings, t)
-        return render(request, template, tid=tid, tour=t, s=t.s, lines=lines,
+        return await render(request, template, tid=tid, tour=t, s=t.s, lines=lines,
                       projector=projector, organiser=await is_organiser(request, tid))
 
     async def history(request: Request) -> Response:
@@ -293,14 +297,14 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
             raise HTTPException(404)
         lang = lang_of(request)
         games = [g for g in t.games() if any(entrant.id in side for side in g.sides)]
-        rec = entrant_records(t)[entrant.id]
-        return render(request, "tournament_history.html", tid=tid, tour=t, entrant=entrant,
+        rec = (await asyncio.to_thread(entrant_records, t))[entrant.id]
+        return await render(request, "tournament_history.html", tid=tid, tour=t, entrant=entrant,
                       games=games, rec=rec, line=lambda g: game_line(lang, t, g))
 
     async def sheets(request: Request) -> Response:
         tid, t = await tournament(request)
         games = [g for g in (t.current.games if t.current else []) if not g.bye]
-        return render(request, "tournament_sheets.html", tid=tid, tour=t, games=games,
+        return await render(request, "tournament_sheets.html", tid=tid, tour=t, games=games,
                       rows=range(1, 21))
 
     async def export(request: Request) -> Response:
@@ -348,7 +352,7 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         tid, t = await tournament(request)
         game = game_or_404(t, request)
         typed = str(request.query_params.get("c", ""))[:32]
-        return render(request, "tournament_code.html", tid=tid, tour=t, game=game,
+        return await render(request, "tournament_code.html", tid=tid, tour=t, game=game,
                       typed=typed, seat=seat_held(request, tid, game), seats=SEATS)
 
     async def code_post(request: Request) -> Response:
@@ -395,7 +399,7 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         games = [g for g in (t.current.games if t.current else []) if not g.bye]
         base = str(request.base_url).rstrip("/")
         slips = await asyncio.to_thread(_slips, tid, games, base)
-        return render(request, "tournament_cards.html", tid=tid, tour=t, games=games,
+        return await render(request, "tournament_cards.html", tid=tid, tour=t, games=games,
                       slips=slips, seats=SEATS)
 
     # ------------------------------------------------------------------ score entry
@@ -452,7 +456,7 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
             if other is not None:
                 prefill = str(other)
                 hint = translate(lang, "tournament.web.derived", points=other)
-        return render(request, "tournament_entry.html", tid=tid, tour=t, game=game,
+        return await render(request, "tournament_entry.html", tid=tid, tour=t, game=game,
                       sheet=sheet, step=step, answered=len(texts),
                       question=question(rules, step, sheet.next_number, lang) if step else "",
                       prefill=prefill, hint=hint, may_enter=await may_enter(request, tid, game),
