@@ -283,9 +283,9 @@ def _check_declarations(rules: Rules, entry: HandEntry) -> tuple[int, int]:
         # Both teams typed: the preset's rule decides who scores, from the names.
         if not (declared[0].names and declared[1].names):
             raise ScoreError(Reason.DECLARATIONS_NAMES_NEEDED, "decl_ns", preset=preset)
-        team = scoring_team(rules, (declared[0].names, declared[1].names), entry.taker)
-        if team is None:
+        scorer = scoring_team(rules, (declared[0].names, declared[1].names), entry.taker)
+        if scorer is None:
             raise ScoreError(Reason.DECLARATIONS_UNDECIDED, "decl_ns", preset=preset,
                              names_ns=declared[0].names, names_ew=declared[1].names)
-        return (points[0], 0) if team == 0 else (0, points[1])
+        return (points[0], 0) if scorer == 0 else (0, points[1])
     return points

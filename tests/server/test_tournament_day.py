@@ -93,7 +93,7 @@ def least_worst_stall(client: TestClient, action: Any, attempts: int = 3,
     stopping at the first within the limit): a stall that the request causes shows in every
     run, a busy machine's noise (two cores shared by many processes) rarely in all."""
     worst = float("inf")
-    for attempt in range(attempts):
+    for _ in range(attempts):
         ready = prepare() if prepare is not None else None
         with LoopProbe(client) as probe:
             action(ready)
@@ -129,7 +129,7 @@ def test_a_melee_of_1024_players_draw_does_not_freeze_the_room(client: TestClien
     assert t.current is not None and len(t.current.games) == 256
     # The console and the standings of such a tournament do not hold the loop either.
     for path in (f"/tournaments/{tids[-1]}", f"/tournaments/{tids[-1]}/standings"):
-        stall = least_worst_stall(client, lambda _: org.get(path))
+        stall = least_worst_stall(client, lambda _, path=path: org.get(path))
         print(f"{path}: worst loop stall {stall * 1000:.1f} ms")
         assert stall <= STALL_LIMIT, (path, stall)
 

@@ -71,7 +71,7 @@ def test_without_stand_ins_the_table_starts_when_the_four_players_take_their_sea
     page = post(stranger, f"/tournaments/{tid}/games/1/claim")
     assert "Give your seat code first" in page
     for side, codes in zip(game.lineup, game.codes, strict=True):
-        for player, code in zip(side, codes, strict=True):
+        for _player, code in zip(side, codes, strict=True):
             assert table.game is None
             # Any name signs in: the seat code, not the name, says whose seat it is.
             person = people.guest(f"Guest {code[:4]}")

@@ -4,8 +4,9 @@ to the tournament by itself.
 
 Seats: each seat is held for its drawn player (``owner`` is ``tournament:<name key>``, a
 label, until the player claims it from the tournament page with the seat code that is theirs
-alone: :mod:`belote.tournament.codes`; a name typed at sign-in takes no seat).  If the organiser allows stand-ins, a bot
-plays a seat until its player comes; the table starts at once.  Otherwise the table starts
+alone: :mod:`belote.tournament.codes`; a name typed at sign-in takes no seat).  If the
+organiser allows stand-ins, a bot plays a seat until its player comes; the table starts at
+once.  Otherwise the table starts
 when the four players have claimed their seats.
 
 A table finishes in its own task; the report to the tournament is a task of its own.  A

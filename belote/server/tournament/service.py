@@ -8,9 +8,11 @@ The event loop is never held by a tournament's size: checking a change, copying 
 tournament and applying it run in a worker thread (:func:`asyncio.to_thread`), and a draw's
 pairing (a maximum-weight matching over every entrant, pure Python: seconds for a mêlée of
 1,024) runs in a process of its own in the room (``draw_process``), so that it does not even
-compete with the loop for the interpreter lock; the loop only awaits them and the store.  Limits: at most ``MAX_ENTRANTS`` entrants a
-tournament (:mod:`belote.tournament.events`), and in the room at most ``open_per_owner``
-tournaments not finished per account (``None`` offline).
+compete with the loop for the interpreter lock; the loop only awaits them and the store.
+
+Limits: at most ``MAX_ENTRANTS`` entrants a tournament (:mod:`belote.tournament.events`), and
+in the room at most ``open_per_owner`` tournaments not finished per account (``None``
+offline).
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ each field as it is typed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -390,11 +391,9 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         games = [g for g in (t.current.games if t.current else []) if not g.bye]
         for game in games:
             if not game.codes and game.playing:  # drawn before games had codes
-                try:
+                with contextlib.suppress(TournamentError):  # its round closed meanwhile
                     await service.change(tid, "codes", {
                         "game": game.id, "codes": fresh_codes(game.lineup)}, who(request))
-                except TournamentError:
-                    pass  # its round closed meanwhile
         t = await service.get(tid)
         games = [g for g in (t.current.games if t.current else []) if not g.bye]
         base = str(request.base_url).rstrip("/")
