@@ -6,6 +6,10 @@ to a player of an online table.  The code, never a name typed at sign-in, lets a
 that game with real cards or take that seat at its online table.  A substituted player gets
 a new code (:func:`issue_codes`); the one they replace stops working.
 
+An organiser may instead bind a player to an account (the ``bound`` event): signed in with
+that account, the player is known at every game they are seated at (:func:`seat_of_account`),
+with no code to type; a name typed at sign-in still proves nothing.
+
 Codes are drawn with :mod:`secrets` from 31 characters that cannot be misread (no 0/O,
 1/I/L): 8 of them, about 40 bits, compared in constant time (:func:`seat_of`); the room
 limits the guesses per address.
@@ -18,7 +22,7 @@ import re
 import secrets
 from typing import Any
 
-from belote.tournament.model import Game
+from belote.tournament.model import Entrant, Game
 
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 LENGTH = 8
@@ -99,3 +103,22 @@ def seat_of(game: Game, typed: str) -> tuple[int, int] | None:
             if hmac.compare_digest(code.encode(), wanted):
                 found = (side_no, seat_no)
     return found
+
+
+def seat_of_account(game: Game, entrants: dict[int, Entrant],
+                    account: str) -> tuple[int, int] | None:
+    """The (side, seat in the side) of ``game`` whose player an organiser bound to
+    ``account`` (a name key), or None: the seat's player is one of its side's entrants'
+    players, at the position bound to that account."""
+    if not account:
+        return None
+    for side_no, side in enumerate(game.lineup):
+        for seat_no, player in enumerate(side):
+            for entrant_id in game.sides[side_no] if side_no < len(game.sides) else ():
+                entrant = entrants.get(entrant_id)
+                if entrant is None:
+                    continue
+                for position, name in enumerate(entrant.players):
+                    if name == player and entrant.account(position) == account:
+                        return side_no, seat_no
+    return None

@@ -8,6 +8,8 @@ Event kinds and their data:
 ``registered`` ``entrants``: a list of ``{name, players, club}`` (a Pinasca neighbourhood
                registers its two pairs in one event)
 ``checked_in`` ``entrant``
+``bound``      ``entrant``, ``player`` (its position), ``account``: the account (name key) that
+               is that player, bound by an organiser ("" unbinds)
 ``drawn``      ``round``, ``games``: ``{table, sides, lineup, bye, codes}`` (the pairings
                themselves; ``codes``: each seated player's code, :mod:`.codes`)
 ``lineup``     ``game``, ``lineup``, ``codes``: the players actually seated (seed 001: "Dopo
@@ -199,6 +201,12 @@ class Tournament:
             data = self._check_registered(data)
         elif kind == "checked_in":
             self.entrant(data.get("entrant"))
+        elif kind == "bound":
+            entrant = self.entrant(data.get("entrant"))
+            position, account = data.get("player"), data.get("account")
+            if (not isinstance(position, int) or not 0 <= position < len(entrant.players)
+                    or not isinstance(account, str) or len(account) > MAX_NAME):
+                raise TournamentError("bad_binding")
         elif kind == "drawn":
             self._check_drawn(data)
         elif kind == "lineup":
@@ -367,6 +375,11 @@ class Tournament:
                     bool(item.get("checked_in", False)))
         elif kind == "checked_in":
             self.entrants[data["entrant"]].checked_in = True
+        elif kind == "bound":
+            entrant = self.entrants[data["entrant"]]
+            accounts = [entrant.account(n) for n in range(len(entrant.players))]
+            accounts[data["player"]] = data["account"]
+            entrant.accounts = tuple(accounts)
         elif kind == "drawn":
             rnd = Round(data["round"])
             first = len(self.games()) + 1

@@ -72,6 +72,12 @@ class Entrant:
     players: tuple[str, ...]
     club: str | None = None
     checked_in: bool = False
+    # Per player, the account (its name key) the organiser bound to them, "" for none: that
+    # account is that player wherever the player is seated (belote.tournament.codes).
+    accounts: tuple[str, ...] = ()
+
+    def account(self, position: int) -> str:
+        return self.accounts[position] if position < len(self.accounts) else ""
 
 
 @dataclass(frozen=True, slots=True)

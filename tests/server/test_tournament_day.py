@@ -183,6 +183,47 @@ def test_a_guest_signed_in_as_a_drawn_players_name_neither_scores_nor_claims_the
     assert not table.seats[1].owner.startswith("tournament:")  # East: side 1's first
 
 
+def test_an_account_bound_by_the_organiser_scores_and_takes_its_seat_with_no_code(
+        client: TestClient) -> None:
+    """Issue 21: "identified by something only they have: an account bound by the
+    organiser, or a ... code"."""
+    people = Identities(client)
+    tid = pinasca(people, standins="")
+    game = tournament(client, tid).game(1)
+    entrant_id = game.sides[1][0]
+    entrant = tournament(client, tid).entrants[entrant_id]
+    register(people, "Elena Conti")  # her own account, under her own name
+    org = people.use("Organiser")
+    page = post(org, f"/tournaments/{tid}/do/bind", entrant=str(entrant_id), player="1",
+                account="Nobody Here")
+    assert "No account is called Nobody Here" in page
+    page = post(org, f"/tournaments/{tid}/do/bind", entrant=str(entrant_id), player="1",
+                account="Elena Conti")
+    assert "Done." in page
+    # The account, not the name, is the player: Elena Conti scores the game of the player
+    # bound to her (Dino...), whose name she never typed.
+    elena = people.use("Elena Conti")
+    page = elena.get(f"/tournaments/{tid}/games/1/entry").text
+    assert 'id="entry-form"' in page
+    page = enter_hand(elena, tid, 1, ["ns", "h", "100", "62", "", "", "", ""])
+    assert len(tournament(client, tid).hands[1]) == 1
+    # ... and takes that player's seat at the online table.
+    post(people.use("Organiser"), f"/tournaments/{tid}/do/tables")
+    game = tournament(client, tid).game(1)
+    response = people.use("Elena Conti").post(f"/tournaments/{tid}/games/1/claim",
+                                              follow_redirects=False)
+    assert response.headers["location"] == f"/table/{game.table_id}"
+    table = client.app.state.room.tables[game.table_id]  # type: ignore[attr-defined]
+    seat = 3 if game.lineup[1][1] == entrant.players[1] else 1  # E-W: East, West
+    assert table.seats[seat].name == entrant.players[1]
+    assert not table.seats[seat].owner.startswith("tournament:")
+    # A guest under her name, or under the player's name, is nobody.
+    people.guest(entrant.players[1])
+    response = people.use(entrant.players[1]).post(f"/tournaments/{tid}/games/1/entry",
+                                                   data={"answer": "ns"})
+    assert response.status_code == 403
+
+
 def test_seat_codes_are_random_and_wrong_guesses_are_limited_per_address(
         client: TestClient) -> None:
     people = Identities(client)

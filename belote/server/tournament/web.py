@@ -52,7 +52,7 @@ from belote.scorekeeper import (
 )
 from belote.server.auth.limits import RateLimiter
 from belote.server.persistence import SessionRow
-from belote.tournament.codes import fresh_codes, seat_of, shown
+from belote.tournament.codes import fresh_codes, seat_of, seat_of_account, shown
 from belote.tournament.events import Tournament
 from belote.tournament.export import write_results
 from belote.tournament.model import FORMATS, Game, TournamentError
@@ -132,11 +132,20 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
     def address(request: Request) -> str:
         return request.client.host if request.client else "unknown"
 
-    def seat_held(request: Request, tid: int, game: Game) -> tuple[int, int] | None:
-        """The seat of ``game`` whose code this browser gave (and is still that seat's)."""
+    def seat_held(request: Request, tid: int, t: Tournament,
+                  game: Game) -> tuple[int, int] | None:
+        """The seat of ``game`` that this person holds: by the seat code this browser gave
+        (still that seat's), or by the account an organiser bound to the seat's player."""
         codes = request.session.get("tournament_codes")
         code = codes.get(f"{tid}/{game.id}") if isinstance(codes, dict) else None
-        return seat_of(game, code) if isinstance(code, str) and game.codes else None
+        if isinstance(code, str) and game.codes:
+            found = seat_of(game, code)
+            if found is not None:
+                return found
+        row = pages.session(request)
+        if row is None or row.account is None:
+            return None
+        return seat_of_account(game, t.entrants, row.name_key)
 
     # ------------------------------------------------------------------ list and create
     async def index(request: Request) -> Response:
@@ -203,6 +212,21 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
     async def do_checkin(request: Request, tid: int, t: Tournament, data: FormData) -> str:
         await service.change(tid, "checked_in", {"entrant": _int(data, "entrant")},
                              who(request))
+        return "tournament.web.changed"
+
+    @action("bind")
+    async def do_bind(request: Request, tid: int, t: Tournament, data: FormData) -> str:
+        """Bind a registered player to an account (its name; empty: unbind): signed in with
+        it, the player scores and takes their seats with no code."""
+        from belote.server.auth.names import name_key
+
+        name = str(data.get("account", "")).strip()
+        key = name_key(name) if name else ""
+        if key and await room.store.account_by_key(key) is None:
+            raise TournamentError("no_account", name=name)
+        await service.change(tid, "bound", {"entrant": _int(data, "entrant"),
+                                            "player": _int(data, "player"),
+                                            "account": key}, who(request))
         return "tournament.web.changed"
 
     @action("draw")
@@ -329,7 +353,7 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         if identity is None:
             raise HTTPException(401)
         game = game_or_404(t, request)
-        seat = seat_held(request, tid, game)
+        seat = seat_held(request, tid, t, game)
         if seat is None:
             say(request, translate(lang_of(request), "tournament.error.code_needed"), True)
             return back_to(request, f"/tournaments/{tid}/games/{game.id}/code")
@@ -354,7 +378,7 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         game = game_or_404(t, request)
         typed = str(request.query_params.get("c", ""))[:32]
         return await render(request, "tournament_code.html", tid=tid, tour=t, game=game,
-                      typed=typed, seat=seat_held(request, tid, game), seats=SEATS)
+                      typed=typed, seat=seat_held(request, tid, t, game), seats=SEATS)
 
     async def code_post(request: Request) -> Response:
         tid, t = await tournament(request)
@@ -458,15 +482,17 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         return await render(request, "tournament_entry.html", tid=tid, tour=t, game=game,
                       sheet=sheet, step=step, answered=len(texts),
                       question=question(rules, step, sheet.next_number, lang) if step else "",
-                      prefill=prefill, hint=hint, may_enter=await may_enter(request, tid, game),
+                      prefill=prefill, hint=hint, may_enter=await may_enter(request, tid, t, game),
                       hands=[(h.number, h.scores, h.totals) for h in sheet.hands])
 
-    async def may_enter(request: Request, tid: int, game: Game) -> bool:
+    async def may_enter(request: Request, tid: int, t: Tournament, game: Game) -> bool:
         """The table's scorer: an organiser, or one of the game's seated players, known by
-        the seat code they gave (a name typed at sign-in is no proof of who one is)."""
+        the seat code they gave or the account bound to them (a name typed at sign-in is no
+        proof of who one is)."""
         if pages.session(request) is None:
             return False
-        return seat_held(request, tid, game) is not None or await is_organiser(request, tid)
+        return (seat_held(request, tid, t, game) is not None
+                or await is_organiser(request, tid))
 
     async def entry_post(request: Request) -> Response:
         tid, t = await tournament(request)
@@ -474,7 +500,7 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         lang = lang_of(request)
         game = game_or_404(t, request)
         here = f"/tournaments/{tid}/games/{game.id}/entry"
-        if not await may_enter(request, tid, game):
+        if not await may_enter(request, tid, t, game):
             raise HTTPException(403)
         state = entry_state(request, tid, game)
         texts: dict[str, str] = dict(state["answers"])
@@ -519,7 +545,7 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         """One field's check as it is typed (the page's script): the refusal, or nothing."""
         tid, t = await tournament(request)
         game = game_or_404(t, request)
-        if not await may_enter(request, tid, game):
+        if not await may_enter(request, tid, t, game):
             return JSONResponse({"ok": False, "text": ""}, status_code=403)
         state = entry_state(request, tid, game)
         try:
@@ -566,7 +592,7 @@ def _entry(values: dict[str, Any]) -> HandEntry:
 def _detail(data: dict[str, Any]) -> str:
     """An audit entry's data, short: the fields an organiser looks for (never the codes)."""
     keys = ("round", "game", "lineup", "totals", "was", "subject", "points", "reason",
-            "entrant", "table_id")
+            "entrant", "player", "account", "table_id")
     return ", ".join(f"{k}={data[k]}" for k in keys if k in data)
 
 
