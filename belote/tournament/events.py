@@ -213,6 +213,9 @@ class Tournament:
             game = self._open_game(data.get("game"))
             if game.result is not None:
                 raise TournamentError("already_recorded", game=game.id)
+            if game.table_id is not None:
+                # Its online table holds the seats of the drawn players.
+                raise TournamentError("table_open", game=game.id)
             lineup = data.get("lineup")
             if (not isinstance(lineup, list) or len(lineup) != len(game.sides)
                     or any(not isinstance(side, list) or len(side) != len(game.lineup[n])

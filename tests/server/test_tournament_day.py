@@ -175,6 +175,10 @@ def test_a_guest_signed_in_as_a_drawn_players_name_neither_scores_nor_claims_the
         page = post(people.use(who), f"/tournaments/{tid}/games/1/claim")
         assert "Give your seat code first" in page
     assert all(seat.owner and seat.owner.startswith("tournament:") for seat in table.seats)
+    # Its seats are held for the drawn players: the line-up no longer changes.
+    page = post(people.use("Organiser"), f"/tournaments/{tid}/do/lineup", game="1",
+                a1="X", a2="Y", b1="Z", b2="W")
+    assert "already at its online table" in page
     # The seat code, whoever the person signed in as, is what takes the seat.
     give_code(people, game.lineup[1][0], tid, 1, game.codes[1][0])
     response = people.use(game.lineup[1][0]).post(f"/tournaments/{tid}/games/1/claim",
@@ -230,6 +234,9 @@ def test_seat_codes_are_random_and_wrong_guesses_are_limited_per_address(
     tid = pinasca(people)
     codes = codes_of(client, tid, 1) + codes_of(client, tid, 2)
     assert len(set(codes)) == 8 and all(len(code) == 8 for code in codes)
+    # Not signed in: told to sign in first (the code is kept with who gave it).
+    page = give_code(people, "Nobody", tid, 1, codes[0])
+    assert "Sign in first" in page
     people.guest("Guesser")
     from belote.server.tournament.web import CODE_GUESSES
 

@@ -61,7 +61,6 @@ class TournamentRoom:
     async def close(self) -> None:
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
-        self.service.close()
 
     # ------------------------------------------------------------------ opening tables
     async def open_tables(self, tid: int, by: str) -> int:

@@ -21,6 +21,7 @@ import asyncio
 import multiprocessing
 import random
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, datetime
 from typing import Any
 
@@ -38,7 +39,6 @@ class Tournaments:
         self.rng = rng or random.SystemRandom()
         self.open_per_owner = open_per_owner
         self.draw_process = draw_process
-        self._pool: ProcessPoolExecutor | None = None
         self._cache: dict[int, Tournament] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._creating = asyncio.Lock()
@@ -88,24 +88,20 @@ class Tournaments:
         async with self._lock(tid):
             current = await self.get(tid)
             # The pairing (a maximum-weight matching) is the heaviest work: off the loop.
+            event = None
             if self.draw_process:
-                if self._pool is None:
-                    # spawn: the room's process has threads, which a fork would copy badly.
-                    self._pool = ProcessPoolExecutor(
-                        1, mp_context=multiprocessing.get_context("spawn"))
                 loop = asyncio.get_running_loop()
-                event = await loop.run_in_executor(self._pool, _draw_seeded, current,
-                                                   self.rng.getrandbits(64), by)
-            else:
+                try:
+                    event = await loop.run_in_executor(_draw_pool(), _draw_seeded, current,
+                                                       self.rng.getrandbits(64), by)
+                except BrokenProcessPool:
+                    _reset_draw_pool()  # the process died: this draw in a thread
+            if event is None:
                 event = await asyncio.to_thread(draw, current, self.rng, by)
             await self._change(tid, Event(event.kind, event.data, by, _stamp()))
         return await self.get(tid)
 
-    def close(self) -> None:
-        """Stop the draw's process, if one was started."""
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+
 
     async def record(self, tid: int, game_id: int, totals: list[int], source: Source,
                      by: str) -> Event:
@@ -138,6 +134,23 @@ def _checked(current: Tournament, event: Event) -> tuple[Event, Tournament]:
     after = current.copy()
     after.apply(checked)
     return checked, after
+
+
+_POOL: list[ProcessPoolExecutor] = []  # the draw's process, started at the first draw
+
+
+def _draw_pool() -> ProcessPoolExecutor:
+    """One process for every room of this interpreter (draws are rare, one at a time per
+    tournament); ``spawn``: the room's process has threads, which a fork would copy badly.
+    Python's own exit hook stops it."""
+    if not _POOL:
+        _POOL.append(ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")))
+    return _POOL[0]
+
+
+def _reset_draw_pool() -> None:
+    if _POOL:
+        _POOL.pop().shutdown(wait=False, cancel_futures=True)
 
 
 def _draw_seeded(current: Tournament, seed: int, by: str) -> Event:

@@ -264,10 +264,7 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         """Seed 001: "Dopo ogni partita si possono sostituire ... i componenti della
         squadra": the players seated at a game, until its result (a new one, a new code)."""
         lineup = [[str(data.get(f"{side}{n}", "")) for n in (1, 2)] for side in ("a", "b")]
-        game = t.game(_int(data, "game"))
-        if game.table_id is not None:
-            raise TournamentError("table_open", game=game.id)
-        await service.change(tid, "lineup", {"game": game.id, "lineup": lineup},
+        await service.change(tid, "lineup", {"game": _int(data, "game"), "lineup": lineup},
                              who(request))
         return "tournament.web.changed"
 
@@ -387,6 +384,9 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         lang = lang_of(request)
         here = f"/tournaments/{tid}/games/{game.id}/code"
         key = f"ip:{address(request)}"
+        if pages.session(request) is None:  # the code is kept with who gave it
+            say(request, translate(lang, "tournament.web.code_sign_in"), True)
+            return back_to(request, here)
         if wrong_codes.blocked(key):
             say(request, translate(lang, "tournament.error.code_guesses"), True)
             return back_to(request, here)
