@@ -8,6 +8,7 @@ its events (:meth:`belote.tournament.events.Tournament.replay`).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -122,8 +123,10 @@ class TournamentStore:
                     for k, d, b, at in rows]
 
     async def load(self, tid: int) -> Tournament | None:
+        """The tournament replayed from its events, in a worker thread (a big tournament's
+        replay, every hand of every sheet, would hold the event loop)."""
         events = await self.events(tid)
-        return Tournament.replay(events) if events else None
+        return await asyncio.to_thread(Tournament.replay, events) if events else None
 
     async def list(self) -> list[TournamentRow]:
         async with self.engine.connect() as conn:
