@@ -13,12 +13,16 @@ import csv
 import io
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
 
+from belote.server.app import create_app
 from belote.tournament.events import Event
+from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import Identities
+from tests.server.postgres import fresh_database
 from tests.server.test_tournament_http import create, enter_hand, post, register, tournament
 
 STALL_LIMIT = 0.050  # issue 21: "No request can hold the event loop more than 50 ms"
@@ -487,3 +491,28 @@ def test_a_tournament_event_never_holds_a_code_on_a_public_page(client: TestClie
     t = tournament(client, tid)
     assert not any(code in console for code in codes_of(client, tid, 1))
     assert isinstance(t.audit[-1], object) and Event  # the event kinds are the core's
+
+
+def test_a_nul_in_a_tournament_text_is_refused_on_postgresql_not_a_500(
+        tmp_path: Path, postgres_url: str) -> None:
+    """Issue 21: "NUL gives a 500 on PostgreSQL": every text an organiser types into a
+    tournament is refused with its reason, on the production database."""
+    settings = make_settings(tmp_path, db_url=fresh_database(postgres_url))
+    with client_for(create_app(settings)) as client:
+        people = Identities(client)
+        org = register(people, "Organiser")
+        page = post(org, "/tournaments", name="Coppa\x00", format="pinasca",
+                    preset="pinasca", target="1500", rounds="3")
+        assert "control characters" in page
+        tid = create(org)
+        page = post(org, f"/tournaments/{tid}/do/register", club="Q\x00", a_player1="A",
+                    a_player2="B", b_player1="C", b_player2="D")
+        assert "control characters" in page
+        post(org, f"/tournaments/{tid}/do/register", club="Q", a_player1="A", a_player2="B",
+             b_player1="C", b_player2="D")
+        for action, data in (("bind", {"entrant": "1", "player": "0", "account": "x\x00"}),
+                             ("organiser", {"name": "x\x00"}),
+                             ("adjust", {"subject": "Q", "points": "1", "reason": "r\x00"})):
+            page = post(org, f"/tournaments/{tid}/do/{action}", **data)
+            assert "control characters" in page, action
+        assert len(tournament(client, tid).audit) == 2  # created, registered: nothing else

@@ -52,6 +52,7 @@ from belote.scorekeeper import (
 )
 from belote.server.auth.limits import RateLimiter
 from belote.server.persistence import SessionRow
+from belote.server.text import TextError, clean_text
 from belote.tournament.codes import fresh_codes, seat_of, seat_of_account, shown
 from belote.tournament.events import Tournament
 from belote.tournament.export import write_results
@@ -64,6 +65,7 @@ Handler = Callable[[Request], Awaitable[Response]]
 CODE_GUESSES = 20  # wrong seat codes an address may type ...
 CODE_WINDOW = 600.0  # ... within this many seconds (a venue's players share one address)
 SESSION_CODES = 8  # seat codes one browser remembers (the latest kept)
+ACCOUNT_NAME = 64  # characters of an account name typed by an organiser (names have 24)
 SEATS = (("seat.north", "seat.south"), ("seat.east", "seat.west"))  # side 0: N-S, 1: E-W
 
 
@@ -220,7 +222,7 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         it, the player scores and takes their seats with no code."""
         from belote.server.auth.names import name_key
 
-        name = str(data.get("account", "")).strip()
+        name = _account_name(data, "account")
         key = name_key(name) if name else ""
         if key and await room.store.account_by_key(key) is None:
             raise TournamentError("no_account", name=name)
@@ -278,9 +280,10 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
     async def do_organiser(request: Request, tid: int, t: Tournament, data: FormData) -> str:
         from belote.server.auth.names import name_key
 
-        key = name_key(str(data.get("name", "")))
-        if await room.store.account_by_key(key) is None:
-            raise TournamentError("no_subject", subject=str(data.get("name", "")))
+        name = _account_name(data, "name")
+        key = name_key(name)
+        if not name or await room.store.account_by_key(key) is None:
+            raise TournamentError("no_subject", subject=name)
         await service.store.add_organiser(tid, key)
         return "tournament.web.changed"
 
@@ -578,6 +581,18 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         Route("/tournaments/{tid:id}/games/{gid:id}/entry", entry_post, methods=["POST"]),
         Route("/tournaments/{tid:id}/games/{gid:id}/check", entry_check, methods=["GET"]),
     ]
+
+
+def _account_name(data: FormData, field: str) -> str:
+    """An account name typed by an organiser, through the chat's text checks before it is
+    looked up ("" when empty): a NUL or an override never reaches the database."""
+    text = str(data.get(field, "")).strip()
+    if not text:
+        return ""
+    try:
+        return clean_text(text, ACCOUNT_NAME)
+    except TextError:
+        raise TournamentError("bad_text") from None
 
 
 def _entry(values: dict[str, Any]) -> HandEntry:
