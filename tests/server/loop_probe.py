@@ -133,6 +133,9 @@ class LoopProbe:
         if self._reader is not None:
             self._reader.join(10)
         errors = process.stderr.read() if process.stderr else ""
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
         if process.returncode and not self._lines:
             raise RuntimeError(f"the probe failed: {errors}")
         for line in self._lines:
