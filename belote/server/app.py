@@ -16,7 +16,7 @@ import gc
 import json
 import logging
 import secrets
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -197,6 +197,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     devices = KnownDevices(room, secure=settings.secure_cookies)
     # Replays and analyses of finished matches: off the event loop, cached, limited.
     heavy = HeavyWork(settings)
+    # Requests refused by a limit of this module, by reason (each is logged too).
+    refusals: Counter[str] = Counter()
     # Failed invitation codes per address (guessing one is then hopeless).
     code_guesses = RateLimiter(settings.code_guesses_per_minute, 60.0, keys)
     # Who may see a finished match's replay: (private, owners), read once from its log.
@@ -247,6 +249,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 settings.max_form_fields):
             log.warning("form refused: more than %d fields to %s from %s",
                         settings.max_form_fields, request.url.path, _address(request))
+            refusals["too_many_fields"] += 1
             raise Refusal(400, "limits.too_many_fields")
         return await request.form(max_files=0, max_fields=settings.max_form_fields,
                                   max_part_size=settings.max_body_bytes)
@@ -579,6 +582,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             code = str(request.path_params.get("code", ""))
         address_key = f"ip:{_address(request)}"
         if code_guesses.blocked(address_key):
+            refusals["code_guesses"] += 1
             log.warning("invitation code refused for %s: too many wrong codes",
                         _address(request))
             raise Refusal(429, "limits.code_guesses", code_guesses.retry_after(address_key))
@@ -875,7 +879,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         routes=routes, lifespan=lifespan,
         middleware=[
             # Bodies over the cap are refused (413) before they are read.
-            Middleware(BodyLimit, max_bytes=settings.max_body_bytes),
+            Middleware(BodyLimit, max_bytes=settings.max_body_bytes, counts=refusals),
             Middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts),
                        www_redirect=False),
             Middleware(_Session, room=room, secure=settings.secure_cookies),
@@ -885,4 +889,5 @@ def create_app(settings: Settings | None = None) -> Starlette:
     )
     app.state.room = room
     app.state.heavy = heavy
+    app.state.refused = refusals
     return app

@@ -142,8 +142,11 @@ class HeavyWork:
             result = await self._submit(function, *args)
         except BaseException as error:
             if not future.done():
-                future.set_exception(error)
-                future.exception()  # retrieved: those waiting on it get it, nobody else
+                # Those waiting for the same answer get the error; a cancelled request
+                # (its client gone) leaves them a failure, not its own cancellation.
+                future.set_exception(HeavyFailed("the request computing it was cancelled")
+                                     if isinstance(error, asyncio.CancelledError) else error)
+                future.exception()  # retrieved: nobody else need hear of it
             raise
         else:
             future.set_result(result)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections import Counter
 from collections.abc import Callable
 
 from starlette.exceptions import HTTPException
@@ -42,12 +43,13 @@ class BodyLimit:
     The check is made when the application first reads the body (so the refusal goes through
     its error page, in the reader's language): a Content-Length over the cap is refused at
     once; a body without one is counted as it arrives and refused as soon as it passes the
-    cap.  ``refused`` counts the refusals."""
+    cap.  Each refusal is logged and counted in ``counts["body_too_large"]``."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int,
+                 counts: Counter[str] | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
-        self.refused = 0
+        self.counts: Counter[str] = Counter() if counts is None else counts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -73,7 +75,7 @@ class BodyLimit:
         await self.app(scope, limited, send)
 
     def _refuse(self, scope: Scope, size: int) -> None:
-        self.refused += 1
+        self.counts["body_too_large"] += 1
         client = scope.get("client") or ("unknown", 0)
         log.warning("request body refused: %d bytes or more to %s from %s (cap %d)", size,
                     scope.get("path", ""), client[0], self.max_bytes)

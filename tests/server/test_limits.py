@@ -49,6 +49,7 @@ def test_a_form_of_empty_fields_is_refused_and_changes_nothing(tmp_path: Path,
         assert "too many fields (empty ones count too)" in refused.text
         assert "Ada" not in client.get("/").text  # no guest was made
         assert any("more than 64 fields" in r.getMessage() for r in caplog.records)
+        assert app.state.refused["too_many_fields"] == 1
         # the same form with its fields counted within the limit is read
         assert client.post("/guest", content=b"name=Ada" + b"&" * 10, headers=FORM,
                            follow_redirects=False).status_code == 303
@@ -72,6 +73,7 @@ def test_a_body_over_the_cap_is_refused_with_413_before_it_is_read(tmp_path: Pat
         assert chunked.status_code == 413
         assert "too large for the room" in chunked.text
         assert "Ada" not in client.get("/").text  # nothing changed
+        assert app.state.refused["body_too_large"] == 2
         assert client.post("/guest", data={"name": "Ada"},
                            follow_redirects=False).status_code == 303
 
@@ -142,6 +144,7 @@ def test_invitation_code_guesses_are_rate_limited_per_address(tmp_path: Path,
             assert 1 <= int(attempt.headers["retry-after"]) <= 60
         assert mallory.get(f"/table/{table_id}").status_code == 403  # not let in
         assert any("too many wrong codes" in r.getMessage() for r in caplog.records)
+        assert app.state.refused["code_guesses"] == 2
 
 
 def test_invitation_codes_from_another_address_are_not_held_back(tmp_path: Path) -> None:
