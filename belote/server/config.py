@@ -67,6 +67,7 @@ class Settings:
     # (cached answers are free): a burst, then so many an hour.
     heavy_workers: int = 1
     heavy_queue: int = 8
+    heavy_timeout: float = 30.0  # seconds without an answer: the process is hung, replaced
     heavy_cache_mib: int = 64
     analyses_burst: int = 10
     analyses_per_hour: float = 360.0

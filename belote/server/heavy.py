@@ -16,7 +16,8 @@ the bots, and:
   ``heavy_queue`` jobs in or waiting for the process; past either, the request is refused
   with 429, a translated message and ``Retry-After`` (:class:`belote.server.limits.Refusal`);
 - counts (:attr:`HeavyWork.stats`) and logs every refusal, failure and replacement: nothing
-  degrades silently.  A process that dies is replaced; the job it held answers 503.
+  degrades silently.  A process that dies, or does not answer a job within
+  ``heavy_timeout`` seconds (hung: killed), is replaced; the job it held answers 503.
 """
 
 from __future__ import annotations
@@ -62,6 +63,11 @@ class HeavyStats:
     refused: dict[str, int] = field(default_factory=dict)  # "analysis/client", "busy"...
 
 
+def _retrieved(answer: asyncio.Future[Any]) -> None:
+    if not answer.cancelled():
+        answer.exception()
+
+
 def _init_process(parent: int) -> None:
     from belote.server.bots.worker import init_worker
 
@@ -84,6 +90,7 @@ class HeavyWork:
         self.workers = settings.heavy_workers
         self.queue = settings.heavy_queue
         self.cache_bytes = settings.heavy_cache_mib * 1024 * 1024
+        self.timeout = settings.heavy_timeout
         self.stats = HeavyStats()
         analyses = KeyedLimiter(settings.analyses_burst, settings.analyses_per_hour)
         replays = KeyedLimiter(settings.replays_burst, settings.replays_per_hour)
@@ -166,11 +173,20 @@ class HeavyWork:
             self._replace(executor, error)
             job = self._start().submit(function, *args)
         try:
-            return await asyncio.wrap_future(job)
+            # No job takes this long (an analysis stops starting worlds after 4 s): a
+            # process that has not answered is hung (stopped, swapping) and is replaced.
+            answer = asyncio.wrap_future(job)
+            answer.add_done_callback(_retrieved)  # a hung job's end is no news to log
+            return await asyncio.wait_for(asyncio.shield(answer), self.timeout)
         except BrokenExecutor as error:
             self.stats.failed += 1
             self._replace(executor, error)
             raise HeavyFailed("the heavy-work process died with the job") from error
+        except TimeoutError as error:
+            self.stats.failed += 1
+            self._replace(executor, error, kill=True)
+            raise HeavyFailed(f"no answer from the heavy-work process in {self.timeout:.0f} s "
+                              "(hung)") from error
 
     def _start(self) -> Executor:
         if self.workers == 0:
@@ -185,12 +201,17 @@ class HeavyWork:
             self._executor.submit(_warm)
         return self._executor
 
-    def _replace(self, broken: Executor, error: BaseException) -> None:
+    def _replace(self, broken: Executor, error: BaseException, kill: bool = False) -> None:
         if broken is not self._executor:
             return  # replaced already
         self.stats.replacements += 1
-        log.error("heavy-work process lost (%r): a new one is started (replacement %d)",
-                  error, self.stats.replacements)
+        log.error("heavy-work process lost (%r): a new one is started at the next job "
+                  "(replacement %d)", error, self.stats.replacements)
+        if kill and isinstance(broken, ProcessPoolExecutor):
+            # A hung process never finishes its job: end it (SIGKILL also ends a stopped one).
+            for process in list(getattr(broken, "_processes", {}).values()):
+                with contextlib.suppress(OSError):
+                    process.kill()
         broken.shutdown(wait=False, cancel_futures=True)
         self._executor = None
 

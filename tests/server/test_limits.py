@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +21,7 @@ from starlette.testclient import TestClient
 
 from belote.server.app import create_app
 from belote.server.config import Settings
-from belote.server.heavy import HeavyWork
+from belote.server.heavy import HeavyFailed, HeavyWork
 from belote.server.limits import KeyedLimiter, Refusal, count_fields
 from tests.server.conftest import ORIGIN, client_for, make_settings
 from tests.server.helpers import Identities, connect, guest, play_to_the_end, sit_with_bots
@@ -258,3 +260,37 @@ def test_a_keyed_limiter_says_when_to_come_back() -> None:
     assert limiter.retry_after("a") == pytest.approx(1.0)
     now[0] = 0.5
     assert limiter.retry_after("a") == pytest.approx(0.5)
+
+
+def _die() -> str:
+    os._exit(3)
+
+
+def _stop() -> str:
+    os.kill(os.getpid(), signal.SIGSTOP)
+    return "never"
+
+
+def test_a_heavy_process_that_dies_or_hangs_is_replaced_and_the_next_job_works(
+        caplog: Any) -> None:
+    heavy = HeavyWork(Settings(heavy_workers=1, heavy_timeout=5.0))
+
+    async def scenario() -> list[Any]:
+        died = await asyncio.gather(heavy._get(("record", 1), "a", len, _die),
+                                    return_exceptions=True)
+        after_death = await heavy._get(("record", 2), "a", len, str, "two")
+        hung = await asyncio.gather(heavy._get(("record", 3), "a", len, _stop),
+                                    return_exceptions=True)
+        after_hang = await heavy._get(("record", 4), "a", len, str, "four")
+        return [*died, after_death, *hung, after_hang]
+
+    try:
+        with caplog.at_level(logging.ERROR):
+            died, after_death, hung, after_hang = asyncio.run(scenario())
+    finally:
+        heavy.close()
+    assert isinstance(died, HeavyFailed) and isinstance(hung, HeavyFailed)
+    assert "hung" in str(hung)
+    assert (after_death, after_hang) == ("two", "four")
+    assert heavy.stats.replacements == 2 and heavy.stats.failed == 2
+    assert sum("heavy-work process lost" in r.getMessage() for r in caplog.records) == 2
