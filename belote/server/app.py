@@ -16,6 +16,7 @@ import gc
 import json
 import logging
 import secrets
+from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -23,6 +24,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.datastructures import FormData
@@ -57,15 +59,14 @@ from belote.server.auth.devices import KnownDevices
 from belote.server.auth.sessions import SCOPE_KEY, ServerSessions, Sessions, public_id
 from belote.server.config import Settings
 from belote.server.connection import Connection
+from belote.server.heavy import HeavyFailed, HeavyWork
 from belote.server.keys import bindings_for_client, help_rows
-from belote.server.limits import KeyedLimiter
+from belote.server.limits import BodyLimit, KeyedLimiter, Refusal, count_fields
 from belote.server.lobby import page_number
 from belote.server.persistence import Account, NameTaken, SessionRow
 from belote.server.ratings.web import ratings_routes
-from belote.server.replay import replay_frames, replay_hands
 from belote.server.replay_analysis import (
     AnalysisError,
-    Analyst,
     StepError,
     analysis_json,
     count_steps,
@@ -194,7 +195,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
     sessions = Sessions(room.store, guest_idle=timedelta(hours=settings.guest_idle_hours),
                         account_idle=timedelta(days=settings.session_days))
     devices = KnownDevices(room, secure=settings.secure_cookies)
-    analyst = Analyst()  # the replays' card analysis: one thread of its own
+    # Replays and analyses of finished matches: off the event loop, cached, limited.
+    heavy = HeavyWork(settings)
+    # Requests refused by a limit of this module, by reason (each is logged too).
+    refusals: Counter[str] = Counter()
+    # Failed invitation codes per address (guessing one is then hopeless).
+    code_guesses = RateLimiter(settings.code_guesses_per_minute, 60.0, keys)
+    # Who may see a finished match's replay: (private, owners), read once from its log.
+    replay_access: OrderedDict[int, tuple[bool, frozenset[str]]] = OrderedDict()
     def close_sockets(ids: list[str]) -> None:
         room.disconnect({public_id(i) for i in ids})
 
@@ -231,9 +239,20 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return RedirectResponse(to, status_code=303)
 
     async def form(request: Request) -> FormData:
+        """The form of a POST from this site.  Its body is capped (BodyLimit: 413) and its
+        fields are counted as sent, empty ones too (400), before the form parser sees it:
+        what is parsed costs the event loop a few milliseconds at most."""
         if not _same_origin(request, settings.allowed_origins):
             raise HTTPException(403, "cross-origin form")
-        return await request.form(max_files=0, max_fields=64)
+        body = await request.body()
+        if count_fields(body, request.headers.get("content-type", "")) > (
+                settings.max_form_fields):
+            log.warning("form refused: more than %d fields to %s from %s",
+                        settings.max_form_fields, request.url.path, _address(request))
+            refusals["too_many_fields"] += 1
+            raise Refusal(400, "limits.too_many_fields")
+        return await request.form(max_files=0, max_fields=settings.max_form_fields,
+                                  max_part_size=settings.max_body_bytes)
 
     def signed_in(request: Request) -> tuple[str, str]:
         identity = _identity(request)
@@ -491,7 +510,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             if not may_enter(request, table):
                 raise TableError("private")
             if what == "rematch":
-                new = await room.rematch(table, uid)
+                new = await room.rematch(table, uid, _address(request))
                 return back(request, f"/table/{new.id}")
             seat = int(str(data.get("seat", "-1")))
             if what != "stand" and not 0 <= seat < len(table.seats):
@@ -561,9 +580,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
             code = str(data.get("code", ""))
         else:
             code = str(request.path_params.get("code", ""))
+        address_key = f"ip:{_address(request)}"
+        if code_guesses.blocked(address_key):
+            refusals["code_guesses"] += 1
+            log.warning("invitation code refused for %s: too many wrong codes",
+                        _address(request))
+            raise Refusal(429, "limits.code_guesses", code_guesses.retry_after(address_key))
         try:
             table = room.table_by_code(code[:16])
         except TableError as error:
+            code_guesses.hit(address_key)
             return back(request, "/", error.code)
         invited = request.session.get("invited", [])
         invited = [t for t in invited if isinstance(t, int) and t in room.tables][-20:]
@@ -597,12 +623,19 @@ def create_app(settings: Settings | None = None) -> Starlette:
         table = room.tables.get(table_id)
         if table is not None:
             return may_enter(request, table)
-        private, owners = False, set()
-        for entry in await room.store.log(table_id):  # a table no longer held in memory
-            if entry.kind == "setup":
-                private = bool(entry.data.get("private", False))
-            elif entry.kind == "seats":
-                owners |= {s.get("owner") for s in entry.data.get("seats", [])}
+        access = replay_access.get(table_id)
+        if access is None:
+            # A table no longer held in memory: its log says, once (it never changes).
+            private, found = False, set()
+            for entry in await room.store.log(table_id):
+                if entry.kind == "setup":
+                    private = bool(entry.data.get("private", False))
+                elif entry.kind == "seats":
+                    found |= {str(s.get("owner")) for s in entry.data.get("seats", [])}
+            access = replay_access[table_id] = (private, frozenset(found))
+            while len(replay_access) > 10_000:
+                replay_access.popitem(last=False)
+        private, owners = access
         if not private:
             return True
         identity = _identity(request)
@@ -616,12 +649,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if isinstance(record, Response):
             return record
         lang = language(request)
+        try:
+            page = await heavy.replay(table_id, record, lang, _address(request))
+        except HeavyFailed:
+            raise Refusal(503, "limits.heavy_failed", 1.0) from None
         strings = {key.removeprefix("replays."): text for key, text in messages(lang).items()
                    if key.startswith(("replays.edge.", "replays.analysis."))}
-        return render(request, "replay.html", table_id=table_id,
-                      hands=replay_hands(record, lang), result=record["result"],
-                      players=record.get("players", []),
-                      frames=json.dumps(replay_frames(record, lang), ensure_ascii=False),
+        # The deals and the steps come escaped from the heavy-work process (replay.py).
+        return render(request, "replay.html", table_id=table_id, deals=Markup(page.deals),
+                      result=record["result"], players=record.get("players", []),
+                      frames=Markup(page.frames),
                       strings=json.dumps(strings, ensure_ascii=False))
 
     async def replay_record(request: Request) -> Response:
@@ -630,8 +667,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         record = await finished_record(request)
         if isinstance(record, Response):
             return record
-        return Response(json.dumps(record, ensure_ascii=False, indent=1) + "\n",
-                        media_type="application/json", headers={
+        try:
+            text = await heavy.record(table_id, record, _address(request))
+        except HeavyFailed:
+            raise Refusal(503, "limits.heavy_failed", 1.0) from None
+        return Response(text, media_type="application/json", headers={
                             "content-disposition":
                                 f'attachment; filename="belote-table-{table_id}.json"'})
 
@@ -645,11 +685,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         lang = language(request)
         try:
             step = parse_step(request.query_params.get("step"), count_steps(record) - 1)
-            analysis = await analyst.analyse(table_id, record, step)
+            analysis = await heavy.analysis(table_id, record, step, _address(request))
         except StepError as error:
             return JSONResponse({"error": translate(
                 lang, f"replays.error.{error.code}", **error.values)}, status_code=400)
-        except AnalysisError as error:
+        except (AnalysisError, HeavyFailed) as error:
             log.warning("replay analysis of table %d failed: %s", table_id, error)
             return JSONResponse({"error": translate(lang, "replays.error.too_slow")},
                                 status_code=503)
@@ -657,10 +697,19 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def not_found(request: Request, exc: Exception) -> Response:
         status = getattr(exc, "status_code", 500)
-        key = {401: "error.web.sign_in", 403: "error.web.forbidden",
-               404: "error.web.not_found"}.get(status, "error.web.server")
-        return render(request, "error.html", status=status, message=translate(
-            language(request), key))
+        headers = getattr(exc, "headers", None)
+        if isinstance(exc, Refusal):
+            key = exc.key  # a limit: what it was, and when to come back (Retry-After)
+        else:
+            key = {400: "limits.bad_form", 401: "error.web.sign_in",
+                   403: "error.web.forbidden", 404: "error.web.not_found"}.get(
+                status, "error.web.server")
+        message = translate(language(request), key)
+        if request.url.path.endswith(("/analysis", ".json")):
+            return JSONResponse({"error": message}, status_code=status, headers=headers)
+        response = render(request, "error.html", status=status, message=message)
+        response.headers.update(headers or {})
+        return response
 
     # ------------------------------------------------------------------ websockets
     async def _accept(websocket: WebSocket) -> Connection | None:
@@ -794,7 +843,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             yield
         finally:
             passwords.close()
-            analyst.close()
+            heavy.close()
             await room.close()
 
     routes = [
@@ -829,6 +878,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app = Starlette(
         routes=routes, lifespan=lifespan,
         middleware=[
+            # Bodies over the cap are refused (413) before they are read.
+            Middleware(BodyLimit, max_bytes=settings.max_body_bytes, counts=refusals),
             Middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts),
                        www_redirect=False),
             Middleware(_Session, room=room, secure=settings.secure_cookies),
@@ -837,4 +888,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
         exception_handlers={HTTPException: not_found},
     )
     app.state.room = room
+    app.state.heavy = heavy
+    app.state.refused = refusals
     return app

@@ -54,6 +54,25 @@ class Settings:
     tables_per_address_burst: int = 10  # tables created from one address at once, then...
     tables_per_address_per_hour: float = 30.0  # ...this many an hour
     sockets_per_address: int = 32  # WebSockets open at once from one address
+    # Request bodies: over this many bytes, refused (413) before they are read; a form with
+    # more fields than this, empty ones counted, is refused (400).  Parsing what is let in
+    # stays within a few milliseconds of the event loop.
+    max_body_bytes: int = 64 * 1024
+    max_form_fields: int = 64
+    # Failed invitation codes one address may try within a minute (then 429).
+    code_guesses_per_minute: int = 10
+    # Replays and card analyses of finished matches (belote/server/heavy.py): processes that
+    # compute them (0: a thread of the server, for tests), jobs in or waiting for them at
+    # most (then 429 "busy"), the answers kept (MiB), and what one address may have computed
+    # (cached answers are free): a burst, then so many an hour.
+    heavy_workers: int = 1
+    heavy_queue: int = 8
+    heavy_timeout: float = 30.0  # seconds without an answer: the process is hung, replaced
+    heavy_cache_mib: int = 64
+    analyses_burst: int = 10
+    analyses_per_hour: float = 360.0
+    replays_burst: int = 10
+    replays_per_hour: float = 120.0
     # Seconds a table not yet started may wait with none of its seated humans connected
     # (at the table or in the lobby) before it is closed as "expired".
     waiting_table_expiry: float = 600.0

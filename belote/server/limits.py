@@ -1,14 +1,95 @@
-"""Rate limits for what one person or one address may do: token buckets, with bounded memory.
+"""Limits on what one person, one address or one request may take.
 
 A :class:`TokenBucket` allows a burst and then a steady rate; a :class:`KeyedLimiter` keeps one
 bucket per key (a session, an address) and forgets keys whose bucket is full again, so that
 memory never grows with the number of people who ever came by.
+
+:class:`BodyLimit` caps request bodies (an ASGI middleware): a body over the cap is refused
+with 413 before it is read, whether its size is announced (Content-Length) or not (chunked).
+:func:`count_fields` counts a form's fields as sent, empty ones included (``&&&&``: the form
+parser skips them, but parsing them costs the event loop all the same).  A request refused by
+a limit raises :class:`Refusal`: an HTTP status, the message's key and, for a rate limit, the
+seconds to wait (``Retry-After``).
 """
 
 from __future__ import annotations
 
+import logging
+import math
 import time
+from collections import Counter
 from collections.abc import Callable
+
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+log = logging.getLogger(__name__)
+
+
+class Refusal(HTTPException):
+    """A request refused by a limit: ``key`` names the message (a catalog id) the person
+    reads; ``retry_after`` (seconds) becomes the ``Retry-After`` header."""
+
+    def __init__(self, status: int, key: str, retry_after: float | None = None) -> None:
+        headers = None if retry_after is None else {
+            "Retry-After": str(max(1, math.ceil(retry_after)))}
+        super().__init__(status, detail=key, headers=headers)
+        self.key = key
+
+
+class BodyLimit:
+    """Refuse (413) an HTTP request whose body is over ``max_bytes``, before reading it.
+
+    The check is made when the application first reads the body (so the refusal goes through
+    its error page, in the reader's language): a Content-Length over the cap is refused at
+    once; a body without one is counted as it arrives and refused as soon as it passes the
+    cap.  Each refusal is logged and counted in ``counts["body_too_large"]``."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int,
+                 counts: Counter[str] | None = None) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+        self.counts: Counter[str] = Counter() if counts is None else counts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = -1
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                declared = int(value) if value.isdigit() else self.max_bytes + 1
+        received = 0
+
+        async def limited() -> Message:
+            nonlocal received
+            if declared > self.max_bytes:
+                self._refuse(scope, declared)
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    self._refuse(scope, received)
+            return message
+
+        await self.app(scope, limited, send)
+
+    def _refuse(self, scope: Scope, size: int) -> None:
+        self.counts["body_too_large"] += 1
+        client = scope.get("client") or ("unknown", 0)
+        log.warning("request body refused: %d bytes or more to %s from %s (cap %d)", size,
+                    scope.get("path", ""), client[0], self.max_bytes)
+        raise Refusal(413, "limits.body_too_large")
+
+
+def count_fields(body: bytes, content_type: str) -> int:
+    """The fields of a form body as sent, empty ones included: for a URL-encoded form, one
+    more than its separators (``&`` and ``;``); for a multipart form, its boundaries."""
+    if not body:
+        return 0
+    if content_type.startswith("multipart/"):
+        return body.count(b"\r\n--") + 1
+    return body.count(b"&") + body.count(b";") + 1
 
 
 class TokenBucket:
@@ -63,6 +144,16 @@ class KeyedLimiter:
 
     def __len__(self) -> int:
         return len(self._buckets)
+
+    def retry_after(self, key: str) -> float:
+        """Seconds until ``key`` may act again (0.0: now)."""
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            return 0.0
+        bucket._refill()
+        if bucket.tokens >= 1.0:
+            return 0.0
+        return math.inf if bucket.rate <= 0 else (1.0 - bucket.tokens) / bucket.rate
 
     def _sweep(self) -> None:
         now = self.clock()

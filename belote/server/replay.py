@@ -2,11 +2,23 @@
 
 A match is over, so the replay shows every deal's four hands, then the whole deal as a
 spectator heard it (nobody's private cards are announced twice).
+
+Telling a match costs some milliseconds per deal (each deal is replayed and every event
+described), so the room never does it on its event loop: :func:`replay_page` and
+:func:`record_file` run in the heavy-work process (:mod:`belote.server.heavy`) and give
+finished strings, escaped, that the page only inserts.
 """
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
 from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import escape
 
 from belote.cards import cards_in
 from belote.engine import actions as A
@@ -108,3 +120,34 @@ def replay_frames(record: dict[str, Any], lang: str) -> list[dict[str, Any]]:
         })
         phase = game.phase
     return frames
+
+
+_ENV = Environment(loader=FileSystemLoader(Path(__file__).resolve().parent / "templates"),
+                   autoescape=select_autoescape(["html"]))
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayPage:
+    """The heavy parts of a replay page in one language, as HTML already escaped: ``deals``
+    (every deal's hands and sentences) and ``frames`` (the stepping replay's steps as JSON,
+    escaped for an attribute)."""
+
+    deals: str
+    frames: str
+
+    @property
+    def size(self) -> int:
+        return len(self.deals) + len(self.frames)
+
+
+def replay_page(record: dict[str, Any], lang: str) -> ReplayPage:
+    """The replay page's deals and steps for a FINISHED match (the caller checks)."""
+    deals = _ENV.get_template("_replay_deals.html").render(
+        hands=replay_hands(record, lang), t=partial(translate, lang))
+    frames = str(escape(json.dumps(replay_frames(record, lang), ensure_ascii=False)))
+    return ReplayPage(deals, frames)
+
+
+def record_file(record: dict[str, Any]) -> str:
+    """The record as the downloaded JSON file."""
+    return json.dumps(record, ensure_ascii=False, indent=1) + "\n"

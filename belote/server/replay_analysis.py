@@ -1,11 +1,11 @@
 """The replay's analysis endpoint: one card of a FINISHED match, analysed on demand.
 
-The work (:func:`belote.ai.analysis.analyse_play`) runs in one thread of the server kept
-for it, so the event loop is free while it runs; one analysis at a time (the room's two
-cores belong to the tables first).  The kernels hold the interpreter while they search a
-world, which the analysis bounds (:data:`belote.ai.analysis.WORLD_SECONDS`); the whole
-analysis stops starting worlds after ``DEADLINE_SECONDS``.  Answers are kept in a bounded
-cache: a finished match never changes, so an answer never goes stale.
+The work (:func:`analyse_step`, over :func:`belote.ai.analysis.analyse_play`) runs in the
+heavy-work process (:mod:`belote.server.heavy`), never on the event loop nor in a thread of
+the server (the kernels hold the interpreter while they search a world); one world's search
+is bounded (:data:`belote.ai.analysis.WORLD_SECONDS`) and the whole analysis stops starting
+worlds after ``DEADLINE_SECONDS``.  The answers are cached there: a finished match never
+changes, so an answer never goes stale.
 
 Only finished matches are analysed (the caller checks): the analysis of a card draws
 worlds from the player's information set only, but a match still being played must not
@@ -14,11 +14,8 @@ be examined at all.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
-from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from belote.ai.analysis import DEFAULT_WORLDS, AnalysisError, PlayAnalysis, analyse_play
@@ -33,7 +30,6 @@ from belote.rules.base import Rules
 
 log = logging.getLogger(__name__)
 
-CACHE_SIZE = 512  # answers kept (table, step): a few kilobytes each
 DEADLINE_SECONDS = 4.0  # no world is started after this (one is always solved)
 
 
@@ -45,6 +41,14 @@ class StepError(ValueError):
         super().__init__(code)
         self.code = code
         self.values = values
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # raised in the heavy-work process: its values travel back with it
+        return (_step_error, (self.code, self.values))
+
+
+def _step_error(code: str, values: dict[str, Any]) -> StepError:
+    return StepError(code, **values)
 
 
 def parse_step(text: str | None, last: int) -> int:
@@ -90,46 +94,22 @@ def _locate(record: dict[str, Any], step: int) -> tuple[dict[str, Any], int | No
     raise StepError("bad_step", last=count_steps(record) - 1)
 
 
-class Analyst:
-    """Analyses cards of finished matches in a thread of its own, with a bounded cache."""
+_SOLVERS: dict[Rules, Solver] = {}  # per process (or thread) doing the analyses
 
-    def __init__(self, worlds: int = DEFAULT_WORLDS, deadline: float = DEADLINE_SECONDS) -> None:
-        self.worlds = worlds
-        self.deadline = deadline
-        self._cache: OrderedDict[tuple[int, int], PlayAnalysis] = OrderedDict()
-        self._executor = ThreadPoolExecutor(1, thread_name_prefix="replay-analysis")
-        self._solvers: dict[Rules, Solver] = {}  # used by the analysis thread only
-        self.computed = 0
-        self.cached = 0
 
-    async def analyse(self, table_id: int, record: dict[str, Any], step: int) -> PlayAnalysis:
-        key = (table_id, step)
-        found = self._cache.get(key)
-        if found is not None:
-            self._cache.move_to_end(key)
-            self.cached += 1
-            return found
-        loop = asyncio.get_running_loop()
-        result = await loop.run_in_executor(self._executor, self._work, record, step)
-        self._cache[key] = result
-        while len(self._cache) > CACHE_SIZE:
-            self._cache.popitem(last=False)
-        self.computed += 1
-        return result
-
-    def _work(self, record: dict[str, Any], step: int) -> PlayAnalysis:
-        # the deadline is counted from when the work starts, not from the queue
-        deadline = time.monotonic() + self.deadline
-        before, action = position_before(record, step)  # a replay of the match so far
-        analysis = analyse_play(before, action, self.worlds, seed=step, deadline=deadline,
-                                solvers=self._solvers)
-        if analysis.skipped:
-            log.info("replay analysis: %d world(s) left out of step %d (search too long)",
-                     analysis.skipped, step)
-        return analysis
-
-    def close(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
+def analyse_step(record: dict[str, Any], step: int, worlds: int = DEFAULT_WORLDS,
+                 seconds: float = DEADLINE_SECONDS) -> PlayAnalysis:
+    """The analysis of the card played at ``step`` (what the heavy-work process runs): no
+    world is started after ``seconds``, counted from when the work starts, not from the
+    queue; StepError when the step is not a card."""
+    deadline = time.monotonic() + seconds
+    before, action = position_before(record, step)  # a replay of the match so far
+    analysis = analyse_play(before, action, worlds, seed=step, deadline=deadline,
+                            solvers=_SOLVERS)
+    if analysis.skipped:
+        log.info("replay analysis: %d world(s) left out of step %d (search too long)",
+                 analysis.skipped, step)
+    return analysis
 
 
 def analysis_json(analysis: PlayAnalysis, step: int, record: dict[str, Any],
@@ -173,5 +153,5 @@ def _number(value: float, lang: str) -> str:
     return text if lang == "en" else text.replace(".", ",")
 
 
-__all__ = ["AnalysisError", "Analyst", "StepError", "analysis_json", "count_steps",
+__all__ = ["AnalysisError", "StepError", "analyse_step", "analysis_json", "count_steps",
            "parse_step", "position_before"]

@@ -141,14 +141,17 @@ class Room:
                 return table
         raise TableError("bad_code")
 
-    async def rematch(self, old: Table, uid: str) -> Table:
-        """A new match for the same players, in the same seats, with the same rules."""
+    async def rematch(self, old: Table, uid: str, address: str) -> Table:
+        """A new match for the same players, in the same seats, with the same rules.  A new
+        table like any other: it counts against the creation limits (check_creation) of the
+        person asking and of their address; the rematch already made is no new table."""
         if not old.finished:
             raise TableError("not_finished")
         if not any(s.kind == "human" and s.owner == uid for s in old.seats):
             raise TableError("not_seated")
         if old.rematch is not None and old.rematch in self.tables:
             return self.tables[old.rematch]
+        self.check_creation(uid, address)
         table = await self._new_table(old.preset, old.flags, old.rules.target_score, uid,
                                       old.name, old.private, old.pause)
         await table.call(lambda: table.seat_as(old.seats))

@@ -22,6 +22,8 @@ def make_settings(tmp_path: Path, **changes: object) -> Settings:
         # Tests create many tables from one address and person; test_abuse.py checks the
         # limits with their own values.
         "waiting_tables_per_user": 1000, "tables_per_address_burst": 1000,
+        # Replays and analyses in a thread (test_loop_stalls.py checks the real process).
+        "heavy_workers": 0,
     }
     values.update(changes)
     return Settings(**values)  # type: ignore[arg-type]

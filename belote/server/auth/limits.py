@@ -50,6 +50,15 @@ class RateLimiter:
     def blocked(self, *keys: str) -> bool:
         return any(self.count(k) >= self.attempts for k in keys)
 
+    def retry_after(self, *keys: str) -> float:
+        """Seconds until none of ``keys`` is blocked any more (0.0: none is)."""
+        now, wait = self.clock(), 0.0
+        for key in keys:
+            events = self._recent(key, now)
+            if events is not None and len(events) >= self.attempts:
+                wait = max(wait, self.window - (now - events[0]))
+        return wait
+
     def hit(self, *keys: str) -> None:
         """Count one event for each key."""
         now = self.clock()

@@ -12,7 +12,10 @@ the answer takes as long as for a real account (the time no longer says whether 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import secrets
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from argon2 import PasswordHasher
@@ -36,14 +39,26 @@ def needs_rehash(password_hash: str) -> bool:
     return _hasher.check_needs_rehash(password_hash)
 
 
+# How much lower than the event loop's the hashing threads' CPU priority is: on a machine
+# with few cores, hashes running on all of them would otherwise keep the loop's thread
+# waiting for a core (Linux gives each thread its own priority; elsewhere: nothing).
+HASH_NICENESS = 5
+
+
+def _yield_to_the_loop() -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(),
+                       os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) + HASH_NICENESS)
+
+
 class PasswordHasherPool:
     """Hash and verify in ``workers`` threads; :meth:`close` stops them."""
 
     def __init__(self, workers: int) -> None:
         if workers < 1:
             raise ValueError("the password pool needs at least one thread")
-        self._executor = ThreadPoolExecutor(max_workers=workers,
-                                            thread_name_prefix="argon2")
+        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="argon2",
+                                            initializer=_yield_to_the_loop)
         self._dummy: str | None = None
 
     async def _run(self, function: object, *args: str) -> object:

@@ -1,0 +1,237 @@
+"""Work too heavy for the event loop: the replays and card analyses of finished matches.
+
+The room's standard: no request holds the event loop more than 50 ms.  Telling a match takes
+milliseconds per deal (a long match, a second or more), a card's analysis up to
+``DEADLINE_SECONDS`` of search whose kernels hold the interpreter: on the loop, or in a thread
+of the server, either would stall every table.  So :class:`HeavyWork` runs them in a process
+of its own (``Settings.heavy_workers``; 0: a thread of the server, for tests), niced below
+the bots, and:
+
+- **caches** each answer per match (a finished match never changes, so an answer never goes
+  stale): the replay's page parts per language, the record file, each card's analysis; the
+  cache is bounded in bytes (``heavy_cache_mib``), least recently used out;
+- computes the same answer asked for twice at once only once (the second waits for it);
+- **limits per client** (the address) what it computes: a burst, then so many an hour
+  (``analyses_*``, ``replays_*``; a cached answer costs nothing), and **in all**: at most
+  ``heavy_queue`` jobs in or waiting for the process; past either, the request is refused
+  with 429, a translated message and ``Retry-After`` (:class:`belote.server.limits.Refusal`);
+- counts (:attr:`HeavyWork.stats`) and logs every refusal, failure and replacement: nothing
+  degrades silently.  A process that dies, or does not answer a job within
+  ``heavy_timeout`` seconds (hung: killed), is replaced; the job it held answers 503.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from belote.ai.analysis import PlayAnalysis
+from belote.server.config import Settings
+from belote.server.limits import KeyedLimiter, Refusal
+from belote.server.replay import ReplayPage, record_file, replay_page
+from belote.server.replay_analysis import analyse_step
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# How much lower than the bots' the heavy process's CPU priority is (on top of theirs): the
+# tables' moves first, the bots' next, replays and analyses with what is left.
+EXTRA_NICENESS = 5
+ANALYSIS_BYTES = 1024  # what one cached analysis is counted as
+
+
+class HeavyFailed(RuntimeError):
+    """The job was lost (its process died); asking again computes it anew."""
+
+
+@dataclass
+class HeavyStats:
+    computed: int = 0
+    cached: int = 0
+    shared: int = 0  # asked while the same answer was being computed
+    failed: int = 0
+    replacements: int = 0
+    refused: dict[str, int] = field(default_factory=dict)  # "analysis/client", "busy"...
+
+
+def _retrieved(answer: asyncio.Future[Any]) -> None:
+    if not answer.cancelled():
+        answer.exception()
+
+
+def _init_process(parent: int) -> None:
+    from belote.server.bots.worker import init_worker
+
+    init_worker(parent)  # dies with the server, niced like a bot worker
+    with contextlib.suppress(OSError):
+        os.nice(EXTRA_NICENESS)
+
+
+def _warm() -> None:
+    """Nothing: sent at start, so that the process starts and imports this module (and so
+    everything the jobs need) then, not at the first job."""
+
+
+class HeavyWork:
+    """Replays and analyses of finished matches, off the event loop (see the module)."""
+
+    def __init__(self, settings: Settings) -> None:
+        if settings.heavy_workers < 0 or settings.heavy_queue < 1:
+            raise ValueError("heavy work needs heavy_workers >= 0 and heavy_queue >= 1")
+        self.workers = settings.heavy_workers
+        self.queue = settings.heavy_queue
+        self.cache_bytes = settings.heavy_cache_mib * 1024 * 1024
+        self.timeout = settings.heavy_timeout
+        self.stats = HeavyStats()
+        analyses = KeyedLimiter(settings.analyses_burst, settings.analyses_per_hour)
+        replays = KeyedLimiter(settings.replays_burst, settings.replays_per_hour)
+        self._limits = {"analysis": analyses, "replay": replays, "record": replays}
+        self._cache: OrderedDict[tuple[Any, ...], tuple[Any, int]] = OrderedDict()
+        self._cached_bytes = 0
+        self._running: dict[tuple[Any, ...], asyncio.Future[Any]] = {}
+        self._jobs = 0  # in or waiting for the workers
+        self._mean_seconds = 1.0  # of a job, for Retry-After when busy
+        self._executor: Executor | None = None
+
+    # ------------------------------------------------------------------ the three answers
+    async def replay(self, table_id: int, record: dict[str, Any], lang: str,
+                     client: str) -> ReplayPage:
+        page: ReplayPage = await self._get(("replay", table_id, lang), client,
+                                           lambda p: p.size, replay_page, record, lang)
+        return page
+
+    async def record(self, table_id: int, record: dict[str, Any], client: str) -> str:
+        text: str = await self._get(("record", table_id), client, len, record_file, record)
+        return text
+
+    async def analysis(self, table_id: int, record: dict[str, Any], step: int,
+                       client: str) -> PlayAnalysis:
+        found: PlayAnalysis = await self._get(("analysis", table_id, step), client,
+                                              lambda _: ANALYSIS_BYTES, analyse_step,
+                                              record, step)
+        return found
+
+    # ------------------------------------------------------------------ the machinery
+    async def _get(self, key: tuple[Any, ...], client: str, size: Callable[[Any], int],
+                   function: Callable[..., Any], *args: Any) -> Any:
+        hit = self._cache.get(key)
+        if hit is not None:
+            self._cache.move_to_end(key)
+            self.stats.cached += 1
+            return hit[0]
+        running = self._running.get(key)
+        if running is not None:
+            self.stats.shared += 1
+            return await asyncio.shield(running)
+        kind = str(key[0])
+        limiter = self._limits[kind]
+        if not limiter.take(client):
+            self._refuse(f"{kind}/client", key, client)
+            raise Refusal(429, f"limits.{kind}_limited", limiter.retry_after(client))
+        if self._jobs >= self.queue:
+            self._refuse("busy", key, client)
+            raise Refusal(429, "limits.busy", self._mean_seconds * self._jobs
+                          / max(1, self.workers))
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._running[key] = future
+        self._jobs += 1
+        started = time.monotonic()
+        try:
+            result = await self._submit(function, *args)
+        except BaseException as error:
+            if not future.done():
+                # Those waiting for the same answer get the error; a cancelled request
+                # (its client gone) leaves them a failure, not its own cancellation.
+                future.set_exception(HeavyFailed("the request computing it was cancelled")
+                                     if isinstance(error, asyncio.CancelledError) else error)
+                future.exception()  # retrieved: nobody else need hear of it
+            raise
+        else:
+            future.set_result(result)
+            self._keep(key, result, size(result))
+            self.stats.computed += 1
+            return result
+        finally:
+            self._jobs -= 1
+            del self._running[key]
+            self._mean_seconds = 0.8 * self._mean_seconds + 0.2 * (time.monotonic() - started)
+
+    async def _submit(self, function: Callable[..., T], *args: Any) -> T:
+        executor = self._executor or self._start()
+        try:
+            job = executor.submit(function, *args)
+        except BrokenExecutor as error:  # broke while idle: nothing was lost, start anew
+            self._replace(executor, error)
+            job = self._start().submit(function, *args)
+        try:
+            # No job takes this long (an analysis stops starting worlds after 4 s): a
+            # process that has not answered is hung (stopped, swapping) and is replaced.
+            answer = asyncio.wrap_future(job)
+            answer.add_done_callback(_retrieved)  # a hung job's end is no news to log
+            return await asyncio.wait_for(asyncio.shield(answer), self.timeout)
+        except BrokenExecutor as error:
+            self.stats.failed += 1
+            self._replace(executor, error)
+            raise HeavyFailed("the heavy-work process died with the job") from error
+        except TimeoutError as error:
+            self.stats.failed += 1
+            self._replace(executor, error, kill=True)
+            raise HeavyFailed(f"no answer from the heavy-work process in {self.timeout:.0f} s "
+                              "(hung)") from error
+
+    def _start(self) -> Executor:
+        if self.workers == 0:
+            self._executor = ThreadPoolExecutor(1, thread_name_prefix="heavy")
+        else:
+            # Started from the event loop's thread, which lives as long as the server: the
+            # processes' parent-death signal follows it (see bots/worker.py).
+            spawn = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=spawn,
+                                                 initializer=_init_process,
+                                                 initargs=(os.getpid(),))
+            self._executor.submit(_warm)
+        return self._executor
+
+    def _replace(self, broken: Executor, error: BaseException, kill: bool = False) -> None:
+        if broken is not self._executor:
+            return  # replaced already
+        self.stats.replacements += 1
+        log.error("heavy-work process lost (%r): a new one is started at the next job "
+                  "(replacement %d)", error, self.stats.replacements)
+        if kill and isinstance(broken, ProcessPoolExecutor):
+            # A hung process never finishes its job: end it (SIGKILL also ends a stopped one).
+            for process in list(getattr(broken, "_processes", {}).values()):
+                with contextlib.suppress(OSError):
+                    process.kill()
+        broken.shutdown(wait=False, cancel_futures=True)
+        self._executor = None
+
+    def _keep(self, key: tuple[Any, ...], value: Any, size: int) -> None:
+        if size > self.cache_bytes:
+            return
+        self._cache[key] = (value, size)
+        self._cached_bytes += size
+        while self._cached_bytes > self.cache_bytes:
+            _, (_, dropped) = self._cache.popitem(last=False)
+            self._cached_bytes -= dropped
+
+    def _refuse(self, reason: str, key: tuple[Any, ...], client: str) -> None:
+        self.stats.refused[reason] = self.stats.refused.get(reason, 0) + 1
+        log.warning("%s refused for %s (%s): %d jobs in or waiting for the heavy-work "
+                    "process; refusals so far %s", key[0], client, reason, self._jobs,
+                    self.stats.refused)
+
+    def close(self) -> None:
+        log.info("heavy work closing: %s", self.stats)
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
