@@ -530,3 +530,62 @@ def test_a_nul_in_a_tournament_text_is_refused_on_postgresql_not_a_500(
             page = post(org, f"/tournaments/{tid}/do/{action}", **data)
             assert "control characters" in page, action
         assert len(tournament(client, tid).audit) == 2  # created, registered: nothing else
+
+
+def test_a_melee_of_1024_players_draw_under_the_probe_socket(tmp_path: Path) -> None:
+    """The same finding measured from outside, as the room's other heavy requests are
+    (tests/server/test_loop_stalls.py): a real room (uvicorn in a child process), a probe
+    socket pinging its lobby every 10 ms from a process of its own, the Draw of a mêlée of
+    1,024 posted meanwhile; the worst round trip is the loop's stall."""
+    import httpx
+
+    from belote.server.auth.names import name_key
+    from belote.server.persistence import Store
+    from belote.server.tournament.service import Tournaments
+    from belote.server.tournament.store import TournamentStore
+    from tests.browser.live import LiveServer
+    from tests.server.loop_probe import THRESHOLD, worst_stall
+
+    with LiveServer(signups_per_hour=1000) as room:
+        http = httpx.Client(base_url=room.url, headers={"origin": room.url}, timeout=120)
+        answer = http.post("/register", data={"name": "Organiser",
+                                              "password": "correct horse battery"})
+        assert answer.status_code in (200, 303), answer.text
+        # The room's cookies are Secure; this plain-http client sends copies without the flag.
+        for cookie in list(http.cookies.jar):
+            http.cookies.set(cookie.name, cookie.value or "")
+        assert "Organiser" in http.get("/tournaments").text
+
+        async def prepare() -> list[int]:
+            # Three mêlées of 1,024 checked-in players, written straight into the room's
+            # database (one a try: a round draws once).
+            store = Store(str(room.settings["db_url"]))
+            await store.open()
+            try:
+                service = Tournaments(TournamentStore(store.engine))
+                tids = []
+                for n in range(3):
+                    tid = await service.create({
+                        "name": f"Mêlée {n}", "format": "melee", "preset": "classic",
+                        "target": 1000, "rounds": 3}, name_key("Organiser"))
+                    await service.change(tid, "registered", {"entrants": [
+                        {"name": f"Player {k}", "players": [f"Player {k}"],
+                         "checked_in": True} for k in range(1024)]}, "Organiser")
+                    tids.append(tid)
+                return tids
+            finally:
+                await store.close()
+        tids = iter(asyncio.run(prepare()))
+
+        def draw() -> tuple[int, int, float]:
+            tid = next(tids)
+            started = time.monotonic()
+            answer = http.post(f"/tournaments/{tid}/do/draw", follow_redirects=False)
+            return tid, answer.status_code, time.monotonic() - started
+
+        measured = worst_stall(room.url, draw)
+        print(measured)
+        assert measured.stall <= THRESHOLD, measured
+        tid, status, seconds = measured.results[-1]
+        assert status == 303 and seconds > THRESHOLD  # the work was there to be done
+        assert "Round 1" in http.get(f"/tournaments/{tid}").text
