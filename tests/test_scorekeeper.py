@@ -151,10 +151,11 @@ def test_declarations_only_in_presets_that_have_them_and_from_the_table() -> Non
     rejects(ScoreSheet(PINASCA), hand(taker=0, tricks=(100, 62),
                                       declarations=(Declared(50, ("sequence_3",)), Declared())),
             "error.declarations_mismatch", "decl_ns")
-    # Seed 001: "ottiene i punti solo la squadra che fa la dichiarazione più alta".
+    # Seed 001: "ottiene i punti solo la squadra che fa la dichiarazione più alta": with
+    # points alone the sheet cannot tell which is best, so it asks for the names.
     rejects(ScoreSheet(PINASCA), hand(taker=0, tricks=(100, 62),
                                       declarations=(Declared(20), Declared(50))),
-            "error.declarations_one_team", "decl_ew")
+            "error.declarations_names_needed", "decl_ns")
     # Seed 000 (italian): each team its own, so both may score.
     outcome, scores = one("italian", taker=0, tricks=(100, 62),
                           declarations=(Declared(20), Declared(50)))
@@ -504,3 +505,29 @@ def test_tournament_game_score_printed_when_a_pinasca_match_ends(tmp_path: Path)
     assert "Match over: N-S wins, 1512 to 0." in text
     # 1512 + 2000 + (1500 - 0)
     assert "N-S 5012, E-W 0." in text
+
+
+def test_both_teams_declarations_typed_the_sheet_decides_who_scores() -> None:
+    """Issue 21: both teams' declarations typed were refused (and the refusal led the scorer
+    to the wrong field).  Seed 001, "ottiene i punti solo la squadra che fa la dichiarazione
+    più alta": N-S take 100/62 with a terza, E-O hold a quarta; the quarta alone scores, so
+    N-S (100) are below E-O (62 + 50) and go down: E-O 162 + 50 = 212."""
+    def named(text: str, field: str) -> Declared:
+        return parse_declared(text, PINASCA, field)
+    seed = hand(taker=0, tricks=(100, 62), declarations=(named("terza", "decl_ns"),
+                                                         named("quarta", "decl_ew")))
+    result = ScoreSheet(PINASCA).add(seed)
+    assert (result.outcome.outcome, result.scores) == ("failed", (0, 212))
+    # A carré beats any sequence (seed 001: "carré over sequence"): N-S's poker scores.
+    carre = hand(taker=0, tricks=(100, 62), declarations=(named("poker di re", "decl_ns"),
+                                                          named("quinta", "decl_ew")))
+    assert ScoreSheet(PINASCA).add(carre).scores == (200, 62)
+    # Two sequences of one length: the top card decides, which the sheet is not told.
+    same = hand(taker=0, tricks=(100, 62), declarations=(named("terza", "decl_ns"),
+                                                         named("terza", "decl_ew")))
+    rejects(ScoreSheet(PINASCA), same, "error.declarations_undecided", "decl_ns")
+    # Valdostana (the line of the best accuso): a cinquanta beats a terzo.
+    outcome, scores = one("valdostana", taker=1, tricks=(62, 100), level=82,
+                          declarations=(Declared(20, ("sequence_3",)),
+                                        Declared(50, ("sequence_4",))))
+    assert outcome == "made" and scores[0] == 62

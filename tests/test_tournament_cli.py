@@ -112,3 +112,78 @@ def test_concours_registers_pairs_from_csv(tmp_path: Path) -> None:
     assert run(db, "register", str(entrants))[0] == 0
     code, out = run(db, "draw")
     assert code == 0 and "bye (500 points)" in out
+
+
+def concours_file(tmp_path: Path, deals: int) -> Path:
+    db = tmp_path / "c.db"
+    entrants = tmp_path / "pairs.csv"
+    entrants.write_text("name,player1,player2\n" + "".join(
+        f"Pair {n},P{n},Q{n}\n" for n in range(4)), encoding="utf-8")
+    assert run(db, "create", "--name", "4 parties de 12 donnes", "--format", "concours",
+               "--preset", "classic", "--deals", str(deals), "--rounds", "4")[0] == 0
+    assert run(db, "register", str(entrants))[0] == 0
+    assert run(db, "draw", "--seed", "2")[0] == 0
+    return db
+
+
+def deals_sheet(tmp_path: Path, hands: int, deals: int, name: str) -> Path:
+    sheet = ScoreSheet(tournament_rules(Settings("x", "concours", preset="classic",
+                                                 deals=deals)))
+    for n in range(hands):
+        sheet.add(HandEntry(taker=n % 2, trump=0, tricks=(100, 62)))
+    path = tmp_path / name
+    with path.open("w", encoding="utf-8") as stream:
+        write_csv(sheet, stream, lang="fr")
+    return path
+
+
+def test_a_fixed_deals_concours_records_the_scorekeepers_csv(tmp_path: Path) -> None:
+    """Issue 21: "`belote tournament record --csv` raises (the sheet's target 10**6 is over
+    the rules' 100000 cap)" for a concours of "4 parties de 12 donnes"."""
+    db = concours_file(tmp_path, deals=12)
+    # A sheet of 11 deals is not finished: refused, nothing recorded.
+    code, out = run(db, "record", "1", "--csv", str(deals_sheet(tmp_path, 11, 12, "a.csv")))
+    assert code == 1 and "not finished" in out
+    code, out = run(db, "export")
+    assert code == 0 and ",Source" not in out and "saisie" not in out
+    code, out = run(db, "record", "1", "--csv", str(deals_sheet(tmp_path, 12, 12, "b.csv")))
+    assert code == 0, out
+    rows = list(csv.reader(io.StringIO(run(db, "export")[1])))
+    played = [row for row in rows[1:] if row[6]]
+    # Twelve deals, each taker's 100 made: 6 x (100 + 62) ... as the sheet scored them.
+    assert len(played) == 1 and int(played[0][6]) + int(played[0][7]) == 12 * 162
+
+
+def test_lineup_command_substitutes_players_until_the_result(tmp_path: Path) -> None:
+    """Issue 21: the seed's substitution ("Dopo ogni partita si possono sostituire ...")
+    had no CLI command."""
+    db = setup(tmp_path)
+    run(db, "draw", "--seed", "3")
+    code, out = run(db, "lineup", "1", "Anna", "Zeno", "Carla", "Dino")
+    assert code == 0 and "Anna & Zeno" in out, out
+    code, out = run(db, "lineup", "1", "Anna", "Zeno", "Carla")
+    assert code == 2
+    code, out = run(db, "lineup", "1", "Anna", "Ze\u202eno", "Carla", "Dino")
+    assert code == 1 and "control characters" in out
+    run(db, "record", "1", "--totals", "1500", "1200")
+    code, out = run(db, "lineup", "1", "Anna", "Bruno", "Carla", "Dino")
+    assert code == 1 and "already has its result" in out
+    rows = list(csv.reader(io.StringIO(run(db, "export")[1])))
+    assert rows[1][4] == "Anna & Zeno"  # kept: the line-up actually seated
+    code, out = run(db, "codes")
+    assert code == 0 and out.count("Game 1,") == 4 and "Zeno" in out
+
+
+def test_export_neutralises_formulas(tmp_path: Path) -> None:
+    """Issue 21: "tournament CSV export writes =/+/-/@ names raw (formula injection)"."""
+    db = tmp_path / "f.db"
+    entrants = tmp_path / "pairs.csv"
+    entrants.write_text('name,player1,player2\n"=HYPERLINK(""x"")",A,B\n+1,C,D\n-1,E,F\n'
+                        "@SUM(A1),G,H\n", encoding="utf-8")
+    assert run(db, "create", "--name", "F", "--format", "concours", "--preset", "classic",
+               "--target", "1000", "--rounds", "1")[0] == 0
+    assert run(db, "register", str(entrants))[0] == 0
+    assert run(db, "draw")[0] == 0
+    rows = list(csv.reader(io.StringIO(run(db, "export")[1])))
+    cells = [cell for row in rows[1:] for cell in row[2:4]]
+    assert sorted(cells) == sorted(["'=HYPERLINK(\"x\")", "'+1", "'-1", "'@SUM(A1)"])

@@ -1,8 +1,9 @@
 """`belote tournament`: run a tournament offline, on a laptop with no room.
 
 The same core and store as the web room, on a local SQLite file (``--db``, migrated like the
-room's database): create, register from a CSV, draw, record results (from the scorekeeper's
-CSV, ``belote score --csv-out``), correct, adjust, close the round, standings, export.
+room's database): create, register from a CSV, draw, change a game's line-up (seed 001's
+substitution), record results (from the scorekeeper's CSV, ``belote score --csv-out``),
+correct, adjust, close the round, standings, the seat codes, export.
 Exit codes: 0 done, 1 refused (the reason is printed; nothing changed), 2 bad options.
 """
 
@@ -169,6 +170,45 @@ def record_command(game: int = typer.Argument(...),
         return await ts.get(tid)
     t = _run(db, lang, work)
     typer.echo(game_line(lang, t, t.game(game)))
+
+
+@app.command("lineup")
+def lineup_command(game: int = typer.Argument(...),
+                   players: list[str] = typer.Argument(
+                       ..., help="The four players seated: the first side's two, then the "
+                                 "second side's two."),
+                   db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
+    """Change the players seated at a game, before its result (seed 001: "Dopo ogni partita
+    si possono sostituire ... i componenti della squadra"); kept in the audit log."""
+    if len(players) != 4:
+        typer.echo(translate(lang, "tournament.error.bad_lineup"), err=True)
+        raise typer.Exit(2)
+
+    async def work(ts: Tournaments) -> Tournament:
+        await ts.change(tid, "lineup", {"game": game, "lineup": [players[:2], players[2:]]},
+                        OFFLINE)
+        return await ts.get(tid)
+    t = _run(db, lang, work)
+    seated = t.game(game).lineup
+    typer.echo(translate(lang, "tournament.cli.lineup", game=game, a=" & ".join(seated[0]),
+                         b=" & ".join(seated[1])))
+
+
+@app.command("codes")
+def codes_command(db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
+    """Print the current round's seat codes (what identifies each player to score a game or
+    take their seat online, when the file is served with `belote serve`)."""
+    from belote.tournament.codes import shown
+
+    t = _run(db, lang, lambda ts: ts.get(tid))
+    seats = (("seat.north", "seat.south"), ("seat.east", "seat.west"))
+    for game in t.current.games if t.current else []:
+        for side_no, side in enumerate(game.lineup):
+            for seat_no, player in enumerate(side):
+                code = game.codes[side_no][seat_no] if game.codes else "-"
+                typer.echo(translate(lang, "tournament.cli.codes", game=game.id,
+                                     seat=translate(lang, seats[side_no][seat_no]),
+                                     player=player, code=shown(code) if game.codes else code))
 
 
 @app.command("correct")

@@ -14,7 +14,9 @@ a belote needs a trump suit                        "Belote / rebelote ..., all p
 declarations only where the preset has them,       "Declarations": 20, 50, 100, 150, 200 (no 30)
 with values (or names) from its table
 one team only scores declarations (pinasca,        "team with the best declaration scores all
-valdostana)                                        of its own; the other none"
+valdostana): both teams typed, the names decide    of its own; the other none"; seed 001 "ottiene
+who (a carré, a longer sequence); two sequences    i punti solo la squadra che fa la
+of one length: the table says                      dichiarazione più alta"
 a level of the preset's auction; contro and        "Bidding systems": auction levels, contro,
 surcontro only in an auction                       surcontro
 a capot leaves the other team no card point        "capot (one team takes every trick)"
@@ -31,7 +33,7 @@ from belote.engine.events import ALL_TRUMP, NO_TRUMP
 from belote.engine.scoring import HandFacts, hand_total
 from belote.i18n import preset_name
 from belote.rules.base import Rules
-from belote.scorekeeper.declarations import declaration_table, possible_totals
+from belote.scorekeeper.declarations import declaration_table, possible_totals, scoring_team
 from belote.scorekeeper.hand import HandEntry
 from belote.scorekeeper.vocabulary import (
     COLUMNS,
@@ -75,6 +77,8 @@ class Reason(StrEnum):
     DECLARATIONS_VALUE = "declarations_value"
     DECLARATIONS_MISMATCH = "declarations_mismatch"
     DECLARATIONS_ONE_TEAM = "declarations_one_team"
+    DECLARATIONS_NAMES_NEEDED = "declarations_names_needed"
+    DECLARATIONS_UNDECIDED = "declarations_undecided"
     HAND_NUMBER = "hand_number"
     MATCH_OVER = "match_over"
     NOTHING_TO_UNDO = "nothing_to_undo"
@@ -134,7 +138,7 @@ def _value(name: str, value: Any, lang: str) -> Any:
     if name == "levels":
         levels, capot = value
         return levels_text(levels, capot, lang)
-    if name == "names":
+    if name in ("names", "names_ns", "names_ew"):
         return declarations_text(value, lang)
     if name == "combination":
         return declarations_text(value, lang, "+")
@@ -276,5 +280,12 @@ def _check_declarations(rules: Rules, entry: HandEntry) -> tuple[int, int]:
             raise ScoreError(Reason.DECLARATIONS_VALUE, fields[team], points=d.points,
                              preset=preset, values=tuple(sorted(set(table.values()))))
     if decl_rules.policy != "same_length" and points[0] and points[1]:
-        raise ScoreError(Reason.DECLARATIONS_ONE_TEAM, "decl_ew", preset=preset)
+        # Both teams typed: the preset's rule decides who scores, from the names.
+        if not (declared[0].names and declared[1].names):
+            raise ScoreError(Reason.DECLARATIONS_NAMES_NEEDED, "decl_ns", preset=preset)
+        scorer = scoring_team(rules, (declared[0].names, declared[1].names), entry.taker)
+        if scorer is None:
+            raise ScoreError(Reason.DECLARATIONS_UNDECIDED, "decl_ns", preset=preset,
+                             names_ns=declared[0].names, names_ew=declared[1].names)
+        return (points[0], 0) if scorer == 0 else (0, points[1])
     return points

@@ -8,27 +8,35 @@ Event kinds and their data:
 ``registered`` ``entrants``: a list of ``{name, players, club}`` (a Pinasca neighbourhood
                registers its two pairs in one event)
 ``checked_in`` ``entrant``
-``drawn``      ``round``, ``games``: ``{table, sides, lineup, bye}`` (the pairings themselves)
-``lineup``     ``game``, ``lineup``: the players actually seated (seed 001: "Dopo ogni
-               partita si possono sostituire a piacere uno o entrambi i componenti")
+``bound``      ``entrant``, ``player`` (its position), ``account``: the account (name key) that
+               is that player, bound by an organiser ("" unbinds)
+``drawn``      ``round``, ``games``: ``{table, sides, lineup, bye, codes}`` (the pairings
+               themselves; ``codes``: each seated player's code, :mod:`.codes`)
+``lineup``     ``game``, ``lineup``, ``codes``: the players actually seated (seed 001: "Dopo
+               ogni partita si possono sostituire a piacere uno o entrambi i componenti"),
+               until the game's result; a new player gets a new code
+``codes``      ``game``, ``codes``: codes for a game drawn before games had them
 ``table``      ``game``, ``table_id``: the room's table that plays it online
 ``result``     ``game``, ``totals``, ``source``
 ``corrected``  ``game``, ``totals``, ``reason``, ``was`` (the totals it replaced)
 ``adjusted``   ``subject``, ``points``, ``reason``
 ``hand``       ``game``, ``row``: one hand entered at a table playing with real cards (the
                scorekeeper's CSV columns); the hand that ends the game records its result
-``unhand``     ``game``: the last hand taken back (with the result it had recorded)
+``unhand``     ``game``: the last hand taken back, never past a recorded result (only an
+               organiser changes a result: ``corrected``, with a reason)
 ``closed``     ``round``
 =============  ==============================================================================
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from belote.rules import PRESETS
 from belote.scorekeeper import ScoreSheet, parse_row
+from belote.server.text import TextError, clean_text  # pure: unicodedata only
+from belote.tournament.codes import valid_codes
 from belote.tournament.model import (
     FORMATS,
     Adjustment,
@@ -45,6 +53,7 @@ from belote.tournament.results import bye_result, judge
 from belote.tournament.sheets import sheet_totals, tournament_rules
 
 MAX_NAME = 80
+MAX_REASON = 500
 # Bounds that keep every figure inside the store's integer columns and a page readable.
 MAX_ENTRANTS = 1024
 LIMITS = {"target": 100_000, "rounds": 64, "bye_points": 100_000, "deals": 200}
@@ -61,17 +70,26 @@ class Event:
 
 
 def _name(value: Any, code: str = "bad_name") -> str:
-    text = " ".join(str(value or "").split())
-    if not text or len(text) > MAX_NAME:
-        raise TournamentError(code, limit=MAX_NAME)
-    return text
+    """A tournament, entrant, club or player name, through the chat's text checks
+    (:func:`belote.server.text.clean_text`: valid Unicode, NFC, no control character, no
+    bidirectional override); a refusal names the field and changes nothing."""
+    try:
+        return clean_text(str(value or ""), MAX_NAME)
+    except TextError as error:
+        if error.code in ("bad_unicode", "control"):
+            raise TournamentError("bad_text") from None
+        raise TournamentError(code, limit=MAX_NAME) from None
 
 
 def _reason(value: Any) -> str:
-    text = " ".join(str(value or "").split())
-    if not text:
-        raise TournamentError("reason_needed")
-    return text[:500]
+    try:
+        return clean_text(str(value or ""), MAX_REASON)
+    except TextError as error:
+        if error.code == "empty":
+            raise TournamentError("reason_needed") from None
+        if error.code == "too_long":
+            raise TournamentError("reason_too_long", limit=MAX_REASON) from None
+        raise TournamentError("bad_text") from None
 
 
 @dataclass
@@ -90,6 +108,19 @@ class Tournament:
         for event in events:
             tournament.apply(event)
         return tournament
+
+    def copy(self) -> Tournament:
+        """A copy that :meth:`apply` may change without touching this one: the mutable parts
+        (entrants, rounds, games, the lists) are copied; what an event never changes once
+        made (settings, results, adjustments, audit entries, entered rows) is shared.  Far
+        cheaper than a deep copy of a big tournament's audit log."""
+        return Tournament(
+            settings=self.settings,
+            entrants={k: replace(e) for k, e in self.entrants.items()},
+            rounds=[Round(r.number, [replace(g) for g in r.games], r.closed)
+                    for r in self.rounds],
+            adjustments=list(self.adjustments), audit=list(self.audit),
+            hands={k: list(v) for k, v in self.hands.items()})
 
     @property
     def s(self) -> Settings:
@@ -170,15 +201,33 @@ class Tournament:
             data = self._check_registered(data)
         elif kind == "checked_in":
             self.entrant(data.get("entrant"))
+        elif kind == "bound":
+            entrant = self.entrant(data.get("entrant"))
+            position, account = data.get("player"), data.get("account")
+            if (not isinstance(position, int) or not 0 <= position < len(entrant.players)
+                    or not isinstance(account, str) or len(account) > MAX_NAME):
+                raise TournamentError("bad_binding")
         elif kind == "drawn":
             self._check_drawn(data)
         elif kind == "lineup":
             game = self._open_game(data.get("game"))
+            if game.result is not None:
+                raise TournamentError("already_recorded", game=game.id)
+            if game.table_id is not None:
+                # Its online table holds the seats of the drawn players.
+                raise TournamentError("table_open", game=game.id)
             lineup = data.get("lineup")
             if (not isinstance(lineup, list) or len(lineup) != len(game.sides)
-                    or any(len(side) != 2 for side in lineup)):
+                    or any(not isinstance(side, list) or len(side) != len(game.lineup[n])
+                           for n, side in enumerate(lineup))):
                 raise TournamentError("bad_lineup")
-            data["lineup"] = [[_name(p) for p in side] for side in lineup]
+            data["lineup"] = [[_name(p, "bad_player") for p in side] for side in lineup]
+            if "codes" in data and not valid_codes(data["codes"], data["lineup"]):
+                raise TournamentError("bad_codes")
+        elif kind == "codes":
+            game = self._open_game(data.get("game"))
+            if game.codes or not valid_codes(data.get("codes"), game.lineup):
+                raise TournamentError("bad_codes")
         elif kind == "table":
             self._open_game(data.get("game"))
         elif kind == "result":
@@ -219,8 +268,9 @@ class Tournament:
             game = self._open_game(data.get("game"))
             if not self.hands.get(game.id):
                 raise TournamentError("nothing_to_correct", game=game.id)
-            if game.result is not None and game.result.source != "entry":
-                raise TournamentError("already_recorded", game=game.id)
+            if game.result is not None:
+                # The scorer's undo stops at the result: an organiser corrects it.
+                raise TournamentError("result_locked", game=game.id)
         elif kind == "closed":
             rnd = self.current
             if rnd is None or rnd.closed or data.get("round") != rnd.number:
@@ -296,6 +346,8 @@ class Tournament:
             raise TournamentError("bad_round")
         seen: set[int] = set()
         for game in data.get("games") or []:
+            if "codes" in game and not valid_codes(game["codes"], game.get("lineup") or []):
+                raise TournamentError("bad_codes")
             for side in game["sides"]:
                 for entrant_id in side:
                     self.entrant(entrant_id)
@@ -326,19 +378,29 @@ class Tournament:
                     bool(item.get("checked_in", False)))
         elif kind == "checked_in":
             self.entrants[data["entrant"]].checked_in = True
+        elif kind == "bound":
+            entrant = self.entrants[data["entrant"]]
+            accounts = [entrant.account(n) for n in range(len(entrant.players))]
+            accounts[data["player"]] = data["account"]
+            entrant.accounts = tuple(accounts)
         elif kind == "drawn":
             rnd = Round(data["round"])
             first = len(self.games()) + 1
             for index, item in enumerate(data["games"]):
                 sides = tuple(tuple(side) for side in item["sides"])
                 game = Game(first + index, rnd.number, item["table"], sides,
-                            tuple(tuple(side) for side in item.get("lineup") or ()))
+                            tuple(tuple(side) for side in item.get("lineup") or ()),
+                            tuple(tuple(side) for side in item.get("codes") or ()))
                 if game.bye:
                     game.result = bye_result(self.s)
                 rnd.games.append(game)
             self.rounds.append(rnd)
         elif kind == "lineup":
-            self.game(data["game"]).lineup = tuple(tuple(side) for side in data["lineup"])
+            game = self.game(data["game"])
+            game.lineup = tuple(tuple(side) for side in data["lineup"])
+            game.codes = tuple(tuple(side) for side in data.get("codes") or ())
+        elif kind == "codes":
+            self.game(data["game"]).codes = tuple(tuple(side) for side in data["codes"])
         elif kind == "table":
             self.game(data["game"]).table_id = int(data["table_id"])
         elif kind in ("result", "corrected"):

@@ -72,6 +72,12 @@ class Entrant:
     players: tuple[str, ...]
     club: str | None = None
     checked_in: bool = False
+    # Per player, the account (its name key) the organiser bound to them, "" for none: that
+    # account is that player wherever the player is seated (belote.tournament.codes).
+    accounts: tuple[str, ...] = ()
+
+    def account(self, position: int) -> str:
+        return self.accounts[position] if position < len(self.accounts) else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +104,9 @@ class Game:
     table: int
     sides: tuple[tuple[int, ...], ...]
     lineup: tuple[tuple[str, ...], ...] = ()  # the seated players of each side (seed 001)
+    # Each seated player's code, as ``lineup`` (belote.tournament.codes): what identifies
+    # them to score this game or take their seat; never shown on a public page.
+    codes: tuple[tuple[str, ...], ...] = ()
     result: Result | None = None
     table_id: int | None = None  # the room's table playing it online
 

@@ -19,8 +19,13 @@ from belote.tournament.model import Settings, TournamentError
 def tournament_rules(settings: Settings) -> Rules:
     """The preset with the tournament's flags and target."""
     flags = dict(settings.flags)
-    # Over a fixed number of deals the sheet must not stop the game at a target.
-    flags["target_score"] = settings.target if settings.deals is None else 10 ** 6
+    if settings.deals is None:
+        flags["target_score"] = settings.target
+    else:
+        # Over a fixed number of deals the target plays no part (``match_hands``, as the
+        # online tables play it): the sheet ends after that many hands.  A tie would play
+        # one more hand online; with real cards it is a draw (sheet_totals stops there).
+        flags["match_hands"] = settings.deals
     return find_preset(settings.preset).with_flags(**flags)
 
 

@@ -63,11 +63,22 @@ def test_organiser_draws_and_scorer_enters_a_hand_by_keyboard(
     expect(org.get_by_text("3 tables still playing.")).to_be_visible()
     audit(org, "console, a round drawn")
 
-    # The scorer of table 1 (its first player) enters one hand by keyboard alone.
+    # The table cards: each seat's code and QR code, for the organiser to print.
+    org.goto(f"{base_url}/tournaments/{tid}/cards")
+    expect(org.locator(".slip")).to_have_count(12)
+    audit(org, "table cards with the seat codes")
+    code = org.locator("#slip-1-0-0 .seat-code").inner_text()
+
+    # The scorer of table 1 scans their slip's QR code (the code page, the code filled in)
+    # and, signed in under any name, enters one hand by keyboard alone.
     scorer = new_page()
-    first = org_lineup_first(org)
-    register(scorer, base_url, first)
+    register(scorer, base_url, f"Scorer{tag}")
     scorer.goto(f"{base_url}/tournaments/{tid}/games/1/entry")
+    expect(scorer.locator("#answer")).to_have_count(0)  # a name alone does not score
+    scorer.goto(f"{base_url}/tournaments/{tid}/games/1/code?c={code}")
+    audit(scorer, "seat code page")
+    press_button(scorer, "Use this code")
+    expect(scorer.get_by_role("status").first).to_contain_text("Code accepted")
     audit(scorer, "score entry, first question")
     type_answer(scorer, "xyz")  # a wrong team: refused, said, nothing changes
     expect(scorer.get_by_role("alert")).to_be_visible()
@@ -91,9 +102,35 @@ def test_organiser_draws_and_scorer_enters_a_hand_by_keyboard(
     audit.verdict()
 
 
-def org_lineup_first(org: Page) -> str:
-    """The first player of game 1's first pair (a pair is named after its players)."""
-    text = org.locator("#game-1").inner_text()
-    match = re.search(r"table 1: (\S+) & ", text)
-    assert match, text
-    return match.group(1)
+def test_organiser_substitutes_a_player_from_the_console_by_keyboard(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    """Seed 001: "Dopo ogni partita si possono sostituire a piacere uno o entrambi i
+    componenti della squadra": the console's line-up form of a game, by keyboard."""
+    tag = secrets.token_hex(3)
+    org = new_page()
+    register(org, base_url, f"Org{tag}")
+    org.goto(base_url + "/tournaments")
+    org.fill("#t-name", f"Sostituzioni {tag}")
+    org.press("#t-name", "Enter")
+    org.wait_for_url(re.compile(r"/tournaments/\d+$"))
+    for n in range(2):
+        org.fill("#r-club", f"Borgo {n}")
+        org.fill("#r-a_p1", f"Anna{tag}{n}")
+        org.fill("#r-a_p2", f"Bruno{tag}{n}")
+        org.fill("#r-b_p1", f"Carla{tag}{n}")
+        org.fill("#r-b_p2", f"Dino{tag}{n}")
+        org.press("#r-b_p2", "Enter")
+        expect(org.get_by_role("status").first).to_have_text("Done.")
+    press_button(org, "Draw round 1")
+    expect(org.get_by_role("heading", name="Round 1")).to_be_visible()
+    field = org.locator("#lu-1-a2")
+    field.focus()
+    org.keyboard.press("Control+A")
+    org.keyboard.type(f"Zeno{tag}")
+    org.keyboard.press("Enter")
+    expect(org.get_by_role("status").first).to_have_text("Done.")
+    expect(org.locator("#lu-1-a2")).to_have_value(f"Zeno{tag}")
+    expect(org.locator(".log")).to_contain_text(f"Zeno{tag}")  # kept in the audit log
+    audit = Audit()
+    audit(org, "console, a line-up changed")
+    audit.verdict()

@@ -103,7 +103,8 @@ def test_a_whole_pinasca_tournament_online_and_with_real_cards(client: TestClien
     post(o(), f"/tournaments/{tid}/do/draw")
     t = tournament(client, tid)
     for game in t.current.games:
-        scorer = register(people, game.lineup[0][0])
+        scorer = register(people, f"Scorer {game.id}")  # known by the seat code it gives
+        post(scorer, f"/tournaments/{tid}/games/{game.id}/code", code=game.codes[0][0])
         page = scorer.get(f"/tournaments/{tid}/games/{game.id}/entry").text
         assert "Derived" not in page
         enter_hand(scorer, tid, game.id, HAND[:3])

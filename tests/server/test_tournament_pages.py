@@ -31,6 +31,7 @@ def test_every_tournament_page_speaks_each_language(client: TestClient, lang: st
     for path in ("/tournaments", f"/tournaments/{tid}", f"/tournaments/{tid}/standings",
                  f"/tournaments/{tid}/standings?projector=1",
                  f"/tournaments/{tid}/entrants/1", f"/tournaments/{tid}/sheets",
+                 f"/tournaments/{tid}/cards", f"/tournaments/{tid}/games/2/code",
                  f"/tournaments/{tid}/games/2/entry"):
         page = org.get(path)
         assert page.status_code == 200, (path, page.text)
@@ -68,13 +69,15 @@ def test_without_stand_ins_the_table_starts_when_the_four_players_take_their_sea
     table = client.app.state.room.tables[game.table_id]  # type: ignore[attr-defined]
     stranger = people.guest("Stranger")
     page = post(stranger, f"/tournaments/{tid}/games/1/claim")
-    assert "not one of this game" in page
-    for side in game.lineup:
-        for player in side:
+    assert "Give your seat code first" in page
+    for side, codes in zip(game.lineup, game.codes, strict=True):
+        for _player, code in zip(side, codes, strict=True):
             assert table.game is None
-            register(people, player)
-            response = people.use(player).post(f"/tournaments/{tid}/games/1/claim",
-                                               follow_redirects=False)
+            # Any name signs in: the seat code, not the name, says whose seat it is.
+            person = people.guest(f"Guest {code[:4]}")
+            post(person, f"/tournaments/{tid}/games/1/code", code=code.lower())
+            response = person.post(f"/tournaments/{tid}/games/1/claim",
+                                   follow_redirects=False)
             assert response.headers["location"] == f"/table/{game.table_id}"
     assert table.game is not None  # the four are seated: the match has begun
     assert {seat.name for seat in table.seats} == {p for side in game.lineup for p in side}

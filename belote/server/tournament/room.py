@@ -2,9 +2,11 @@
 rules and the drawn players' seats reserved, and a finished table reports its match totals
 to the tournament by itself.
 
-Seats: each seat is held for its drawn player (``owner`` is ``tournament:<name key>`` until
-the player claims it from the tournament page).  If the organiser allows stand-ins, a bot
-plays a seat until its player comes; the table starts at once.  Otherwise the table starts
+Seats: each seat is held for its drawn player (``owner`` is ``tournament:<name key>``, a
+label, until the player claims it from the tournament page with the seat code that is theirs
+alone: :mod:`belote.tournament.codes`; a name typed at sign-in takes no seat).  If the
+organiser allows stand-ins, a bot plays a seat until its player comes; the table starts at
+once.  Otherwise the table starts
 when the four players have claimed their seats.
 
 A table finishes in its own task; the report to the tournament is a task of its own.  A
@@ -34,6 +36,7 @@ REPORTER = "table"  # who recorded an online result, in the audit log
 # Sides and seats: side 0 sits North and South (team 0), side 1 East and West (team 1).
 SEATS_OF_SIDE = ((0, 2), (1, 3))
 TABLE_NAME = 40  # characters of a table name in the room (as the lobby form allows)
+OPEN_PER_ACCOUNT = 10  # tournaments not finished that one account may hold (docs/tournaments.md)
 
 
 def _key(name: str) -> str:
@@ -45,7 +48,8 @@ def _key(name: str) -> str:
 class TournamentRoom:
     def __init__(self, room: Room) -> None:
         self.room = room
-        self.service = Tournaments(TournamentStore(room.store.engine))
+        self.service = Tournaments(TournamentStore(room.store.engine),
+                                   open_per_owner=OPEN_PER_ACCOUNT, draw_process=True)
         self._tasks: set[asyncio.Task[None]] = set()
         self._reported: set[int] = set()  # tables whose result is being or was reported
         self.report_failures = 0  # results a finished table could not record (logged)
@@ -99,15 +103,16 @@ class TournamentRoom:
                 await table.start_match(game.id)
         await table.call(reserve)
 
-    async def claim(self, tid: int, game_id: int, uid: str, name: str,
+    async def claim(self, tid: int, game_id: int, seat: tuple[int, int], uid: str,
                     account: int | None = None) -> int:
-        """The signed-in player ``name`` takes the seat held for them; returns its table."""
+        """The person ``uid``, who gave the code of ``seat`` (side, seat in the side), takes
+        the seat held for that seat's player; returns its table."""
         t = await self.service.get(tid)
         game = t.game(game_id)
         if game.table_id is None or game.table_id not in self.room.tables:
             raise TournamentError("no_table")
         table = self.room.tables[game.table_id]
-        wanted = RESERVED + _key(name)
+        wanted = RESERVED + _key(game.lineup[seat[0]][seat[1]])
 
         async def take() -> None:
             if not await table.take_reserved(wanted, uid, account):

@@ -3,28 +3,45 @@ tournament, checked, stored, then applied (a refusal or a failed write changes n
 
 Shared by the web room and the offline CLI (the same store and migrations on a local SQLite
 file).
+
+The event loop is never held by a tournament's size: checking a change, copying the
+tournament and applying it run in a worker thread (:func:`asyncio.to_thread`), and a draw's
+pairing (a maximum-weight matching over every entrant, pure Python: seconds for a mêlée of
+1,024) runs in a process of its own in the room (``draw_process``), so that it does not even
+compete with the loop for the interpreter lock; the loop only awaits them and the store.
+
+Limits: at most ``MAX_ENTRANTS`` entrants a tournament (:mod:`belote.tournament.events`), and
+in the room at most ``open_per_owner`` tournaments not finished per account (``None``
+offline).
 """
 
 from __future__ import annotations
 
 import asyncio
-import copy
+import multiprocessing
 import random
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, datetime
 from typing import Any
 
 from belote.server.tournament.store import TournamentStore
+from belote.tournament.codes import issue_codes
 from belote.tournament.events import Event, Tournament
 from belote.tournament.formats import draw
 from belote.tournament.model import Game, Settings, Source, TournamentError
 
 
 class Tournaments:
-    def __init__(self, store: TournamentStore, rng: random.Random | None = None) -> None:
+    def __init__(self, store: TournamentStore, rng: random.Random | None = None,
+                 open_per_owner: int | None = None, draw_process: bool = False) -> None:
         self.store = store
         self.rng = rng or random.SystemRandom()
+        self.open_per_owner = open_per_owner
+        self.draw_process = draw_process
         self._cache: dict[int, Tournament] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        self._creating = asyncio.Lock()
 
     def _lock(self, tid: int) -> asyncio.Lock:
         return self._locks.setdefault(tid, asyncio.Lock())
@@ -33,7 +50,12 @@ class Tournaments:
         fresh = Tournament()
         event = fresh.check(Event("created", data, owner, _stamp()))
         fresh.apply(event)
-        tid = await self.store.create(event, owner)
+        async with self._creating:  # the count and the new row, one at a time
+            if self.open_per_owner is not None:
+                count = await self.store.open_count(owner)
+                if count >= self.open_per_owner:
+                    raise TournamentError("too_many_tournaments", limit=self.open_per_owner)
+            tid = await self.store.create(event, owner)
         self._cache[tid] = fresh
         return tid
 
@@ -53,9 +75,11 @@ class Tournaments:
 
     async def _change(self, tid: int, event: Event) -> Event:
         current = await self.get(tid)
-        checked = current.check(event)
-        after = copy.deepcopy(current)
-        after.apply(checked)
+        # Seat codes are drawn here (the core draws nothing at random), then the check, the
+        # copy and the apply run off the event loop: their cost grows with the tournament.
+        data = issue_codes(current.game, event.kind, event.data)
+        event = Event(event.kind, data, event.by, event.at)
+        checked, after = await asyncio.to_thread(_checked, current, event)
         await self.store.append(tid, after, checked)
         self._cache[tid] = after
         return checked
@@ -63,9 +87,21 @@ class Tournaments:
     async def draw(self, tid: int, by: str) -> Tournament:
         async with self._lock(tid):
             current = await self.get(tid)
-            event = draw(current, self.rng, by)
+            # The pairing (a maximum-weight matching) is the heaviest work: off the loop.
+            event = None
+            if self.draw_process:
+                loop = asyncio.get_running_loop()
+                try:
+                    event = await loop.run_in_executor(_draw_pool(), _draw_seeded, current,
+                                                       self.rng.getrandbits(64), by)
+                except BrokenProcessPool:
+                    _reset_draw_pool()  # the process died: this draw in a thread
+            if event is None:
+                event = await asyncio.to_thread(draw, current, self.rng, by)
             await self._change(tid, Event(event.kind, event.data, by, _stamp()))
         return await self.get(tid)
+
+
 
     async def record(self, tid: int, game_id: int, totals: list[int], source: Source,
                      by: str) -> Event:
@@ -90,6 +126,36 @@ class Tournaments:
         for tid in running:
             await self.get(tid)
         return running
+
+
+def _checked(current: Tournament, event: Event) -> tuple[Event, Tournament]:
+    """``event`` checked, and the tournament after it (``current`` is left as it was)."""
+    checked = current.check(event)
+    after = current.copy()
+    after.apply(checked)
+    return checked, after
+
+
+_POOL: list[ProcessPoolExecutor] = []  # the draw's process, started at the first draw
+
+
+def _draw_pool() -> ProcessPoolExecutor:
+    """One process for every room of this interpreter (draws are rare, one at a time per
+    tournament); ``spawn``: the room's process has threads, which a fork would copy badly.
+    Python's own exit hook stops it."""
+    if not _POOL:
+        _POOL.append(ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")))
+    return _POOL[0]
+
+
+def _reset_draw_pool() -> None:
+    if _POOL:
+        _POOL.pop().shutdown(wait=False, cancel_futures=True)
+
+
+def _draw_seeded(current: Tournament, seed: int, by: str) -> Event:
+    """The draw, in the draw's process: its randomness from the room's own generator."""
+    return draw(current, random.Random(seed), by)
 
 
 def _stamp() -> str:

@@ -8,12 +8,13 @@ its events (:meth:`belote.tournament.events.Tournament.replay`).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import Table, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from belote.server.tournament.schema import (
@@ -45,6 +46,38 @@ def _now() -> datetime:
 
 def _json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+CHUNK = 256  # projection rows written by one statement
+
+
+def _projection_rows(tid: int, t: Tournament) -> list[tuple[Table, list[dict[str, Any]]]]:
+    """The projection's rows of each table (entrants, players, rounds, games, adjustments)."""
+    entrants = list(t.entrants.values())
+    games = t.games()
+    return [
+        (tournament_entrants, [
+            {"tournament_id": tid, "id": e.id, "name": e.name, "club": e.club,
+             "checked_in": e.checked_in} for e in entrants]),
+        (tournament_players, [
+            {"tournament_id": tid, "entrant_id": e.id, "position": i, "name": p}
+            for e in entrants for i, p in enumerate(e.players)]),
+        (tournament_rounds, [
+            {"tournament_id": tid, "number": r.number, "closed": r.closed}
+            for r in t.rounds]),
+        (tournament_games, [
+            {"tournament_id": tid, "id": g.id, "round": g.round, "table_no": g.table,
+             "sides": _json(g.sides), "lineup": _json(g.lineup), "table_id": g.table_id,
+             "totals": None if g.result is None else _json(g.result.totals),
+             "scores": None if g.result is None else _json(g.result.scores),
+             "winner": None if g.result is None else g.result.winner,
+             "source": None if g.result is None else g.result.source}
+            for g in games]),
+        (tournament_adjustments, [
+            {"tournament_id": tid, "number": i + 1, "subject": a.subject,
+             "points": a.points, "reason": a.reason, "by": a.by}
+            for i, a in enumerate(t.adjustments)]),
+    ]
 
 
 class TournamentStore:
@@ -79,37 +112,17 @@ class TournamentStore:
             by=event.by, at=datetime.fromisoformat(event.at) if event.at else _now()))
 
     async def _project(self, conn: AsyncConnection, tid: int, t: Tournament) -> None:
+        """Rewrite the tournament's projection: its rows are built in a worker thread, then
+        written ``CHUNK`` rows a statement (each statement's work on the loop stays small,
+        whatever the tournament's size: at most ``MAX_ENTRANTS`` entrants)."""
+        rows = await asyncio.to_thread(_projection_rows, tid, t)
         for table in PROJECTIONS:
             await conn.execute(delete(table).where(table.c.tournament_id == tid))
         await conn.execute(update(tournaments).where(tournaments.c.id == tid)
                            .values(state=t.state))
-        entrants = list(t.entrants.values())
-        if entrants:
-            await conn.execute(insert(tournament_entrants), [
-                {"tournament_id": tid, "id": e.id, "name": e.name, "club": e.club,
-                 "checked_in": e.checked_in} for e in entrants])
-            await conn.execute(insert(tournament_players), [
-                {"tournament_id": tid, "entrant_id": e.id, "position": i, "name": p}
-                for e in entrants for i, p in enumerate(e.players)])
-        if t.rounds:
-            await conn.execute(insert(tournament_rounds), [
-                {"tournament_id": tid, "number": r.number, "closed": r.closed}
-                for r in t.rounds])
-        games = t.games()
-        if games:
-            await conn.execute(insert(tournament_games), [
-                {"tournament_id": tid, "id": g.id, "round": g.round, "table_no": g.table,
-                 "sides": _json(g.sides), "lineup": _json(g.lineup), "table_id": g.table_id,
-                 "totals": None if g.result is None else _json(g.result.totals),
-                 "scores": None if g.result is None else _json(g.result.scores),
-                 "winner": None if g.result is None else g.result.winner,
-                 "source": None if g.result is None else g.result.source}
-                for g in games])
-        if t.adjustments:
-            await conn.execute(insert(tournament_adjustments), [
-                {"tournament_id": tid, "number": i + 1, "subject": a.subject,
-                 "points": a.points, "reason": a.reason, "by": a.by}
-                for i, a in enumerate(t.adjustments)])
+        for table, values in rows:
+            for start in range(0, len(values), CHUNK):
+                await conn.execute(insert(table), values[start:start + CHUNK])
 
     async def events(self, tid: int) -> list[Event]:
         async with self.engine.connect() as conn:
@@ -122,8 +135,10 @@ class TournamentStore:
                     for k, d, b, at in rows]
 
     async def load(self, tid: int) -> Tournament | None:
+        """The tournament replayed from its events, in a worker thread (a big tournament's
+        replay, every hand of every sheet, would hold the event loop)."""
         events = await self.events(tid)
-        return Tournament.replay(events) if events else None
+        return await asyncio.to_thread(Tournament.replay, events) if events else None
 
     async def list(self) -> list[TournamentRow]:
         async with self.engine.connect() as conn:
@@ -133,6 +148,13 @@ class TournamentStore:
                 .order_by(tournaments.c.id.desc()))
             return [TournamentRow(int(i), str(n), str(f), str(s), str(o))
                     for i, n, f, s, o in rows]
+
+    async def open_count(self, owner: str) -> int:
+        """How many of ``owner``'s tournaments are not finished."""
+        async with self.engine.connect() as conn:
+            count = await conn.scalar(select(func.count()).select_from(tournaments).where(
+                tournaments.c.owner == owner, tournaments.c.state != "finished"))
+            return int(count or 0)
 
     async def organisers(self, tid: int) -> set[str]:
         async with self.engine.connect() as conn:

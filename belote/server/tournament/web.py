@@ -3,14 +3,22 @@ projector mode), each entrant's history, printable score sheets, the CSV export,
 score entry of a table playing with real cards.
 
 Roles: only the tournament's organisers (signed-in accounts: the creator and the
-co-organisers it adds) change a tournament; anyone may read the standings, histories and
-sheets; a player claims their own seat at an online table.  Every change goes through the
-tournament's event log, which is its audit log.  Forms work without scripts; two small
-scripts only add the live standings and the check of each field as it is typed.
+co-organisers it adds) change a tournament, print the table cards (with the seat codes) and
+download the results CSV; anyone may read the standings, histories and blank score sheets.
+A player is identified by their seat code (:mod:`belote.tournament.codes`), never by a name
+typed at sign-in: the code, given at the table (a QR code on the table card), lets that
+person score the game with real cards or take that seat at its online table.  Wrong codes
+are counted per address (``CODE_GUESSES`` a ``CODE_WINDOW``), then refused for a while.
+The scorer's undo stops at the recorded result: only an organiser corrects it (with a
+reason).  Every change goes through the tournament's event log, which is its audit log.
+Forms work without scripts; two small scripts only add the live standings and the check of
+each field as it is typed.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -42,7 +50,10 @@ from belote.scorekeeper import (
     refusal_text,
     steps,
 )
+from belote.server.auth.limits import RateLimiter
 from belote.server.persistence import SessionRow
+from belote.server.text import TextError, clean_text
+from belote.tournament.codes import fresh_codes, seat_of, seat_of_account, shown
 from belote.tournament.events import Tournament
 from belote.tournament.export import write_results
 from belote.tournament.model import FORMATS, Game, TournamentError
@@ -51,6 +62,11 @@ from belote.tournament.standings import entrant_records, standings
 from belote.tournament.text import error_text, game_line
 
 Handler = Callable[[Request], Awaitable[Response]]
+CODE_GUESSES = 20  # wrong seat codes an address may type ...
+CODE_WINDOW = 600.0  # ... within this many seconds (a venue's players share one address)
+SESSION_CODES = 8  # seat codes one browser remembers (the latest kept)
+ACCOUNT_NAME = 64  # characters of an account name typed by an organiser (names have 24)
+SEATS = (("seat.north", "seat.south"), ("seat.east", "seat.west"))  # side 0: N-S, 1: E-W
 
 
 @dataclass(frozen=True)
@@ -88,9 +104,13 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
     def back_to(request: Request, to: str) -> Response:
         return RedirectResponse(to, status_code=303)
 
-    def render(request: Request, template: str, status: int = 200, **values: Any) -> Response:
+    async def render(request: Request, template: str, status: int = 200,
+                     **values: Any) -> Response:
+        """The page, rendered in a worker thread: a big tournament's console (every entrant,
+        game and audit line) would hold the event loop for tens of milliseconds."""
         flash = request.session.pop("tournament_flash", None)
-        return pages.render(request, template, status=status, notice=flash, **values)
+        return await asyncio.to_thread(pages.render, request, template, status=status,
+                                       notice=flash, **values)
 
     async def tournament(request: Request) -> tuple[int, Tournament]:
         tid = int(request.path_params["tid"])
@@ -109,10 +129,30 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         row = pages.session(request)
         return row.name if row is not None else ""
 
+    wrong_codes = RateLimiter(CODE_GUESSES, CODE_WINDOW)
+
+    def address(request: Request) -> str:
+        return request.client.host if request.client else "unknown"
+
+    def seat_held(request: Request, tid: int, t: Tournament,
+                  game: Game) -> tuple[int, int] | None:
+        """The seat of ``game`` that this person holds: by the seat code this browser gave
+        (still that seat's), or by the account an organiser bound to the seat's player."""
+        codes = request.session.get("tournament_codes")
+        code = codes.get(f"{tid}/{game.id}") if isinstance(codes, dict) else None
+        if isinstance(code, str) and game.codes:
+            found = seat_of(game, code)
+            if found is not None:
+                return found
+        row = pages.session(request)
+        if row is None or row.account is None:
+            return None
+        return seat_of_account(game, t.entrants, row.name_key)
+
     # ------------------------------------------------------------------ list and create
     async def index(request: Request) -> Response:
         row = pages.session(request)
-        return render(request, "tournament_list.html", rows=await service.store.list(),
+        return await render(request, "tournament_list.html", rows=await service.store.list(),
                       formats=FORMATS, presets=list(PRESETS),
                       may_create=row is not None and row.account is not None)
 
@@ -145,8 +185,9 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         lang = lang_of(request)
         playing = [g for g in t.current.games if g.playing] if t.current else []
         audit = list(reversed(t.audit))
-        return render(request, "tournament_console.html", tid=tid, tour=t, s=t.s,
-                      playing=playing, audit=audit, lines=standings(t), clubs=sorted(t.clubs()),
+        lines = await asyncio.to_thread(standings, t)
+        return await render(request, "tournament_console.html", tid=tid, tour=t, s=t.s,
+                      playing=playing, audit=audit, lines=lines, clubs=sorted(t.clubs()),
                       line=lambda g: game_line(lang, t, g), detail=_detail)
 
     actions: dict[str, Callable[[Request, int, Tournament, FormData], Awaitable[str]]] = {}
@@ -173,6 +214,21 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
     async def do_checkin(request: Request, tid: int, t: Tournament, data: FormData) -> str:
         await service.change(tid, "checked_in", {"entrant": _int(data, "entrant")},
                              who(request))
+        return "tournament.web.changed"
+
+    @action("bind")
+    async def do_bind(request: Request, tid: int, t: Tournament, data: FormData) -> str:
+        """Bind a registered player to an account (its name; empty: unbind): signed in with
+        it, the player scores and takes their seats with no code."""
+        from belote.server.auth.names import name_key
+
+        name = _account_name(data, "account")
+        key = name_key(name) if name else ""
+        if key and await room.store.account_by_key(key) is None:
+            raise TournamentError("no_account", name=name)
+        await service.change(tid, "bound", {"entrant": _int(data, "entrant"),
+                                            "player": _int(data, "player"),
+                                            "account": key}, who(request))
         return "tournament.web.changed"
 
     @action("draw")
@@ -207,6 +263,8 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
 
     @action("lineup")
     async def do_lineup(request: Request, tid: int, t: Tournament, data: FormData) -> str:
+        """Seed 001: "Dopo ogni partita si possono sostituire ... i componenti della
+        squadra": the players seated at a game, until its result (a new one, a new code)."""
         lineup = [[str(data.get(f"{side}{n}", "")) for n in (1, 2)] for side in ("a", "b")]
         await service.change(tid, "lineup", {"game": _int(data, "game"), "lineup": lineup},
                              who(request))
@@ -222,9 +280,10 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
     async def do_organiser(request: Request, tid: int, t: Tournament, data: FormData) -> str:
         from belote.server.auth.names import name_key
 
-        key = name_key(str(data.get("name", "")))
-        if await room.store.account_by_key(key) is None:
-            raise TournamentError("no_subject", subject=str(data.get("name", "")))
+        name = _account_name(data, "name")
+        key = name_key(name)
+        if not name or await room.store.account_by_key(key) is None:
+            raise TournamentError("no_subject", subject=name)
         await service.store.add_organiser(tid, key)
         return "tournament.web.changed"
 
@@ -252,8 +311,9 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         projector = request.query_params.get("projector") == "1"
         template = ("tournament_standings_table.html" if request.query_params.get("fragment")
                     else "tournament_standings.html")
-        return render(request, template, tid=tid, tour=t, s=t.s, lines=standings(t),
-                      projector=projector)
+        lines = await asyncio.to_thread(standings, t)
+        return await render(request, template, tid=tid, tour=t, s=t.s, lines=lines,
+                      projector=projector, organiser=await is_organiser(request, tid))
 
     async def history(request: Request) -> Response:
         tid, t = await tournament(request)
@@ -262,37 +322,111 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
             raise HTTPException(404)
         lang = lang_of(request)
         games = [g for g in t.games() if any(entrant.id in side for side in g.sides)]
-        rec = entrant_records(t)[entrant.id]
-        return render(request, "tournament_history.html", tid=tid, tour=t, entrant=entrant,
+        rec = (await asyncio.to_thread(entrant_records, t))[entrant.id]
+        return await render(request, "tournament_history.html", tid=tid, tour=t, entrant=entrant,
                       games=games, rec=rec, line=lambda g: game_line(lang, t, g))
 
     async def sheets(request: Request) -> Response:
         tid, t = await tournament(request)
         games = [g for g in (t.current.games if t.current else []) if not g.bye]
-        return render(request, "tournament_sheets.html", tid=tid, tour=t, games=games,
+        return await render(request, "tournament_sheets.html", tid=tid, tour=t, games=games,
                       rows=range(1, 21))
 
     async def export(request: Request) -> Response:
+        """Every result with the line-ups: the organisers' export (the standings are public,
+        this file is not)."""
         tid, t = await tournament(request)
+        if not await is_organiser(request, tid):
+            say(request, translate(lang_of(request), "tournament.error.not_organiser"), True)
+            return back_to(request, f"/tournaments/{tid}/standings")
         out = io.StringIO()
-        write_results(t, out, lang_of(request))
+        await asyncio.to_thread(write_results, t, out, lang_of(request))
         return Response(out.getvalue(), media_type="text/csv; charset=utf-8", headers={
-            "content-disposition": f'attachment; filename="tournament-{tid}.csv"'})
+            "content-disposition": f'attachment; filename="tournament-{tid}.csv"',
+            "cache-control": "private, no-store"})
 
     async def claim(request: Request) -> Response:
-        tid, _ = await tournament(request)
+        """The holder of a seat code takes that seat at the game's online table."""
+        tid, t = await tournament(request)
         await pages.form(request)
         identity = pages.identity(request)
         if identity is None:
             raise HTTPException(401)
+        game = game_or_404(t, request)
+        seat = seat_held(request, tid, t, game)
+        if seat is None:
+            say(request, translate(lang_of(request), "tournament.error.code_needed"), True)
+            return back_to(request, f"/tournaments/{tid}/games/{game.id}/code")
         try:
             row = pages.session(request)
-            table_id = await troom.claim(tid, int(request.path_params["gid"]), identity[0],
-                                         identity[1], row.account if row else None)
+            table_id = await troom.claim(tid, game.id, seat, identity[0],
+                                         row.account if row else None)
         except TournamentError as error:
             say(request, error_text(lang_of(request), error), True)
             return back_to(request, f"/tournaments/{tid}/standings")
         return back_to(request, f"/table/{table_id}")
+
+    def game_or_404(t: Tournament, request: Request) -> Game:
+        try:
+            return t.game(int(request.path_params["gid"]))
+        except TournamentError:
+            raise HTTPException(404) from None
+
+    # ------------------------------------------------------------------ seat codes
+    async def code_page(request: Request) -> Response:
+        tid, t = await tournament(request)
+        game = game_or_404(t, request)
+        typed = str(request.query_params.get("c", ""))[:32]
+        return await render(request, "tournament_code.html", tid=tid, tour=t, game=game,
+                      typed=typed, seat=seat_held(request, tid, t, game), seats=SEATS)
+
+    async def code_post(request: Request) -> Response:
+        tid, t = await tournament(request)
+        data = await pages.form(request)
+        game = game_or_404(t, request)
+        lang = lang_of(request)
+        here = f"/tournaments/{tid}/games/{game.id}/code"
+        key = f"ip:{address(request)}"
+        if pages.session(request) is None:  # the code is kept with who gave it
+            say(request, translate(lang, "tournament.web.code_sign_in"), True)
+            return back_to(request, here)
+        if wrong_codes.blocked(key):
+            say(request, translate(lang, "tournament.error.code_guesses"), True)
+            return back_to(request, here)
+        seat = seat_of(game, str(data.get("code", ""))[:32]) if game.codes else None
+        if seat is None:
+            wrong_codes.hit(key)
+            say(request, translate(lang, "tournament.error.bad_code"), True)
+            return back_to(request, here)
+        codes = request.session.get("tournament_codes")
+        codes = dict(codes) if isinstance(codes, dict) else {}
+        codes.pop(f"{tid}/{game.id}", None)
+        codes[f"{tid}/{game.id}"] = game.codes[seat[0]][seat[1]]
+        request.session["tournament_codes"] = dict(list(codes.items())[-SESSION_CODES:])
+        say(request, translate(lang, "tournament.web.code_ok", player=game.lineup[seat[0]][
+            seat[1]], table=game.table, round=game.round))
+        if game.table_id is not None and game.playing:
+            return back_to(request, here)  # the page offers the seat at the online table
+        return back_to(request, f"/tournaments/{tid}/games/{game.id}/entry")
+
+    async def cards(request: Request) -> Response:
+        """The table cards to print: each seat's player, code and QR code (organisers)."""
+        tid, t = await tournament(request)
+        if not await is_organiser(request, tid):
+            say(request, translate(lang_of(request), "tournament.error.not_organiser"), True)
+            return back_to(request, f"/tournaments/{tid}/standings")
+        games = [g for g in (t.current.games if t.current else []) if not g.bye]
+        for game in games:
+            if not game.codes and game.playing:  # drawn before games had codes
+                with contextlib.suppress(TournamentError):  # its round closed meanwhile
+                    await service.change(tid, "codes", {
+                        "game": game.id, "codes": fresh_codes(game.lineup)}, who(request))
+        t = await service.get(tid)
+        games = [g for g in (t.current.games if t.current else []) if not g.bye]
+        base = str(request.base_url).rstrip("/")
+        slips = await asyncio.to_thread(_slips, tid, games, base)
+        return await render(request, "tournament_cards.html", tid=tid, tour=t, games=games,
+                      slips=slips, seats=SEATS)
 
     # ------------------------------------------------------------------ score entry
     def entry_state(request: Request, tid: int, game: Game) -> dict[str, Any]:
@@ -332,10 +466,7 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
 
     async def entry_page(request: Request) -> Response:
         tid, t = await tournament(request)
-        try:
-            game = t.game(int(request.path_params["gid"]))
-        except TournamentError:
-            raise HTTPException(404) from None
+        game = game_or_404(t, request)
         lang = lang_of(request)
         state = entry_state(request, tid, game)
         texts: dict[str, str] = state["answers"]
@@ -351,32 +482,28 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
             if other is not None:
                 prefill = str(other)
                 hint = translate(lang, "tournament.web.derived", points=other)
-        return render(request, "tournament_entry.html", tid=tid, tour=t, game=game,
+        return await render(request, "tournament_entry.html", tid=tid, tour=t, game=game,
                       sheet=sheet, step=step, answered=len(texts),
                       question=question(rules, step, sheet.next_number, lang) if step else "",
-                      prefill=prefill, hint=hint, may_enter=await may_enter(request, tid, game),
+                      prefill=prefill, hint=hint, may_enter=await may_enter(request, tid, t, game),
                       hands=[(h.number, h.scores, h.totals) for h in sheet.hands])
 
-    async def may_enter(request: Request, tid: int, game: Game) -> bool:
-        """The table's scorer: an organiser, or one of the players seated at the game."""
-        from belote.server.auth.names import name_key
-
-        row = pages.session(request)
-        if row is None:
+    async def may_enter(request: Request, tid: int, t: Tournament, game: Game) -> bool:
+        """The table's scorer: an organiser, or one of the game's seated players, known by
+        the seat code they gave or the account bound to them (a name typed at sign-in is no
+        proof of who one is)."""
+        if pages.session(request) is None:
             return False
-        seated = {name_key(player) for side in game.lineup for player in side}
-        return row.name_key in seated or await is_organiser(request, tid)
+        return (seat_held(request, tid, t, game) is not None
+                or await is_organiser(request, tid))
 
     async def entry_post(request: Request) -> Response:
         tid, t = await tournament(request)
         data = await pages.form(request)
         lang = lang_of(request)
-        try:
-            game = t.game(int(request.path_params["gid"]))
-        except TournamentError:
-            raise HTTPException(404) from None
+        game = game_or_404(t, request)
         here = f"/tournaments/{tid}/games/{game.id}/entry"
-        if not await may_enter(request, tid, game):
+        if not await may_enter(request, tid, t, game):
             raise HTTPException(403)
         state = entry_state(request, tid, game)
         texts: dict[str, str] = dict(state["answers"])
@@ -420,7 +547,9 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
     async def entry_check(request: Request) -> Response:
         """One field's check as it is typed (the page's script): the refusal, or nothing."""
         tid, t = await tournament(request)
-        game = t.game(int(request.path_params["gid"]))
+        game = game_or_404(t, request)
+        if not await may_enter(request, tid, t, game):
+            return JSONResponse({"ok": False, "text": ""}, status_code=403)
         state = entry_state(request, tid, game)
         try:
             values = parsed(t, state["answers"])
@@ -443,12 +572,27 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         Route("/tournaments/{tid:id}/standings", standings_page, methods=["GET"]),
         Route("/tournaments/{tid:id}/entrants/{eid:id}", history, methods=["GET"]),
         Route("/tournaments/{tid:id}/sheets", sheets, methods=["GET"]),
+        Route("/tournaments/{tid:id}/cards", cards, methods=["GET"]),
+        Route("/tournaments/{tid:id}/games/{gid:id}/code", code_page, methods=["GET"]),
+        Route("/tournaments/{tid:id}/games/{gid:id}/code", code_post, methods=["POST"]),
         Route("/tournaments/{tid:id}/results.csv", export, methods=["GET"]),
         Route("/tournaments/{tid:id}/games/{gid:id}/claim", claim, methods=["POST"]),
         Route("/tournaments/{tid:id}/games/{gid:id}/entry", entry_page, methods=["GET"]),
         Route("/tournaments/{tid:id}/games/{gid:id}/entry", entry_post, methods=["POST"]),
         Route("/tournaments/{tid:id}/games/{gid:id}/check", entry_check, methods=["GET"]),
     ]
+
+
+def _account_name(data: FormData, field: str) -> str:
+    """An account name typed by an organiser, through the chat's text checks before it is
+    looked up ("" when empty): a NUL or an override never reaches the database."""
+    text = str(data.get(field, "")).strip()
+    if not text:
+        return ""
+    try:
+        return clean_text(text, ACCOUNT_NAME)
+    except TextError:
+        raise TournamentError("bad_text") from None
 
 
 def _entry(values: dict[str, Any]) -> HandEntry:
@@ -461,10 +605,29 @@ def _entry(values: dict[str, Any]) -> HandEntry:
 
 
 def _detail(data: dict[str, Any]) -> str:
-    """An audit entry's data, short: the fields an organiser looks for."""
-    keys = ("round", "game", "totals", "was", "subject", "points", "reason", "entrant",
-            "table_id")
+    """An audit entry's data, short: the fields an organiser looks for (never the codes)."""
+    keys = ("round", "game", "lineup", "totals", "was", "subject", "points", "reason",
+            "entrant", "player", "account", "table_id")
     return ", ".join(f"{k}={data[k]}" for k in keys if k in data)
+
+
+def _slips(tid: int, games: list[Game], base: str) -> dict[int, list[tuple[int, int, str,
+                                                                          str, str]]]:
+    """Per game, each seat's (side, seat, player, code as printed, QR code as inline SVG):
+    the QR code opens the seat-code page with the code filled in."""
+    import segno  # the server extra (README: dependencies)
+
+    out: dict[int, list[tuple[int, int, str, str, str]]] = {}
+    for game in games:
+        rows = []
+        for side_no, side in enumerate(game.lineup):
+            for seat_no, player in enumerate(side):
+                code = game.codes[side_no][seat_no] if game.codes else ""
+                url = f"{base}/tournaments/{tid}/games/{game.id}/code?c={code}"
+                svg = segno.make(url, error="m").svg_inline(scale=3, omitsize=False)
+                rows.append((side_no, seat_no, player, shown(code) if code else "", svg))
+        out[game.id] = rows
+    return out
 
 
 __all__ = ["Pages", "tournament_routes"]
