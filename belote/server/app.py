@@ -677,9 +677,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         # The handshake's session was looked up by ServerSessions: an ended one is None.
         identity = _identity(websocket) or (f"spectator-{secrets.token_urlsafe(8)}", "")
         row = _session(websocket)
+        # ``?heartbeat=1``: the client pings from its first moment (the table page does), so
+        # a path that stalls before its first ping is noticed too.
         return Connection(identity[0], identity[1], language(websocket),
                           str(websocket.session.get("verbosity", "normal")),
-                          account=row.account if row else None)
+                          account=row.account if row else None,
+                          heartbeat=websocket.query_params.get("heartbeat") == "1")
 
     async def _pump(websocket: WebSocket, conn: Connection,
                     on_message: Callable[[P.Inbound], Any],

@@ -170,6 +170,7 @@ def test_stalled_network_the_server_lets_a_silent_client_go_and_shows_the_seat_a
     # Counted and logged, with whose socket it was.
     log = room.server.log()
     assert "socket of Ada stalled: nothing heard for 2 s; let go (1 stalled so far)" in log, log
+    room.proxy.sever()
     ws.close()
     watcher.close()
 

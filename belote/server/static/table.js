@@ -154,7 +154,7 @@
 
   function connect() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${scheme}//${location.host}/ws/table/${tableId}`);
+    const ws = new WebSocket(`${scheme}//${location.host}/ws/table/${tableId}?heartbeat=1`);
     socket = ws;
     openedAt = Date.now();
     ws.addEventListener("open", () => {
