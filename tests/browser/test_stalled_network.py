@@ -22,6 +22,7 @@ from websockets.sync.client import connect as ws_connect
 
 from tests.browser import sala
 from tests.browser.live import LiveServer
+from tests.browser.test_axe import AXE, OPTIONS
 from tests.server.stall_proxy import StallProxy
 
 NOTICED_WITHIN = 10.0  # seconds: the bound for saying that the connection is lost
@@ -112,12 +113,14 @@ def test_stalled_network_is_said_and_shown_within_10_s_a_card_pressed_is_confirm
     # The way back: the card went into the stall before the page knew; it is confirmed, once,
     # whichever copy arrives first.
     assertive_before = len(sala.spoken(page, "assertive"))
+    polite_before = len(sala.spoken(page))
     proxy.resume()
     sala.connected(page)
     expect(line).not_to_have_class(re.compile(r"\blost\b"))
-    confirmed = sala.wait_spoken(
-        page, f"You played the {re.escape(card)}\\.|Your move, {re.escape(card)}, had arrived")
-    assert confirmed
+    sala.wait_until(page, lambda: said_after(
+        page, "polite", polite_before,
+        f"You played the {re.escape(card)}\\.|Your move, {re.escape(card)}, had arrived"),
+        message="the card confirmed")
     expect(page.locator("#hand")).not_to_contain_text(card)
     assert said_after(page, "assertive", assertive_before, "Connected again"), \
         sala.spoken(page, "assertive")
@@ -138,6 +141,8 @@ def test_stalled_network_is_said_and_shown_within_10_s_a_card_pressed_is_confirm
                      region="assertive")
     expect(line).to_have_text(re.compile(f"Held: {re.escape(held)}\\.$"))
     page.screenshot(path=str(tmp_path / "held.png"))
+    audit = AXE.run(page, options=OPTIONS)  # the lost state is readable (contrast, names)
+    assert not audit.violations_count, audit.generate_report()
     seat = watch(server, table, lambda v: any(s["name"] == "Nina" and s["standin"]
                                                for s in v["seats"]),
                  timeout=HEARTBEAT_TIMEOUT + 8)["seats"]
