@@ -49,10 +49,12 @@ class Act:
 
 @dataclass(frozen=True, slots=True)
 class BidText:
-    """A bid typed in the command box ("82 cuori", "passo"), read by the table's rules."""
+    """A bid typed in the command box ("82 cuori", "passo"), read by the table's rules;
+    ``version`` as for :class:`Act` (a typed bid is read on the game it was typed on)."""
 
     text: str
     move: int = 0
+    version: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +271,8 @@ def decode(text: str | bytes) -> Inbound:
     message: Inbound = decoder(data)
     if isinstance(message, Act) and "v" in frame:
         message = Act(message.action, _int(frame, "v", 0, MAX_VERSION), message.move)
+    elif isinstance(message, BidText) and "v" in frame:
+        message = BidText(message.text, message.move, _int(frame, "v", 0, MAX_VERSION))
     return message
 
 

@@ -486,9 +486,10 @@ class Table:
                 if not self._played_before(conn, move):
                     await self._act(conn, action, version)
                     self._confirm(conn, move)
-            case P.BidText(text, move):
+            case P.BidText(text, move, version):
                 if not self._played_before(conn, move):
-                    await self._act(conn, self._typed_bid(conn, text))
+                    self._check_fresh(version)
+                    await self._act(conn, self._typed_bid(conn, text), version)
                     self._confirm(conn, move)
             case P.Sit(seat_no):
                 await self.sit(conn.uid, conn.name, seat_no, conn.account)
@@ -590,17 +591,22 @@ class Table:
             raise TableError("not_seated")
         if self.game is None or self.finished:
             raise TableError("not_playing")
-        if version is not None and version < self.game_version and action != A.ANNOUNCE_BELOTE:
+        if action != A.ANNOUNCE_BELOTE:
             # (A belote announcement is checked against the window alone: pressing Space
             # just as the next frame arrives must not be refused once, then accepted.)
-            # Chosen on a game that has moved on since (e.g. a double key press).
-            raise TableError("stale")
+            self._check_fresh(version)
         try:  # the engine validates (once): a refused action changes and stores nothing
             await self._commit("act", {"seat": seat_no, "action": action})
         except IllegalActionError:
             if self.game.current_player() != seat_no and action != A.ANNOUNCE_BELOTE:
                 raise TableError("not_your_turn") from None
             raise IllegalMove(illegal_text(self.game, action, seat_no, conn.lang)) from None
+
+    def _check_fresh(self, version: int | None) -> None:
+        """A move chosen on a game that has moved on since (a double key press, a move held
+        through a lost connection) is refused as stale."""
+        if version is not None and self.game is not None and version < self.game_version:
+            raise TableError("stale")
 
     # ------------------------------------------------------------------ seats (any task)
     def _holds_a_seat(self, uid: str) -> bool:

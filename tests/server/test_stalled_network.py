@@ -23,6 +23,7 @@ from typing import Any
 
 import httpx
 import pytest
+from starlette.testclient import TestClient
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
@@ -30,6 +31,7 @@ from belote.rules import find_preset
 from belote.server import protocol as P
 from belote.server.view import away_text
 from tests.browser.live import LiveServer
+from tests.server import helpers
 from tests.server.helpers import first_legal
 from tests.server.stall_proxy import StallProxy
 
@@ -289,3 +291,22 @@ def test_stalled_network_the_away_summary_is_one_short_sentence_in_each_language
     assert away_text(few, "en", rules) == (
         "While you were away the bot played for you: ten of hearts, jack of diamonds.")
     assert away_text(few, "it", rules).startswith("Mentre eri via il bot ha giocato per te: ")
+
+
+def test_stalled_network_a_typed_bid_sent_again_is_read_on_the_game_it_was_typed_on(
+        client: TestClient) -> None:
+    helpers.guest(client, "Ada")
+    table = helpers.create_table(client)
+    with helpers.connect(client, table) as ws:
+        helpers.sit_with_bots(ws)
+        turn = helpers.until(ws, lambda f: f["t"] == "update" and helpers.my_turn(f)
+                             and bool(f["d"]["view"]["choices"]))
+        version = turn["v"]
+        ws.send_text(json.dumps({"t": "bid", "d": {"text": "pass", "m": 5}, "v": version}))
+        done = helpers.until(ws, lambda f: f["t"] in ("done", "error"))
+        assert done["d"] == {"move": 5, "already": False}, done
+        # The same words typed on that game, arriving again (a new id: a new press), are
+        # refused as stale, naming the move, not read on whatever the game is now.
+        ws.send_text(json.dumps({"t": "bid", "d": {"text": "pass", "m": 6}, "v": version}))
+        refused = helpers.until(ws, lambda f: f["t"] in ("done", "error"))
+        assert refused["d"]["code"] == "stale" and refused["d"]["move"] == 6, refused
