@@ -139,8 +139,9 @@ class Table:
         self._chat_buckets: dict[str, TokenBucket] = {}
         self.storage_failures = 0  # in a row; 0 once a change is stored again
         self.storage_failures_total = 0
-        # The ids of the moves each seat's client numbered and the table played (a client
-        # sends a move again after a lost connection: it is confirmed, not played twice).
+        # The ids of the moves each seat's client numbered and the table played, from the
+        # log (a client sends a move again after a lost connection: it is confirmed, not
+        # played twice, even across a restart).
         self._moves: dict[int, deque[int]] = {}
         # What a bot played for each absent player, told to them once when they come back.
         self._played_for: dict[int, list[int]] = {}
@@ -309,8 +310,13 @@ class Table:
                 self.ready = set()
         if entry.kind == "deal":
             self.waiting_next = False
-        elif entry.kind == "act" and self.seats[entry.data["seat"]].standin:
-            self._played_for.setdefault(entry.data["seat"], []).append(entry.data["action"])
+        elif entry.kind == "act":
+            seat_no = entry.data["seat"]
+            if "move" in entry.data:
+                self._moves.setdefault(seat_no, deque(maxlen=MOVES_KEPT)).append(
+                    entry.data["move"])
+            if self.seats[seat_no].standin:
+                self._played_for.setdefault(seat_no, []).append(entry.data["action"])
         elif entry.kind == "seats":
             for seat_no, seat in enumerate(self.seats):
                 if not seat.standin:
@@ -484,12 +490,12 @@ class Table:
                 self._sync(conn, since, away)
             case P.Act(action, version, move):
                 if not self._played_before(conn, move):
-                    await self._act(conn, action, version)
+                    await self._act(conn, action, version, move)
                     self._confirm(conn, move)
             case P.BidText(text, move, version):
                 if not self._played_before(conn, move):
                     self._check_fresh(version)
-                    await self._act(conn, self._typed_bid(conn, text), version)
+                    await self._act(conn, self._typed_bid(conn, text), version, move)
                     self._confirm(conn, move)
             case P.Sit(seat_no):
                 await self.sit(conn.uid, conn.name, seat_no, conn.account)
@@ -522,11 +528,8 @@ class Table:
 
     def _confirm(self, conn: Connection, move: int) -> None:
         """A numbered move is played: its client is told (after the update saying it)."""
-        seat_no = self.seat_of(conn)
-        if not move or seat_no is None:
-            return
-        self._moves.setdefault(seat_no, deque(maxlen=MOVES_KEPT)).append(move)
-        conn.send(P.encode_message(P.Done(move), self.version))
+        if move:
+            conn.send(P.encode_message(P.Done(move), self.version))
 
     def _next_hand(self, conn: Connection) -> None:
         """A seated player is ready for the next hand (the pause ends once all are)."""
@@ -585,7 +588,8 @@ class Table:
         except BidNotUnderstood:
             raise TableError("bid_not_understood") from None
 
-    async def _act(self, conn: Connection, action: int, version: int | None = None) -> None:
+    async def _act(self, conn: Connection, action: int, version: int | None = None,
+                   move: int = 0) -> None:
         seat_no = self.seat_of(conn)
         if seat_no is None:
             raise TableError("not_seated")
@@ -596,7 +600,10 @@ class Table:
             # just as the next frame arrives must not be refused once, then accepted.)
             self._check_fresh(version)
         try:  # the engine validates (once): a refused action changes and stores nothing
-            await self._commit("act", {"seat": seat_no, "action": action})
+            # The client's id of the move is stored with it, so that a copy arriving later,
+            # even after a restart, is confirmed as played rather than refused or replayed.
+            await self._commit("act", {"seat": seat_no, "action": action,
+                                       **({"move": move} if move else {})})
         except IllegalActionError:
             if self.game.current_player() != seat_no and action != A.ANNOUNCE_BELOTE:
                 raise TableError("not_your_turn") from None

@@ -52,12 +52,12 @@ class Room:
                                                    "target": ""}, follow_redirects=False)
         self.table = int(response.headers["location"].rsplit("/", 1)[1])
 
-    def player(self) -> ClientConnection:
-        """Ada's socket, through the proxy."""
-        return ws_connect(f"ws://127.0.0.1:{self.proxy.port}/ws/table/{self.table}",
-                          additional_headers={"Origin": self.proxy.url(),
-                                              "Cookie": self.cookie}, open_timeout=10,
-                          legacy=True)
+    def player(self, direct: bool = False) -> ClientConnection:
+        """Ada's socket, through the proxy (``direct``: straight to the server)."""
+        base = self.server.url if direct else self.proxy.url()
+        return ws_connect(f"ws{base.removeprefix('http')}/ws/table/{self.table}",
+                          additional_headers={"Origin": base, "Cookie": self.cookie},
+                          open_timeout=10, legacy=True)
 
     def spectator(self) -> ClientConnection:
         """Anyone watching, straight to the server (not through the proxy)."""
@@ -206,10 +206,33 @@ def test_stalled_network_a_move_sent_into_the_stall_is_confirmed_once_after_reco
     assert done["d"] == {"move": 4242, "already": lost == "its answer"}
     # Played once: one stored action of Ada's at the version after the one she saw.
     acts = [(v, d) for v, kind, d in room.log_rows() if kind == "act" and v > version]
-    assert acts[0] == (version + 1, {"seat": 2, "action": action})
+    assert acts[0] == (version + 1, {"seat": 2, "action": action, "move": 4242})
     assert sum(1 for v, d in acts if d["seat"] == 2 and v <= done["v"]) == 1, acts
     ws.close()
     ws2.close()
+
+
+def test_stalled_network_a_move_played_just_before_a_restart_is_confirmed_when_sent_again(
+        room_with: Callable[..., Room]) -> None:
+    room = room_with(takeover_seconds=600.0, bot_delay=0.05)
+    ws = seated_with_bots(room)
+    turn = until(ws, my_turn, what="Ada's turn")
+    version, action = turn["v"], first_legal(view_of(turn))
+    room.proxy.stall(up=False)  # the move arrives, its answers do not
+    send(ws, "act", version, a=action, m=31337)
+    watcher = room.spectator()
+    until(watcher, lambda f: f["v"] > version, what="the move played")
+    watcher.close()
+    room.proxy.sever()
+    room.server.stop(remove=False)  # the room restarts from its log
+    room.server.start()
+    ws2 = room.player(direct=True)
+    assert frame(ws2)["t"] == "sync"
+    send(ws2, "act", version, a=action, m=31337)
+    done = until(ws2, lambda f: f["t"] in ("done", "error"), what="an answer to the move")
+    assert done["d"] == {"move": 31337, "already": True}, done
+    ws2.close()
+    ws.close()
 
 
 def test_stalled_network_a_held_move_is_refused_by_name_and_the_player_hears_what_the_bot_played(
@@ -299,8 +322,13 @@ def test_stalled_network_a_typed_bid_sent_again_is_read_on_the_game_it_was_typed
     table = helpers.create_table(client)
     with helpers.connect(client, table) as ws:
         helpers.sit_with_bots(ws)
-        turn = helpers.until(ws, lambda f: f["t"] == "update" and helpers.my_turn(f)
-                             and bool(f["d"]["view"]["choices"]))
+        while True:  # to Ada's first bid (someone may take before her: then the next deal)
+            turn = helpers.until(ws, lambda f: f["t"] == "update" and helpers.my_turn(f))
+            view = turn["d"]["view"]
+            assert not view["finished"]
+            if view["turn"] == 2 and view["phase"] == "bidding" and view["choices"]:
+                break
+            helpers.send(ws, "act", a=72 if view["turn"] != 2 else helpers.first_legal(view))
         version = turn["v"]
         ws.send_text(json.dumps({"t": "bid", "d": {"text": "pass", "m": 5}, "v": version}))
         done = helpers.until(ws, lambda f: f["t"] in ("done", "error"))
