@@ -60,12 +60,16 @@
 
   // ------------------------------------------------------------------ connection
   // A heartbeat: a ping every PING_MS; a socket that hears nothing (no pong, no frame) for
-  // SILENT_MS is on a stalled path (no close ever comes): the page says so, lets it go and
-  // connects again.  A socket still connecting after CONNECTING_MS is tried again too.
+  // SILENT_MS, with a ping unanswered for ANSWER_MS, is on a stalled path (no close ever
+  // comes): the page says so, lets it go and connects again.  (The unanswered ping keeps a
+  // hidden tab, whose timers the browser may slow to one a minute, from taking its own
+  // slowness for a stall.)  A socket still connecting after CONNECTING_MS is tried again.
   const PING_MS = 2500;
   const SILENT_MS = 6000;
+  const ANSWER_MS = 3500;
   const CONNECTING_MS = 8000;
   let heardAt = 0; // when the open socket last heard anything
+  let unansweredSince = 0; // when the first ping sent since then went (0: none waits)
   let pingAt = 0;
   let pingNo = 0;
   let openedAt = 0; // when the current socket was created
@@ -140,10 +144,14 @@
     if (!socket) return;
     const now = Date.now();
     if (socket.readyState === WebSocket.OPEN) {
-      if (now - heardAt > SILENT_MS) { abandon(); return; }
+      if (now - heardAt > SILENT_MS && unansweredSince && now - unansweredSince > ANSWER_MS) {
+        abandon();
+        return;
+      }
       if (now - pingAt >= PING_MS) {
         pingAt = now;
         pingNo += 1;
+        if (!unansweredSince) unansweredSince = now;
         socket.send(JSON.stringify({ t: "ping", d: { n: pingNo } }));
       }
     } else if (socket.readyState === WebSocket.CONNECTING && now - openedAt > CONNECTING_MS) {
@@ -161,6 +169,7 @@
       if (ws !== socket) return;
       retry = 0;
       heardAt = pingAt = Date.now();
+      unansweredSince = 0;
       if (helloSent && lost) assertive(S.reconnected);
       lost = false;
       helloSent = true;
@@ -172,6 +181,7 @@
     ws.addEventListener("message", (message) => {
       if (ws !== socket) return;
       heardAt = Date.now();
+      unansweredSince = 0;
       enqueue(JSON.parse(message.data));
     });
     ws.addEventListener("close", () => {
