@@ -87,6 +87,8 @@ class Room:
         await self.ratings.open()  # --- ratings: matches finished meanwhile
 
     async def close(self) -> None:
+        log.info("connections: %d sockets let go as stalled, %d dropped, %d frames dropped",
+                 self.sockets_stalled, self.sockets_dropped, self.frames_dropped)
         await self.feed.close()
         await self.tournaments.close()  # --- tournaments: results being reported
         await self.ratings.close()  # --- ratings: matches being recorded
