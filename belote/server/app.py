@@ -726,13 +726,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
         # The handshake's session was looked up by ServerSessions: an ended one is None.
         identity = _identity(websocket) or (f"spectator-{secrets.token_urlsafe(8)}", "")
         row = _session(websocket)
+        # ``?heartbeat=1``: the client pings from its first moment (the table page does), so
+        # a path that stalls before its first ping is noticed too.
         return Connection(identity[0], identity[1], language(websocket),
                           str(websocket.session.get("verbosity", "normal")),
-                          account=row.account if row else None)
+                          account=row.account if row else None,
+                          heartbeat=websocket.query_params.get("heartbeat") == "1")
 
     async def _pump(websocket: WebSocket, conn: Connection,
                     on_message: Callable[[P.Inbound], Any],
-                    on_error: Callable[[str], None]) -> None:
+                    on_error: Callable[[str], None], version: Callable[[], int]) -> None:
         async def writer() -> None:
             while True:
                 frame = await conn.outbox.get()
@@ -749,14 +752,34 @@ def create_app(settings: Settings | None = None) -> Starlette:
         sender = asyncio.create_task(writer())
         try:
             while True:
-                message = await websocket.receive()
+                # A client that sends heartbeats and then falls silent is on a stalled path
+                # (no close ever comes): it is let go, so that its seat is known to be away.
+                try:
+                    async with asyncio.timeout(settings.heartbeat_timeout if conn.heartbeat
+                                               else None):
+                        message = await websocket.receive()
+                except TimeoutError:
+                    room.sockets_stalled += 1
+                    log.warning("socket of %s stalled: nothing heard for %.0f s; let go "
+                                "(%d stalled so far)", conn.name or conn.uid,
+                                settings.heartbeat_timeout, room.sockets_stalled)
+                    break
                 if message["type"] == "websocket.disconnect":
+                    if message.get("code", 1000) not in (1000, 1001):
+                        room.sockets_dropped += 1
+                        log.info("socket of %s dropped (code %s; %d dropped so far)",
+                                 conn.name or conn.uid, message.get("code"),
+                                 room.sockets_dropped)
                     break
                 try:
                     decoded = P.decode(message["text"] if message.get("text") is not None
                                        else message.get("bytes") or b"")
                 except P.ProtocolError as error:
                     on_error(error.code)
+                    continue
+                if isinstance(decoded, P.Ping):  # the heartbeat: answered here, at once
+                    conn.heartbeat = True
+                    conn.send(P.encode_message(P.Pong(decoded.n), version()))
                     continue
                 await on_message(decoded)
         except WebSocketDisconnect:
@@ -794,7 +817,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             conn.send(error_frame(code, conn.lang, table.version, family="wire"))
 
         try:
-            await _pump(websocket, conn, lambda m: table.handle(conn, m), wire_error)
+            await _pump(websocket, conn, lambda m: table.handle(conn, m), wire_error,
+                        lambda: table.version)
         finally:
             await table.leave(conn)
 
@@ -821,13 +845,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 room.lobby_say(conn.name, message.text)
             elif isinstance(message, P.Hello):
                 room.lobby_sync(conn, page)
-            elif isinstance(message, P.Ping):
-                conn.send(P.encode_message(P.Pong(), room.version))
             else:
                 wire_error("not_here" if conn.name else "sign_in")
 
         try:
-            await _pump(websocket, conn, on_message, wire_error)
+            await _pump(websocket, conn, on_message, wire_error, lambda: room.version)
         finally:
             room.lobby.discard(conn)
 

@@ -20,6 +20,9 @@ class Settings:
     # Bot processes; None: one per CPU; 0 thinks in a thread of the server process (tests).
     bot_workers: int | None = None
     bot_timeout: float = 5.0
+    # Seconds of silence after which a socket whose client sends heartbeats (the table page
+    # pings every 2.5 s) is let go as stalled: its seat is away, and the takeover follows.
+    heartbeat_timeout: float = 15.0
     # Origins allowed to open a WebSocket besides the server's own (Host header).
     allowed_origins: tuple[str, ...] = ()
     # Cookies carry the Secure flag (browsers keep them on https and on loopback).

@@ -33,6 +33,7 @@ class Connection:
     outbox: asyncio.Queue[str | None] = field(
         default_factory=lambda: asyncio.Queue(SEND_QUEUE))
     state: ConnectionState = ConnectionState.OPEN
+    heartbeat: bool = False  # it sent a ping: from now on, silence means a stalled path
 
     @property
     def closed(self) -> bool:

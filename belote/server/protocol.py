@@ -44,13 +44,17 @@ class Act:
 
     action: int
     version: int | None = None
+    move: int = 0  # the client's id of this move (0: none), see :class:`Done`
 
 
 @dataclass(frozen=True, slots=True)
 class BidText:
-    """A bid typed in the command box ("82 cuori", "passo"), read by the table's rules."""
+    """A bid typed in the command box ("82 cuori", "passo"), read by the table's rules;
+    ``version`` as for :class:`Act` (a typed bid is read on the game it was typed on)."""
 
     text: str
+    move: int = 0
+    version: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +95,11 @@ class Chat:
 
 @dataclass(frozen=True, slots=True)
 class Ping:
-    pass
+    """The client's heartbeat (every few seconds): answered at once with a ``pong`` carrying
+    the same ``n``.  A table socket that has sent one and then stays silent longer than the
+    room's heartbeat timeout is closed as stalled (docs/room.md, "Stalled connections")."""
+
+    n: int = 0
 
 
 Inbound = Hello | Act | BidText | NextHand | Sit | Stand | AddBot | RemoveBot | Start | Chat | Ping
@@ -116,16 +124,28 @@ class Update:
 
 @dataclass(frozen=True, slots=True)
 class Error:
-    """A refusal: ``code`` for programs, ``text`` for people (in their language)."""
+    """A refusal: ``code`` for programs, ``text`` for people (in their language); ``move``:
+    the id of the move refused, if the client gave one."""
 
     code: str
     text: str
     detail: str = ""
+    move: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class Pong:
-    pass
+    n: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """The move the client numbered ``move`` is played (``already``: it had been, before this
+    copy of it came; a move sent again after a lost connection is played at most once).
+    A move is always answered: ``done``, or an ``error`` naming it."""
+
+    move: int
+    already: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,11 +178,11 @@ class TablesDiff:
     say: list[str]
 
 
-Outbound = Sync | Update | Error | Pong | LobbySync | ChatLine | TablesDiff
+Outbound = Sync | Update | Error | Pong | Done | LobbySync | ChatLine | TablesDiff
 
 _OUTBOUND_TYPES: dict[type[Any], str] = {
-    Sync: "sync", Update: "update", Error: "error", Pong: "pong", LobbySync: "sync",
-    ChatLine: "chat", TablesDiff: "tables",
+    Sync: "sync", Update: "update", Error: "error", Pong: "pong", Done: "done",
+    LobbySync: "sync", ChatLine: "chat", TablesDiff: "tables",
 }
 
 
@@ -206,12 +226,17 @@ def _level(data: dict[str, Any]) -> str:
 
 
 MAX_VERSION = 2**62
+MAX_MOVE = 2**31 - 1  # a move id, a heartbeat's number
+
+
+def _optional(data: dict[str, Any], key: str, high: int) -> int:
+    return _int(data, key, 0, high) if key in data else 0
 
 
 _DECODERS: dict[str, Any] = {
     "hello": lambda d: Hello(_int(d, "since", 0, MAX_VERSION) if "since" in d else 0),
-    "act": lambda d: Act(_int(d, "a", 0, CONTRACT_END - 1)),
-    "bid": lambda d: BidText(_bid_text(d)),
+    "act": lambda d: Act(_int(d, "a", 0, CONTRACT_END - 1), move=_optional(d, "m", MAX_MOVE)),
+    "bid": lambda d: BidText(_bid_text(d), _optional(d, "m", MAX_MOVE)),
     "next": lambda d: NextHand(),
     "sit": lambda d: Sit(_seat(d)),
     "stand": lambda d: Stand(),
@@ -219,7 +244,7 @@ _DECODERS: dict[str, Any] = {
     "unbot": lambda d: RemoveBot(_seat(d)),
     "start": lambda d: Start(),
     "chat": _chat,
-    "ping": lambda d: Ping(),
+    "ping": lambda d: Ping(_optional(d, "n", MAX_MOVE)),
 }
 
 
@@ -245,7 +270,9 @@ def decode(text: str | bytes) -> Inbound:
         raise ProtocolError("unknown_type", frame["t"][:32])
     message: Inbound = decoder(data)
     if isinstance(message, Act) and "v" in frame:
-        message = Act(message.action, _int(frame, "v", 0, MAX_VERSION))
+        message = Act(message.action, _int(frame, "v", 0, MAX_VERSION), message.move)
+    elif isinstance(message, BidText) and "v" in frame:
+        message = BidText(message.text, message.move, _int(frame, "v", 0, MAX_VERSION))
     return message
 
 
@@ -267,6 +294,8 @@ def encode(kind: str, data: dict[str, Any], version: int) -> str:
 def encode_message(message: Outbound, version: int) -> str:
     """A typed outbound message as a frame."""
     data = {f: getattr(message, f) for f in message.__dataclass_fields__}
-    if isinstance(message, Error) and not message.detail:
-        del data["detail"]
+    if isinstance(message, Error):
+        for optional in ("detail", "move"):
+            if not data[optional]:
+                del data[optional]
     return encode(_OUTBOUND_TYPES[type(message)], data, version)

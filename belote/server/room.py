@@ -49,6 +49,10 @@ class Room:
                                        settings.tables_per_address_per_hour)
         self.sockets: dict[str, int] = {}  # open WebSockets per client address
         self.frames_dropped = 0  # frames a connection could not send (logged each time)
+        # Sockets let go after their heartbeats stopped (a stalled path), and sockets closed
+        # abnormally (no close frame: the network dropped them); each logged.
+        self.sockets_stalled = 0
+        self.sockets_dropped = 0
         self.feed = LobbyFeed(self, settings)  # the lobby's live list (belote/server/lobby.py)
         # --- tournaments (belote/server/tournament/room.py): tables of tournament games ---
         from belote.server.tournament.room import TournamentRoom
@@ -83,6 +87,8 @@ class Room:
         await self.ratings.open()  # --- ratings: matches finished meanwhile
 
     async def close(self) -> None:
+        log.info("connections: %d sockets let go as stalled, %d dropped, %d frames dropped",
+                 self.sockets_stalled, self.sockets_dropped, self.frames_dropped)
         await self.feed.close()
         await self.tournaments.close()  # --- tournaments: results being reported
         await self.ratings.close()  # --- ratings: matches being recorded

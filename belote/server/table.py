@@ -34,13 +34,22 @@ from belote.server.limits import TokenBucket
 from belote.server.persistence import LogEntry, Store
 from belote.server.seats import Seat, seat_names
 from belote.server.text import printable
-from belote.server.view import Item, Notice, Viewer, error_frame, illegal_text, view_frame
+from belote.server.view import (
+    AwaySummary,
+    Item,
+    Notice,
+    Viewer,
+    error_frame,
+    illegal_text,
+    view_frame,
+)
 
 log = logging.getLogger(__name__)
 
 RECENT = 40  # items a (re)joining client gets to review
 RETRY_FIRST = 0.2  # seconds before the first retry after a failed save; doubles each time
 RETRY_MAX = 5.0
+MOVES_KEPT = 32  # move ids remembered per seat: a move sent again is played at most once
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +139,12 @@ class Table:
         self._chat_buckets: dict[str, TokenBucket] = {}
         self.storage_failures = 0  # in a row; 0 once a change is stored again
         self.storage_failures_total = 0
+        # The ids of the moves each seat's client numbered and the table played, from the
+        # log (a client sends a move again after a lost connection: it is confirmed, not
+        # played twice, even across a restart).
+        self._moves: dict[int, deque[int]] = {}
+        # What a bot played for each absent player, told to them once when they come back.
+        self._played_for: dict[int, list[int]] = {}
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
@@ -295,6 +310,17 @@ class Table:
                 self.ready = set()
         if entry.kind == "deal":
             self.waiting_next = False
+        elif entry.kind == "act":
+            seat_no = entry.data["seat"]
+            if "move" in entry.data:
+                self._moves.setdefault(seat_no, deque(maxlen=MOVES_KEPT)).append(
+                    entry.data["move"])
+            if self.seats[seat_no].standin:
+                self._played_for.setdefault(seat_no, []).append(entry.data["action"])
+        elif entry.kind == "seats":
+            for seat_no, seat in enumerate(self.seats):
+                if not seat.standin:
+                    self._played_for.pop(seat_no, None)
 
     def _snapshot(self) -> tuple[Game | None, list[Seat], bool, int]:
         return (self.game.clone() if self.game is not None else None,
@@ -351,30 +377,35 @@ class Table:
     def _frame(self, conn: Connection, kind: str, items: list[Item]) -> str:
         return view_frame(self, kind, items, self._viewer(conn))
 
-    def _sync(self, conn: Connection, since: int = 0) -> None:
+    def _sync(self, conn: Connection, since: int = 0, away: list[int] | None = None) -> None:
         """The whole view, with the recent sentences the client has not heard (all of them
-        if ``since`` is older than what the table keeps)."""
+        if ``since`` is older than what the table keeps), and, for a player coming back,
+        what a bot played for them (``away``)."""
         recent = list(self.recent)
         if since and recent and since >= recent[0][0] - 1:
             recent = [(v, item) for v, item in recent if v > since]
-        conn.send(self._frame(conn, "sync", [item for _, item in recent]))
+        items = [item for _, item in recent]
+        if away:
+            items.append(AwaySummary(tuple(away)))
+        conn.send(self._frame(conn, "sync", items))
 
     def _broadcast(self, items: list[Item]) -> None:
         for conn in list(self.connections):
             conn.send(self._frame(conn, "update", items))
 
-    def send_error(self, conn: Connection, code: str, detail: str = "") -> None:
-        conn.send(error_frame(code, conn.lang, self.version, detail))
+    def send_error(self, conn: Connection, code: str, detail: str = "", move: int = 0) -> None:
+        conn.send(error_frame(code, conn.lang, self.version, detail, move=move))
 
     # ------------------------------------------------------------------ clients
     async def join(self, conn: Connection) -> None:
         async def run() -> None:
             seat_no = self.seat_of(conn)
+            away: list[int] = []
             if seat_no is not None:
                 # The others hear of the return first; the newcomer's first frame is its sync.
-                await self._came_back(seat_no)
+                away = await self._came_back(seat_no)
             self.connections.add(conn)
-            self._sync(conn)
+            self._sync(conn, away=away)
         await self.call(run)
 
     async def leave(self, conn: Connection) -> None:
@@ -393,7 +424,8 @@ class Table:
             self._broadcast([])
         await self.call(run)
 
-    async def _came_back(self, seat_no: int) -> None:
+    async def _came_back(self, seat_no: int) -> list[int]:
+        """The seat's player is here again; returns what a bot played for them meanwhile."""
         seat = self.seats[seat_no]
         seat.away_since = None
         timer = self._timers.pop(seat_no, None)
@@ -402,9 +434,11 @@ class Table:
         if seat.standin:
             before = self._seating()
             seat.standin = False
+            played = self._played_for.get(seat_no, [])
             await self._commit_seats("web.notice.back", seat_no, before)
-        else:
-            self._broadcast([])
+            return played
+        self._broadcast([])
+        return []
 
     def _arm_takeover(self, seat_no: int) -> None:
         old = self._timers.pop(seat_no, None)
@@ -426,19 +460,22 @@ class Table:
         self._timers[seat_no] = asyncio.create_task(expire())
 
     async def handle(self, conn: Connection, message: P.Inbound) -> None:
-        """A client's message; a refusal becomes an error frame to that client only."""
+        """A client's message; a refusal becomes an error frame to that client only (naming
+        the move it refuses, if the client numbered it)."""
+        move = message.move if isinstance(message, P.Act | P.BidText) else 0
+
         async def run() -> None:
             try:
                 await self._handle(conn, message)
             except StorageFailed:
-                self.send_error(conn, "not_saved")
+                self.send_error(conn, "not_saved", move=move)
                 raise  # the table retries moving on by itself
             except TableError as error:
-                self.send_error(conn, error.code)
+                self.send_error(conn, error.code, move=move)
                 if error.code == "stale":
                     self._sync(conn, self.version)
             except IllegalMove as error:
-                self.send_error(conn, "illegal", error.text)
+                self.send_error(conn, "illegal", error.text, move=move)
         # Already told: the client (not saved), or everyone at the table (broken).
         with contextlib.suppress(StorageFailed, EngineFailed):
             await self.call(run)
@@ -447,13 +484,19 @@ class Table:
         match message:
             case P.Hello(since):
                 seat_no = self.seat_of(conn)
+                away: list[int] = []
                 if seat_no is not None and self.seats[seat_no].standin:
-                    await self._came_back(seat_no)  # "take my seat back"
-                self._sync(conn, since)
-            case P.Act(action, version):
-                await self._act(conn, action, version)
-            case P.BidText(text):
-                await self._act(conn, self._typed_bid(conn, text))
+                    away = await self._came_back(seat_no)  # "take my seat back"
+                self._sync(conn, since, away)
+            case P.Act(action, version, move):
+                if not self._played_before(conn, move):
+                    await self._act(conn, action, version, move)
+                    self._confirm(conn, move)
+            case P.BidText(text, move, version):
+                if not self._played_before(conn, move):
+                    self._check_fresh(version)
+                    await self._act(conn, self._typed_bid(conn, text), version, move)
+                    self._confirm(conn, move)
             case P.Sit(seat_no):
                 await self.sit(conn.uid, conn.name, seat_no, conn.account)
             case P.Stand():
@@ -471,8 +514,22 @@ class Table:
                 await self._commit("chat", {"name": conn.name, "text": text})
             case P.NextHand():
                 self._next_hand(conn)
-            case P.Ping():
-                conn.send(P.encode_message(P.Pong(), self.version))
+            case P.Ping(n):
+                conn.send(P.encode_message(P.Pong(n), self.version))
+
+    def _played_before(self, conn: Connection, move: int) -> bool:
+        """A numbered move this seat's client sent before and the table played (the copy a
+        client sends again after a lost connection): confirmed as already played."""
+        seat_no = self.seat_of(conn)
+        if not move or seat_no is None or move not in self._moves.get(seat_no, ()):
+            return False
+        conn.send(P.encode_message(P.Done(move, already=True), self.version))
+        return True
+
+    def _confirm(self, conn: Connection, move: int) -> None:
+        """A numbered move is played: its client is told (after the update saying it)."""
+        if move:
+            conn.send(P.encode_message(P.Done(move), self.version))
 
     def _next_hand(self, conn: Connection) -> None:
         """A seated player is ready for the next hand (the pause ends once all are)."""
@@ -531,23 +588,32 @@ class Table:
         except BidNotUnderstood:
             raise TableError("bid_not_understood") from None
 
-    async def _act(self, conn: Connection, action: int, version: int | None = None) -> None:
+    async def _act(self, conn: Connection, action: int, version: int | None = None,
+                   move: int = 0) -> None:
         seat_no = self.seat_of(conn)
         if seat_no is None:
             raise TableError("not_seated")
         if self.game is None or self.finished:
             raise TableError("not_playing")
-        if version is not None and version < self.game_version and action != A.ANNOUNCE_BELOTE:
+        if action != A.ANNOUNCE_BELOTE:
             # (A belote announcement is checked against the window alone: pressing Space
             # just as the next frame arrives must not be refused once, then accepted.)
-            # Chosen on a game that has moved on since (e.g. a double key press).
-            raise TableError("stale")
+            self._check_fresh(version)
         try:  # the engine validates (once): a refused action changes and stores nothing
-            await self._commit("act", {"seat": seat_no, "action": action})
+            # The client's id of the move is stored with it, so that a copy arriving later,
+            # even after a restart, is confirmed as played rather than refused or replayed.
+            await self._commit("act", {"seat": seat_no, "action": action,
+                                       **({"move": move} if move else {})})
         except IllegalActionError:
             if self.game.current_player() != seat_no and action != A.ANNOUNCE_BELOTE:
                 raise TableError("not_your_turn") from None
             raise IllegalMove(illegal_text(self.game, action, seat_no, conn.lang)) from None
+
+    def _check_fresh(self, version: int | None) -> None:
+        """A move chosen on a game that has moved on since (a double key press, a move held
+        through a lost connection) is refused as stale."""
+        if version is not None and self.game is not None and version < self.game_version:
+            raise TableError("stale")
 
     # ------------------------------------------------------------------ seats (any task)
     def _holds_a_seat(self, uid: str) -> bool:

@@ -38,7 +38,17 @@ class Notice:
     chat: bool = False
 
 
-Item = Event | Notice
+@dataclass(frozen=True, slots=True)
+class AwaySummary:
+    """What a bot played for a player while they were away (their actions, in order): said
+    to that player alone, once, in the sync that brings them back."""
+
+    moves: tuple[int, ...]
+
+
+Item = Event | Notice | AwaySummary
+
+AWAY_SHOWN = 6  # moves an away summary names; more are counted, the last ones named
 
 
 class TableState(Protocol):
@@ -202,6 +212,10 @@ def texts(table: TableState, items: Sequence[Item], viewer: Viewer) -> list[dict
             said.append({"kind": "chat" if item.chat else "notice",
                          "text": translate(viewer.lang, item.key, **values)})
             continue
+        if isinstance(item, AwaySummary):
+            said.append({"kind": "away_summary",
+                         "text": away_text(item.moves, viewer.lang, table.rules)})
+            continue
         text = describe_event(item, viewer.lang, viewer.seat, names, viewer.verbosity,  # type: ignore[arg-type]
                               table.rules)
         if text is not None:
@@ -216,8 +230,18 @@ def view_frame(table: TableState, kind: str, items: Sequence[Item], viewer: View
     return P.encode_message(message, table.version)
 
 
+def away_text(moves: Sequence[int], lang: str, rules: Rules) -> str:
+    """One short sentence: what a bot played for a player while they were away (the last
+    :data:`AWAY_SHOWN` moves named, the others counted)."""
+    names = ", ".join(action_name(a, lang, rules) for a in moves[-AWAY_SHOWN:])
+    if len(moves) <= AWAY_SHOWN:
+        return translate(lang, "stall.away.summary", moves=names)
+    return translate(lang, "stall.away.summary_many", count=len(moves), moves=names)
+
+
 def error_frame(code: str, lang: str, version: int, detail: str = "",
-                family: str = "web") -> str:
-    """A refusal, in ``lang`` (``family``: ``web`` for the room's, ``wire`` for the codec's)."""
-    return P.encode_message(P.Error(code, translate(lang, f"error.{family}.{code}"), detail),
-                            version)
+                family: str = "web", move: int = 0) -> str:
+    """A refusal, in ``lang`` (``family``: ``web`` for the room's, ``wire`` for the codec's;
+    ``move``: the client's id of the move refused)."""
+    return P.encode_message(P.Error(code, translate(lang, f"error.{family}.{code}"), detail,
+                                    move), version)

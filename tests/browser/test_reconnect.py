@@ -20,7 +20,7 @@ class Network:
         self.down = False
         self.links: list[tuple[Any, Any]] = []
         self.refused = 0
-        page.route_web_socket(re.compile(r"/ws/table/\d+$"), self._route)
+        page.route_web_socket(re.compile(r"/ws/table/\d+(\?.*)?$"), self._route)
 
     def _route(self, socket: Any) -> None:
         if self.down:
@@ -74,9 +74,10 @@ def test_the_table_resumes_exactly_after_a_reload_and_after_a_dropped_socket(
     before = sala.snapshot(page)
     assert before["turn"] == sala.YOUR_TURN
     network.cut()
-    expect(page.locator("#connection")).to_have_text("Connection lost: reconnecting…")
+    expect(page.locator("#connection")).to_have_text(
+        "⚠ Connection lost: your moves are held. Reconnecting…")
     # Said at once, assertively, and only once however many retries fail.
-    sala.wait_spoken(page, "Connection lost: trying to reconnect", region="assertive")
+    sala.wait_spoken(page, "Connection lost: your moves are held", region="assertive")
     sala.wait_until(page, lambda: network.refused >= 1, message="a refused reconnection")
     network.restore()
     sala.connected(page)

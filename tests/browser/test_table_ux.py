@@ -62,7 +62,14 @@ class Script:
 
     def _route(self, ws: WebSocketRoute) -> None:
         self.socket = ws
-        ws.on_message(lambda message: self.sent.append(json.loads(message)))
+        ws.on_message(lambda message: self._message(ws, json.loads(message)))
+
+    def _message(self, ws: WebSocketRoute, message: dict[str, Any]) -> None:
+        if message["t"] == "ping":  # the page's heartbeat: answered, as the room does
+            ws.send(json.dumps({"t": "pong", "d": {"n": message["d"].get("n", 0)},
+                                "v": self.version}))
+            return
+        self.sent.append(message)
 
     def frame(self, kind: str, the_view: dict[str, Any],
               events: tuple[str, ...] | list[str] = ()) -> None:
@@ -77,7 +84,9 @@ class Script:
         self.socket.send(json.dumps(frame))
 
     def acts(self) -> list[Any]:
-        return [m["d"] for m in self.sent if m["t"] in ("act", "bid")]
+        """The moves the page sent, without their ids (``m``: see test_stalled_network.py)."""
+        return [{k: v for k, v in m["d"].items() if k != "m"} for m in self.sent
+                if m["t"] in ("act", "bid")]
 
 
 def scripted_table(new_page: Callable[..., Page], base_url: str,

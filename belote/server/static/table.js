@@ -59,8 +59,31 @@
   }
 
   // ------------------------------------------------------------------ connection
+  // A heartbeat: a ping every PING_MS; a socket that hears nothing (no pong, no frame) for
+  // SILENT_MS, with a ping unanswered for ANSWER_MS, is on a stalled path (no close ever
+  // comes): the page says so, lets it go and connects again.  (The unanswered ping keeps a
+  // hidden tab, whose timers the browser may slow to one a minute, from taking its own
+  // slowness for a stall.)  A socket still connecting after CONNECTING_MS is tried again.
+  const PING_MS = 2500;
+  const SILENT_MS = 6000;
+  const ANSWER_MS = 3500;
+  const CONNECTING_MS = 8000;
+  let heardAt = 0; // when the open socket last heard anything
+  let unansweredSince = 0; // when the first ping sent since then went (0: none waits)
+  let pingAt = 0;
+  let pingNo = 0;
+  let openedAt = 0; // when the current socket was created
+  // Moves sent or pressed and not yet answered (`done` or an `error` naming them), by id, in
+  // order.  While the connection is lost they are held, and sent again once it is back: the
+  // server plays each at most once and answers each (docs/room.md, "Stalled connections").
+  const moves = new Map();
+
+  function isOpen() {
+    return socket && socket.readyState === WebSocket.OPEN && !lost;
+  }
+
   function send(type, data) {
-    if (socket && socket.readyState === WebSocket.OPEN) {
+    if (isOpen()) {
       socket.send(JSON.stringify({ t: type, d: data || {}, v: version }));
       return true;
     }
@@ -68,23 +91,103 @@
     return false;
   }
 
+  function moveId() {
+    const id = new Uint32Array(1);
+    window.crypto.getRandomValues(id);
+    return (id[0] % 2147483646) + 1;
+  }
+
+  function transmit(move) {
+    socket.send(JSON.stringify({ t: move.t, d: move.d, v: move.v }));
+  }
+
+  // A move (a card, a bid, a declaration, belote): numbered, kept until it is answered.
+  function sendMove(type, data, label) {
+    if (!isOpen() && moves.size) {
+      assertive(fmt(S.stall_already_held, { move: [...moves.values()].map((m) => m.label).join(", ") }));
+      return false;
+    }
+    const move = { t: type, d: Object.assign({}, data, { m: moveId() }), v: version, label, resent: false };
+    moves.set(move.d.m, move);
+    if (isOpen()) { transmit(move); return true; }
+    // The connection is lost: the move waits, visibly and said, until it is back.
+    showConnection();
+    assertive(fmt(S.stall_held, { move: label }));
+    return true;
+  }
+
+  function showConnection() {
+    const line = $("connection");
+    line.classList.toggle("lost", lost);
+    if (!lost) { line.textContent = S.connected; return; }
+    const held = [...moves.values()].map((m) => m.label);
+    line.textContent = S.stall_status + (held.length ? " " + fmt(S.stall_held_list, { moves: held.join(", ") }) : "");
+  }
+
+  function connectionLost() {
+    if (!lost && helloSent) assertive(S.stall_lost); // once, not on every retry
+    lost = true;
+    showConnection();
+    retry = Math.min(retry + 1, 5);
+    window.setTimeout(connect, 250 * 2 ** retry);
+  }
+
+  // The current socket is given up (stalled, or never opened): its late events are ignored.
+  function abandon() {
+    const old = socket;
+    socket = null;
+    try { old.close(); } catch (error) { /* closing a stalled socket may fail: it is gone */ }
+    connectionLost();
+  }
+
+  function watch() {
+    if (!socket) return;
+    const now = Date.now();
+    if (socket.readyState === WebSocket.OPEN) {
+      if (now - heardAt > SILENT_MS && unansweredSince && now - unansweredSince > ANSWER_MS) {
+        abandon();
+        return;
+      }
+      if (now - pingAt >= PING_MS) {
+        pingAt = now;
+        pingNo += 1;
+        if (!unansweredSince) unansweredSince = now;
+        socket.send(JSON.stringify({ t: "ping", d: { n: pingNo } }));
+      }
+    } else if (socket.readyState === WebSocket.CONNECTING && now - openedAt > CONNECTING_MS) {
+      abandon();
+    }
+  }
+  window.setInterval(watch, 500);
+
   function connect() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    socket = new WebSocket(`${scheme}//${location.host}/ws/table/${tableId}`);
-    socket.addEventListener("open", () => {
+    const ws = new WebSocket(`${scheme}//${location.host}/ws/table/${tableId}?heartbeat=1`);
+    socket = ws;
+    openedAt = Date.now();
+    ws.addEventListener("open", () => {
+      if (ws !== socket) return;
       retry = 0;
-      $("connection").textContent = S.connected;
+      heardAt = pingAt = Date.now();
+      unansweredSince = 0;
       if (helloSent && lost) assertive(S.reconnected);
       lost = false;
       helloSent = true;
+      showConnection();
+      // The moves not answered go again, as they were chosen (the server refuses one the
+      // game has moved past, and confirms one it had already played).
+      for (const move of moves.values()) { move.resent = true; transmit(move); }
     });
-    socket.addEventListener("message", (message) => enqueue(JSON.parse(message.data)));
-    socket.addEventListener("close", () => {
-      $("connection").textContent = S.reconnecting;
-      if (!lost && helloSent) assertive(S.ux_connection_lost); // once, not on every retry
-      lost = true;
-      retry = Math.min(retry + 1, 6);
-      window.setTimeout(connect, 250 * 2 ** retry);
+    ws.addEventListener("message", (message) => {
+      if (ws !== socket) return;
+      heardAt = Date.now();
+      unansweredSince = 0;
+      enqueue(JSON.parse(message.data));
+    });
+    ws.addEventListener("close", () => {
+      if (ws !== socket) return;
+      socket = null;
+      connectionLost();
     });
   }
 
@@ -97,7 +200,8 @@
   const PACED_KINDS = new Set(["card_played", "bid_made"]);
 
   function enqueue(frame) {
-    if (frame.t === "error" || frame.t === "pong") { receive(frame); return; }
+    if (frame.t === "pong") return; // the heartbeat's answer: heard, nothing more
+    if (frame.t === "error") { receive(frame); return; }
     queue.push(frame);
     drain();
   }
@@ -166,6 +270,8 @@
         if (item.kind === "chat") addLog("table-chat", item.text);
         else addLog("log", item.text);
         if (!fresh && said(item.kind)) spoken.push(item.text);
+        // Back after a bot played for us: what it played, first, in one sentence.
+        if (fresh && item.kind === "away_summary") spoken.push(item.text);
         if (!fresh && item.kind === "trick_won") cue("trick");
         if (!fresh && item.kind === "belote_announced") cue("belote");
       }
@@ -183,10 +289,20 @@
       if (!myTurn) announcedStep = null;
       if (spoken.length) polite(spoken.join(" "));
       if (beloteQueued) { beloteQueued = false; announceBelote(); }
+    } else if (frame.t === "done") {
+      const move = moves.get(data.move);
+      moves.delete(data.move);
+      if (move && data.already) polite(fmt(S.stall_held_played, { move: move.label }));
+      showConnection();
     } else if (frame.t === "error") {
       playInFlight = false;
       beloteQueued = false;
-      assertive(data.text + (data.detail ? " " + data.detail : ""));
+      const move = data.move ? moves.get(data.move) : null;
+      if (data.move) moves.delete(data.move);
+      const reason = data.text + (data.detail ? " " + data.detail : "");
+      // A move held through a lost connection and refused now: said with its name.
+      assertive(move && move.resent ? fmt(S.stall_held_refused, { move: move.label, reason }) : reason);
+      showConnection();
     }
   }
 
@@ -440,7 +556,7 @@
     const many = contracts.length > MANY_CONTRACTS;
     for (const choice of choices) {
       if (many && choice.level !== undefined) continue;
-      box.appendChild(button(choice.label, () => send("act", { a: choice.action }), null, `choice-${choice.action}`));
+      box.appendChild(button(choice.label, () => sendMove("act", { a: choice.action }, choice.label), null, `choice-${choice.action}`));
     }
     const bidding = view.phase === "bidding" && choices.length > 0;
     $("bid-form").hidden = !bidding;
@@ -553,7 +669,7 @@
     if (view.phase === "bidding") { assertive(S.ux_bid_first); return; }
     if (!card.playable) { assertive(fmt(S.not_playable, { card: card.name })); return; }
     const base = announce && card.announce ? 32 : 0;
-    if (send("act", { a: base + cardId(card.code) })) playInFlight = true;
+    if (sendMove("act", { a: base + cardId(card.code) }, card.name)) playInFlight = isOpen();
   }
 
   const SUITS = "HDCS";
@@ -609,7 +725,7 @@
     },
     belote() {
       if (playInFlight) { beloteQueued = true; return; } // said once the card's frame is back
-      if (view && view.belote) { send("act", { a: 72 }); return; }
+      if (view && view.belote) { sendMove("act", { a: 72 }, S.stall_belote); return; }
       const card = view && view.hand[selected];
       if (card && card.announce && view.turn === view.seat) { playSelected(true); return; }
       announceBelote();
@@ -634,7 +750,7 @@
     choices() { assertive(view && view.prompt ? view.prompt : S.ux_no_choices); },
     declare() {
       const choice = view && (view.choices || []).find((c) => c.declare);
-      if (choice) send("act", { a: choice.action });
+      if (choice) sendMove("act", { a: choice.action }, choice.label);
       else assertive(S.ux_nothing_to_declare);
     },
     bid_box() {
@@ -664,7 +780,7 @@
 
   // Space refused: the reason that applies (the king first, with the card, too late).
   function announceBelote() {
-    if (view && view.belote) { send("act", { a: 72 }); return; }
+    if (view && view.belote) { sendMove("act", { a: 72 }, S.stall_belote); return; }
     const card = view && view.hand[selected];
     assertive((card && card.belote_why) || (view && view.belote_why) || S.no_belote);
   }
@@ -712,13 +828,13 @@
   $("bid-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const input = $("bid-text");
-    if (input.value.trim() && send("bid", { text: input.value })) input.value = "";
+    if (input.value.trim() && sendMove("bid", { text: input.value }, input.value.trim())) input.value = "";
   });
   $("pick-send").addEventListener("click", () => {
     const level = Number($("pick-level").value);
     const suit = Number($("pick-suit").value);
     const choice = (view.choices || []).find((c) => c.level === level && c.suit === suit);
-    if (choice) send("act", { a: choice.action });
+    if (choice) sendMove("act", { a: choice.action }, choice.label);
     else assertive(S.ux_no_choices);
   });
   $("table-chat-form").addEventListener("submit", (event) => {
