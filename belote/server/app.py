@@ -83,10 +83,10 @@ from belote.server.settings import (
     from_session,
 )
 from belote.server.table import Table, TableError
-from belote.server.text import TextError, clean_text
 from belote.server.tournament.web import Pages as TournamentPages
 from belote.server.tournament.web import tournament_routes
 from belote.server.view import error_frame
+from belote.text import TextError, clean_text
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).resolve().parent

@@ -14,7 +14,7 @@ from typing import Any
 
 from belote.ai.levels import LEVELS
 from belote.engine.actions import CONTRACT_END
-from belote.server.text import TextError, clean_text
+from belote.text import TextError, clean_text
 
 MAX_FRAME = 4096  # bytes; anything larger is refused before parsing
 MAX_CHAT = 300  # characters

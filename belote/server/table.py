@@ -33,7 +33,6 @@ from belote.server.connection import Connection
 from belote.server.limits import TokenBucket
 from belote.server.persistence import LogEntry, Store
 from belote.server.seats import Seat, seat_names
-from belote.server.text import printable
 from belote.server.view import (
     AwaySummary,
     Item,
@@ -43,6 +42,7 @@ from belote.server.view import (
     illegal_text,
     view_frame,
 )
+from belote.text import printable
 
 log = logging.getLogger(__name__)
 

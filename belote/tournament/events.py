@@ -35,7 +35,7 @@ from typing import Any
 
 from belote.rules import PRESETS
 from belote.scorekeeper import ScoreSheet, parse_row
-from belote.server.text import TextError, clean_text  # pure: unicodedata only
+from belote.text import TextError, clean_text
 from belote.tournament.codes import valid_codes
 from belote.tournament.model import (
     FORMATS,
@@ -71,7 +71,7 @@ class Event:
 
 def _name(value: Any, code: str = "bad_name") -> str:
     """A tournament, entrant, club or player name, through the chat's text checks
-    (:func:`belote.server.text.clean_text`: valid Unicode, NFC, no control character, no
+    (:func:`belote.text.clean_text`: valid Unicode, NFC, no control character, no
     bidirectional override); a refusal names the field and changes nothing."""
     try:
         return clean_text(str(value or ""), MAX_NAME)

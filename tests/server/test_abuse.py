@@ -32,7 +32,7 @@ from belote.server.app import create_app
 from belote.server.connection import SEND_QUEUE, Connection
 from belote.server.persistence import Store
 from belote.server.persistence.schema import table_log, tables
-from belote.server.text import TextError, clean_text
+from belote.text import TextError, clean_text
 from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import (
     Identities,

@@ -52,7 +52,7 @@ from belote.scorekeeper import (
 )
 from belote.server.auth.limits import RateLimiter
 from belote.server.persistence import SessionRow
-from belote.server.text import TextError, clean_text
+from belote.text import TextError, clean_text
 from belote.tournament.codes import fresh_codes, seat_of, seat_of_account, shown
 from belote.tournament.events import Tournament
 from belote.tournament.export import write_results
