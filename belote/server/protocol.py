@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from belote.ai.levels import LEVELS
-from belote.engine.actions import CONTRACT_END
+from belote.engine.actions import ACTION_END
 from belote.server.text import TextError, clean_text
 
 MAX_FRAME = 4096  # bytes; anything larger is refused before parsing
@@ -210,7 +210,9 @@ MAX_VERSION = 2**62
 
 _DECODERS: dict[str, Any] = {
     "hello": lambda d: Hello(_int(d, "since", 0, MAX_VERSION) if "since" in d else 0),
-    "act": lambda d: Act(_int(d, "a", 0, CONTRACT_END - 1)),
+    # Every id of the engine's action space (cards, bids, table talk, contracts, cuts): the
+    # engine's ACTION_END is the one home of the range; the rules decide what is legal.
+    "act": lambda d: Act(_int(d, "a", 0, ACTION_END - 1)),
     "bid": lambda d: BidText(_bid_text(d)),
     "next": lambda d: NextHand(),
     "sit": lambda d: Sit(_seat(d)),

@@ -88,8 +88,9 @@ def _hand(obs: Observation, lang: str, belote_why: str) -> list[dict[str, Any]]:
 
 
 def _choices(obs: Observation, lang: str) -> list[dict[str, Any]]:
-    """The non-card actions open to the viewer (bids, declarations), with their labels; a
-    contract also gives its level and suit (the level and suit pickers)."""
+    """The non-card actions open to the viewer (bids, declarations, the cut), with their
+    labels; a contract also gives its level and suit (the level and suit pickers), a cut its
+    depth (the cut picker)."""
     rules = obs.ruleset
     levels = rules.auction.levels if rules is not None and rules.auction is not None else ()
     choices = []
@@ -102,6 +103,8 @@ def _choices(obs: Observation, lang: str) -> list[dict[str, Any]]:
                           suit_name=suit_name(A.contract_suit(a), lang))
         elif A.is_table_talk(a):  # declarations, the ottava, show?, refute, bluff: key D
             choice["declare"] = True
+        elif A.is_cut(a) and a != A.KNOCK:  # one picker for every depth, not 29 buttons
+            choice["cut"] = A.cut_depth(a)
         choices.append(choice)
     return choices
 
