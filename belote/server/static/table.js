@@ -440,6 +440,7 @@
     const many = contracts.length > MANY_CONTRACTS;
     for (const choice of choices) {
       if (many && choice.level !== undefined) continue;
+      if (choice.cut !== undefined) continue; // the cut picker, not 29 buttons
       box.appendChild(button(choice.label, () => send("act", { a: choice.action }), null, `choice-${choice.action}`));
     }
     const bidding = view.phase === "bidding" && choices.length > 0;
@@ -452,6 +453,41 @@
       options.appendChild(option);
     }
     renderPickers(many ? contracts : []);
+    renderCut(choices.filter((c) => c.cut !== undefined));
+  }
+
+  // The cut (seed 000): one number field for every legal depth (type it, or Up / Down), Enter
+  // cuts; knocking stays a button.  It takes the keyboard when it appears, unless the player
+  // is typing elsewhere (chat), since nothing else can be done before the deck is cut.
+  function cutRange() {
+    const depths = (view.choices || []).filter((c) => c.cut !== undefined).map((c) => c.cut);
+    return depths.length ? { low: Math.min(...depths), high: Math.max(...depths) } : null;
+  }
+
+  function renderCut(cuts) {
+    const form = $("cut-form");
+    const wasHidden = form.hidden;
+    form.hidden = !cuts.length;
+    const range = cutRange();
+    if (!range) return;
+    const input = $("cut-depth");
+    input.min = String(range.low);
+    input.max = String(range.high);
+    $("cut-label").textContent = fmt(S.cut_label, range);
+    if (!wasHidden) return;
+    input.value = String(Math.round((range.low + range.high) / 2));
+    const active = document.activeElement;
+    if (!active || !active.closest("input, textarea, select, dialog")) input.focus();
+  }
+
+  function sendCut() {
+    const range = cutRange();
+    if (!range) { assertive(S.ux_no_choices); return; }
+    const text = $("cut-depth").value.trim();
+    const depth = /^\d+$/.test(text) ? Number(text) : NaN;
+    const choice = (view.choices || []).find((c) => c.cut === depth);
+    if (choice) send("act", { a: choice.action });
+    else assertive(fmt(S.cut_range, range));
   }
 
   function renderPickers(contracts) {
@@ -638,6 +674,7 @@
       else assertive(S.ux_nothing_to_declare);
     },
     bid_box() {
+      if (!$("cut-form").hidden) { $("cut-depth").focus(); return; }
       if ($("bid-form").hidden) { assertive(S.ux_no_choices); return; }
       $("bid-text").focus();
     },
@@ -713,6 +750,10 @@
     event.preventDefault();
     const input = $("bid-text");
     if (input.value.trim() && send("bid", { text: input.value })) input.value = "";
+  });
+  $("cut-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    sendCut();
   });
   $("pick-send").addEventListener("click", () => {
     const level = Number($("pick-level").value);
