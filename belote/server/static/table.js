@@ -89,15 +89,27 @@
   }
 
   // ------------------------------------------------------------------ pace
-  // The player's pace (settings, limits enforced by the server): frames that carry someone's
-  // card or bid are taken no faster than one per `pace` seconds, in order; nothing is lost.
+  // The player's pace (settings, limits enforced by the server; the room's default until
+  // they choose): frames that carry someone's card or bid are taken no faster than one per
+  // `pace` seconds, in order; nothing is lost.  The player's own move is never held (it
+  // answers a key just pressed, and a belote said after the card waits for it); it is the
+  // move that arrives while the last view that came was the player's turn.  The move that
+  // ends a trick holds the next one two paces (its result is heard, and seen), the end of a
+  // hand three (the score, the new deal and its cards are said).
   const queue = [];
   let pacedAt = 0;
+  let pacedGap = 1; // paces the next move waits after the last one shown
   let paceTimer = null;
+  let arrivedView = null; // the view of the last frame that came (not yet shown, perhaps)
   const PACED_KINDS = new Set(["card_played", "bid_made"]);
 
   function enqueue(frame) {
     if (frame.t === "error" || frame.t === "pong") { receive(frame); return; }
+    if (frame.d && frame.d.view) {
+      const last = arrivedView;
+      frame.own = Boolean(last && last.seat !== null && last.turn === last.seat && !last.finished);
+      arrivedView = frame.d.view;
+    }
     queue.push(frame);
     drain();
   }
@@ -106,15 +118,21 @@
     if (paceTimer) return;
     while (queue.length) {
       const frame = queue[0];
-      const paced = settings.pace > 0 && frame.t === "update" &&
-        frame.d.events.some((e) => PACED_KINDS.has(e.kind));
-      const wait = pacedAt + settings.pace * 1000 - Date.now();
+      const events = frame.t === "update" ? frame.d.events : [];
+      const move = events.some((e) => PACED_KINDS.has(e.kind));
+      const paced = settings.pace > 0 && move && !frame.own;
+      const wait = pacedAt + pacedGap * settings.pace * 1000 - Date.now();
       if (paced && wait > 0) {
         paceTimer = window.setTimeout(() => { paceTimer = null; drain(); }, wait);
         return;
       }
       queue.shift();
-      if (paced) pacedAt = Date.now();
+      const handEnds = events.some((e) => e.kind === "hand_scored");
+      const ends = handEnds || events.some((e) => e.kind === "trick_won");
+      if (move || ends) { // the next move waits after this one (own moves too)
+        pacedAt = Date.now();
+        pacedGap = handEnds ? 3 : ends ? 2 : 1;
+      }
       receive(frame);
     }
   }
@@ -178,7 +196,8 @@
         announcedStep = view.step;
         cue("turn");
         const bidding = (view.phase === "bidding" || view.phase === "cut") && view.prompt;
-        spoken.push(bidding ? view.prompt : [S.your_turn, view.prompt].filter(Boolean).join(" "));
+        const yourTurn = root.dataset.verbosity === "brief" ? S.your_turn_brief : S.your_turn;
+        spoken.push(bidding ? view.prompt : [yourTurn, view.prompt].filter(Boolean).join(" "));
       }
       if (!myTurn) announcedStep = null;
       if (spoken.length) polite(spoken.join(" "));
@@ -686,6 +705,15 @@
       assertive(history[historyAt]);
     },
     help() { openHelp(); },
+    pace() {
+      // The pace and the verbosity are the page's preferences form (saving reloads the
+      // page, which resumes exactly); back on the hand afterwards.
+      const field = $("pref-pace");
+      if (!field) return;
+      const form = field.closest("form");
+      if (form) form.dataset.focusAfter = "hand";
+      field.focus();
+    },
     move(event) { moveSelection(event.key === "ArrowRight" ? 1 : -1); },
     suit(event) { jumpSuit(event.key === "ArrowDown" ? 1 : -1); },
     ends(event) {
