@@ -336,7 +336,8 @@ def _hand_scored(e: ev.HandScored, c: _Context) -> str:
         parts.append(c.say(c.side_key("event.hand_scored.pot_won", e.pot_winner),
                            team=winner, points=e.pot_won))
     three = ".three" if len(e.scores) == 3 else ""
-    parts.append(c.say("event.hand_scored.scores" + three, **c.teams("score", e.scores)))
+    if c.verbosity != "brief":  # brief: the totals only (S says the hand's points)
+        parts.append(c.say("event.hand_scored.scores" + three, **c.teams("score", e.scores)))
     parts.append(c.say("event.hand_scored.totals" + three, **c.teams("total", e.totals)))
     return " ".join(parts)
 
