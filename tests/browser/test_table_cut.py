@@ -16,6 +16,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from tests.browser import sala
+from tests.browser.test_axe import Audit
 from tests.browser.test_fewer_seats import keyboard_first_choice, start_table
 from tests.browser.test_table_ux import scripted_table, view
 
@@ -47,6 +48,9 @@ def test_nobody_could_cut_the_cut_is_one_number_field_typed_or_stepped(
     assert field.get_attribute("aria-describedby") == "cut-hint"
     expect(page.locator("#cut-hint")).to_contain_text("Enter cuts")
     sala.wait_spoken(page, re.escape(prompt))
+    audit = Audit()
+    audit(page, "the cut picker")
+    audit.verdict()
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         page.set_viewport_size({"width": 1280, "height": 800})
