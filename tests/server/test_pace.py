@@ -15,6 +15,7 @@ import json
 import random
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -27,11 +28,13 @@ from belote.i18n import translate
 from belote.i18n.catalog import LANGUAGES
 from belote.i18n.table_info import turn_prompt
 from belote.rules import PRESETS, Rules
+from belote.server.app import create_app
 from belote.server.bots import think
 from belote.server.config import Settings
 from belote.server.seats import Seat
 from belote.server.settings import DEFAULT_PACE
 from belote.server.view import Notice, Viewer, texts
+from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import (
     connect,
     create_table,
@@ -165,14 +168,23 @@ def test_speech_too_fast_bots_are_named_by_their_seat_once_introduced(
     assert any(text.startswith("West plays the ") for text in plays), plays[:8]
 
 
-def test_speech_too_fast_the_room_gives_the_page_its_default_pace(client: TestClient) -> None:
-    text = client.get("/").text
-    found = re.search(r"data-settings='([^']*)'", text)
-    assert found
-    # The tests' room sets 0 (conftest.py); `belote serve` gives Settings().default_pace.
-    assert json.loads(html.unescape(found.group(1)))["pace"] == 0.0
-    assert Settings().default_pace == DEFAULT_PACE == 2.0
-    assert 'id="pref-pace"' in text
+def test_speech_too_fast_the_room_gives_the_page_its_default_pace(tmp_path: Path) -> None:
+    def page_pace(default_pace: float | None) -> float:
+        changes = {} if default_pace is None else {"default_pace": default_pace}
+        with client_for(create_app(make_settings(tmp_path, **changes))) as client:
+            text = client.get("/").text
+            found = re.search(r"data-settings='([^']*)'", text)
+            assert found and 'id="pref-pace"' in text
+            pace = json.loads(html.unescape(found.group(1)))["pace"]
+            client.post("/preferences", data={"settings": "1", "pace": "0.5", "speak": "plays",
+                                              "volume": "50", "next": "/"})
+            chosen = re.search(r"data-settings='([^']*)'", client.get("/").text)
+            assert chosen and json.loads(html.unescape(chosen.group(1)))["pace"] == 0.5
+            return float(pace)
+
+    assert Settings().default_pace == DEFAULT_PACE == 2.0  # what `belote serve` gives
+    assert page_pace(DEFAULT_PACE) == 2.0  # until the player chooses
+    assert page_pace(0.0) == 0.0  # the tests' room (conftest.py)
 
 
 def test_speech_too_fast_notices_name_a_bot_in_full_only_when_it_comes_and_goes() -> None:
