@@ -61,7 +61,7 @@ def test_nobody_could_cut_every_legal_action_id_of_every_preset_is_accepted(pres
         assert P.decode(_act(action)) == P.Act(action, 7), (preset, action)
 
 
-def test_the_protocols_range_is_the_engines_action_space() -> None:
+def test_nobody_could_cut_the_protocols_act_range_is_the_engines_action_space() -> None:
     for action in range(A.ACTION_END):
         assert P.decode(_act(action)) == P.Act(action, 7)
     for bad in (-1, A.ACTION_END):
