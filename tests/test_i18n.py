@@ -419,7 +419,13 @@ def test_card_played_you_and_others() -> None:
     assert describe_event(played, "es", None) == "Norte juega la sota de corazones."
     assert describe_event(played, "fr", 0) == "Vous avez joué le valet de cœur."
     assert describe_event(played, "en", 2, NAMES) == "Marco plays the jack of hearts."
-    assert describe_event(played, "it", 1, NAMES, "brief") == "Marco: fante di cuori"
+    # Brief (issue 21, at most half the words of full): the card without "di", and a card of
+    # the suit led by its rank alone.
+    assert describe_event(played, "it", 1, NAMES, "brief") == "Marco: fante cuori"
+    following = ev.CardPlayed(seat=0, card=JH, trick_no=1, led=JH >> 3)
+    assert describe_event(following, "it", 1, NAMES, "brief") == "Marco: fante"
+    assert describe_event(following, "en", 0, None, "brief") == "You: jack"
+    assert describe_event(following, "en", 0) == "You played the jack of hearts."
 
 
 def test_default_seat_names() -> None:

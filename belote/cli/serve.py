@@ -7,6 +7,7 @@ import logging
 import typer
 
 from belote.server.config import DEFAULT_DB
+from belote.server.settings import DEFAULT_PACE, PACE_MAX
 
 
 def serve_command(
@@ -15,6 +16,9 @@ def serve_command(
     db: str = typer.Option(DEFAULT_DB, help="sqlite:///FILE or postgresql://USER@HOST/DB."),
     takeover: float = typer.Option(30.0, help="Seconds before a bot plays for an absent player."),
     bot_delay: float = typer.Option(0.8, help="Seconds a bot waits before it plays."),
+    pace: float = typer.Option(
+        DEFAULT_PACE, min=0.0, max=PACE_MAX,
+        help="Seconds at least between two moves a player hears, until they choose their own."),
     bot_workers: int | None = typer.Option(
         None, min=0, show_default="one per CPU",
         help="Processes for the bots' thinking (0: a thread of the server)."),
@@ -58,7 +62,7 @@ def serve_command(
         raise typer.BadParameter("must be a positive number of seconds",
                                  param_hint="--waiting-expiry")
     settings = Settings(db_url=db, host=host, port=port, takeover_seconds=takeover,
-                        bot_delay=bot_delay, bot_workers=bot_workers,
+                        bot_delay=bot_delay, bot_workers=bot_workers, default_pace=pace,
                         secure_cookies=not insecure_cookies, allowed_origins=tuple(origin),
                         chat_per_minute=chat_per_minute,
                         chat_lines_per_table=chat_lines_per_table,

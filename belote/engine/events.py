@@ -108,6 +108,7 @@ class CardPlayed(Event):
     seat: int
     card: Card
     trick_no: int
+    led: int | None = None  # the suit led in this trick; None: this card leads it
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +231,8 @@ EVENT_TYPES: dict[str, type[Event]] = {cls.kind: cls for cls in _ALL_EVENTS}
 
 def event_from_dict(data: dict[str, Any]) -> Event:
     cls = EVENT_TYPES[data["kind"]]
-    values = {f.name: data[f.name] for f in fields(cls)}
+    # A field added later with a default (CardPlayed.led) may be absent from older dicts.
+    values = {f.name: data[f.name] for f in fields(cls) if f.name in data}
     for key, value in values.items():
         if isinstance(value, list):
             values[key] = tuple(value)

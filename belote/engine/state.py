@@ -497,8 +497,9 @@ class Game:
             self._close_windows()
         self.hands[seat] &= ~(1 << card)
         self.played |= 1 << card
+        led = self.trick[0] >> 3 if self.trick else None
         self.trick.append(card)
-        events.append(CardPlayed(seat, card, self.trick_no))
+        events.append(CardPlayed(seat, card, self.trick_no, led))
         if self._counted and self.trick_no == 1:
             # Seed 000/001: the declarations are shown at the second trick.
             self._show_declarations(events)

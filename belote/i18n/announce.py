@@ -28,6 +28,7 @@ from belote.i18n.names import (
     join_list,
     pass_key,
     preset_name,
+    rank_name,
     seat_name,
     suit_name,
     team_name,
@@ -59,8 +60,11 @@ class _Context:
         return translate(self.lang, key, **values)
 
     def card(self, card: int) -> dict[str, str]:
+        brief = self.verbosity == "brief"
         return {
-            "card": card_name(card, self.lang),
+            "card": translate(self.lang, "card.name.brief", rank=rank_name(card & 7, self.lang),
+                              suit=suit_name(card >> 3, self.lang)) if brief
+            else card_name(card, self.lang),
             "the_card": card_name(card, self.lang, definite=True),
         }
 
@@ -123,6 +127,14 @@ def _hand_started(e: ev.HandStarted, c: _Context) -> str:
 
 
 def _cards_dealt(e: ev.CardsDealt, c: _Context) -> str:
+    if c.verbosity == "brief":
+        # Brief: by suit, each suit named once ("hearts: seven, jack; spades: ace").
+        cards = card_list(e.cards)
+        groups = [translate(c.lang, "event.cards_dealt.suit.brief", suit=suit_name(suit, c.lang),
+                            ranks=join_list((rank_name(card & 7, c.lang) for card in cards
+                                             if card >> 3 == suit), c.lang))
+                  for suit in range(4) if any(card >> 3 == suit for card in cards)]
+        return translate(c.lang, "event.cards_dealt.brief", cards="; ".join(groups))
     return translate(
         c.lang, "event.cards_dealt", cards=cards_text(card_list(e.cards), c.lang)
     )
@@ -215,6 +227,10 @@ def _deck_cut(e: ev.DeckCut, c: _Context) -> str:
 
 
 def _card_played(e: ev.CardPlayed, c: _Context) -> str:
+    if c.verbosity == "brief" and e.led is not None and e.card >> 3 == e.led:
+        # Brief: a card of the suit led is said by its rank alone ("West: king").
+        return c.say("event.card_played.follow", e.seat,
+                     rank=rank_name(e.card & 7, c.lang), **c.card(e.card))
     return c.say("event.card_played", e.seat, trick_no=e.trick_no, **c.card(e.card))
 
 
@@ -320,7 +336,8 @@ def _hand_scored(e: ev.HandScored, c: _Context) -> str:
         parts.append(c.say(c.side_key("event.hand_scored.pot_won", e.pot_winner),
                            team=winner, points=e.pot_won))
     three = ".three" if len(e.scores) == 3 else ""
-    parts.append(c.say("event.hand_scored.scores" + three, **c.teams("score", e.scores)))
+    if c.verbosity != "brief":  # brief: the totals only (S says the hand's points)
+        parts.append(c.say("event.hand_scored.scores" + three, **c.teams("score", e.scores)))
     parts.append(c.say("event.hand_scored.totals" + three, **c.teams("total", e.totals)))
     return " ".join(parts)
 

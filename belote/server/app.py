@@ -228,7 +228,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             account=getattr(_session(request), "account", None), verbosity=request.session.get(
                 "verbosity", "normal"), verbosities=VERBOSITIES, path=request.url.path,
             flash=flash_text,
-            settings=from_session(request.session.get("settings")), categories=CATEGORIES,
+            settings=from_session(request.session.get("settings"), settings.default_pace),
+            categories=CATEGORIES,
             pace_max=PACE_MAX, themes=THEMES, decks=DECKS, **values,
         )
         return HTMLResponse(html, status_code=status)

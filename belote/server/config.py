@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from belote.server.settings import DEFAULT_PACE
+
 DEFAULT_DB = "sqlite:///belote-sala.db"
 
 
@@ -17,6 +19,9 @@ class Settings:
     takeover_seconds: float = 30.0
     # Pause before a bot acts, so that people can follow the game by ear.
     bot_delay: float = 0.8
+    # Seconds at least between two moves a player hears, until they choose their own pace
+    # (the table page holds the next move's sentence; 0: as fast as the table plays).
+    default_pace: float = DEFAULT_PACE
     # Bot processes; None: one per CPU; 0 thinks in a thread of the server process (tests).
     bot_workers: int | None = None
     bot_timeout: float = 5.0

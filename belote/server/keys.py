@@ -4,7 +4,8 @@ The seed's room (seed 002, "Resumen de los atajos de teclado") gives Enter, C, A
 Space; we add the hand's arrows, L (the last trick), H (the hand), F1 (this list), the
 information keys (T turned card and bids, O contract, P points, W last trick's winner, Y your
 team, U hand by suit), N (next playable card), B (what you may bid), D (declare), G (the bid
-box), and the history of announcements (comma back, period forward, R repeat).  The web
+box), the history of announcements (comma back, period forward, R repeat) and V (the pace
+of the moves heard, and the announcements' length: the table settings' fields).  The web
 client receives this table as JSON and dispatches on it, and the help dialog is rendered from
 it, so the two can never disagree.
 """
@@ -46,6 +47,7 @@ BINDINGS: tuple[Binding, ...] = (
     Binding((",",), "history_back"),
     Binding((".",), "history_forward"),
     Binding(("r", "R"), "repeat"),
+    Binding(("v", "V"), "pace"),
     Binding(("F1",), "help"),
     Binding(("ArrowRight", "ArrowLeft"), "move", "hand"),
     Binding(("ArrowDown", "ArrowUp"), "suit", "hand"),

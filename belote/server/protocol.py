@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from belote.ai.levels import LEVELS
-from belote.engine.actions import CONTRACT_END
+from belote.engine.actions import ACTION_END
 from belote.text import TextError, clean_text
 
 MAX_FRAME = 4096  # bytes; anything larger is refused before parsing
@@ -235,7 +235,9 @@ def _optional(data: dict[str, Any], key: str, high: int) -> int:
 
 _DECODERS: dict[str, Any] = {
     "hello": lambda d: Hello(_int(d, "since", 0, MAX_VERSION) if "since" in d else 0),
-    "act": lambda d: Act(_int(d, "a", 0, CONTRACT_END - 1), move=_optional(d, "m", MAX_MOVE)),
+    # Every id of the engine's action space (cards, bids, table talk, contracts, cuts): the
+    # engine's ACTION_END is the one home of the range; the rules decide what is legal.
+    "act": lambda d: Act(_int(d, "a", 0, ACTION_END - 1), move=_optional(d, "m", MAX_MOVE)),
     "bid": lambda d: BidText(_bid_text(d), _optional(d, "m", MAX_MOVE)),
     "next": lambda d: NextHand(),
     "sit": lambda d: Sit(_seat(d)),

@@ -42,7 +42,8 @@ class Seat:
 
 
 def seat_names(seats: Sequence[Seat], lang: str) -> list[str]:
-    """Each seat's name as players hear it: the player's nickname, or the bot's level."""
+    """Each seat's full name: the player's nickname, or the bot with its seat and level
+    ("West bot (normal)"), as the seat list and the bot's arrival say it."""
     names = []
     for seat_no, seat in enumerate(seats):
         if seat.kind == "human":
@@ -52,4 +53,18 @@ def seat_names(seats: Sequence[Seat], lang: str) -> list[str]:
                 lang, f"web.level.{seat.level}"), seat=seat_name(seat_no, lang)))
         else:
             names.append(seat_name(seat_no, lang))
+    return names
+
+
+def short_names(seats: Sequence[Seat], lang: str) -> list[str]:
+    """Each seat's name in the game's sentences: the player's nickname, a bot by its seat
+    alone ("West"; its full name introduced it when it sat down and stays in the seat list),
+    unless a player's nickname is that seat's name, when the bot keeps its full name."""
+    full = seat_names(seats, lang)
+    taken = {s.name.casefold() for s in seats if s.kind == "human"}
+    names = []
+    for seat_no, seat in enumerate(seats):
+        short = seat_name(seat_no, lang)
+        names.append(short if seat.kind == "bot" and short.casefold() not in taken
+                     else full[seat_no])
     return names

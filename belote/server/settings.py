@@ -15,6 +15,9 @@ from typing import Any
 
 PACE_MIN = 0.0  # seconds: 0 hears the moves as fast as the table plays them
 PACE_MAX = 3.0
+# The pause a player hears between moves until they choose their own (the room's setting
+# ``Settings.default_pace``; benchmarks/speech_pace.py measures it: docs/room.md, "Pace").
+DEFAULT_PACE = 2.0
 CATEGORIES = ("plays", "bids", "tricks", "scores", "chat", "lobby")
 VOLUME_MAX = 100
 THEMES = ("light", "dark", "contrast")
@@ -31,7 +34,7 @@ class SettingsError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class PlayerSettings:
-    pace: float = 0.0  # seconds at least between two moves this player hears
+    pace: float = DEFAULT_PACE  # seconds at least between two moves this player hears
     speak: tuple[str, ...] = CATEGORIES  # categories said aloud (all are shown in the log)
     sounds: bool = False
     volume: int = 50  # 0..100
@@ -83,17 +86,19 @@ def from_form(pace: str, speak: list[str], sounds: str | None, volume: str,
                           sounds in ("on", "1", "true"), _volume(volume), theme, deck)
 
 
-def from_session(data: Mapping[str, Any] | None) -> PlayerSettings:
-    """The stored settings, or the defaults for anything missing or no longer valid."""
+def from_session(data: Mapping[str, Any] | None,
+                 default_pace: float = DEFAULT_PACE) -> PlayerSettings:
+    """The stored settings, or the defaults for anything missing or no longer valid (the
+    pace: the room's ``default_pace``)."""
     if not isinstance(data, Mapping):
-        return PlayerSettings()
+        return PlayerSettings(pace=default_pace)
     try:
         speak = data.get("speak", list(CATEGORIES))
         if not isinstance(speak, list) or not all(isinstance(c, str) for c in speak):
             raise SettingsError("bad_category")
-        return from_form(str(data.get("pace", 0.0)), speak,
+        return from_form(str(data.get("pace", default_pace)), speak,
                          "on" if data.get("sounds") is True else None,
                          str(data.get("volume", 50)), str(data.get("theme", "light")),
                          str(data.get("deck", "two")))
     except SettingsError:
-        return PlayerSettings()
+        return PlayerSettings(pace=default_pace)

@@ -26,7 +26,7 @@ from belote.i18n.table_info import INFO_QUESTIONS, info_text, turn_prompt, why_n
 from belote.notation import to_card
 from belote.rules import Rules
 from belote.server import protocol as P
-from belote.server.seats import Seat, seat_names
+from belote.server.seats import Seat, seat_names, short_names
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +49,9 @@ class AwaySummary:
 Item = Event | Notice | AwaySummary
 
 AWAY_SHOWN = 6  # moves an away summary names; more are counted, the last ones named
+
+# Notices that name a bot in full (its level too): its arrival and its leaving.
+INTRODUCTIONS = frozenset({"web.notice.bot_added", "web.notice.bot_removed"})
 
 
 class TableState(Protocol):
@@ -98,8 +101,9 @@ def _hand(obs: Observation, lang: str, belote_why: str) -> list[dict[str, Any]]:
 
 
 def _choices(obs: Observation, lang: str) -> list[dict[str, Any]]:
-    """The non-card actions open to the viewer (bids, declarations), with their labels; a
-    contract also gives its level and suit (the level and suit pickers)."""
+    """The non-card actions open to the viewer (bids, declarations, the cut), with their
+    labels; a contract also gives its level and suit (the level and suit pickers), a cut its
+    depth (the cut picker)."""
     rules = obs.ruleset
     levels = rules.auction.levels if rules is not None and rules.auction is not None else ()
     choices = []
@@ -112,6 +116,8 @@ def _choices(obs: Observation, lang: str) -> list[dict[str, Any]]:
                           suit_name=suit_name(A.contract_suit(a), lang))
         elif A.is_table_talk(a):  # declarations, the ottava, show?, refute, bluff: key D
             choice["declare"] = True
+        elif A.is_cut(a) and a != A.KNOCK:  # one picker for every depth, not 29 buttons
+            choice["cut"] = A.cut_depth(a)
         choices.append(choice)
     return choices
 
@@ -201,14 +207,20 @@ def illegal_text(game: Game, action: int, seat: int, lang: str) -> str:
 
 
 def texts(table: TableState, items: Sequence[Item], viewer: Viewer) -> list[dict[str, Any]]:
-    """The sentences ``viewer`` hears of ``items`` (nothing of an event it may not see)."""
-    names = seat_names(table.seats, viewer.lang)
+    """The sentences ``viewer`` hears of ``items`` (nothing of an event it may not see).
+
+    A bot is introduced by its full name when it sits down or leaves ("West bot (normal)
+    joins the table"); every other sentence names it by its seat alone ("West plays the
+    jack of hearts"), three words fewer on every move it makes."""
+    names = short_names(table.seats, viewer.lang)
+    full = seat_names(table.seats, viewer.lang)
     said: list[dict[str, Any]] = []
     for item in items:
         if isinstance(item, Notice):
             values = dict(item.values)
             if "seat" in values:
-                values["player"] = names[values["seat"]]
+                values["player"] = (full if item.key in INTRODUCTIONS else
+                                    names)[values["seat"]]
             said.append({"kind": "chat" if item.chat else "notice",
                          "text": translate(viewer.lang, item.key, **values)})
             continue

@@ -55,6 +55,9 @@ class LiveServer:
         values: dict[str, Any] = {
             "db_url": f"sqlite:///{self.folder / 'sala.db'}", "bot_delay": 0.05,
             "bot_workers": 0, "takeover_seconds": 30.0,
+            # The pages hear every move at once unless a test sets a pace (the room's
+            # default pace is for people; test_pace.py checks it).
+            "default_pace": 0.0,
             # The suite creates many tables from 127.0.0.1 (test_abuse.py checks the limits).
             "tables_per_address_burst": 1000, "waiting_tables_per_user": 1000,
         }

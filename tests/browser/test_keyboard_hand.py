@@ -101,8 +101,9 @@ def test_a_guest_plays_a_whole_hand_with_the_keyboard_alone(
     scored = page.locator("#log li").filter(has_text=SCORED).inner_text()
     assert re.search(r"(make their contract|the contract fails|Tie)", scored), scored
     sala.wait_spoken(page, SCORED.pattern)
-    # The others' plays were announced too, in whole sentences.
-    assert re.search(r"(North|East|West) bot \(normal\) plays the \w+ of \w+\.",
+    # The others' plays were announced too, in whole sentences, a bot by its seat once
+    # introduced (issue 21).
+    assert re.search(r"(North|East|West) plays the \w+ of \w+\.",
                      " ".join(sala.spoken(page)))
     sala.wait_spoken(page, r"Hand 2: ")
 

@@ -41,7 +41,8 @@ def test_a_spectator_hears_the_game_and_sees_no_hand(
             expect(watcher.locator("#log")).to_contain_text(f"Zoe plays the {name}.")
 
     # It hears the bots too, and sees the finished trick.
-    sala.wait_spoken(watcher, r"(North|East|West) bot \(normal\) plays the ")
+    # A bot is named by its seat once introduced (issue 21: short names in sentences).
+    sala.wait_spoken(watcher, r"(North|East|West) plays the ")
     sala.wait_spoken(watcher, r"wins the trick")
     expect(watcher.locator("#last-trick li")).to_have_count(4)
     # Its hand is the empty listbox; H says so.

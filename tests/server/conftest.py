@@ -18,6 +18,7 @@ ORIGIN = "https://testserver"
 def make_settings(tmp_path: Path, **changes: object) -> Settings:
     values: dict[str, object] = {
         "db_url": f"sqlite:///{tmp_path / 'sala.db'}", "bot_delay": 0.0, "bot_workers": 0,
+        "default_pace": 0.0,
         "takeover_seconds": 30.0, "allowed_hosts": ("testserver",),
         # Tests create many tables from one address and person; test_abuse.py checks the
         # limits with their own values.

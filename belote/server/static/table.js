@@ -192,16 +192,29 @@
   }
 
   // ------------------------------------------------------------------ pace
-  // The player's pace (settings, limits enforced by the server): frames that carry someone's
-  // card or bid are taken no faster than one per `pace` seconds, in order; nothing is lost.
+  // The player's pace (settings, limits enforced by the server; the room's default until
+  // they choose): frames that carry someone's card or bid are taken no faster than one per
+  // `pace` seconds, in order; nothing is lost.  The player's own move is never held (it
+  // answers a key just pressed, and a belote said after the card waits for it); it is the
+  // move that arrives while the last view that came was the player's turn.  The move that
+  // ends a trick holds the next one two paces (its result is heard, and seen), the end of a
+  // hand three (the score, the new deal and its cards are said).
   const queue = [];
   let pacedAt = 0;
+  let pacedGap = 1; // paces the next move waits after the last one shown
   let paceTimer = null;
+  let arrivedView = null; // the view of the last frame that came (not yet shown, perhaps)
   const PACED_KINDS = new Set(["card_played", "bid_made"]);
 
   function enqueue(frame) {
     if (frame.t === "pong") return; // the heartbeat's answer: heard, nothing more
-    if (frame.t === "error") { receive(frame); return; }
+    // Errors and confirmations answer the player's own keys: never held by the pace.
+    if (frame.t === "error" || frame.t === "done") { receive(frame); return; }
+    if (frame.d && frame.d.view) {
+      const last = arrivedView;
+      frame.own = Boolean(last && last.seat !== null && last.turn === last.seat && !last.finished);
+      arrivedView = frame.d.view;
+    }
     queue.push(frame);
     drain();
   }
@@ -210,15 +223,21 @@
     if (paceTimer) return;
     while (queue.length) {
       const frame = queue[0];
-      const paced = settings.pace > 0 && frame.t === "update" &&
-        frame.d.events.some((e) => PACED_KINDS.has(e.kind));
-      const wait = pacedAt + settings.pace * 1000 - Date.now();
+      const events = frame.t === "update" ? frame.d.events : [];
+      const move = events.some((e) => PACED_KINDS.has(e.kind));
+      const paced = settings.pace > 0 && move && !frame.own;
+      const wait = pacedAt + pacedGap * settings.pace * 1000 - Date.now();
       if (paced && wait > 0) {
         paceTimer = window.setTimeout(() => { paceTimer = null; drain(); }, wait);
         return;
       }
       queue.shift();
-      if (paced) pacedAt = Date.now();
+      const handEnds = events.some((e) => e.kind === "hand_scored");
+      const ends = handEnds || events.some((e) => e.kind === "trick_won");
+      if (move || ends) { // the next move waits after this one (own moves too)
+        pacedAt = Date.now();
+        pacedGap = handEnds ? 3 : ends ? 2 : 1;
+      }
       receive(frame);
     }
   }
@@ -284,7 +303,8 @@
         announcedStep = view.step;
         cue("turn");
         const bidding = (view.phase === "bidding" || view.phase === "cut") && view.prompt;
-        spoken.push(bidding ? view.prompt : [S.your_turn, view.prompt].filter(Boolean).join(" "));
+        const yourTurn = root.dataset.verbosity === "brief" ? S.your_turn_brief : S.your_turn;
+        spoken.push(bidding ? view.prompt : [yourTurn, view.prompt].filter(Boolean).join(" "));
       }
       if (!myTurn) announcedStep = null;
       if (spoken.length) polite(spoken.join(" "));
@@ -556,6 +576,7 @@
     const many = contracts.length > MANY_CONTRACTS;
     for (const choice of choices) {
       if (many && choice.level !== undefined) continue;
+      if (choice.cut !== undefined) continue; // the cut picker, not 29 buttons
       box.appendChild(button(choice.label, () => sendMove("act", { a: choice.action }, choice.label), null, `choice-${choice.action}`));
     }
     const bidding = view.phase === "bidding" && choices.length > 0;
@@ -568,6 +589,41 @@
       options.appendChild(option);
     }
     renderPickers(many ? contracts : []);
+    renderCut(choices.filter((c) => c.cut !== undefined));
+  }
+
+  // The cut (seed 000): one number field for every legal depth (type it, or Up / Down), Enter
+  // cuts; knocking stays a button.  It takes the keyboard when it appears, unless the player
+  // is typing elsewhere (chat), since nothing else can be done before the deck is cut.
+  function cutRange() {
+    const depths = (view.choices || []).filter((c) => c.cut !== undefined).map((c) => c.cut);
+    return depths.length ? { low: Math.min(...depths), high: Math.max(...depths) } : null;
+  }
+
+  function renderCut(cuts) {
+    const form = $("cut-form");
+    const wasHidden = form.hidden;
+    form.hidden = !cuts.length;
+    const range = cutRange();
+    if (!range) return;
+    const input = $("cut-depth");
+    input.min = String(range.low);
+    input.max = String(range.high);
+    $("cut-label").textContent = fmt(S.cut_label, range);
+    if (!wasHidden) return;
+    input.value = String(Math.round((range.low + range.high) / 2));
+    const active = document.activeElement;
+    if (!active || !active.closest("input, textarea, select, dialog")) input.focus();
+  }
+
+  function sendCut() {
+    const range = cutRange();
+    if (!range) { assertive(S.ux_no_choices); return; }
+    const text = $("cut-depth").value.trim();
+    const depth = /^\d+$/.test(text) ? Number(text) : NaN;
+    const choice = (view.choices || []).find((c) => c.cut === depth);
+    if (choice) send("act", { a: choice.action });
+    else assertive(fmt(S.cut_range, range));
   }
 
   function renderPickers(contracts) {
@@ -754,6 +810,7 @@
       else assertive(S.ux_nothing_to_declare);
     },
     bid_box() {
+      if (!$("cut-form").hidden) { $("cut-depth").focus(); return; }
       if ($("bid-form").hidden) { assertive(S.ux_no_choices); return; }
       $("bid-text").focus();
     },
@@ -765,6 +822,15 @@
       assertive(history[historyAt]);
     },
     help() { openHelp(); },
+    pace() {
+      // The pace and the verbosity are the page's preferences form (saving reloads the
+      // page, which resumes exactly); back on the hand afterwards.
+      const field = $("pref-pace");
+      if (!field) return;
+      const form = field.closest("form");
+      if (form) form.dataset.focusAfter = "hand";
+      field.focus();
+    },
     move(event) { moveSelection(event.key === "ArrowRight" ? 1 : -1); },
     suit(event) { jumpSuit(event.key === "ArrowDown" ? 1 : -1); },
     ends(event) {
@@ -829,6 +895,10 @@
     event.preventDefault();
     const input = $("bid-text");
     if (input.value.trim() && sendMove("bid", { text: input.value }, input.value.trim())) input.value = "";
+  });
+  $("cut-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    sendCut();
   });
   $("pick-send").addEventListener("click", () => {
     const level = Number($("pick-level").value);

@@ -1,0 +1,83 @@
+"""The pace of what the table page says, and its key (issue 21).
+
+Finding: speech at the default settings ran at 754-1022 words a minute, faster than
+screen-reader users follow (300-450).  The page holds each move a pace (the room's default
+until the player chooses; two after a trick, three after a hand), never the player's own
+move, and V takes the keyboard to the pace from the table.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from belote.server.keys import help_rows
+from tests.browser import sala
+from tests.browser.test_table_ux import TIMES, scripted_table, settings_form, view
+
+
+def _update(script: Any, the_view: dict[str, Any], *events: tuple[str, str]) -> None:
+    script.version += 1
+    script.raw({"t": "update", "v": script.version, "d": {
+        "view": dict(the_view, version=script.version),
+        "events": [{"kind": kind, "text": text} for kind, text in events]}})
+
+
+def test_speech_too_fast_moves_are_held_a_pace_longer_after_a_trick_never_your_own(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    def prepare(page: Page) -> None:
+        page.add_init_script(TIMES)
+        settings_form("1")(page)
+    page, script = scripted_table(new_page, base_url, prepare)
+    script.frame("sync", view(turn=1, turn_name="East", step=20))
+    sala.connected(page)
+    _update(script, view(turn=2, step=21), ("card_played", "East plays a card."))
+    _update(script, view(turn=3, step=22), ("card_played", "You played a card."))
+    _update(script, view(turn=3, step=23), ("card_played", "West plays a card."),
+            ("trick_won", "West wins the trick."))
+    _update(script, view(turn=0, step=24), ("card_played", "West leads a card."))
+    sala.wait_spoken(page, "West leads a card", timeout=15_000)
+    said = {}
+    for at, text in page.evaluate("() => window.__times"):
+        for key in ("East plays", "You played", "West plays", "West leads"):
+            if key in text and key not in said:
+                said[key] = at
+    assert list(said) == ["East plays", "You played", "West plays", "West leads"], said
+    gaps = [b - a for a, b in itertools.pairwise(said.values())]
+    assert gaps[0] < 600, gaps  # your own card is never held
+    assert gaps[1] >= 900, gaps  # a pace after it
+    assert gaps[2] >= 1800 and gaps[2] > gaps[1] + 500, gaps  # two paces after a trick
+
+
+def test_speech_too_fast_v_takes_the_keyboard_to_the_pace_and_saving_comes_back(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    assert ("V", "Go to the pace: the pause between the moves you hear (just before it: full "
+            "or brief announcements; Enter saves)") in help_rows("en")
+    page, script = scripted_table(new_page, base_url)
+    script.frame("sync", view(turn=1, turn_name="East"))
+    sala.connected(page)
+    page.keyboard.press("F1")
+    expect(page.locator("#keys-help")).to_contain_text("Go to the pace")
+    page.keyboard.press("Escape")
+    page.locator("#hand").focus()
+    page.keyboard.press("v")
+    field = page.locator("#pref-pace")
+    expect(field).to_be_focused()
+    expect(page.get_by_label(re.compile("^Pause between the moves you hear"))).to_be_focused()
+    # The verbosity is the field just before it.
+    page.keyboard.press("Shift+Tab")
+    expect(page.locator("#pref-verbosity")).to_be_focused()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("0.5")
+    script.socket = None
+    page.keyboard.press("Enter")
+    page.wait_for_load_state()
+    sala.wait_until(page, lambda: script.socket is not None, message="the socket again")
+    script.frame("sync", view(turn=1, turn_name="East"))
+    expect(page.locator("#hand")).to_be_focused()  # back at the table, not the header
+    assert page.evaluate("() => JSON.parse(document.body.dataset.settings).pace") == 0.5
