@@ -65,6 +65,7 @@ from belote.server.ratings.web import ratings_routes
 from belote.server.replay import replay_frames, replay_hands
 from belote.server.replay_analysis import (
     AnalysisError,
+    AnalysisUnavailable,
     Analyst,
     StepError,
     analysis_json,
@@ -649,6 +650,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         except StepError as error:
             return JSONResponse({"error": translate(
                 lang, f"replays.error.{error.code}", **error.values)}, status_code=400)
+        except AnalysisUnavailable as error:
+            return JSONResponse({"error": translate(lang, "replays.error.no_analysis"),
+                                 "reason": str(error)}, status_code=422)
         except AnalysisError as error:
             log.warning("replay analysis of table %d failed: %s", table_id, error)
             return JSONResponse({"error": translate(lang, "replays.error.too_slow")},
