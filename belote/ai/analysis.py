@@ -24,8 +24,8 @@ from belote.engine import actions as A
 from belote.engine.observation import observe
 from belote.engine.search import Position, Solver, playout_outcomes
 from belote.engine.search_seats import SeatSolver, SeatsPosition, lines_of
-from belote.engine.tricks import CARD_POINTS
 from belote.engine.state import Game, Phase
+from belote.engine.tricks import CARD_POINTS
 from belote.errors import BeloteError
 from belote.rules.base import Rules
 
