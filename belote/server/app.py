@@ -73,6 +73,7 @@ from belote.server.replay_analysis import (
     parse_step,
 )
 from belote.server.room import Room
+from belote.server.seats import level_label
 from belote.server.settings import (
     CATEGORIES,
     DECKS,
@@ -217,7 +218,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         else:
             flash_text = t(f"error.web.{flash}") if flash else None
         html = env.get_template(template).render(
-            t=t, lang=lang, languages=LANGUAGES, me=identity[1] if identity else None,
+            t=t, level_label=lambda level: level_label(lang, level), lang=lang,
+            languages=LANGUAGES, me=identity[1] if identity else None,
             account=getattr(_session(request), "account", None), verbosity=request.session.get(
                 "verbosity", "normal"), verbosities=VERBOSITIES, path=request.url.path,
             flash=flash_text,
@@ -268,6 +270,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         """The sentences the live list builds rows with (``static/lobby.js``), as patterns."""
         found = {key: text for key, text in messages(lang).items()
                  if key.startswith(("web.lobby.", "web.seat.", "web.level.", "lobby."))}
+        # plug-in levels have no message: their label is the bot's name
+        found.update({f"web.level.{level}": level_label(lang, level) for level in LEVELS})
         return json.dumps({"strings": found, "levels": list(LEVELS)}, ensure_ascii=False)
 
     def lobby_page(request: Request) -> dict[str, Any] | Response:
