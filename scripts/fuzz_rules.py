@@ -13,6 +13,13 @@ goes wrong is counted:
 
 Usage: ``python scripts/fuzz_rules.py [--pairs N] [--seed S] [--show K]``.  It prints the
 figures and the first ``K`` distinct failures (flag, value, error), and exits 1 if any.
+
+``--domain`` sweeps the accepted settings instead (issue 21, item 10): every value of every
+flag's domain (:func:`belote.rules.domain.flag_domain`: both booleans, every word, the
+lowest and highest accepted numbers, tables from the smallest to the largest) on every
+preset, ``--matches`` bot matches each (the target shortened unless the change is the
+target), then ``--pairs`` random changes of two to four flags drawn from the domains.  Every
+accepted setting must play: a crash or an endless match is a failure.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from belote.ai import make_bot
 from belote.engine.dealing import seeded_deck_source
 from belote.engine.state import Game
 from belote.rules import PRESETS, Rules
+from belote.rules.domain import flag_domain
 from belote.sim.match import play_step
 
 SHORT_TARGET = 300  # the target of a fuzzed match unless the change is the target itself
@@ -133,8 +141,8 @@ def play_bounded(rules: Rules, seed: int) -> tuple[Game, bool]:
     # Every other match has no random bot: the others bid only what their hand is worth, so a
     # rule that leaves them nothing to bid shows up as an endless match.
     bots = BOTS if seed % 2 else HEURISTIC_BOTS
-    players = [make_bot(rng.choice(bots), seed * 4 + seat) for seat in range(4)]
-    game = Game(rules, seed % 4)
+    players = [make_bot(rng.choice(bots), seed * 4 + seat) for seat in range(rules.players)]
+    game = Game(rules, seed % rules.players)
     decks = seeded_deck_source(seed)
     max_deals = min(MAX_DEALS, MIN_DEALS + rules.target_score // POINTS_PER_DEAL)
     while not game.is_terminal():
@@ -159,16 +167,39 @@ def changes(seed: int, pairs: int) -> Iterator[tuple[str, dict[str, Any]]]:
         yield name, {f1: v1, f2: v2}
 
 
+def domain_changes(seed: int, matches: int, combos: int
+                   ) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(preset name, flags): every single change of every flag's domain, ``matches`` times
+    each, then ``combos`` random changes of two to four flags of one preset's domain."""
+    domains = {name: flag_domain(rules) for name, rules in PRESETS.items()}
+    for name, domain in domains.items():
+        for flag, value in domain:
+            for _ in range(matches):
+                yield name, {flag: value}
+    rng = random.Random(seed)
+    for _ in range(combos):
+        name = rng.choice(list(domains))
+        picked: dict[str, Any] = {}
+        for flag, value in rng.sample(domains[name], rng.randint(2, 4)):
+            group = flag.partition(".")[0]
+            if flag in picked or (group in picked and "." in flag) or (
+                    "." not in flag and any(f.startswith(flag + ".") for f in picked)):
+                continue  # a group and its own flags: one or the other
+            picked[flag] = value
+        yield name, picked
+
+
 def short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def run(seed: int, pairs: int, show: int) -> int:
+def run(seed: int, pairs: int, show: int, domain: bool = False, matches: int = 1) -> int:
     counts: Counter[str] = Counter()
     failures: dict[str, str] = {}
     started = time.perf_counter()
-    for i, (name, flags) in enumerate(changes(seed, pairs)):
+    tried = domain_changes(seed, matches, pairs) if domain else changes(seed, pairs)
+    for i, (name, flags) in enumerate(tried):
         counts["tried"] += 1
         base = PRESETS[name]
         try:
@@ -214,8 +245,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--pairs", type=int, default=2000, help="random two-flag changes")
     parser.add_argument("--show", type=int, default=40, help="distinct failures to print")
+    parser.add_argument("--domain", action="store_true",
+                        help="sweep every accepted value of every flag's domain instead")
+    parser.add_argument("--matches", type=int, default=1,
+                        help="with --domain: matches per single change")
     args = parser.parse_args()
-    sys.exit(run(args.seed, args.pairs, args.show))
+    sys.exit(run(args.seed, args.pairs, args.show, args.domain, args.matches))
 
 
 if __name__ == "__main__":
