@@ -10,8 +10,8 @@ may win pointless tricks), and impossible when another side scored a belote.
 from __future__ import annotations
 
 from belote.ai import make_bot
-from belote.engine.dealing import seeded_deck_source
 from belote.cards import Suit
+from belote.engine.dealing import seeded_deck_source
 from belote.engine.scoring import HandFacts, capot_side, score_hand
 from belote.rules import find_preset
 from belote.sim.match import play_match
