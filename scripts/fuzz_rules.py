@@ -144,7 +144,8 @@ def play_bounded(rules: Rules, seed: int) -> tuple[Game, bool]:
     players = [make_bot(rng.choice(bots), seed * 4 + seat) for seat in range(rules.players)]
     game = Game(rules, seed % rules.players)
     decks = seeded_deck_source(seed)
-    max_deals = min(MAX_DEALS, MIN_DEALS + rules.target_score // POINTS_PER_DEAL)
+    max_deals = min(MAX_DEALS, MIN_DEALS + rules.target_score // POINTS_PER_DEAL
+                    + 3 * rules.match_hands)  # a fixed number of hands, redeals besides
     while not game.is_terminal():
         if game.deal_no > max_deals:
             return game, False
@@ -196,6 +197,7 @@ def short(value: Any) -> str:
 
 def run(seed: int, pairs: int, show: int, domain: bool = False, matches: int = 1) -> int:
     counts: Counter[str] = Counter()
+    seen: Counter[str] = Counter()  # matches per distinct failure
     failures: dict[str, str] = {}
     started = time.perf_counter()
     tried = domain_changes(seed, matches, pairs) if domain else changes(seed, pairs)
@@ -216,27 +218,39 @@ def run(seed: int, pairs: int, show: int, domain: bool = False, matches: int = 1
             rules = rules.with_flags(target_score=SHORT_TARGET)
         counts["accepted"] += 1
         try:
-            _, ended = play_bounded(rules, seed + i)
+            game, ended = play_bounded(rules, seed + i)
         except Exception as exc:
             counts["crash"] += 1
             frame = traceback.extract_tb(exc.__traceback__)[-1]
             where = f"{frame.filename.rpartition('belote/')[2]}:{frame.lineno}"
-            failures.setdefault(f"crash {type(exc).__name__} {where} {sorted(flags)}",
-                                f"{name} {short(flags)}: {type(exc).__name__}: {exc} @ {where}")
+            key = f"crash {type(exc).__name__} {where} {sorted(flags)}"
+            seen[key] += 1
+            failures.setdefault(key, f"{name} {short(flags)}: {type(exc).__name__}: {exc} "
+                                f"@ {where}")
             continue
         if not ended:
+            # every deal passed out (nobody ever scored): cautious bots on a rule that
+            # leaves them little to bid, or a match that does not move towards its end
+            idle = not any(game.totals)
             counts["endless"] += 1
-            failures.setdefault(f"endless {sorted(flags)}", f"{name} {short(flags)}")
+            counts["endless_all_passed" if idle else "endless_scoring"] += 1
+            key = f"endless {sorted(flags)}"
+            seen[key] += 1
+            why = ("every deal passed out" if idle
+                   else f"totals {list(game.totals)} after {game.deal_no} deals")
+            failures.setdefault(key, f"{name} {short(flags)} ({why})")
         else:
             counts["finished"] += 1
     elapsed = time.perf_counter() - started
     bad = counts["crash"] + counts["endless"] + counts["bad_error"]
     print(f"tried {counts['tried']} changes in {elapsed:.0f}s: rejected {counts['rejected']}, "
           f"accepted {counts['accepted']} (finished {counts['finished']}, crash "
-          f"{counts['crash']}, endless {counts['endless']}), bad_error {counts['bad_error']}")
+          f"{counts['crash']}, endless {counts['endless']}: every deal passed out "
+          f"{counts['endless_all_passed']}, scoring but past the bound "
+          f"{counts['endless_scoring']}), bad_error {counts['bad_error']}")
     print(f"distinct failures (by error and flags): {len(failures)}")
-    for line in list(failures.values())[:show]:
-        print("  " + line)
+    for key, line in list(failures.items())[:show]:
+        print(f"  {line} [{seen[key] or 1} match(es)]")
     return 1 if bad else 0
 
 
