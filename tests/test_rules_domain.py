@@ -5,8 +5,9 @@ Literal, the lowest and highest whole number the validation accepts, tables from
 smallest to the largest) is tried on every preset: a value ``with_flags`` accepts must give
 rules that bots play to the end of a match without an exception.  This test plays every
 accepted single change ``MATCHES`` times on a short target plus a seeded sample of
-multi-flag changes (well under a minute); ``python scripts/fuzz_rules.py --domain --matches 20 --pairs 2000``
-is the full sweep (docs/bots.md gives its figures).
+multi-flag changes (well under a minute); the full sweep is
+``python scripts/fuzz_rules.py --domain --matches 20 --pairs 2000`` (docs/bots.md gives its
+figures).
 """
 
 from __future__ import annotations
