@@ -328,8 +328,10 @@ def test_one_hung_sigstopped_worker_drops_every_table_to_one_move_per_time_limit
         return decision, time.monotonic() - started
 
     async def run() -> tuple[Decision, list[tuple[Decision, float]],
-                             list[tuple[Decision, float]], int, BotPool]:
-        pool = BotPool(2, limit, task=think_or_stop, warm=no_warm_up, hung_margin=margin)
+                             list[tuple[Decision, float]], list[bool], BotPool]:
+        pool = BotPool(2, limit, task=think_or_stop, warm=no_warm_up)
+        pool.hung_margin = margin
+        still_there: list[bool] = []  # filled on the way out
         try:
             # both workers up (each table once), then table 1's worker stops mid-decision
             await asyncio.gather(timed(pool, "normal", 1), timed(pool, "normal", 2))
@@ -346,20 +348,20 @@ def test_one_hung_sigstopped_worker_drops_every_table_to_one_move_per_time_limit
             later = [await timed(pool, "normal", 1) for _ in range(8)]
             stop.set()
             await running
-            return hung, later, other, int(stopped_file.read_text()), pool
+            return hung, later, other, still_there, pool
         finally:
+            if stopped_file.exists():  # never leave a stopped process behind, whatever failed
+                stopped = int(stopped_file.read_text())
+                still_there.append(_alive(stopped))
+                if still_there[0]:
+                    os.kill(stopped, signal.SIGKILL)
             pool.close()
 
     with caplog.at_level(logging.WARNING, logger="belote.server.bots"):
-        hung, later, other, stopped, pool = _run(run)
+        hung, later, other, still_there, pool = _run(run)
     # the hung decision: the heuristic's move at the limit, counted and announced as late
     assert hung.fallback is Fallback.LATE and hung.action in _observation().legal_actions
     assert limit - 0.1 < hung.seconds < limit + 1.0
-    # found, killed (a stopped process heeds only SIGKILL) and replaced, said in the log
-    stats = pool.stats
-    assert stats.hung == 1 and stats.replacements == 1
-    assert "bot worker hung" in caplog.text
-    _wait_for(lambda: not _alive(stopped), "the stopped worker is gone", 10.0)
     # table 1 keeps its pace: its next decision waits at most the margin and the new
     # workers' start, the ones after it are quick again and none falls back
     assert later[0][1] < limit
@@ -368,6 +370,11 @@ def test_one_hung_sigstopped_worker_drops_every_table_to_one_move_per_time_limit
     # table 2 never waited for table 1's worker: no fallback, never near the limit
     assert other and all(decision.fallback is None for decision, _ in other)
     assert max(seconds for _, seconds in other) < limit
+    # found, killed (a stopped process heeds only SIGKILL) and replaced, said in the log
+    stats = pool.stats
+    assert stats.hung == 1 and stats.replacements == 1
+    assert "bot worker hung" in caplog.text
+    assert still_there == [False], "the stopped worker was killed"
 
 
 # ------------------------------------------------------------------------------ fairness
