@@ -4,6 +4,7 @@ workers after a SIGKILLed server, and first-come-first-served fairness between t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import os
@@ -82,6 +83,8 @@ def think_or_stop(level: str, observation: Observation, deadline: float) -> int:
     if level.startswith("stop:"):
         Path(level.removeprefix("stop:")).write_text(str(os.getpid()))
         os.kill(os.getpid(), signal.SIGSTOP)
+    if level.startswith("slow:"):
+        time.sleep(float(level.removeprefix("slow:")))
     return think("normal", observation)
 
 
@@ -375,6 +378,37 @@ def test_one_hung_sigstopped_worker_drops_every_table_to_one_move_per_time_limit
     assert stats.hung == 1 and stats.replacements == 1
     assert "bot worker hung" in caplog.text
     assert still_there == [False], "the stopped worker was killed"
+
+
+def test_another_tables_decision_lost_with_the_hung_workers_is_asked_again(
+        tmp_path: Path) -> None:
+    """The watchdog replaces every worker of the pool (a killed worker breaks the
+    executor): a decision of another table that a healthy worker was on is asked again of
+    the new workers, in its own time, and is no fallback."""
+    stopped_file = tmp_path / "stopped"
+    limit, margin = 5.0, 0.5
+
+    async def run() -> tuple[Decision, Decision, BotPool]:
+        pool = BotPool(2, limit, task=think_or_stop, warm=no_warm_up)
+        pool.hung_margin = margin
+        try:
+            await asyncio.gather(pool.choose("normal", _observation(), table=1),
+                                 pool.choose("normal", _observation(), table=2))
+            hung = asyncio.create_task(
+                pool.choose(f"stop:{stopped_file}", _observation(), table=1))
+            await asyncio.sleep(limit - 0.3)  # table 2's decision is on the healthy worker
+            other = await pool.choose("slow:1.0", _observation(), table=2)  # when it is killed
+            return await hung, other, pool
+        finally:
+            if stopped_file.exists():
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(int(stopped_file.read_text()), signal.SIGKILL)
+            pool.close()
+
+    hung, other, pool = _run(run)
+    assert hung.fallback is Fallback.LATE
+    assert other.fallback is None and other.seconds < limit
+    assert pool.stats.hung == 1 and pool.stats.retried == 1
 
 
 # ------------------------------------------------------------------------------ fairness
