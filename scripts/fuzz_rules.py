@@ -254,6 +254,42 @@ def run(seed: int, pairs: int, show: int, domain: bool = False, matches: int = 1
     return 1 if bad else 0
 
 
+def run_expert(deals: int, show: int) -> int:
+    """The room's expert on every accepted single change of every preset's domain: the
+    first ``deals`` deals, expert bots at every seat with small budgets (two worlds, a few
+    milliseconds), so that a setting the expert's search cannot handle shows up as a crash."""
+    from belote.ai.expert import ExpertBot
+
+    counts: Counter[str] = Counter()
+    failures: dict[str, str] = {}
+    started = time.perf_counter()
+    for name, base in PRESETS.items():
+        for i, (flag, value) in enumerate(flag_domain(base)):
+            try:
+                rules = base.with_flags(**{flag: value})
+            except ValueError:
+                continue
+            counts["accepted"] += 1
+            bots = [ExpertBot(seat, max_worlds=2, budget_ms=2, hard_ms=30, bid_worlds=2,
+                              bid_budget_ms=2, bid_hard_ms=30) for seat in range(rules.players)]
+            game = Game(rules, i % rules.players)
+            decks = seeded_deck_source(i)
+            try:
+                while not game.is_terminal() and game.deal_no <= deals:
+                    play_step(game, bots, decks)
+            except Exception as exc:
+                counts["crash"] += 1
+                frame = traceback.extract_tb(exc.__traceback__)[-1]
+                where = f"{frame.filename.rpartition('belote/')[2]}:{frame.lineno}"
+                failures.setdefault(f"{type(exc).__name__} {where}",
+                                    f"{name} {flag}={short(value)}: {exc!r} @ {where}")
+    print(f"expert on {counts['accepted']} accepted settings, {deals} deal(s) each, in "
+          f"{time.perf_counter() - started:.0f}s: crash {counts['crash']}")
+    for line in list(failures.values())[:show]:
+        print("  " + line)
+    return 1 if counts["crash"] else 0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
@@ -263,7 +299,12 @@ def main() -> None:
                         help="sweep every accepted value of every flag's domain instead")
     parser.add_argument("--matches", type=int, default=1,
                         help="with --domain: matches per single change")
+    parser.add_argument("--expert", type=int, default=0, metavar="DEALS",
+                        help="instead: the expert plays DEALS deals of every accepted single "
+                             "change of every preset's domain")
     args = parser.parse_args()
+    if args.expert:
+        sys.exit(run_expert(args.expert, args.show))
     sys.exit(run(args.seed, args.pairs, args.show, args.domain, args.matches))
 
 
