@@ -47,7 +47,9 @@ def _load_class(spec: str, from_cwd: bool = False) -> Any:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
         here = os.getcwd()
-        if not from_cwd or here in sys.path or "" in sys.path:
+        missing = error.name or ""
+        itself = module_name == missing or module_name.startswith(missing + ".")
+        if not from_cwd or not itself or here in sys.path or "" in sys.path:
             raise ValueError(f"cannot import bot module {module_name!r}: {error}") from None
         # the console script's sys.path lacks the current directory (python -m has it)
         sys.path.append(here)
