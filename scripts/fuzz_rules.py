@@ -13,6 +13,13 @@ goes wrong is counted:
 
 Usage: ``python scripts/fuzz_rules.py [--pairs N] [--seed S] [--show K]``.  It prints the
 figures and the first ``K`` distinct failures (flag, value, error), and exits 1 if any.
+
+``--domain`` sweeps the accepted settings instead (issue 21, item 10): every value of every
+flag's domain (:func:`belote.rules.domain.flag_domain`: both booleans, every word, the
+lowest and highest accepted numbers, tables from the smallest to the largest) on every
+preset, ``--matches`` bot matches each (the target shortened unless the change is the
+target), then ``--pairs`` random changes of two to four flags drawn from the domains.  Every
+accepted setting must play: a crash or an endless match is a failure.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from belote.ai import make_bot
 from belote.engine.dealing import seeded_deck_source
 from belote.engine.state import Game
 from belote.rules import PRESETS, Rules
+from belote.rules.domain import flag_domain
 from belote.sim.match import play_step
 
 SHORT_TARGET = 300  # the target of a fuzzed match unless the change is the target itself
@@ -133,10 +141,11 @@ def play_bounded(rules: Rules, seed: int) -> tuple[Game, bool]:
     # Every other match has no random bot: the others bid only what their hand is worth, so a
     # rule that leaves them nothing to bid shows up as an endless match.
     bots = BOTS if seed % 2 else HEURISTIC_BOTS
-    players = [make_bot(rng.choice(bots), seed * 4 + seat) for seat in range(4)]
-    game = Game(rules, seed % 4)
+    players = [make_bot(rng.choice(bots), seed * 4 + seat) for seat in range(rules.players)]
+    game = Game(rules, seed % rules.players)
     decks = seeded_deck_source(seed)
-    max_deals = min(MAX_DEALS, MIN_DEALS + rules.target_score // POINTS_PER_DEAL)
+    max_deals = min(MAX_DEALS, MIN_DEALS + rules.target_score // POINTS_PER_DEAL
+                    + 3 * rules.match_hands)  # a fixed number of hands, redeals besides
     while not game.is_terminal():
         if game.deal_no > max_deals:
             return game, False
@@ -159,16 +168,40 @@ def changes(seed: int, pairs: int) -> Iterator[tuple[str, dict[str, Any]]]:
         yield name, {f1: v1, f2: v2}
 
 
+def domain_changes(seed: int, matches: int, combos: int
+                   ) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(preset name, flags): every single change of every flag's domain, ``matches`` times
+    each, then ``combos`` random changes of two to four flags of one preset's domain."""
+    domains = {name: flag_domain(rules) for name, rules in PRESETS.items()}
+    for name, domain in domains.items():
+        for flag, value in domain:
+            for _ in range(matches):
+                yield name, {flag: value}
+    rng = random.Random(seed)
+    for _ in range(combos):
+        name = rng.choice(list(domains))
+        picked: dict[str, Any] = {}
+        for flag, value in rng.sample(domains[name], rng.randint(2, 4)):
+            group = flag.partition(".")[0]
+            if flag in picked or (group in picked and "." in flag) or (
+                    "." not in flag and any(f.startswith(flag + ".") for f in picked)):
+                continue  # a group and its own flags: one or the other
+            picked[flag] = value
+        yield name, picked
+
+
 def short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def run(seed: int, pairs: int, show: int) -> int:
+def run(seed: int, pairs: int, show: int, domain: bool = False, matches: int = 1) -> int:
     counts: Counter[str] = Counter()
+    seen: Counter[str] = Counter()  # matches per distinct failure
     failures: dict[str, str] = {}
     started = time.perf_counter()
-    for i, (name, flags) in enumerate(changes(seed, pairs)):
+    tried = domain_changes(seed, matches, pairs) if domain else changes(seed, pairs)
+    for i, (name, flags) in enumerate(tried):
         counts["tried"] += 1
         base = PRESETS[name]
         try:
@@ -185,28 +218,76 @@ def run(seed: int, pairs: int, show: int) -> int:
             rules = rules.with_flags(target_score=SHORT_TARGET)
         counts["accepted"] += 1
         try:
-            _, ended = play_bounded(rules, seed + i)
+            game, ended = play_bounded(rules, seed + i)
         except Exception as exc:
             counts["crash"] += 1
             frame = traceback.extract_tb(exc.__traceback__)[-1]
             where = f"{frame.filename.rpartition('belote/')[2]}:{frame.lineno}"
-            failures.setdefault(f"crash {type(exc).__name__} {where} {sorted(flags)}",
-                                f"{name} {short(flags)}: {type(exc).__name__}: {exc} @ {where}")
+            key = f"crash {type(exc).__name__} {where} {sorted(flags)}"
+            seen[key] += 1
+            failures.setdefault(key, f"{name} {short(flags)}: {type(exc).__name__}: {exc} "
+                                f"@ {where}")
             continue
         if not ended:
+            # every deal passed out (nobody ever scored): cautious bots on a rule that
+            # leaves them little to bid, or a match that does not move towards its end
+            idle = not any(game.totals)
             counts["endless"] += 1
-            failures.setdefault(f"endless {sorted(flags)}", f"{name} {short(flags)}")
+            counts["endless_all_passed" if idle else "endless_scoring"] += 1
+            key = f"endless {sorted(flags)}"
+            seen[key] += 1
+            why = ("every deal passed out" if idle
+                   else f"totals {list(game.totals)} after {game.deal_no} deals")
+            failures.setdefault(key, f"{name} {short(flags)} ({why})")
         else:
             counts["finished"] += 1
     elapsed = time.perf_counter() - started
     bad = counts["crash"] + counts["endless"] + counts["bad_error"]
     print(f"tried {counts['tried']} changes in {elapsed:.0f}s: rejected {counts['rejected']}, "
           f"accepted {counts['accepted']} (finished {counts['finished']}, crash "
-          f"{counts['crash']}, endless {counts['endless']}), bad_error {counts['bad_error']}")
+          f"{counts['crash']}, endless {counts['endless']}: every deal passed out "
+          f"{counts['endless_all_passed']}, scoring but past the bound "
+          f"{counts['endless_scoring']}), bad_error {counts['bad_error']}")
     print(f"distinct failures (by error and flags): {len(failures)}")
+    for key, line in list(failures.items())[:show]:
+        print(f"  {line} [{seen[key] or 1} match(es)]")
+    return 1 if bad else 0
+
+
+def run_expert(deals: int, show: int) -> int:
+    """The room's expert on every accepted single change of every preset's domain: the
+    first ``deals`` deals, expert bots at every seat with small budgets (two worlds, a few
+    milliseconds), so that a setting the expert's search cannot handle shows up as a crash."""
+    from belote.ai.expert import ExpertBot
+
+    counts: Counter[str] = Counter()
+    failures: dict[str, str] = {}
+    started = time.perf_counter()
+    for name, base in PRESETS.items():
+        for i, (flag, value) in enumerate(flag_domain(base)):
+            try:
+                rules = base.with_flags(**{flag: value})
+            except ValueError:
+                continue
+            counts["accepted"] += 1
+            bots = [ExpertBot(seat, max_worlds=2, budget_ms=2, hard_ms=30, bid_worlds=2,
+                              bid_budget_ms=2, bid_hard_ms=30) for seat in range(rules.players)]
+            game = Game(rules, i % rules.players)
+            decks = seeded_deck_source(i)
+            try:
+                while not game.is_terminal() and game.deal_no <= deals:
+                    play_step(game, bots, decks)
+            except Exception as exc:
+                counts["crash"] += 1
+                frame = traceback.extract_tb(exc.__traceback__)[-1]
+                where = f"{frame.filename.rpartition('belote/')[2]}:{frame.lineno}"
+                failures.setdefault(f"{type(exc).__name__} {where}",
+                                    f"{name} {flag}={short(value)}: {exc!r} @ {where}")
+    print(f"expert on {counts['accepted']} accepted settings, {deals} deal(s) each, in "
+          f"{time.perf_counter() - started:.0f}s: crash {counts['crash']}")
     for line in list(failures.values())[:show]:
         print("  " + line)
-    return 1 if bad else 0
+    return 1 if counts["crash"] else 0
 
 
 def main() -> None:
@@ -214,8 +295,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--pairs", type=int, default=2000, help="random two-flag changes")
     parser.add_argument("--show", type=int, default=40, help="distinct failures to print")
+    parser.add_argument("--domain", action="store_true",
+                        help="sweep every accepted value of every flag's domain instead")
+    parser.add_argument("--matches", type=int, default=1,
+                        help="with --domain: matches per single change")
+    parser.add_argument("--expert", type=int, default=0, metavar="DEALS",
+                        help="instead: the expert plays DEALS deals of every accepted single "
+                             "change of every preset's domain")
     args = parser.parse_args()
-    sys.exit(run(args.seed, args.pairs, args.show))
+    if args.expert:
+        sys.exit(run_expert(args.expert, args.show))
+    sys.exit(run(args.seed, args.pairs, args.show, args.domain, args.matches))
 
 
 if __name__ == "__main__":

@@ -18,11 +18,14 @@ import random
 import time
 from dataclasses import dataclass
 
-from belote.ai.expert import PLAYOUTS, SAFETY, exact_search, team_score
+from belote.ai.expert import PLAYOUTS, SAFETY, SEAT_EXACT_TRICKS_TWO, exact_search, team_score
+from belote.cards import ALL_CARDS, card_list
 from belote.engine import actions as A
 from belote.engine.observation import observe
 from belote.engine.search import Position, Solver, playout_outcomes
+from belote.engine.search_seats import SeatSolver, SeatsPosition, lines_of
 from belote.engine.state import Game, Phase
+from belote.engine.tricks import CARD_POINTS
 from belote.errors import BeloteError
 from belote.rules.base import Rules
 
@@ -53,6 +56,20 @@ class AnalysisError(BeloteError):
     """The position is not a card play that can be analysed."""
 
 
+class AnalysisUnavailable(AnalysisError):
+    """A card play the analysis does not search: with fewer than four players, a position
+    the expert itself would not solve exactly (no obligation to follow suit early in the
+    hand; two players with more than ``SEAT_EXACT_TRICKS_TWO`` tricks left)."""
+
+
+def seats_analysable(rules: Rules, tricks_left: int) -> bool:
+    """Whether a card of a game of fewer than four players with ``tricks_left`` tricks
+    left is analysed: where the expert solves it exactly with the seat solver."""
+    if rules.players == 2 and tricks_left > SEAT_EXACT_TRICKS_TWO:
+        return False
+    return exact_search(rules, tricks_left)
+
+
 def analyse_play(before: Game, action: int, worlds: int = DEFAULT_WORLDS,
                  seed: int = 0, deadline: float | None = None,
                  solvers: dict[Rules, Solver] | None = None) -> PlayAnalysis:
@@ -71,6 +88,8 @@ def analyse_play(before: Game, action: int, worlds: int = DEFAULT_WORLDS,
         raise AnalysisError("the card was not legal there")
     obs = observe(before, seat)
     assert obs.taker is not None and obs.trump is not None
+    if rules.players != 4:
+        return _analyse_seats(before, seat, card, plays, worlds, seed, deadline)
     solver = _solver(rules, solvers)
     rng = random.Random(seed)
     exact = exact_search(rules, before.hands[seat].bit_count())
@@ -109,6 +128,57 @@ def analyse_play(before: Game, action: int, worlds: int = DEFAULT_WORLDS,
     best = max(plays, key=lambda c: (values[c], -c))
     return PlayAnalysis(seat, card, values, best, solved, "exact" if exact else "playouts",
                         skipped)
+
+
+def _analyse_seats(before: Game, seat: int, card: int, plays: list[int], worlds: int,
+                   seed: int, deadline: float | None) -> PlayAnalysis:
+    """:func:`analyse_play` with fewer than four players: worlds solved by the seat solver
+    (the expert's own machinery there), each card valued as the player's line's card points
+    from here minus the other line's (the hand's card points still to win)."""
+    rules = before.rules
+    tricks_left = before.hands[seat].bit_count()
+    if not seats_analysable(rules, tricks_left):
+        raise AnalysisUnavailable(f"{rules.players} players, {tricks_left} tricks left: "
+                                  "the expert does not search this card exactly")
+    obs = observe(before, seat)
+    assert obs.trump is not None
+    solver = SeatSolver(rules)
+    lines = lines_of(rules.players, seat, obs.taker)
+    rng = random.Random(seed)
+    totals = dict.fromkeys(plays, 0.0)
+    solved = skipped = 0
+    points = CARD_POINTS[obs.trump]
+    while solved < worlds:
+        if solved and deadline is not None and time.monotonic() >= deadline:
+            break
+        world = before.resample(seat, rng)
+        held = 0
+        for hand in world.hands:
+            held |= hand
+        widow = ALL_CARDS & ~world.played & ~held
+        widow_points = (sum(points[c] for c in card_list(widow))
+                        if rules.widow == "last_trick" else 0)
+        position = SeatsPosition(tuple(world.hands), tuple(world.trick), world.leader,
+                                 obs.trump, lines, widow_points)
+        found = solver.solve(position, check=False,
+                             node_limit=solver.nodes_for(SAFETY * WORLD_SECONDS))
+        if solver.aborted:
+            skipped += 1
+            if skipped > worlds:
+                break
+            continue
+        # everything still to win: the cards in hand and on the table, the last trick's
+        # bonus and the monte (the solver's values are the mover's line's share of it)
+        at_stake = (sum(points[c] for c in card_list(held)) + sum(points[c] for c in world.trick)
+                    + rules.last_trick_bonus + widow_points)
+        for c in plays:
+            totals[c] += 2 * found[c] - at_stake
+        solved += 1
+    if not solved:
+        raise AnalysisError("no world could be solved in time")
+    values = {c: totals[c] / solved for c in plays}
+    best = max(plays, key=lambda c: (values[c], -c))
+    return PlayAnalysis(seat, card, values, best, solved, "exact", skipped)
 
 
 def _solver(rules: Rules, solvers: dict[Rules, Solver] | None) -> Solver:

@@ -9,12 +9,21 @@ anyone import code on the server)::
 
     [project.entry-points."belote.bots"]
     first-legal = "examples.first_legal_bot:FirstLegalBot"
+
+A ``module:Class`` is imported as ``python -m belote`` would import it, from the current
+directory too: the ``belote`` console script does not put the current directory on
+``sys.path`` (``python -m`` does), so the loader adds it, last, when the module is not
+found elsewhere.  Entry points are never looked up there (they name installed code).
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import logging
+import os
+import sys
+from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -22,18 +31,33 @@ from belote.ai.base import Player
 
 GROUP = "belote.bots"
 
+log = logging.getLogger(__name__)
+
 
 def entry_point_names() -> tuple[str, ...]:
     """Names of the bots installed packages declare in the ``belote.bots`` group, sorted."""
     return tuple(sorted({ep.name for ep in entry_points(group=GROUP)}))
 
 
-def _load_class(spec: str) -> Any:
+def _load_class(spec: str, from_cwd: bool = False) -> Any:
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
         raise ValueError(f"a bot plug-in is written module:Class, not {spec!r}")
     try:
         module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        here = os.getcwd()
+        missing = error.name or ""
+        itself = module_name == missing or module_name.startswith(missing + ".")
+        if not from_cwd or not itself or here in sys.path or "" in sys.path:
+            raise ValueError(f"cannot import bot module {module_name!r}: {error}") from None
+        # the console script's sys.path lacks the current directory (python -m has it)
+        sys.path.append(here)
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as again:
+            raise ValueError(f"cannot import bot module {module_name!r} (also looked in "
+                             f"{here}): {again}") from None
     except ImportError as error:
         raise ValueError(f"cannot import bot module {module_name!r}: {error}") from None
     try:
@@ -45,7 +69,7 @@ def _load_class(spec: str) -> Any:
 def load_plugin(name: str, seed: int | None = None) -> Player:
     """The bot ``name`` names: ``module:Class`` or a ``belote.bots`` entry point."""
     if ":" in name:
-        cls = _load_class(name)
+        cls = _load_class(name, from_cwd=True)
     else:
         found = [ep for ep in entry_points(group=GROUP) if ep.name == name]
         if not found:
@@ -67,3 +91,15 @@ def load_plugin(name: str, seed: int | None = None) -> Player:
     if not isinstance(getattr(bot, "name", None), str):
         raise ValueError(f"bot plug-in {name!r} has no name (belote.ai.base)")
     return bot  # type: ignore[no-any-return]
+
+
+@cache
+def plugin_label(name: str) -> str:
+    """What a room calls the installed plug-in ``name`` when its catalogs have no label
+    for it: the bot's own ``name`` (its entry point's name if it cannot be made)."""
+    try:
+        return load_plugin(name).name
+    except Exception as error:  # a broken plug-in must not break the pages that list it
+        log.warning("bot plug-in %r cannot be made (%s): labelled by its entry point", name,
+                    error)
+        return name

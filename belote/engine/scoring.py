@@ -70,18 +70,23 @@ class HandOutcome:
     pot_won: int
 
 
-def _capot_team(rules: Rules, facts: HandFacts) -> int | None:
+def capot_side(rules: Rules, facts: HandFacts) -> int | None:
+    """The side (a team of four players, else one player) that made a capot, for any number
+    of sides: every trick, or with ``capot_all_points`` every card point (the others may win
+    pointless tricks) and never against another side's belote.  With three players a capot
+    is one player's, never the two defenders' together (docs/rules-2-3-players.md)."""
     points = facts.card_points
-    for team in (0, 1):
+    for side in range(len(points)):
+        others = [o for o in range(len(points)) if o != side]
         if rules.capot_all_points:
             # Seed 000: "la squadra che ha mandato riesca ad effettuare tutti i punti
             # possibili"; "nel caso la squadra non chiamante abbia 'Belot e Rebelot', non è
             # possibile effettuare il 'Cappotto'".
-            others = 1 - team
-            if points[others] == 0 and facts.tricks_won[team] > 0 and not facts.belote[others]:
-                return team
-        elif facts.tricks_won[team] == facts.tricks:
-            return team
+            if (facts.tricks_won[side] > 0 and all(points[o] == 0 for o in others)
+                    and not any(facts.belote[o] for o in others)):
+                return side
+        elif facts.tricks_won[side] == facts.tricks:
+            return side
     return None
 
 
@@ -117,17 +122,15 @@ def _score_three(rules: Rules, facts: HandFacts, pot: Pot) -> HandOutcome:
                           else 0 if facts.last_caller_team == tt else 1),
         tricks=facts.tricks,
     )
+    # The capot is a player's (one home: capot_side), and the lines are scored with it.
+    capot = capot_side(rules, facts)
     two = _score_lines(rules, lines, Pot(pot.points, None if pot.team is None
-                                         else 0 if pot.team == tt else 1))
+                                         else 0 if pot.team == tt else 1),
+                       None if capot is None else 0 if capot == tt else 1)
     factor = rules.senza_multiplier if facts.trump == NO_TRUMP else 1
     points = [p * factor for p in facts.card_points]
-    capot_side: int | None = None
-    if two.capot_team == 0:
-        capot_side = tt
-    elif two.capot_team == 1:
-        capot_side = next(d for d in defenders if facts.tricks_won[d] == facts.tricks)
-    if capot_side is not None:
-        points[capot_side] += rules.capot_bonus * (factor if rules.senza_capot_multiplied else 1)
+    if capot is not None:
+        points[capot] += rules.capot_bonus * (factor if rules.senza_capot_multiplied else 1)
     scores = [0] * sides
     scores[tt] = two.scores[0]
     own = [points[d] + facts.belote[d] + facts.declarations[d] for d in defenders]
@@ -139,6 +142,10 @@ def _score_three(rules: Rules, facts: HandFacts, pot: Pot) -> HandOutcome:
         defence -= two.pot_won
     elif two.pot_winner == 0:
         pot_side = tt
+    if capot in defenders and defence < sum(own):
+        # A fixed failed score (valdostana's 162, "il massimo") holds no capot bonus: the
+        # defender who made the capot keeps his own card points, as a line of two would.
+        own[defenders.index(capot)] -= points[capot] - facts.card_points[capot] * factor
     if defence == sum(own):
         shares = own
     elif defence > sum(own):
@@ -153,17 +160,22 @@ def _score_three(rules: Rules, facts: HandFacts, pot: Pot) -> HandOutcome:
     if new_pot.team is not None:
         new_pot = Pot(new_pot.points, tt if new_pot.team == 0 else defenders[0])
     return HandOutcome(
-        outcome=two.outcome, capot_team=capot_side, card_points=tuple(points),
+        outcome=two.outcome, capot_team=capot, card_points=tuple(points),
         scores=tuple(scores), pot=new_pot, pot_winner=pot_side, pot_won=two.pot_won,
     )
 
 
-def _score_lines(rules: Rules, facts: HandFacts, pot: Pot) -> HandOutcome:
-    """Two lines: two teams of four players, or two players."""
+_FROM_FACTS = -1  # _score_lines: the capot is read from the (two-line) facts themselves
+
+
+def _score_lines(rules: Rules, facts: HandFacts, pot: Pot,
+                 capot: int | None = _FROM_FACTS) -> HandOutcome:
+    """Two lines: two teams of four players, or two players (``capot``: the line that made
+    a capot when the caller knows it, three players' lines)."""
     tt, dt = facts.taker_team, 1 - facts.taker_team
     factor = rules.senza_multiplier if facts.trump == NO_TRUMP else 1
     points = [facts.card_points[0] * factor, facts.card_points[1] * factor]
-    capot_team = _capot_team(rules, facts)
+    capot_team = capot_side(rules, facts) if capot == _FROM_FACTS else capot
     if capot_team is not None:
         capot_factor = factor if rules.senza_capot_multiplied else 1
         points[capot_team] += rules.capot_bonus * capot_factor

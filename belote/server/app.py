@@ -67,12 +67,14 @@ from belote.server.persistence import Account, NameTaken, SessionRow
 from belote.server.ratings.web import ratings_routes
 from belote.server.replay_analysis import (
     AnalysisError,
+    AnalysisUnavailable,
     StepError,
     analysis_json,
     count_steps,
     parse_step,
 )
 from belote.server.room import Room
+from belote.server.seats import level_label
 from belote.server.settings import (
     CATEGORIES,
     DECKS,
@@ -224,7 +226,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         else:
             flash_text = t(f"error.web.{flash}") if flash else None
         html = env.get_template(template).render(
-            t=t, lang=lang, languages=LANGUAGES, me=identity[1] if identity else None,
+            t=t, level_label=lambda level: level_label(lang, level), lang=lang,
+            languages=LANGUAGES, me=identity[1] if identity else None,
             account=getattr(_session(request), "account", None), verbosity=request.session.get(
                 "verbosity", "normal"), verbosities=VERBOSITIES, path=request.url.path,
             flash=flash_text,
@@ -287,6 +290,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         """The sentences the live list builds rows with (``static/lobby.js``), as patterns."""
         found = {key: text for key, text in messages(lang).items()
                  if key.startswith(("web.lobby.", "web.seat.", "web.level.", "lobby."))}
+        # plug-in levels have no message: their label is the bot's name
+        found.update({f"web.level.{level}": level_label(lang, level) for level in LEVELS})
         return json.dumps({"strings": found, "levels": list(LEVELS)}, ensure_ascii=False)
 
     def lobby_page(request: Request) -> dict[str, Any] | Response:
@@ -690,6 +695,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         except StepError as error:
             return JSONResponse({"error": translate(
                 lang, f"replays.error.{error.code}", **error.values)}, status_code=400)
+        except AnalysisUnavailable as error:
+            return JSONResponse({"error": translate(lang, "replays.error.no_analysis"),
+                                 "reason": str(error)}, status_code=422)
         except (AnalysisError, HeavyFailed) as error:
             log.warning("replay analysis of table %d failed: %s", table_id, error)
             return JSONResponse({"error": translate(lang, "replays.error.too_slow")},

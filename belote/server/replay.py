@@ -28,16 +28,18 @@ from belote.errors import InvalidNotationError
 from belote.i18n import describe_event, translate
 from belote.i18n.names import cards_text, seat_name
 from belote.notation import parse_action
-from belote.records import replay_steps
+from belote.records import record_rules, replay_steps
 
 
 def replay_hands(record: dict[str, Any], lang: str) -> list[dict[str, Any]]:
     players = record.get("players") or []
-    names = [str(p) for p in players] if len(players) == 4 else None
+    names = ([str(p) for p in players] if len(players) == record_rules(record).players
+             else None)
     hands: list[dict[str, Any]] = []
     for game, step in replay_steps(record):
         if step.action_index is None:
-            hands.append({"number": step.deal_index, "lines": [], "cards": [0, 0, 0, 0]})
+            hands.append({"number": step.deal_index, "lines": [],
+                          "cards": [0] * game.rules.players})
         current = hands[-1]
         for event in step.events:
             if isinstance(event, CardsDealt):
@@ -77,7 +79,8 @@ def replay_frames(record: dict[str, Any], lang: str) -> list[dict[str, Any]]:
     hands included (the match is over: nothing is hidden any more).  The caller checks that
     the match is finished; this function does not know."""
     players = record.get("players") or []
-    names = [str(p) for p in players] if len(players) == 4 else None
+    names = ([str(p) for p in players] if len(players) == record_rules(record).players
+             else None)
     frames: list[dict[str, Any]] = []
     phase = Phase.DEAL
     calls = 0
@@ -92,11 +95,12 @@ def replay_frames(record: dict[str, Any], lang: str) -> list[dict[str, Any]]:
             calls += 1
             position = translate(lang, "replays.pos.bid", hand=hand, number=calls)
         elif kind == "card":
-            # the card is in the trick just finished when it was the fourth
-            on_table = len(game.trick) or 4
+            # the card is in the trick just finished when it was the last of it
+            on_table = len(game.trick) or game.rules.players
             trick = game.trick_no + (1 if game.trick else 0)
-            position = translate(lang, "replays.pos.card", hand=hand, trick=trick,
-                                 card=on_table)
+            position = translate(lang, "replays.pos.card" if game.rules.players == 4
+                                 else "replays.pos.card_of", hand=hand, trick=trick,
+                                 card=on_table, cards=game.rules.players)
         else:
             trick = game.trick_no + (1 if game.trick else 0)
             position = translate(lang, "replays.pos.other", hand=hand, trick=max(trick, 1))
@@ -112,7 +116,8 @@ def replay_frames(record: dict[str, Any], lang: str) -> list[dict[str, Any]]:
             else position,
             "hands": [{"who": seat_name(s, lang, names),
                        "cards": cards_text(cards_in(game.hands[s]), lang) if game.hands[s]
-                       else translate(lang, "replays.no_cards")} for s in range(4)],
+                       else translate(lang, "replays.no_cards")}
+                      for s in range(game.rules.players)],
             "table": translate(lang, "replays.table.cards", cards=cards_text(game.trick, lang))
             if game.trick else translate(lang, "replays.table.empty"),
             "points": translate(lang, "replays.points", p0=game.card_points[0],

@@ -18,7 +18,13 @@ import logging
 import time
 from typing import Any
 
-from belote.ai.analysis import DEFAULT_WORLDS, AnalysisError, PlayAnalysis, analyse_play
+from belote.ai.analysis import (
+    DEFAULT_WORLDS,
+    AnalysisError,
+    AnalysisUnavailable,
+    PlayAnalysis,
+    analyse_play,
+)
 from belote.engine import actions as A
 from belote.engine.search import Solver
 from belote.engine.state import Game, Phase
@@ -116,7 +122,8 @@ def analysis_json(analysis: PlayAnalysis, step: int, record: dict[str, Any],
                   lang: str) -> dict[str, Any]:
     """The endpoint's answer: the numbers, and the sentence the page announces."""
     players = record.get("players") or []
-    names = [str(p) for p in players] if len(players) == 4 else None
+    names = ([str(p) for p in players] if len(players) == record_rules(record).players
+             else None)
     player = seat_name(analysis.seat, lang, names)
     played = card_name(analysis.played, lang, definite=True)
     best = card_name(analysis.best, lang, definite=True)
@@ -153,5 +160,5 @@ def _number(value: float, lang: str) -> str:
     return text if lang == "en" else text.replace(".", ",")
 
 
-__all__ = ["AnalysisError", "StepError", "analyse_step", "analysis_json", "count_steps",
-           "parse_step", "position_before"]
+__all__ = ["AnalysisError", "AnalysisUnavailable", "StepError", "analyse_step", "analysis_json",
+           "count_steps", "parse_step", "position_before"]

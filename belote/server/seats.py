@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from belote.i18n import seat_name, translate
+from belote.ai.plugins import plugin_label
+from belote.i18n import has_message, seat_name, translate
 
 
 @dataclass(slots=True)
@@ -49,8 +50,8 @@ def seat_names(seats: Sequence[Seat], lang: str) -> list[str]:
         if seat.kind == "human":
             names.append(seat.name)
         elif seat.kind == "bot":
-            names.append(translate(lang, "web.bot_name", level=translate(
-                lang, f"web.level.{seat.level}"), seat=seat_name(seat_no, lang)))
+            names.append(translate(lang, "web.bot_name", level=level_label(lang, seat.level),
+                                   seat=seat_name(seat_no, lang)))
         else:
             names.append(seat_name(seat_no, lang))
     return names
@@ -68,3 +69,10 @@ def short_names(seats: Sequence[Seat], lang: str) -> list[str]:
         names.append(short if seat.kind == "bot" and short.casefold() not in taken
                      else full[seat_no])
     return names
+
+
+def level_label(lang: str, level: str) -> str:
+    """A bot level as players read it: the catalog's ``web.level.<level>``, else (a bot
+    plug-in the room offers, which the catalogs cannot know) the bot's own name."""
+    key = f"web.level.{level}"
+    return translate(lang, key) if has_message(lang, key) else plugin_label(level)

@@ -80,6 +80,15 @@ class StorageFailed(TableError):
         return self.detail
 
 
+class LogGap(Exception):
+    """A table's stored log skips versions: changes once acknowledged are lost."""
+
+    def __init__(self, first: int, last: int) -> None:
+        super().__init__(f"event log gap: versions {first} to {last} missing")
+        self.first = first
+        self.last = last
+
+
 class EngineFailed(Exception):
     """The engine raised on a change it had not refused as illegal (a bug or impossible
     rules): the table is marked broken rather than retrying forever."""
@@ -241,10 +250,19 @@ class Table:
     async def restore(self, entries: list[LogEntry]) -> None:
         """Rebuild the table from its stored log (after a restart): nothing is broadcast.
 
-        Raises ``EngineFailed`` naming the entry if the engine refuses one (the room then
-        marks this table broken and starts anyway).
+        Raises ``EngineFailed`` naming the entry if the engine refuses one, and ``LogGap``
+        if the log skips versions (changes players were told of are lost): the room then
+        marks this table broken, logs why and starts anyway.
         """
         for entry in entries:
+            if entry.version != self.version + 1:
+                # A change the players were told of is missing (a database that lost an
+                # acknowledged commit, and a room that went on writing after it): the state
+                # cannot be rebuilt faithfully, so the table is not resumed, and says so.
+                log.error("table %s: its event log misses versions %d to %d (lost by the "
+                          "database after they were acknowledged): not resumed", self.id,
+                          self.version + 1, entry.version - 1)
+                raise LogGap(self.version + 1, entry.version - 1)
             try:
                 items = self._apply(entry)
             except Exception as error:

@@ -15,9 +15,11 @@ import glob
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -96,14 +98,21 @@ class PostgresServer:
             raise RuntimeError(f"{tool} failed ({done.returncode}):\n{done.stdout}"
                                f"\n{done.stderr}\n{log}")
 
-    def start(self) -> None:
+    def start(self, settings: str = "") -> None:
+        """initdb and start; ``settings``: postgresql.conf lines added after ours.
+
+        The cluster runs with production durability (fsync, synchronous commit and full
+        page writes at PostgreSQL's defaults), so that the tests see what a real server
+        keeps after a crash; ``initdb --no-sync`` only skips syncing the fresh template."""
         self._run("initdb", "-D", str(self.data), "-U", SERVER_USER, "-A", "trust",
                   "-E", "UTF8", "--locale=C", "--no-sync")
         with (self.data / "postgresql.conf").open("a") as conf:
             conf.write(f"\nlisten_addresses = '127.0.0.1'\n"
                        f"unix_socket_directories = '{self.folder}'\n"
-                       "fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n"
-                       "max_connections = 50\nshared_buffers = 32MB\n")
+                       "max_connections = 50\nshared_buffers = 32MB\n" + settings)
+        self._start()
+
+    def _start(self) -> None:
         last: Exception | None = None
         for _attempt in range(5):  # another process may take the free port meanwhile
             self.port = _free_port()
@@ -117,6 +126,25 @@ class PostgresServer:
                     self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "stop")
         else:
             raise RuntimeError(f"PostgreSQL did not start: {last}")
+
+    def kill(self) -> None:
+        """SIGKILL the server and every process of it at once (no shutdown code runs, what
+        only its shared memory held is lost), as a crash would."""
+        postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        children = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True,
+                                  text=True, check=False).stdout.split()
+        for pid in [postmaster, *(int(c) for c in children)]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and Path(f"/proc/{postmaster}").exists():
+            time.sleep(0.05)
+
+    def start_again(self) -> None:
+        """Start the killed server again on its port: it recovers from its WAL."""
+        (self.data / "postmaster.pid").unlink(missing_ok=True)
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60",
+                  "-o", f"-p {self.port}", "start", timeout=90)
 
     def restart(self) -> None:
         """Stop the server (ending every connection) and start it again on the same port."""
@@ -162,13 +190,14 @@ class PostgresServer:
 
 
 @contextlib.contextmanager
-def running_postgres() -> Iterator[PostgresServer]:
-    """A started throwaway server, stopped and deleted on leaving."""
+def running_postgres(settings: str = "") -> Iterator[PostgresServer]:
+    """A started throwaway server (``settings``: extra postgresql.conf lines), stopped and
+    deleted on leaving."""
     bin_dir = find_bin_dir()
     PostgresServer.reap_stale(bin_dir)
     server = PostgresServer(bin_dir)
     try:
-        server.start()
+        server.start(settings)
         yield server
     finally:
         server.stop()

@@ -4,6 +4,7 @@ workers after a SIGKILLed server, and first-come-first-served fairness between t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import os
@@ -74,6 +75,17 @@ def think_or_hang(level: str, observation: Observation, deadline: float) -> int:
         Path(level.removeprefix("hang:")).write_text(str(os.getpid()))
         time.sleep(600)
     return think(level, observation)
+
+
+def think_or_stop(level: str, observation: Observation, deadline: float) -> int:
+    """``stop:PATH`` writes this worker's pid to PATH and SIGSTOPs the worker (hung until
+    someone kills or continues it); else a real bot."""
+    if level.startswith("stop:"):
+        Path(level.removeprefix("stop:")).write_text(str(os.getpid()))
+        os.kill(os.getpid(), signal.SIGSTOP)
+    if level.startswith("slow:"):
+        time.sleep(float(level.removeprefix("slow:")))
+    return think("normal", observation)
 
 
 def no_warm_up() -> None:
@@ -298,6 +310,105 @@ def test_a_worker_killed_while_idle_costs_no_decision() -> None:
     decision, pool = _run(run)
     assert decision.fallback is None
     assert pool.stats.replacements == 1
+
+
+def _alive(pid: int) -> bool:
+    state = _stat(pid)
+    return state is not None and state[0] != "Z"
+
+
+def test_one_hung_sigstopped_worker_drops_every_table_to_one_move_per_time_limit(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 21, item 8: a worker stopped (SIGSTOP) in the middle of a decision is found
+    (no answer by the time limit and the margin), killed and replaced; its table had the
+    heuristic's move at the limit, and both tables then go on at their pace."""
+    stopped_file = tmp_path / "stopped"
+    limit, margin = 3.0, 0.5
+
+    async def timed(pool: BotPool, level: str, table: int) -> tuple[Decision, float]:
+        started = time.monotonic()
+        decision = await pool.choose(level, _observation(), table=table)
+        return decision, time.monotonic() - started
+
+    async def run() -> tuple[Decision, list[tuple[Decision, float]],
+                             list[tuple[Decision, float]], list[bool], BotPool]:
+        pool = BotPool(2, limit, task=think_or_stop, warm=no_warm_up)
+        pool.hung_margin = margin
+        still_there: list[bool] = []  # filled on the way out
+        try:
+            # both workers up (each table once), then table 1's worker stops mid-decision
+            await asyncio.gather(timed(pool, "normal", 1), timed(pool, "normal", 2))
+            other: list[tuple[Decision, float]] = []
+            stop = asyncio.Event()
+
+            async def table_two() -> None:
+                while not stop.is_set():
+                    other.append(await timed(pool, "normal", 2))
+                    await asyncio.sleep(0.02)
+
+            running = asyncio.create_task(table_two())
+            hung = await pool.choose(f"stop:{stopped_file}", _observation(), table=1)
+            later = [await timed(pool, "normal", 1) for _ in range(8)]
+            stop.set()
+            await running
+            return hung, later, other, still_there, pool
+        finally:
+            if stopped_file.exists():  # never leave a stopped process behind, whatever failed
+                stopped = int(stopped_file.read_text())
+                still_there.append(_alive(stopped))
+                if still_there[0]:
+                    os.kill(stopped, signal.SIGKILL)
+            pool.close()
+
+    with caplog.at_level(logging.WARNING, logger="belote.server.bots"):
+        hung, later, other, still_there, pool = _run(run)
+    # the hung decision: the heuristic's move at the limit, counted and announced as late
+    assert hung.fallback is Fallback.LATE and hung.action in _observation().legal_actions
+    assert limit - 0.1 < hung.seconds < limit + 1.0
+    # table 1 keeps its pace: its next decision waits at most the margin and the new
+    # workers' start, the ones after it are quick again and none falls back
+    assert later[0][1] < limit
+    assert all(decision.fallback is None for decision, _ in later)
+    assert max(seconds for _, seconds in later[2:]) < 1.0
+    # table 2 never waited for table 1's worker: no fallback, never near the limit
+    assert other and all(decision.fallback is None for decision, _ in other)
+    assert max(seconds for _, seconds in other) < limit
+    # found, killed (a stopped process heeds only SIGKILL) and replaced, said in the log
+    stats = pool.stats
+    assert stats.hung == 1 and stats.replacements == 1
+    assert "bot worker hung" in caplog.text
+    assert still_there == [False], "the stopped worker was killed"
+
+
+def test_another_tables_decision_lost_with_the_hung_workers_is_asked_again(
+        tmp_path: Path) -> None:
+    """The watchdog replaces every worker of the pool (a killed worker breaks the
+    executor): a decision of another table that a healthy worker was on is asked again of
+    the new workers, in its own time, and is no fallback."""
+    stopped_file = tmp_path / "stopped"
+    limit, margin = 5.0, 0.5
+
+    async def run() -> tuple[Decision, Decision, BotPool]:
+        pool = BotPool(2, limit, task=think_or_stop, warm=no_warm_up)
+        pool.hung_margin = margin
+        try:
+            await asyncio.gather(pool.choose("normal", _observation(), table=1),
+                                 pool.choose("normal", _observation(), table=2))
+            hung = asyncio.create_task(
+                pool.choose(f"stop:{stopped_file}", _observation(), table=1))
+            await asyncio.sleep(limit - 0.3)  # table 2's decision is on the healthy worker
+            other = await pool.choose("slow:1.0", _observation(), table=2)  # when it is killed
+            return await hung, other, pool
+        finally:
+            if stopped_file.exists():
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(int(stopped_file.read_text()), signal.SIGKILL)
+            pool.close()
+
+    hung, other, pool = _run(run)
+    assert hung.fallback is Fallback.LATE
+    assert other.fallback is None and other.seconds < limit
+    assert pool.stats.hung == 1 and pool.stats.retried == 1
 
 
 # ------------------------------------------------------------------------------ fairness

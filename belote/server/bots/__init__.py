@@ -15,6 +15,14 @@
   reported in the ``Decision`` so that the table can tell the players.
 - **Replacement.** A worker that dies (killed by a signal, out of memory) breaks the whole
   executor; the pool then builds a new one, warms it up, logs and counts the replacement.
+- **Watchdog.** A worker still on a decision ``hung_margin`` seconds (``HUNG_MARGIN``) after
+  its time limit is hung (stopped by SIGSTOP, deadlocked, looping): its table had the
+  heuristic's move at the limit (a ``late`` fallback, announced); the pool starts new
+  workers, SIGKILLs the old ones (a stopped process heeds nothing else) and counts it
+  (``BotStats.hung``).  The other decisions the old workers held are asked again of the new
+  ones while they have the time (``BotStats.retried``), else they fall back as any decision
+  lost with a worker.  A pool still warming up is not judged.  Threads (0 workers) cannot be
+  killed and are not watched.
 - **No orphans.** Workers die with the server, even a SIGKILLed one (``worker.init_worker``).
 """
 

@@ -7,7 +7,9 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import signal
 import time
+import weakref
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import (
@@ -43,6 +45,11 @@ THINK_SHARE = 0.2
 # The expert's longest hard limit (a bid's first world, ExpertBot's bid_hard_ms): a pool
 # whose share is shorter warns at start that expert decisions may come late.
 EXPERT_HARD = 0.8
+# How long past a decision's time limit a worker may still be on it before the watchdog
+# calls it hung (stopped, deadlocked, looping): its workers are then replaced, its table
+# already had the heuristic's move at the limit.  Generous: a searching bot answers within
+# its soft deadline and its hard limit (EXPERT_HARD), well inside the pool's limit.
+HUNG_MARGIN = 2.0
 
 
 def resolve_workers(workers: int | None) -> int:
@@ -62,9 +69,10 @@ class BotPool:
     """
 
     def __init__(self, workers: int | None, timeout: float, *, task: Task = think_and_tell,
-                 warm: Callable[[], None] = warm_up) -> None:
+                 warm: Callable[[], None] = warm_up, hung_margin: float = HUNG_MARGIN) -> None:
         self.workers = resolve_workers(workers)
         self.timeout = timeout
+        self.hung_margin = hung_margin
         self._task = task
         self._warm = warm
         self.think_within = timeout * THINK_SHARE
@@ -82,6 +90,10 @@ class BotPool:
         self._closed = False
         # Per table, a future that completes once its latest decision has left the pool.
         self._outstanding: dict[int, asyncio.Future[None]] = {}
+        # Executors the watchdog replaced: their other decisions were innocent, and go to
+        # the new workers when they have the time (see _ask).
+        self._retired: weakref.WeakSet[Executor] = weakref.WeakSet()
+        self._warming: list[Future[None]] = []  # the current executor's warm-ups
         self._executor: Executor = self._start()
 
     @property
@@ -193,6 +205,29 @@ class BotPool:
 
     async def _ask(self, level: str, observation: Observation, deadline: float,
                    slot: _Slot) -> Answer:
+        while True:
+            executor, job, answer = await self._submit(level, observation, deadline, slot)
+            try:
+                return await asyncio.wait_for(asyncio.shield(answer),
+                                              deadline - time.monotonic())
+            except (TimeoutError, asyncio.CancelledError):
+                job.cancel()  # still queued: drop it; already running: it finishes, unused
+                raise
+            except BrokenExecutor as error:
+                if executor in self._retired and (deadline - time.monotonic()
+                                                  >= self.think_within):
+                    # The watchdog replaced these workers for another decision's sake: this
+                    # one was lost through no fault of its own, and goes to the new ones.
+                    self._counters.retried += 1
+                    log.warning("bot %s: its worker was replaced for a hung one; asked again "
+                                "of the new workers", level)
+                    continue
+                self._replace(executor, error)
+                raise
+
+    async def _submit(self, level: str, observation: Observation, deadline: float,
+                      slot: _Slot) -> tuple[Executor, Future[Answer], asyncio.Future[Answer]]:
+        """Take a worker and hand it the decision: the executor, the job and its answer."""
         await self._take_worker(deadline)
         taken = time.monotonic()
         if deadline - taken < self.think_within:
@@ -216,17 +251,43 @@ class BotPool:
             raise
         slot.submitted = True
         answer = asyncio.wrap_future(job)
-        answer.add_done_callback(lambda done: self._answered(done, slot.left_pool))
-        try:
-            return await asyncio.wait_for(asyncio.shield(answer), deadline - time.monotonic())
-        except (TimeoutError, asyncio.CancelledError):
-            job.cancel()  # still queued: drop it; already running: it finishes, unused
-            raise
-        except BrokenExecutor as error:
-            self._replace(executor, error)
-            raise
+        watch = None
+        if self.workers > 0:  # a thread cannot be killed: only worker processes are watched
+            watch = asyncio.get_running_loop().call_later(
+                max(0.0, deadline + self.hung_margin - time.monotonic()),
+                self._check_hung, executor, job, level, observation.seat)
+        answer.add_done_callback(lambda done: self._answered(done, slot.left_pool, watch))
+        return executor, job, answer
 
-    def _answered(self, answer: asyncio.Future[Answer], left_pool: asyncio.Future[None]) -> None:
+    def _check_hung(self, executor: Executor, job: Future[Answer], level: str,
+                    seat: int | None) -> None:
+        """The watchdog: a decision still in its worker ``hung_margin`` after its time limit
+        means a hung worker (its table had the heuristic's move at the limit)."""
+        if job.done() or executor is not self._executor or self._closed:
+            return  # answered at last, or these workers were replaced already
+        if not all(warm.done() for warm in self._warming):
+            # Still warming up (a first compile of the kernels can take minutes): the
+            # decision waits behind the warm-up, its worker is not hung.  Look again later.
+            asyncio.get_running_loop().call_later(self.hung_margin, self._check_hung,
+                                                  executor, job, level, seat)
+            return
+        self._counters.hung += 1
+        log.error("bot worker hung: no answer from bot %s (seat %s) %.1f s after its %.1f s "
+                  "limit; replacing the workers (hung %d)", level, seat, self.hung_margin,
+                  self.timeout, self._counters.hung)
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+        self._retired.add(executor)
+        self._replace(executor, TimeoutError("a bot worker hung"))
+        for process in processes:
+            # SIGKILL: a stopped process ignores everything else until it is continued
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                if process.pid is not None:
+                    os.kill(process.pid, signal.SIGKILL)
+
+    def _answered(self, answer: asyncio.Future[Answer], left_pool: asyncio.Future[None],
+                  watch: asyncio.TimerHandle | None) -> None:
+        if watch is not None:
+            watch.cancel()
         self._free_worker()
         _settle(answer, left_pool)
 
@@ -238,8 +299,9 @@ class BotPool:
         spawn = multiprocessing.get_context("spawn")
         executor = ProcessPoolExecutor(self.workers, mp_context=spawn,
                                        initializer=init_worker, initargs=(os.getpid(),))
-        for _ in range(self.workers):  # starts the workers now, not at the first turn
-            executor.submit(self._warm).add_done_callback(_report_warm_up)
+        self._warming = [executor.submit(self._warm) for _ in range(self.workers)]
+        for warming in self._warming:  # starts the workers now, not at the first turn
+            warming.add_done_callback(_report_warm_up)
         return executor
 
     def _replace(self, broken: Executor, error: BaseException) -> None:
@@ -260,10 +322,11 @@ class BotPool:
         stats = self.stats
         # One line for the record (benchmarks/room_load.py reads it from the server's log).
         log.info("bot pool closing: %d decisions, %d fallbacks %s, %d estimated, %d searched "
-                 "with %.1f worlds on average, latency p50 %s p99 %s ms", stats.decisions,
+                 "with %.1f worlds on average, latency p50 %s p99 %s ms, %d replacements "
+                 "(%d hung), %d retried", stats.decisions,
                  stats.fallback_total, {str(k): v for k, v in stats.fallbacks.items() if v},
                  stats.estimated, stats.searches, stats.mean_worlds, _ms(stats.p50),
-                 _ms(stats.p99))
+                 _ms(stats.p99), stats.replacements, stats.hung, stats.retried)
         self._closed = True
         self._executor.shutdown(wait=False, cancel_futures=True)
 

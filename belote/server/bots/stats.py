@@ -1,5 +1,5 @@
 """The bot pool's account of itself: decisions, fallbacks by reason, decisions the search
-answered at its roughest, replaced workers and the latency of recent decisions."""
+answered at its roughest, replaced (and hung) workers and the latency of recent decisions."""
 
 from __future__ import annotations
 
@@ -45,6 +45,8 @@ class BotStats:
     p50: float | None
     p90: float | None
     p99: float | None
+    hung: int = 0  # workers killed by the watchdog: no answer by a deadline and its margin
+    retried: int = 0  # decisions sent again to new workers after the watchdog's replacement
 
     @property
     def fallback_total(self) -> int:
@@ -58,6 +60,8 @@ class Counters:
         self.decisions = 0
         self.fallbacks: dict[Fallback, int] = dict.fromkeys(Fallback, 0)
         self.replacements = 0
+        self.hung = 0
+        self.retried = 0
         self.estimated = 0
         self.searches = 0
         self.worlds = 0
@@ -80,7 +84,7 @@ class Counters:
         mean = self.worlds / self.searches if self.searches else 0.0
         return BotStats(self.decisions, dict(self.fallbacks), self.replacements, self.estimated,
                         self.searches, mean, percentile(ordered, 50), percentile(ordered, 90),
-                        percentile(ordered, 99))
+                        percentile(ordered, 99), self.hung, self.retried)
 
 
 def percentile(ordered: list[float], p: float) -> float | None:

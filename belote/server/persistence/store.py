@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, event, insert, select, update
+from sqlalchemy import delete, event, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -25,6 +26,13 @@ class NameTaken(Exception):
 
 # Seconds a SQLite connection waits for the write lock before "database is locked".
 SQLITE_BUSY_TIMEOUT = 30.0
+# Settings of every PostgreSQL connection of the room, whatever the server's defaults: a
+# change is acknowledged (broadcast, then built on) only once it is stored for good, and a
+# server set to ``synchronous_commit = off`` acknowledges commits that a crash of the server
+# loses (the last ones, while the room plays on past them).
+POSTGRES_SETTINGS = {"synchronous_commit": "on"}
+
+log = logging.getLogger(__name__)
 
 
 def async_url(url: str) -> str:
@@ -93,7 +101,8 @@ class Store:
         sqlite = self.url.startswith("sqlite")
         self.engine: AsyncEngine = create_async_engine(
             self.url, pool_pre_ping=not sqlite,
-            connect_args={"timeout": SQLITE_BUSY_TIMEOUT} if sqlite else {})
+            connect_args={"timeout": SQLITE_BUSY_TIMEOUT} if sqlite
+            else {"server_settings": dict(POSTGRES_SETTINGS)})
         # Account and session writes, one at a time: concurrent sign-ups on SQLite would
         # otherwise race for the file's write lock (and a reader turned writer fails at once).
         self._account_writes = asyncio.Lock()
@@ -107,6 +116,19 @@ class Store:
         """Migrate the database to the head revision (a new database is made there)."""
         async with self.engine.begin() as conn:
             await conn.run_sync(upgrade)
+        if self.engine.dialect.name == "postgresql":
+            await self._check_durability()
+
+    async def _check_durability(self) -> None:
+        """Say in the log how durable a stored change is on this PostgreSQL server."""
+        async with self.engine.connect() as conn:
+            commit = (await conn.execute(text("SHOW synchronous_commit"))).scalar()
+            fsync = (await conn.execute(text("SHOW fsync"))).scalar()
+        if fsync != "on":
+            log.warning("PostgreSQL runs with fsync=%s: a crash of its machine can lose "
+                        "changes it acknowledged (a killed server alone does not)", fsync)
+        log.info("PostgreSQL: the room's changes are committed with synchronous_commit=%s "
+                 "(fsync=%s)", commit, fsync)
 
     async def close(self) -> None:
         if self._writer is not None:
