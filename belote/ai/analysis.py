@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from belote.ai.expert import PLAYOUTS, SAFETY, SEAT_EXACT_TRICKS_TWO, exact_search, team_score
@@ -93,13 +94,10 @@ def analyse_play(before: Game, action: int, worlds: int = DEFAULT_WORLDS,
     solver = _solver(rules, solvers)
     rng = random.Random(seed)
     exact = exact_search(rules, before.hands[seat].bit_count())
-    totals = dict.fromkeys(plays, 0.0)
     scores: dict[int, float] = {}
-    solved = skipped = 0
-    while solved < worlds:
-        if solved and deadline is not None and time.monotonic() >= deadline:
-            break
-        world = before.resample(seat, rng)
+    taker, trump = obs.taker, obs.trump  # narrowed once: the closure cannot see the assertion
+
+    def value_world(world: Game) -> dict[int, float] | None:
         position = Position((world.hands[0], world.hands[1], world.hands[2], world.hands[3]),
                             tuple(world.trick), world.leader, world.trump,
                             (1 if world.tricks_won[0] else 0) | (2 if world.tricks_won[1] else 0))
@@ -107,23 +105,22 @@ def analyse_play(before: Game, action: int, worlds: int = DEFAULT_WORLDS,
             found = solver.solve(position, check=False,
                                  node_limit=solver.nodes_for(SAFETY * WORLD_SECONDS))
             if solver.aborted:
-                skipped += 1
-                if skipped > worlds:
-                    break
-                continue
+                return None
             outcomes = {c: [found[c]] for c in plays}
         else:
             outcomes = {c: playout_outcomes(rules, position, c, PLAYOUTS, rng.getrandbits(32))
                         for c in plays}
+        values = dict.fromkeys(plays, 0.0)
         for c in plays:
             for v in outcomes[c]:
                 if v not in scores:
-                    scores[v] = team_score(rules, obs, v, seat & 1, obs.taker, obs.trump,
+                    scores[v] = team_score(rules, obs, v, seat & 1, taker, trump,
                                            obs.contract_level, obs.contract_multiplier)
-                totals[c] += scores[v] / len(outcomes[c])
-        solved += 1
-    if not solved:
-        raise AnalysisError("no world could be solved in time")
+                values[c] += scores[v] / len(outcomes[c])
+        return values
+
+    totals, solved, skipped = _over_worlds(before, seat, plays, worlds, rng, deadline,
+                                           value_world)
     values = {c: totals[c] / solved for c in plays}
     best = max(plays, key=lambda c: (values[c], -c))
     return PlayAnalysis(seat, card, values, best, solved, "exact" if exact else "playouts",
@@ -145,13 +142,10 @@ def _analyse_seats(before: Game, seat: int, card: int, plays: list[int], worlds:
     solver = SeatSolver(rules)
     lines = lines_of(rules.players, seat, obs.taker)
     rng = random.Random(seed)
-    totals = dict.fromkeys(plays, 0.0)
-    solved = skipped = 0
-    points = CARD_POINTS[obs.trump]
-    while solved < worlds:
-        if solved and deadline is not None and time.monotonic() >= deadline:
-            break
-        world = before.resample(seat, rng)
+    trump = obs.trump  # narrowed once: the closure below cannot see the assertion
+    points = CARD_POINTS[trump]
+
+    def value_world(world: Game) -> dict[int, float] | None:
         held = 0
         for hand in world.hands:
             held |= hand
@@ -159,26 +153,49 @@ def _analyse_seats(before: Game, seat: int, card: int, plays: list[int], worlds:
         widow_points = (sum(points[c] for c in card_list(widow))
                         if rules.widow == "last_trick" else 0)
         position = SeatsPosition(tuple(world.hands), tuple(world.trick), world.leader,
-                                 obs.trump, lines, widow_points)
+                                 trump, lines, widow_points)
         found = solver.solve(position, check=False,
                              node_limit=solver.nodes_for(SAFETY * WORLD_SECONDS))
         if solver.aborted:
-            skipped += 1
-            if skipped > worlds:
-                break
-            continue
+            return None
         # everything still to win: the cards in hand and on the table, the last trick's
         # bonus and the monte (the solver's values are the mover's line's share of it)
         at_stake = (sum(points[c] for c in card_list(held)) + sum(points[c] for c in world.trick)
                     + rules.last_trick_bonus + widow_points)
-        for c in plays:
-            totals[c] += 2 * found[c] - at_stake
-        solved += 1
-    if not solved:
-        raise AnalysisError("no world could be solved in time")
+        return {c: 2.0 * found[c] - at_stake for c in plays}
+
+    totals, solved, skipped = _over_worlds(before, seat, plays, worlds, rng, deadline,
+                                           value_world)
     values = {c: totals[c] / solved for c in plays}
     best = max(plays, key=lambda c: (values[c], -c))
     return PlayAnalysis(seat, card, values, best, solved, "exact", skipped)
+
+
+def _over_worlds(before: Game, seat: int, plays: list[int], worlds: int, rng: random.Random,
+                 deadline: float | None,
+                 value_world: Callable[[Game], dict[int, float] | None],
+                 ) -> tuple[dict[int, float], int, int]:
+    """Each play's value summed over at most ``worlds`` worlds drawn for ``seat``, with how
+    many were solved and skipped (``value_world`` gave up: over its node budget).  None is
+    started after ``deadline``, but one is always tried; more skipped than ``worlds`` ends
+    it.  Raises :class:`AnalysisError` when no world was solved."""
+    totals = dict.fromkeys(plays, 0.0)
+    solved = skipped = 0
+    while solved < worlds:
+        if solved and deadline is not None and time.monotonic() >= deadline:
+            break
+        values = value_world(before.resample(seat, rng))
+        if values is None:
+            skipped += 1
+            if skipped > worlds:
+                break
+            continue
+        for c in plays:
+            totals[c] += values[c]
+        solved += 1
+    if not solved:
+        raise AnalysisError("no world could be solved in time")
+    return totals, solved, skipped
 
 
 def _solver(rules: Rules, solvers: dict[Rules, Solver] | None) -> Solver:
