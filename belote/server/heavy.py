@@ -146,6 +146,7 @@ class HeavyWork:
         self._executor: Executor | None = None
         self._warming: Future[None] | None = None  # the new pool's processes starting
         self._slots: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
+        self._watches: set[asyncio.Future[Any]] = set()  # each job's, until it ends
 
     # ------------------------------------------------------------------ the three answers
     async def replay(self, table_id: int, record: dict[str, Any], lang: str,
@@ -222,7 +223,18 @@ class HeavyWork:
         # A job is handed to the pool only when a process is free for it (one per process),
         # so that its time is counted from when it starts running: a job waiting behind
         # others waits here, untimed, and a healthy process is never taken for a hung one.
-        async with self._free_process():
+        # The process is free again when its job ends (a request cancelled meanwhile does
+        # not end it), or when it is replaced.
+        slots = self._free_process()
+        await slots.acquire()
+        held = [True]
+
+        def release(*_: object) -> None:
+            if held[0]:
+                held[0] = False
+                slots.release()
+
+        try:
             executor = await self._ready()
             try:
                 job = executor.submit(function, *args)
@@ -230,9 +242,19 @@ class HeavyWork:
                 self._replace(executor, error)
                 executor = await self._ready()
                 job = executor.submit(function, *args)
-            # No job takes this long (an analysis stops starting worlds after 4 s): a
-            # process that has not answered is hung (stopped, swapping) and is replaced.
-            return await self._answer(executor, job, "the job")
+        except BaseException:
+            release()
+            raise
+        # No job takes this long (an analysis stops starting worlds after 4 s): a process
+        # that has not answered is hung (stopped, swapping) and is replaced.  The watch is
+        # a task of its own: it goes on if the request is cancelled (its client gone), so a
+        # process that hangs then is still found, and its place freed.
+        watch = asyncio.ensure_future(self._answer(executor, job, "the job"))
+        self._watches.add(watch)
+        watch.add_done_callback(self._watches.discard)
+        watch.add_done_callback(_retrieved)
+        watch.add_done_callback(release)  # the job ended, or its process was replaced
+        return await asyncio.shield(watch)
 
     async def _answer(self, executor: Executor, job: Future[T], what: str) -> T:
         try:

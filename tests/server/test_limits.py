@@ -380,3 +380,35 @@ def test_a_step_that_cannot_be_analysed_is_kept_and_asking_again_costs_nothing()
     assert all(not isinstance(a, Refusal) for a in answers)
     assert heavy.stats.computed == 2 and heavy.stats.cached == 4
     assert heavy.stats.refused == {}
+
+
+def _say_and_stop(path: str) -> str:
+    Path(path).write_text(str(os.getpid()))
+    return _stop()
+
+
+def test_a_process_that_hangs_on_a_job_whose_request_was_cancelled_is_still_replaced(
+        tmp_path: Path) -> None:
+    """A job's place in the process is freed when the job ends, not when its request does;
+    so the watch goes on without the request: a process that hangs on a job whose client has
+    gone is still found, killed and replaced, and the next job is answered."""
+    heavy = HeavyWork(Settings(heavy_workers=1, heavy_timeout=1.5))
+
+    async def scenario() -> str:
+        stopped = tmp_path / "stopped"
+        gone = asyncio.ensure_future(heavy._get(("record", 1), "a", len, _say_and_stop,
+                                                str(stopped)))
+        while not stopped.exists():  # the job runs, and its process stops
+            await asyncio.sleep(0.05)
+        gone.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await gone
+        answer: str = await asyncio.wait_for(
+            heavy._get(("record", 2), "a", len, str, "two"), 30)
+        return answer
+
+    try:
+        assert asyncio.run(scenario()) == "two"
+    finally:
+        heavy.close()
+    assert heavy.stats.replacements == 1 and heavy.stats.failed == 1
