@@ -35,4 +35,5 @@ class EasyBot(HeuristicBot):
 
 
 # The room's levels: its own three, then the bots installed packages declare as plug-ins.
-LEVELS = ("easy", "normal", "expert", *plugins.entry_point_names())
+OWN_LEVELS = ("easy", "normal", "expert")
+LEVELS = (*OWN_LEVELS, *plugins.entry_point_names())

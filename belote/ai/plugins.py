@@ -23,7 +23,7 @@ import inspect
 import logging
 import os
 import sys
-from functools import cache
+from collections.abc import Iterable
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -93,13 +93,43 @@ def load_plugin(name: str, seed: int | None = None) -> Player:
     return bot  # type: ignore[no-any-return]
 
 
-@cache
+# What a room calls each plug-in it offers, made once at its start (:func:`prepare_labels`);
+# and the plug-ins whose label could not be made, with why (counted, logged).
+_labels: dict[str, str] = {}
+label_failures: dict[str, str] = {}
+
+
 def plugin_label(name: str) -> str:
     """What a room calls the installed plug-in ``name`` when its catalogs have no label
-    for it: the bot's own ``name`` (its entry point's name if it cannot be made)."""
-    try:
-        return load_plugin(name).name
-    except Exception as error:  # a broken plug-in must not break the pages that list it
-        log.warning("bot plug-in %r cannot be made (%s): labelled by its entry point", name,
-                    error)
-        return name
+    for it: the label :func:`prepare_labels` made at the room's start, else the entry
+    point's name.  Never imports or makes anything: it is asked on the event loop."""
+    return _labels.get(name, name)
+
+
+def _label(name: str) -> str:
+    found = [ep for ep in entry_points(group=GROUP) if ep.name == name]
+    if not found:
+        raise ValueError(f"no bot plug-in {name!r}")
+    label = getattr(_load_class(found[0].value), "name", None)
+    if isinstance(label, str) and label.strip():
+        return label  # the class says its name: no need to make a bot
+    return load_plugin(name).name
+
+
+def prepare_labels(names: Iterable[str]) -> dict[str, str]:
+    """Make the labels of the plug-ins ``names`` (the levels a room offers) once, for
+    :func:`plugin_label`: the class's ``name`` attribute where it has one (the bot is not
+    made), else the name of a bot made for it.  This runs third-party code (imports,
+    constructors): call it off the event loop, at the start.  A plug-in that fails is
+    logged and counted (:data:`label_failures`) and labelled by its entry point's name."""
+    for name in names:
+        try:
+            _labels[name] = _label(name)
+            label_failures.pop(name, None)
+        except Exception as error:  # a broken plug-in must not break the pages that list it
+            label_failures[name] = f"{type(error).__name__}: {error}"
+            _labels[name] = name
+            log.warning("bot plug-in %r cannot be labelled (%s): labelled by its entry "
+                        "point's name; plug-ins failing so far: %d", name, error,
+                        len(label_failures))
+    return dict(_labels)

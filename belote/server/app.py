@@ -39,7 +39,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from belote.ai.levels import LEVELS
+from belote.ai.levels import LEVELS, OWN_LEVELS
+from belote.ai.plugins import label_failures, prepare_labels
 from belote.i18n import LANGUAGES, messages, translate
 from belote.i18n.announce import VERBOSITIES
 from belote.i18n.flag_problems import refusal_detail
@@ -867,6 +868,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         await room.open()
         await sessions.open()
         await passwords.prepare()
+        # The offered plug-ins' labels, made once here, in a thread: a plug-in's import and
+        # constructor are third-party code, never run on the loop (a failure is logged and
+        # counted; the label falls back to the entry point's name).
+        await asyncio.to_thread(prepare_labels,
+                                [level for level in LEVELS if level not in OWN_LEVELS])
+        _app.state.plugin_label_failures = dict(label_failures)
         # What start-up built lives as long as the server: keep it out of the collector's
         # full passes, which otherwise pause every table (benchmarks/room_load.py).
         gc.freeze()
@@ -921,4 +928,5 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app.state.room = room
     app.state.heavy = heavy
     app.state.refused = refusals
+    app.state.plugin_label_failures = {}  # made at the start (lifespan)
     return app

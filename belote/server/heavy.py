@@ -17,7 +17,13 @@ the bots, and:
   with 429, a translated message and ``Retry-After`` (:class:`belote.server.limits.Refusal`);
 - counts (:attr:`HeavyWork.stats`) and logs every refusal, failure and replacement: nothing
   degrades silently.  A process that dies, or does not answer a job within
-  ``heavy_timeout`` seconds (hung: killed), is replaced; the job it held answers 503.
+  ``heavy_timeout`` seconds of the job's start (hung: killed), is replaced; the job it held
+  answers 503.  A job is handed to the pool only when one of its processes is free (and a new
+  pool's processes have started), so its time is counted from when it starts running, never
+  while it waits behind others: a healthy process is never taken for a hung one;
+- keeps "this step cannot be analysed" (not a card; too many unknown cards) like an answer:
+  it never changes either, so asking again costs neither a job nor the client's token; and
+  a request refused because all are busy costs its client nothing.
 """
 
 from __future__ import annotations
@@ -30,15 +36,21 @@ import os
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import (
+    BrokenExecutor,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+)
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from belote.ai.analysis import PlayAnalysis
+from belote.ai.analysis import AnalysisUnavailable, PlayAnalysis
 from belote.server.config import Settings
 from belote.server.limits import KeyedLimiter, Refusal
 from belote.server.replay import ReplayPage, record_file, replay_page
-from belote.server.replay_analysis import analyse_step
+from belote.server.replay_analysis import StepError, analyse_step
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -47,6 +59,10 @@ T = TypeVar("T")
 # tables' moves first, the bots' next, replays and analyses with what is left.
 EXTRA_NICENESS = 5
 ANALYSIS_BYTES = 1024  # what one cached analysis is counted as
+ERROR_BYTES = 256  # what one kept "cannot be analysed" is counted as
+# Errors that are the answer itself (the step is not a card; the position cannot be
+# analysed): they never change, so they are kept like answers.
+FINAL_ERRORS = (AnalysisUnavailable, StepError)
 
 
 class HeavyFailed(RuntimeError):
@@ -81,6 +97,33 @@ def _warm() -> None:
     everything the jobs need) then, not at the first job."""
 
 
+def _all_done(jobs: list[Future[None]]) -> Future[None]:
+    """One future for several: done when all are, with the first error among them."""
+    done: Future[None] = Future()
+    left = [len(jobs)]
+
+    def one_done(job: Future[None]) -> None:
+        left[0] -= 1
+        error = None if job.cancelled() else job.exception()
+        if job.cancelled() and not done.done():
+            done.cancel()
+        elif error is not None and not done.done():
+            done.set_exception(error)
+        elif left[0] == 0 and not done.done():
+            done.set_result(None)
+
+    for job in jobs:
+        job.add_done_callback(one_done)
+    return done
+
+
+@dataclass(frozen=True)
+class _Raised:
+    """A kept answer that is an error (see ``FINAL_ERRORS``)."""
+
+    error: Exception
+
+
 class HeavyWork:
     """Replays and analyses of finished matches, off the event loop (see the module)."""
 
@@ -101,6 +144,9 @@ class HeavyWork:
         self._jobs = 0  # in or waiting for the workers
         self._mean_seconds = 1.0  # of a job, for Retry-After when busy
         self._executor: Executor | None = None
+        self._warming: Future[None] | None = None  # the new pool's processes starting
+        self._slots: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
+        self._watches: set[asyncio.Future[Any]] = set()  # each job's, until it ends
 
     # ------------------------------------------------------------------ the three answers
     async def replay(self, table_id: int, record: dict[str, Any], lang: str,
@@ -127,6 +173,8 @@ class HeavyWork:
         if hit is not None:
             self._cache.move_to_end(key)
             self.stats.cached += 1
+            if isinstance(hit[0], _Raised):  # "cannot be analysed" is an answer too
+                raise hit[0].error.with_traceback(None)
             return hit[0]
         running = self._running.get(key)
         if running is not None:
@@ -134,13 +182,14 @@ class HeavyWork:
             return await asyncio.shield(running)
         kind = str(key[0])
         limiter = self._limits[kind]
-        if not limiter.take(client):
-            self._refuse(f"{kind}/client", key, client)
-            raise Refusal(429, f"limits.{kind}_limited", limiter.retry_after(client))
+        # "Busy" first: a request refused for everyone's load costs its client nothing.
         if self._jobs >= self.queue:
             self._refuse("busy", key, client)
             raise Refusal(429, "limits.busy", self._mean_seconds * self._jobs
                           / max(1, self.workers))
+        if not limiter.take(client):
+            self._refuse(f"{kind}/client", key, client)
+            raise Refusal(429, f"limits.{kind}_limited", limiter.retry_after(client))
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._running[key] = future
         self._jobs += 1
@@ -154,6 +203,11 @@ class HeavyWork:
                 future.set_exception(HeavyFailed("the request computing it was cancelled")
                                      if isinstance(error, asyncio.CancelledError) else error)
                 future.exception()  # retrieved: nobody else need hear of it
+            if isinstance(error, FINAL_ERRORS):
+                # The step is not a card, or the position cannot be analysed: that never
+                # changes either, so asking again costs neither a job nor a token.
+                self._keep(key, _Raised(error), ERROR_BYTES)
+                self.stats.computed += 1
             raise
         else:
             future.set_result(result)
@@ -166,27 +220,72 @@ class HeavyWork:
             self._mean_seconds = 0.8 * self._mean_seconds + 0.2 * (time.monotonic() - started)
 
     async def _submit(self, function: Callable[..., T], *args: Any) -> T:
-        executor = self._executor or self._start()
+        # A job is handed to the pool only when a process is free for it (one per process),
+        # so that its time is counted from when it starts running: a job waiting behind
+        # others waits here, untimed, and a healthy process is never taken for a hung one.
+        # The process is free again when its job ends (a request cancelled meanwhile does
+        # not end it), or when it is replaced.
+        slots = self._free_process()
+        await slots.acquire()
+        held = [True]
+
+        def release(*_: object) -> None:
+            if held[0]:
+                held[0] = False
+                slots.release()
+
         try:
-            job = executor.submit(function, *args)
-        except BrokenExecutor as error:  # broke while idle: nothing was lost, start anew
-            self._replace(executor, error)
-            job = self._start().submit(function, *args)
+            executor = await self._ready()
+            try:
+                job = executor.submit(function, *args)
+            except BrokenExecutor as error:  # broke while idle: nothing was lost, start anew
+                self._replace(executor, error)
+                executor = await self._ready()
+                job = executor.submit(function, *args)
+        except BaseException:
+            release()
+            raise
+        # No job takes this long (an analysis stops starting worlds after 4 s): a process
+        # that has not answered is hung (stopped, swapping) and is replaced.  The watch is
+        # a task of its own: it goes on if the request is cancelled (its client gone), so a
+        # process that hangs then is still found, and its place freed.
+        watch = asyncio.ensure_future(self._answer(executor, job, "the job"))
+        self._watches.add(watch)
+        watch.add_done_callback(self._watches.discard)
+        watch.add_done_callback(_retrieved)
+        watch.add_done_callback(release)  # the job ended, or its process was replaced
+        return await asyncio.shield(watch)
+
+    async def _answer(self, executor: Executor, job: Future[T], what: str) -> T:
         try:
-            # No job takes this long (an analysis stops starting worlds after 4 s): a
-            # process that has not answered is hung (stopped, swapping) and is replaced.
             answer = asyncio.wrap_future(job)
             answer.add_done_callback(_retrieved)  # a hung job's end is no news to log
             return await asyncio.wait_for(asyncio.shield(answer), self.timeout)
         except BrokenExecutor as error:
             self.stats.failed += 1
             self._replace(executor, error)
-            raise HeavyFailed("the heavy-work process died with the job") from error
+            raise HeavyFailed(f"the heavy-work process died with {what}") from error
         except TimeoutError as error:
             self.stats.failed += 1
             self._replace(executor, error, kill=True)
             raise HeavyFailed(f"no answer from the heavy-work process in {self.timeout:.0f} s "
-                              "(hung)") from error
+                              f"to {what} (hung)") from error
+
+    def _free_process(self) -> asyncio.Semaphore:
+        loop = asyncio.get_running_loop()
+        if self._slots is None or self._slots[0] is not loop:
+            self._slots = (loop, asyncio.Semaphore(max(1, self.workers)))
+        return self._slots[1]
+
+    async def _ready(self) -> Executor:
+        """The pool, its processes started (spawned, imports done): that time is no job's."""
+        executor = self._executor or self._start()
+        warming = self._warming
+        if warming is not None:
+            await self._answer(executor, warming, "its start")
+            if self._warming is warming:
+                self._warming = None
+        return executor
 
     def _start(self) -> Executor:
         if self.workers == 0:
@@ -198,7 +297,9 @@ class HeavyWork:
             self._executor = ProcessPoolExecutor(self.workers, mp_context=spawn,
                                                  initializer=_init_process,
                                                  initargs=(os.getpid(),))
-            self._executor.submit(_warm)
+            # One warm-up per process: each submit with no idle process spawns one.
+            warmups = [self._executor.submit(_warm) for _ in range(self.workers)]
+            self._warming = _all_done(warmups)
         return self._executor
 
     def _replace(self, broken: Executor, error: BaseException, kill: bool = False) -> None:
@@ -214,6 +315,7 @@ class HeavyWork:
                     process.kill()
         broken.shutdown(wait=False, cancel_futures=True)
         self._executor = None
+        self._warming = None
 
     def _keep(self, key: tuple[Any, ...], value: Any, size: int) -> None:
         if size > self.cache_bytes:

@@ -172,6 +172,12 @@ class Measurement:
     pings: list[int] = field(default_factory=list)
     results: list[Any] = field(default_factory=list)
 
+    @property
+    def kept(self) -> Any:
+        """What the kept attempt's action returned (the one whose worst round trip is
+        ``stall``): the others' results may be spoilt by the noise that made them retried."""
+        return self.results[self.stalls.index(self.stall)]
+
     def __str__(self) -> str:
         worst = ", ".join(f"{s * 1000:.0f}" for s in self.stalls)
         took = ", ".join(f"{s * 1000:.0f}" for s in self.seconds)
@@ -181,12 +187,17 @@ class Measurement:
 
 def worst_stall(url: str, action: Callable[[], Any], *, attempts: int = 3,
                 threshold: float = THRESHOLD, warm_up: float = 0.3,
-                interval: float = INTERVAL) -> Measurement:
+                interval: float = INTERVAL,
+                between: Callable[[], Any] | None = None) -> Measurement:
     """Run ``action`` (which talks to the room at ``url``) under a probe socket, up to
     ``attempts`` times, stopping at the first whose worst round trip is within
-    ``threshold``; see the module's docstring.  ``warm_up`` seconds of pings come first."""
+    ``threshold``; see the module's docstring.  ``warm_up`` seconds of pings come first.
+    ``between`` runs before each attempt after the first, unmeasured: to let the room settle
+    (e.g. finish the work the attempt before left queued) so each attempt starts alike."""
     measured = Measurement()
-    for _ in range(attempts):
+    for attempt in range(attempts):
+        if attempt and between is not None:
+            between()
         with LoopProbe(url, interval) as probe:
             time.sleep(warm_up)
             start = time.monotonic()

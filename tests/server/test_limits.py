@@ -19,10 +19,12 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from belote.ai.analysis import AnalysisUnavailable
 from belote.server.app import create_app
 from belote.server.config import Settings
 from belote.server.heavy import HeavyFailed, HeavyWork
 from belote.server.limits import KeyedLimiter, Refusal, count_fields
+from belote.server.replay_analysis import StepError
 from tests.server.conftest import ORIGIN, client_for, make_settings
 from tests.server.helpers import Identities, connect, guest, play_to_the_end, sit_with_bots
 from tests.server.test_replay_analysis import card_steps, finished_record, store_finished
@@ -294,3 +296,119 @@ def test_a_heavy_process_that_dies_or_hangs_is_replaced_and_the_next_job_works(
     assert (after_death, after_hang) == ("two", "four")
     assert heavy.stats.replacements == 2 and heavy.stats.failed == 2
     assert sum("heavy-work process lost" in r.getMessage() for r in caplog.records) == 2
+
+
+def _nap(text: str) -> str:
+    time.sleep(0.7)
+    return text
+
+
+def test_a_healthy_heavy_process_with_jobs_waiting_behind_each_other_is_not_taken_for_hung(
+        caplog: Any) -> None:
+    """Review finding: the timeout ran from the submit, so time waiting in the queue
+    counted (heavy_timeout=2.5 s, four 1 s jobs: the third and fourth failed and the healthy
+    process was killed).  A job is timed from its start: four 0.7 s jobs on one process,
+    2.8 s of work in all, all answer under a 2 s timeout."""
+    heavy = HeavyWork(Settings(heavy_workers=1, heavy_timeout=2.0, heavy_queue=8))
+
+    async def scenario() -> list[Any]:
+        return await asyncio.gather(
+            *(heavy._get(("record", n), "a", len, _nap, str(n)) for n in range(4)),
+            return_exceptions=True)
+
+    try:
+        with caplog.at_level(logging.ERROR):
+            answers = asyncio.run(scenario())
+    finally:
+        heavy.close()
+    assert answers == ["0", "1", "2", "3"]
+    assert heavy.stats.replacements == 0 and heavy.stats.failed == 0
+    assert not any("heavy-work process lost" in r.getMessage() for r in caplog.records)
+
+
+def test_a_request_refused_as_busy_costs_its_client_nothing() -> None:
+    """Review finding: the client's token was taken before the global "busy" check."""
+    heavy = HeavyWork(Settings(heavy_workers=0, heavy_queue=1, replays_burst=1,
+                               replays_per_hour=1.0))
+
+    async def scenario() -> list[Any]:
+        first = asyncio.ensure_future(heavy._get(("record", 1), "a", len, _slow, "one"))
+        await asyncio.sleep(0.05)
+        busy = await asyncio.gather(heavy._get(("record", 2), "b", len, _slow, "two"),
+                                    return_exceptions=True)
+        return [await first, *busy, await heavy._get(("record", 2), "b", len, _slow, "two")]
+
+    try:
+        first, busy, later = asyncio.run(scenario())
+    finally:
+        heavy.close()
+    assert isinstance(busy, Refusal) and busy.key == "limits.busy"
+    assert (first, later) == ("one", "two")  # b's one token was still there
+    assert heavy.stats.refused == {"busy": 1}
+
+
+UNAVAILABLE_CALLS: list[int] = []
+
+
+def _cannot_analyse(step: int) -> str:
+    UNAVAILABLE_CALLS.append(step)
+    if step % 2:
+        raise StepError("not_a_card", step=step)
+    raise AnalysisUnavailable("3 players, 8 tricks left: too many unknown cards")
+
+
+def test_a_step_that_cannot_be_analysed_is_kept_and_asking_again_costs_nothing() -> None:
+    """Review finding: AnalysisUnavailable / StepError answers were not cached, so asking
+    again for such a step cost a process job and a token every time."""
+    UNAVAILABLE_CALLS.clear()
+    heavy = HeavyWork(Settings(heavy_workers=0, analyses_burst=2, analyses_per_hour=1.0))
+
+    async def one_by_one() -> list[Any]:
+        answers = []
+        for step in (4, 5, 4, 5, 4, 5):
+            answers += await asyncio.gather(
+                heavy._get(("analysis", 1, step), "a", len, _cannot_analyse, step),
+                return_exceptions=True)
+        return answers
+
+    try:
+        answers = asyncio.run(one_by_one())
+    finally:
+        heavy.close()
+    assert UNAVAILABLE_CALLS == [4, 5]  # one job each, then kept: the two tokens suffice
+    assert [type(a) for a in answers] == [AnalysisUnavailable, StepError] * 3
+    assert all(not isinstance(a, Refusal) for a in answers)
+    assert heavy.stats.computed == 2 and heavy.stats.cached == 4
+    assert heavy.stats.refused == {}
+
+
+def _say_and_stop(path: str) -> str:
+    Path(path).write_text(str(os.getpid()))
+    return _stop()
+
+
+def test_a_process_that_hangs_on_a_job_whose_request_was_cancelled_is_still_replaced(
+        tmp_path: Path) -> None:
+    """A job's place in the process is freed when the job ends, not when its request does;
+    so the watch goes on without the request: a process that hangs on a job whose client has
+    gone is still found, killed and replaced, and the next job is answered."""
+    heavy = HeavyWork(Settings(heavy_workers=1, heavy_timeout=1.5))
+
+    async def scenario() -> str:
+        stopped = tmp_path / "stopped"
+        gone = asyncio.ensure_future(heavy._get(("record", 1), "a", len, _say_and_stop,
+                                                str(stopped)))
+        while not stopped.exists():  # the job runs, and its process stops
+            await asyncio.sleep(0.05)
+        gone.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await gone
+        answer: str = await asyncio.wait_for(
+            heavy._get(("record", 2), "a", len, str, "two"), 30)
+        return answer
+
+    try:
+        assert asyncio.run(scenario()) == "two"
+    finally:
+        heavy.close()
+    assert heavy.stats.replacements == 1 and heavy.stats.failed == 1

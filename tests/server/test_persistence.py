@@ -248,3 +248,29 @@ def test_belote_serve_runs_on_postgresql(postgres_url: str) -> None:
             output, _ = server.communicate()
     assert f"database {url}" in output, output
     assert with_store(url, Store.secret)  # the served room made its tables and key there
+
+
+def test_the_rooms_sqlite_connections_commit_with_synchronous_full(tmp_path: Path) -> None:
+    """Review finding (issue 21, item 13: durability must not depend on the database's
+    commit setting): SQLite ran WAL with ``synchronous=NORMAL``, which can lose acknowledged
+    moves on a power loss.  Every connection of the room syncs at each commit (FULL = 2),
+    the tournaments' and ratings' stores too (they share the room's engine)."""
+    app = create_app(make_settings(tmp_path))
+    with client_for(app) as client:
+        assert client.get("/").status_code == 200
+        store = app.state.room.store
+
+        async def pragmas() -> list[tuple[Any, Any]]:
+            found = []
+            async with store.engine.connect() as one, store.engine.connect() as two:
+                for conn in (one, two):
+                    mode = (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar()
+                    sync = (await conn.exec_driver_sql("PRAGMA synchronous")).scalar()
+                    found.append((mode, sync))
+            return found
+
+        assert client.portal is not None
+        assert client.portal.call(pragmas) == [("wal", 2), ("wal", 2)]
+        room = app.state.room
+        assert room.tournaments.service.store.engine is store.engine
+        assert room.ratings.store.engine is store.engine
