@@ -2,9 +2,13 @@
 rules and the drawn players' seats reserved, and a finished table reports its match totals
 to the tournament by itself.
 
-Seats: each seat is held for its drawn player (``owner`` is ``tournament:<name key>``, a
-label, until the player claims it from the tournament page with the seat code that is theirs
-alone: :mod:`belote.tournament.codes`; a name typed at sign-in takes no seat).  If the
+Seats: each seat is held for its drawn player (``owner`` is ``tournament:<game id>:<seat>``,
+a label naming the place, never the player: names are not unique), until the player claims
+it from the tournament page with the seat code that is theirs alone
+(:mod:`belote.tournament.codes`; a name typed at sign-in takes no seat).  The code names a
+place (side, seat in the side), and that place is the seat taken.  Tables opened before
+seats were held by place (``tournament:<name key>``) are still claimed, at the code's own
+place only.  If the
 organiser allows stand-ins, a bot plays a seat until its player comes; the table starts at
 once.  Otherwise the table starts
 when the four players have claimed their seats.
@@ -43,6 +47,11 @@ def _key(name: str) -> str:
     from belote.server.auth.names import name_key
 
     return name_key(name)
+
+
+def held_for(game_id: int, seat_no: int) -> str:
+    """The owner label of a seat held for its drawn player: the place, not the name."""
+    return f"{RESERVED}{game_id}:{seat_no}"
 
 
 class TournamentRoom:
@@ -93,7 +102,7 @@ class TournamentRoom:
         seats = [Seat() for _ in range(4)]
         for side, seat_numbers in enumerate(SEATS_OF_SIDE):
             for player, seat_no in zip(game.lineup[side], seat_numbers, strict=True):
-                seats[seat_no] = Seat("human", player, RESERVED + _key(player),
+                seats[seat_no] = Seat("human", player, held_for(game.id, seat_no),
                                       standin=standins)
 
         async def reserve() -> None:
@@ -112,10 +121,13 @@ class TournamentRoom:
         if game.table_id is None or game.table_id not in self.room.tables:
             raise TournamentError("no_table")
         table = self.room.tables[game.table_id]
-        wanted = RESERVED + _key(game.lineup[seat[0]][seat[1]])
+        seat_no = SEATS_OF_SIDE[seat[0]][seat[1]]
+        # The place the code names; a table opened before places were held (its seats held
+        # under the player's name key) is taken at that same place only.
+        owners = (held_for(game.id, seat_no), RESERVED + _key(game.lineup[seat[0]][seat[1]]))
 
         async def take() -> None:
-            if not await table.take_reserved(wanted, uid, account):
+            if not await table.take_reserved(seat_no, owners, uid, account):
                 raise TournamentError("not_your_seat")
             reserved = any(s.owner and s.owner.startswith(RESERVED) and not s.standin
                            for s in table.seats)
