@@ -256,9 +256,9 @@ def test_seat_codes_are_random_and_wrong_guesses_are_limited_per_address(
     page = give_code(people, "Nobody", tid, 1, codes[0])
     assert "Sign in first" in page
     people.guest("Guesser")
-    from belote.server.tournament.web import CODE_GUESSES
+    from belote.server.config import Settings
 
-    for n in range(CODE_GUESSES):
+    for n in range(Settings().seat_code_guesses):
         page = give_code(people, "Guesser", tid, 1, f"AAAA{n:04d}")
         assert "not a seat code of this game" in page
     page = give_code(people, "Guesser", tid, 1, codes[0])  # even the right one, for a while

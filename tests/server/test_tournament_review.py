@@ -7,12 +7,17 @@ a seat code stays out of URLs that reach logs.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from starlette.testclient import TestClient
 
+from belote.server.app import create_app
+from belote.server.config import Settings
 from belote.tournament.codes import seat_of_account
 from belote.tournament.model import Entrant, Game
+from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import Identities
-from tests.server.test_tournament_day import give_code
+from tests.server.test_tournament_day import give_code, pinasca
 from tests.server.test_tournament_http import create, post, register, tournament
 
 
@@ -93,3 +98,48 @@ def test_a_bound_account_is_its_own_marco_not_the_first_of_the_name() -> None:
     assert seat_of_account(moved, entrants, "anna-b") == (1, 1)
     swapped = Game(1, 1, 1, ((1, 2), (3, 4)), lineup=(("Dino", "Marco"), ("Anna", "Luca")))
     assert seat_of_account(swapped, entrants, "marco-rossi") == (0, 1)
+
+
+def test_other_peoples_wrong_codes_at_the_venue_do_not_refuse_a_right_one(
+        client: TestClient) -> None:
+    """Review, HIGH: 20 wrong codes from an address (a club's one Wi-Fi) refused every code
+    from it, right ones included, for ten minutes: one person locked the venue out."""
+    people = Identities(client)
+    tid = pinasca(people)
+    right = tournament(client, tid).game(1).codes[0][0]
+    people.guest("Guesser")
+    for n in range(Settings().seat_code_guesses):  # all at game 2, from the venue's address
+        page = give_code(people, "Guesser", tid, 2, f"AAAA{n:04d}")
+        assert "not a seat code of this game" in page
+    game2 = tournament(client, tid).game(2).codes[0][0]
+    assert "Too many wrong codes" in give_code(people, "Guesser", tid, 2, game2)
+    assert "Too many wrong codes" in give_code(people, "Guesser", tid, 1, right)
+    # Someone else at the same address, at another table: their right code is taken.
+    people.guest("Anna")
+    page = give_code(people, "Anna", tid, 1, right)
+    assert "Too many wrong codes" not in page and "not a seat code" not in page
+    assert client.app.state.refused["seat_code_guesses"] == 2  # type: ignore[attr-defined]
+
+
+def test_the_address_ceiling_on_seat_codes_is_the_room_limiters_and_counted(
+        tmp_path: Path) -> None:
+    """Review: one limiter mechanism with the invitation codes', configured in Settings and
+    counted in ``app.state.refused``; a flood from one address still stops at its ceiling."""
+    app = create_app(make_settings(tmp_path, seat_code_guesses=2,
+                                   seat_code_guesses_per_address=3))
+    with client_for(app) as client:
+        people = Identities(client)
+        tid = pinasca(people)
+        people.guest("Aldo")
+        people.guest("Bice")
+        for who, game in (("Aldo", 1), ("Aldo", 1), ("Bice", 2)):
+            assert "not a seat code" in give_code(people, who, tid, game, "AAAABBBB")
+        right = tournament(client, tid).game(2).codes[1][1]
+        people.guest("Carlo")
+        assert "Too many wrong codes" in give_code(people, "Carlo", tid, 2, right)
+        assert app.state.refused["seat_code_guesses"] == 1
+        # The invitation codes go through the same mechanism, counted beside.
+        for _ in range(Settings().code_guesses_per_minute):
+            client.get("/join/NOPENOPE", follow_redirects=False)
+        assert client.get("/join/NOPENOPE", follow_redirects=False).status_code == 429
+        assert app.state.refused["code_guesses"] == 1
