@@ -185,7 +185,9 @@ def _when(moment: datetime) -> str:
 
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
-    room = Room(settings)
+    # Replays, analyses and tournament draws: off the event loop, in a niced process.
+    heavy = HeavyWork(settings)
+    room = Room(settings, offload=heavy.run)
     # Lobby chat lines per person: a burst, then a steady rate (keys are forgotten when idle).
     lobby_chat = KeyedLimiter(settings.chat_burst, settings.chat_per_minute * 60)
     hour, keys = 3600.0, settings.limiter_max_keys
@@ -197,8 +199,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
     sessions = Sessions(room.store, guest_idle=timedelta(hours=settings.guest_idle_hours),
                         account_idle=timedelta(days=settings.session_days))
     devices = KnownDevices(room, secure=settings.secure_cookies)
-    # Replays and analyses of finished matches: off the event loop, cached, limited.
-    heavy = HeavyWork(settings)
     # Requests refused by a limit of this module, by reason (each is logged too).
     refusals: Counter[str] = Counter()
     # Wrong codes: invitation codes per address (guessing one is then hopeless), seat codes

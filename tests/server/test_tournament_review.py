@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from starlette.testclient import TestClient
 
 from belote.server.app import create_app
@@ -143,3 +144,40 @@ def test_the_address_ceiling_on_seat_codes_is_the_room_limiters_and_counted(
             client.get("/join/NOPENOPE", follow_redirects=False)
         assert client.get("/join/NOPENOPE", follow_redirects=False).status_code == 429
         assert app.state.refused["code_guesses"] == 1
+
+
+def _hung_draw(*args: object) -> None:
+    """A draw that never ends (pickled by name into the heavy-work process)."""
+    import time
+
+    time.sleep(40)
+
+
+def test_a_hung_draw_is_stopped_and_releases_the_tournament(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review, MEDIUM: the draw ran in a home-made process pool with no timeout (a hung
+    draw held the tournament's lock for ever), not niced, falling back to a thread with no
+    log line nor counter when it broke.  It now runs in the room's heavy-work process."""
+    from belote.server.tournament import service
+
+    assert not hasattr(service, "_POOL")
+    app = create_app(make_settings(tmp_path, heavy_workers=1, heavy_timeout=6.0))
+    with client_for(app) as client:
+        people = Identities(client)
+        org = register(people, "Organiser")
+        tid = create(org, target="1500")
+        post(org, f"/tournaments/{tid}/do/register", club="Q0", a_player1="Anna",
+             a_player2="Bruno", b_player1="Carla", b_player2="Dino")
+        post(org, f"/tournaments/{tid}/do/register", club="Q1", a_player1="Elsa",
+             a_player2="Fede", b_player1="Gino", b_player2="Ivo")
+        monkeypatch.setattr(service, "_draw_seeded", _hung_draw)
+        page = post(org, f"/tournaments/{tid}/do/draw")
+        assert "The draw could not finish" in page
+        heavy = app.state.heavy
+        assert heavy.stats.failed == 1 and heavy.stats.replacements == 1
+        assert tournament(client, tid).current is None  # nothing changed
+        monkeypatch.undo()
+        page = post(org, f"/tournaments/{tid}/do/draw")  # the lock was released
+        assert "Done." in page
+        assert tournament(client, tid).current is not None
+        assert heavy.stats.computed >= 1

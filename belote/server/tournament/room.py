@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from belote.server.heavy import HeavyFailed
 from belote.server.seats import Seat
-from belote.server.tournament.service import Tournaments
+from belote.server.tournament.service import Offload, Tournaments
 from belote.server.tournament.store import TournamentStore
 from belote.tournament.model import Game, TournamentError
 
@@ -55,13 +57,27 @@ def held_for(game_id: int, seat_no: int) -> str:
 
 
 class TournamentRoom:
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Room, offload: Offload | None = None) -> None:
+        """``offload`` runs a draw's pairing elsewhere (the app passes
+        :meth:`belote.server.heavy.HeavyWork.run`); None: a worker thread."""
         self.room = room
+        self._offload = offload
         self.service = Tournaments(TournamentStore(room.store.engine),
-                                   open_per_owner=OPEN_PER_ACCOUNT, draw_process=True)
+                                   open_per_owner=OPEN_PER_ACCOUNT,
+                                   offload=self._elsewhere if offload is not None else None)
         self._tasks: set[asyncio.Task[None]] = set()
         self._reported: set[int] = set()  # tables whose result is being or was reported
         self.report_failures = 0  # results a finished table could not record (logged)
+
+    async def _elsewhere(self, function: Callable[..., Any], *args: Any) -> Any:
+        """A draw in the heavy-work process; lost (hung and killed, or the process died,
+        logged and counted there): refused with its reason, the tournament as it was."""
+        assert self._offload is not None
+        try:
+            return await self._offload(function, *args)
+        except HeavyFailed as error:
+            log.error("tournament draw lost: %r", error)
+            raise TournamentError("draw_failed") from error
 
     async def open(self) -> None:
         await self.service.load_running()
