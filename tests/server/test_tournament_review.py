@@ -181,3 +181,34 @@ def test_a_hung_draw_is_stopped_and_releases_the_tournament(
         assert "Done." in page
         assert tournament(client, tid).current is not None
         assert heavy.stats.computed >= 1
+
+
+def test_a_seat_code_stays_out_of_urls_that_reach_logs(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review, LOW: the table card's QR code opened ``.../code?c=CODE``: the code landed in
+    access logs and Referer headers.  It is now in the fragment (``#c=``), which browsers
+    never send; the page's script fills the field from it, and the page sends no Referer."""
+    import segno
+
+    people = Identities(client)
+    tid = pinasca(people)
+    encoded: list[str] = []
+    make = segno.make
+    monkeypatch.setattr(segno, "make", lambda data, **kw: encoded.append(data) or make(
+        data, **kw))
+    page = people.use("Organiser").get(f"/tournaments/{tid}/cards").text
+    codes = [code for n in (1, 2) for side in tournament(client, tid).game(n).codes
+             for code in side]
+    assert len(encoded) == 8
+    for url, code in zip(encoded, codes, strict=True):
+        assert url.endswith(f"/code#c={code}") and "?" not in url
+    assert "?c=" not in page
+    code_page = people.use("Organiser").get(f"/tournaments/{tid}/games/1/code").text
+    assert '<meta name="referrer" content="no-referrer">' in code_page
+    assert '<script src="/static/tournament.js" defer></script>' in code_page
+    script = client.get("/static/tournament.js").text
+    assert "location.hash" in script and 'getElementById("code")' in script
+    # Without scripts the code is typed, as before (and old cards' ?c= still fills it).
+    assert 'name="code"' in code_page
+    old = people.use("Organiser").get(f"/tournaments/{tid}/games/1/code?c={codes[0]}").text
+    assert f'value="{codes[0]}"' in old

@@ -375,6 +375,7 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
     async def code_page(request: Request) -> Response:
         tid, t = await tournament(request)
         game = game_or_404(t, request)
+        # Table cards printed before the code moved to the fragment carry ``?c=``.
         typed = str(request.query_params.get("c", ""))[:32]
         return await render(request, "tournament_code.html", tid=tid, tour=t, game=game,
                       typed=typed, seat=seat_held(request, tid, t, game), seats=SEATS)
@@ -617,7 +618,8 @@ def _detail(data: dict[str, Any]) -> str:
 def _slips(tid: int, games: list[Game], base: str) -> dict[int, list[tuple[int, int, str,
                                                                           str, str]]]:
     """Per game, each seat's (side, seat, player, code as printed, QR code as inline SVG):
-    the QR code opens the seat-code page with the code filled in."""
+    the QR code opens the seat-code page with the code filled in (from the URL's fragment,
+    by the page's script; without scripts the code is typed)."""
     import segno  # the server extra (README: dependencies)
 
     out: dict[int, list[tuple[int, int, str, str, str]]] = {}
@@ -626,7 +628,9 @@ def _slips(tid: int, games: list[Game], base: str) -> dict[int, list[tuple[int, 
         for side_no, side in enumerate(game.lineup):
             for seat_no, player in enumerate(side):
                 code = game.codes[side_no][seat_no] if game.codes else ""
-                url = f"{base}/tournaments/{tid}/games/{game.id}/code?c={code}"
+                # In the fragment: never sent to the server (its access log) nor in a
+                # Referer; the code page's script fills the field from it.
+                url = f"{base}/tournaments/{tid}/games/{game.id}/code#c={code}"
                 svg = segno.make(url, error="m").svg_inline(scale=3, omitsize=False)
                 rows.append((side_no, seat_no, player, shown(code) if code else "", svg))
         out[game.id] = rows
