@@ -12,7 +12,8 @@ with no code to type; a name typed at sign-in still proves nothing.
 
 Codes are drawn with :mod:`secrets` from 31 characters that cannot be misread (no 0/O,
 1/I/L): 8 of them, about 40 bits, compared in constant time (:func:`seat_of`); the room
-limits the guesses per address.
+limits the wrong ones per session, per game from an address and per address.  A code names a
+place (side, seat in the side), never a name: names repeat (two pairs may each have a Marco).
 """
 
 from __future__ import annotations
