@@ -62,7 +62,7 @@ from belote.server.config import Settings
 from belote.server.connection import Connection
 from belote.server.heavy import HeavyFailed, HeavyWork
 from belote.server.keys import bindings_for_client, help_rows
-from belote.server.limits import BodyLimit, KeyedLimiter, Refusal, count_fields
+from belote.server.limits import BodyLimit, CodeGuesses, KeyedLimiter, Refusal, count_fields
 from belote.server.lobby import page_number
 from belote.server.persistence import Account, NameTaken, SessionRow
 from belote.server.ratings.web import ratings_routes
@@ -186,7 +186,9 @@ def _when(moment: datetime) -> str:
 
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
-    room = Room(settings)
+    # Replays, analyses and tournament draws: off the event loop, in a niced process.
+    heavy = HeavyWork(settings)
+    room = Room(settings, offload=heavy.run)
     # Lobby chat lines per person: a burst, then a steady rate (keys are forgotten when idle).
     lobby_chat = KeyedLimiter(settings.chat_burst, settings.chat_per_minute * 60)
     hour, keys = 3600.0, settings.limiter_max_keys
@@ -198,12 +200,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
     sessions = Sessions(room.store, guest_idle=timedelta(hours=settings.guest_idle_hours),
                         account_idle=timedelta(days=settings.session_days))
     devices = KnownDevices(room, secure=settings.secure_cookies)
-    # Replays and analyses of finished matches: off the event loop, cached, limited.
-    heavy = HeavyWork(settings)
     # Requests refused by a limit of this module, by reason (each is logged too).
     refusals: Counter[str] = Counter()
-    # Failed invitation codes per address (guessing one is then hopeless).
-    code_guesses = RateLimiter(settings.code_guesses_per_minute, 60.0, keys)
+    # Wrong codes: invitation codes per address (guessing one is then hopeless), seat codes
+    # per session, per game at an address and per address; one mechanism, counted in
+    # ``refusals`` (belote/server/limits.py).
+    code_guesses = CodeGuesses("code_guesses", settings.code_guesses_per_minute,
+                               settings.code_guesses_per_minute, 60.0, refusals, keys)
+    seat_codes = CodeGuesses("seat_code_guesses", settings.seat_code_guesses,
+                             settings.seat_code_guesses_per_address, settings.seat_code_window,
+                             refusals, keys)
     # Who may see a finished match's replay: (private, owners), read once from its log.
     replay_access: OrderedDict[int, tuple[bool, frozenset[str]]] = OrderedDict()
     def close_sockets(ids: list[str]) -> None:
@@ -587,16 +593,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
             code = str(data.get("code", ""))
         else:
             code = str(request.path_params.get("code", ""))
-        address_key = f"ip:{_address(request)}"
-        if code_guesses.blocked(address_key):
-            refusals["code_guesses"] += 1
-            log.warning("invitation code refused for %s: too many wrong codes",
-                        _address(request))
-            raise Refusal(429, "limits.code_guesses", code_guesses.retry_after(address_key))
+        wait = code_guesses.refused(_address(request))
+        if wait is not None:
+            raise Refusal(429, "limits.code_guesses", wait)
         try:
             table = room.table_by_code(code[:16])
         except TableError as error:
-            code_guesses.hit(address_key)
+            code_guesses.wrong(_address(request))
             return back(request, "/", error.code)
         invited = request.session.get("invited", [])
         invited = [t for t in invited if isinstance(t, int) and t in room.tables][-20:]
@@ -910,7 +913,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     ]
     # --- tournaments (belote/server/tournament/web.py): console, standings, score entry ---
     routes += tournament_routes(room, TournamentPages(render, form, _session, _identity,
-                                                      language))
+                                                      language, seat_codes))
     # --- ratings (belote/server/ratings/web.py): profiles and leaderboards ---
     routes += ratings_routes(room.ratings.store, render, language)
     app = Starlette(

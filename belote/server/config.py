@@ -69,6 +69,12 @@ class Settings:
     max_form_fields: int = 64
     # Failed invitation codes one address may try within a minute (then 429).
     code_guesses_per_minute: int = 10
+    # Wrong tournament seat codes within the window (belote/server/tournament/web.py): per
+    # browser session and per game from one address, and in all from one address (a club's
+    # players share one; only a flood reaches it).  Codes have ~40 bits: guessing is hopeless.
+    seat_code_guesses: int = 20
+    seat_code_guesses_per_address: int = 200
+    seat_code_window: float = 600.0
     # Replays and card analyses of finished matches (belote/server/heavy.py): processes that
     # compute them (0: a thread of the server, for tests), jobs in or waiting for them at
     # most (then 429 "busy"), the answers kept (MiB), and what one address may have computed

@@ -166,6 +166,21 @@ class HeavyWork:
                                               record, step)
         return found
 
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in the heavy-work process, uncached and limited by its caller
+        (a tournament's draw, one at a time per tournament): the same process, niceness,
+        timeout (hung: killed, replaced, :class:`HeavyFailed`), logging and counting as the
+        answers above.  ``function`` and its arguments must pickle (the process is spawned)."""
+        self._jobs += 1
+        started = time.monotonic()
+        try:
+            result = await self._submit(function, *args)
+        finally:
+            self._jobs -= 1
+            self._mean_seconds = 0.8 * self._mean_seconds + 0.2 * (time.monotonic() - started)
+        self.stats.computed += 1
+        return result
+
     # ------------------------------------------------------------------ the machinery
     async def _get(self, key: tuple[Any, ...], client: str, size: Callable[[Any], int],
                    function: Callable[..., Any], *args: Any) -> Any:

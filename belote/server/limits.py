@@ -23,6 +23,8 @@ from collections.abc import Callable
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from belote.server.auth.limits import RateLimiter
+
 log = logging.getLogger(__name__)
 
 
@@ -162,3 +164,42 @@ class KeyedLimiter:
         self._last_sweep = now
         for key in [k for k, b in self._buckets.items() if b.full]:
             del self._buckets[key]
+
+
+class CodeGuesses:
+    """Wrong codes typed (a private table's invitation code, a tournament seat code): the
+    one limit on guessing them, counted and logged.
+
+    A wrong code counts against each of the caller's ``narrow`` keys (the person's session,
+    the game at that address...) and against the address.  Past ``per_key`` wrong codes
+    within ``window`` seconds under one narrow key, or ``per_address`` under the address,
+    every code under it, right or wrong, is refused until the oldest leaves the window:
+    otherwise a guesser would just go on until one is accepted.  So that the people who
+    share an address (a club's Wi-Fi) are not refused a right code for someone else's
+    typos, ``per_address`` is set well above ``per_key``: only a flood, never typos, reaches
+    it, and guessing stays hopeless either way.  Each refusal is logged and counted in
+    ``counts[name]`` (the app's ``state.refused``)."""
+
+    def __init__(self, name: str, per_key: int, per_address: int, window: float,
+                 counts: Counter[str], max_keys: int = 10_000) -> None:
+        self.name = name
+        self.counts = counts
+        self._narrow = RateLimiter(per_key, window, max_keys)
+        self._wide = RateLimiter(per_address, window, max_keys)
+
+    def refused(self, address: str, *narrow: str) -> float | None:
+        """None if a code may be tried now; else the seconds to wait (counted, logged)."""
+        wide = f"ip:{address}"
+        if not (self._wide.blocked(wide) or self._narrow.blocked(*narrow)):
+            return None
+        self.counts[self.name] += 1
+        log.warning("%s refused for %s (%s): too many wrong codes; refusals so far %d",
+                    self.name, address, ", ".join(narrow) or "address",
+                    self.counts[self.name])
+        return max(self._wide.retry_after(wide), self._narrow.retry_after(*narrow))
+
+    def wrong(self, address: str, *narrow: str) -> None:
+        """One wrong code, under the address and each narrow key."""
+        self._wide.hit(f"ip:{address}")
+        if narrow:
+            self._narrow.hit(*narrow)

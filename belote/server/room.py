@@ -6,6 +6,7 @@ import asyncio
 import logging
 import secrets
 from collections import deque
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from belote.i18n import translate
@@ -31,7 +32,10 @@ def invitation_code() -> str:
 
 
 class Room:
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings,
+                 offload: Callable[..., Awaitable[Any]] | None = None) -> None:
+        """``offload`` runs heavy work elsewhere (the app's ``HeavyWork.run``): a
+        tournament's draw; None: a worker thread."""
         self.settings = settings
         self.store = Store(settings.db_url)
         self.bots: BotPool | None = None
@@ -56,7 +60,7 @@ class Room:
         self.feed = LobbyFeed(self, settings)  # the lobby's live list (belote/server/lobby.py)
         # --- tournaments (belote/server/tournament/room.py): tables of tournament games ---
         from belote.server.tournament.room import TournamentRoom
-        self.tournaments = TournamentRoom(self)
+        self.tournaments = TournamentRoom(self, offload)
         # --- ratings (belote/server/ratings/room.py): a finished match records itself ---
         from belote.server.ratings.room import RatingsRoom
         self.ratings = RatingsRoom(self)

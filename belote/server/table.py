@@ -686,15 +686,16 @@ class Table:
         self.seats = seats
         await self._commit_seats("web.notice.sat", 0, before)
 
-    async def take_reserved(self, owner: str, uid: str, account: int | None = None) -> bool:
-        """The person ``uid`` takes the seat held under ``owner``; ``False``: none is."""
-        for seat_no, seat in enumerate(self.seats):
-            if seat.owner == owner:
-                before = self._seating()
-                self.seats[seat_no] = Seat("human", seat.name, uid, account=account)
-                await self._commit_seats("web.notice.sat", seat_no, before)
-                return True
-        return False
+    async def take_reserved(self, seat_no: int, owners: tuple[str, ...], uid: str,
+                            account: int | None = None) -> bool:
+        """The person ``uid`` takes seat ``seat_no``, held under one of ``owners``;
+        ``False``: that seat is not (a seat is named by its place, never found by a name)."""
+        if not 0 <= seat_no < len(self.seats) or self.seats[seat_no].owner not in owners:
+            return False
+        before = self._seating()
+        self.seats[seat_no] = Seat("human", self.seats[seat_no].name, uid, account=account)
+        await self._commit_seats("web.notice.sat", seat_no, before)
+        return True
 
     async def start_match(self, first_dealer: int) -> None:
         """Start the match (the seats being full), as a seated host's start does."""

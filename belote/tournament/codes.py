@@ -12,7 +12,8 @@ with no code to type; a name typed at sign-in still proves nothing.
 
 Codes are drawn with :mod:`secrets` from 31 characters that cannot be misread (no 0/O,
 1/I/L): 8 of them, about 40 bits, compared in constant time (:func:`seat_of`); the room
-limits the guesses per address.
+limits the wrong ones per session, per game from an address and per address.  A code names a
+place (side, seat in the side), never a name: names repeat (two pairs may each have a Marco).
 """
 
 from __future__ import annotations
@@ -108,17 +109,29 @@ def seat_of(game: Game, typed: str) -> tuple[int, int] | None:
 def seat_of_account(game: Game, entrants: dict[int, Entrant],
                     account: str) -> tuple[int, int] | None:
     """The (side, seat in the side) of ``game`` whose player an organiser bound to
-    ``account`` (a name key), or None: the seat's player is one of its side's entrants'
-    players, at the position bound to that account."""
+    ``account`` (a name key), or None.
+
+    By position, never by a name alone (names are not unique: two pairs may each have a
+    Marco): the draw seats a side's entrants' players in order (``formats._lineup``), so
+    seat ``k`` of a side is the ``k``-th of them, bound if that very player still sits
+    there.  A line-up that moved the bound player to another seat of the side is followed
+    only where their name is there exactly once; anything ambiguous is None (the player
+    gives their seat code)."""
     if not account:
         return None
+    found: set[tuple[int, int]] = set()
     for side_no, side in enumerate(game.lineup):
-        for seat_no, player in enumerate(side):
-            for entrant_id in game.sides[side_no] if side_no < len(game.sides) else ():
-                entrant = entrants.get(entrant_id)
-                if entrant is None:
-                    continue
-                for position, name in enumerate(entrant.players):
-                    if name == player and entrant.account(position) == account:
-                        return side_no, seat_no
-    return None
+        ids = game.sides[side_no] if side_no < len(game.sides) else ()
+        places = [(entrants[e], position) for e in ids if e in entrants
+                  for position in range(len(entrants[e].players))]
+        for k, (entrant, position) in enumerate(places):
+            if entrant.account(position) != account:
+                continue
+            name = entrant.players[position]
+            if k < len(side) and side[k] == name:
+                found.add((side_no, k))
+                continue
+            seats = [n for n, player in enumerate(side) if player == name]
+            if len(seats) == 1:
+                found.add((side_no, seats[0]))
+    return found.pop() if len(found) == 1 else None

@@ -1,7 +1,15 @@
 // Tournament pages: the standings refresh themselves; the score entry checks its field as
-// it is typed.  Both pages work without this script.
+// it is typed; the seat-code page takes the code from its address's fragment (#c=..., the
+// table card's QR code: a fragment never reaches the server's logs nor a Referer).  Every
+// page works without this script (the code is then typed).
 "use strict";
 (function () {
+  const code = document.getElementById("code");
+  const given = /(?:^#|&)c=([^&]*)/.exec(location.hash);
+  if (code && given) {
+    if (!code.value) { code.value = decodeURIComponent(given[1]); }
+    history.replaceState(null, "", location.pathname + location.search);  // out of history
+  }
   const live = document.querySelector("[data-live]");
   if (live) {
     setInterval(async function () {

@@ -2,9 +2,13 @@
 rules and the drawn players' seats reserved, and a finished table reports its match totals
 to the tournament by itself.
 
-Seats: each seat is held for its drawn player (``owner`` is ``tournament:<name key>``, a
-label, until the player claims it from the tournament page with the seat code that is theirs
-alone: :mod:`belote.tournament.codes`; a name typed at sign-in takes no seat).  If the
+Seats: each seat is held for its drawn player (``owner`` is ``tournament:<game id>:<seat>``,
+a label naming the place, never the player: names are not unique), until the player claims
+it from the tournament page with the seat code that is theirs alone
+(:mod:`belote.tournament.codes`; a name typed at sign-in takes no seat).  The code names a
+place (side, seat in the side), and that place is the seat taken.  Tables opened before
+seats were held by place (``tournament:<name key>``) are still claimed, at the code's own
+place only.  If the
 organiser allows stand-ins, a bot plays a seat until its player comes; the table starts at
 once.  Otherwise the table starts
 when the four players have claimed their seats.
@@ -19,10 +23,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from belote.server.heavy import HeavyFailed
 from belote.server.seats import Seat
-from belote.server.tournament.service import Tournaments
+from belote.server.tournament.service import Offload, Tournaments
 from belote.server.tournament.store import TournamentStore
 from belote.tournament.model import Game, TournamentError
 
@@ -45,14 +51,33 @@ def _key(name: str) -> str:
     return name_key(name)
 
 
+def held_for(game_id: int, seat_no: int) -> str:
+    """The owner label of a seat held for its drawn player: the place, not the name."""
+    return f"{RESERVED}{game_id}:{seat_no}"
+
+
 class TournamentRoom:
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Room, offload: Offload | None = None) -> None:
+        """``offload`` runs a draw's pairing elsewhere (the app passes
+        :meth:`belote.server.heavy.HeavyWork.run`); None: a worker thread."""
         self.room = room
+        self._offload = offload
         self.service = Tournaments(TournamentStore(room.store.engine),
-                                   open_per_owner=OPEN_PER_ACCOUNT, draw_process=True)
+                                   open_per_owner=OPEN_PER_ACCOUNT,
+                                   offload=self._elsewhere if offload is not None else None)
         self._tasks: set[asyncio.Task[None]] = set()
         self._reported: set[int] = set()  # tables whose result is being or was reported
         self.report_failures = 0  # results a finished table could not record (logged)
+
+    async def _elsewhere(self, function: Callable[..., Any], *args: Any) -> Any:
+        """A draw in the heavy-work process; lost (hung and killed, or the process died,
+        logged and counted there): refused with its reason, the tournament as it was."""
+        assert self._offload is not None
+        try:
+            return await self._offload(function, *args)
+        except HeavyFailed as error:
+            log.error("tournament draw lost: %r", error)
+            raise TournamentError("draw_failed") from error
 
     async def open(self) -> None:
         await self.service.load_running()
@@ -93,7 +118,7 @@ class TournamentRoom:
         seats = [Seat() for _ in range(4)]
         for side, seat_numbers in enumerate(SEATS_OF_SIDE):
             for player, seat_no in zip(game.lineup[side], seat_numbers, strict=True):
-                seats[seat_no] = Seat("human", player, RESERVED + _key(player),
+                seats[seat_no] = Seat("human", player, held_for(game.id, seat_no),
                                       standin=standins)
 
         async def reserve() -> None:
@@ -112,10 +137,13 @@ class TournamentRoom:
         if game.table_id is None or game.table_id not in self.room.tables:
             raise TournamentError("no_table")
         table = self.room.tables[game.table_id]
-        wanted = RESERVED + _key(game.lineup[seat[0]][seat[1]])
+        seat_no = SEATS_OF_SIDE[seat[0]][seat[1]]
+        # The place the code names; a table opened before places were held (its seats held
+        # under the player's name key) is taken at that same place only.
+        owners = (held_for(game.id, seat_no), RESERVED + _key(game.lineup[seat[0]][seat[1]]))
 
         async def take() -> None:
-            if not await table.take_reserved(wanted, uid, account):
+            if not await table.take_reserved(seat_no, owners, uid, account):
                 raise TournamentError("not_your_seat")
             reserved = any(s.owner and s.owner.startswith(RESERVED) and not s.standin
                            for s in table.seats)

@@ -7,8 +7,11 @@ file).
 The event loop is never held by a tournament's size: checking a change, copying the
 tournament and applying it run in a worker thread (:func:`asyncio.to_thread`), and a draw's
 pairing (a maximum-weight matching over every entrant, pure Python: seconds for a mêlée of
-1,024) runs in a process of its own in the room (``draw_process``), so that it does not even
-compete with the loop for the interpreter lock; the loop only awaits them and the store.
+1,024) runs where ``offload`` sends it: in the room, the heavy-work process
+(:meth:`belote.server.heavy.HeavyWork.run`: niced, a timeout that kills a hung draw and
+releases the tournament, every failure logged and counted), so that it does not even compete
+with the loop for the interpreter lock; offline (no ``offload``), a worker thread.  The loop
+only awaits them and the store.
 
 Limits: at most ``MAX_ENTRANTS`` entrants a tournament (:mod:`belote.tournament.events`), and
 in the room at most ``open_per_owner`` tournaments not finished per account (``None``
@@ -18,10 +21,8 @@ offline).
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import random
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -31,14 +32,18 @@ from belote.tournament.events import Event, Tournament
 from belote.tournament.formats import draw
 from belote.tournament.model import Game, Settings, Source, TournamentError
 
+# Runs a picklable function with its arguments elsewhere and gives its answer (the room's
+# heavy-work process); it raises TournamentError when the work is lost.
+Offload = Callable[..., Awaitable[Any]]
+
 
 class Tournaments:
     def __init__(self, store: TournamentStore, rng: random.Random | None = None,
-                 open_per_owner: int | None = None, draw_process: bool = False) -> None:
+                 open_per_owner: int | None = None, offload: Offload | None = None) -> None:
         self.store = store
         self.rng = rng or random.SystemRandom()
         self.open_per_owner = open_per_owner
-        self.draw_process = draw_process
+        self.offload = offload
         self._cache: dict[int, Tournament] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._creating = asyncio.Lock()
@@ -88,20 +93,13 @@ class Tournaments:
         async with self._lock(tid):
             current = await self.get(tid)
             # The pairing (a maximum-weight matching) is the heaviest work: off the loop.
-            event = None
-            if self.draw_process:
-                loop = asyncio.get_running_loop()
-                try:
-                    event = await loop.run_in_executor(_draw_pool(), _draw_seeded, current,
-                                                       self.rng.getrandbits(64), by)
-                except BrokenProcessPool:
-                    _reset_draw_pool()  # the process died: this draw in a thread
-            if event is None:
+            if self.offload is not None:
+                event: Event = await self.offload(_draw_seeded, current,
+                                                  self.rng.getrandbits(64), by)
+            else:
                 event = await asyncio.to_thread(draw, current, self.rng, by)
             await self._change(tid, Event(event.kind, event.data, by, _stamp()))
         return await self.get(tid)
-
-
 
     async def record(self, tid: int, game_id: int, totals: list[int], source: Source,
                      by: str) -> Event:
@@ -136,25 +134,8 @@ def _checked(current: Tournament, event: Event) -> tuple[Event, Tournament]:
     return checked, after
 
 
-_POOL: list[ProcessPoolExecutor] = []  # the draw's process, started at the first draw
-
-
-def _draw_pool() -> ProcessPoolExecutor:
-    """One process for every room of this interpreter (draws are rare, one at a time per
-    tournament); ``spawn``: the room's process has threads, which a fork would copy badly.
-    Python's own exit hook stops it."""
-    if not _POOL:
-        _POOL.append(ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")))
-    return _POOL[0]
-
-
-def _reset_draw_pool() -> None:
-    if _POOL:
-        _POOL.pop().shutdown(wait=False, cancel_futures=True)
-
-
 def _draw_seeded(current: Tournament, seed: int, by: str) -> Event:
-    """The draw, in the draw's process: its randomness from the room's own generator."""
+    """The draw, in the heavy-work process: its randomness from the room's own generator."""
     return draw(current, random.Random(seed), by)
 
 

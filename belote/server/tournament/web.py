@@ -8,7 +8,9 @@ download the results CSV; anyone may read the standings, histories and blank sco
 A player is identified by their seat code (:mod:`belote.tournament.codes`), never by a name
 typed at sign-in: the code, given at the table (a QR code on the table card), lets that
 person score the game with real cards or take that seat at its online table.  Wrong codes
-are counted per address (``CODE_GUESSES`` a ``CODE_WINDOW``), then refused for a while.
+are counted per browser session, per game at an address and per address (the app's
+:class:`~belote.server.limits.CodeGuesses`, configured in ``Settings``): a person's own
+mistakes hold them back, and other people's at the same venue do not, short of a flood.
 The scorer's undo stops at the recorded result: only an organiser corrects it (with a
 reason).  Every change goes through the tournament's event log, which is its audit log.
 Forms work without scripts; two small scripts only add the live standings and the check of
@@ -50,7 +52,7 @@ from belote.scorekeeper import (
     refusal_text,
     steps,
 )
-from belote.server.auth.limits import RateLimiter
+from belote.server.limits import CodeGuesses
 from belote.server.persistence import SessionRow
 from belote.text import TextError, clean_text
 from belote.tournament.codes import fresh_codes, seat_of, seat_of_account, shown
@@ -62,8 +64,6 @@ from belote.tournament.standings import entrant_records, standings
 from belote.tournament.text import error_text, game_line
 
 Handler = Callable[[Request], Awaitable[Response]]
-CODE_GUESSES = 20  # wrong seat codes an address may type ...
-CODE_WINDOW = 600.0  # ... within this many seconds (a venue's players share one address)
 SESSION_CODES = 8  # seat codes one browser remembers (the latest kept)
 ACCOUNT_NAME = 64  # characters of an account name typed by an organiser (names have 24)
 SEATS = (("seat.north", "seat.south"), ("seat.east", "seat.west"))  # side 0: N-S, 1: E-W
@@ -78,6 +78,7 @@ class Pages:
     session: Callable[[Request], SessionRow | None]
     identity: Callable[[Request], tuple[str, str] | None]
     language: Callable[[Request], str]
+    seat_codes: CodeGuesses  # the limit on wrong seat codes (Settings.seat_code_*)
 
 
 def _int(data: FormData, name: str) -> int:
@@ -128,8 +129,6 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
     def who(request: Request) -> str:
         row = pages.session(request)
         return row.name if row is not None else ""
-
-    wrong_codes = RateLimiter(CODE_GUESSES, CODE_WINDOW)
 
     def address(request: Request) -> str:
         return request.client.host if request.client else "unknown"
@@ -376,6 +375,7 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
     async def code_page(request: Request) -> Response:
         tid, t = await tournament(request)
         game = game_or_404(t, request)
+        # Table cards printed before the code moved to the fragment carry ``?c=``.
         typed = str(request.query_params.get("c", ""))[:32]
         return await render(request, "tournament_code.html", tid=tid, tour=t, game=game,
                       typed=typed, seat=seat_held(request, tid, t, game), seats=SEATS)
@@ -386,16 +386,20 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
         game = game_or_404(t, request)
         lang = lang_of(request)
         here = f"/tournaments/{tid}/games/{game.id}/code"
-        key = f"ip:{address(request)}"
-        if pages.session(request) is None:  # the code is kept with who gave it
+        row = pages.session(request)
+        if row is None:  # the code is kept with who gave it
             say(request, translate(lang, "tournament.web.code_sign_in"), True)
             return back_to(request, here)
-        if wrong_codes.blocked(key):
+        # A person's own wrong codes, and those typed for this game at this address, hold
+        # back only them; the address's ceiling (a flood) holds back everyone there.
+        client = address(request)
+        narrow = (f"session:{row.id}", f"game:{tid}/{game.id}@{client}")
+        if pages.seat_codes.refused(client, *narrow) is not None:
             say(request, translate(lang, "tournament.error.code_guesses"), True)
             return back_to(request, here)
         seat = seat_of(game, str(data.get("code", ""))[:32]) if game.codes else None
         if seat is None:
-            wrong_codes.hit(key)
+            pages.seat_codes.wrong(client, *narrow)
             say(request, translate(lang, "tournament.error.bad_code"), True)
             return back_to(request, here)
         codes = request.session.get("tournament_codes")
@@ -614,7 +618,8 @@ def _detail(data: dict[str, Any]) -> str:
 def _slips(tid: int, games: list[Game], base: str) -> dict[int, list[tuple[int, int, str,
                                                                           str, str]]]:
     """Per game, each seat's (side, seat, player, code as printed, QR code as inline SVG):
-    the QR code opens the seat-code page with the code filled in."""
+    the QR code opens the seat-code page with the code filled in (from the URL's fragment,
+    by the page's script; without scripts the code is typed)."""
     import segno  # the server extra (README: dependencies)
 
     out: dict[int, list[tuple[int, int, str, str, str]]] = {}
@@ -623,7 +628,9 @@ def _slips(tid: int, games: list[Game], base: str) -> dict[int, list[tuple[int, 
         for side_no, side in enumerate(game.lineup):
             for seat_no, player in enumerate(side):
                 code = game.codes[side_no][seat_no] if game.codes else ""
-                url = f"{base}/tournaments/{tid}/games/{game.id}/code?c={code}"
+                # In the fragment: never sent to the server (its access log) nor in a
+                # Referer; the code page's script fills the field from it.
+                url = f"{base}/tournaments/{tid}/games/{game.id}/code#c={code}"
                 svg = segno.make(url, error="m").svg_inline(scale=3, omitsize=False)
                 rows.append((side_no, seat_no, player, shown(code) if code else "", svg))
         out[game.id] = rows
