@@ -622,7 +622,8 @@
     const text = $("cut-depth").value.trim();
     const depth = /^\d+$/.test(text) ? Number(text) : NaN;
     const choice = (view.choices || []).find((c) => c.cut === depth);
-    if (choice) send("act", { a: choice.action });
+    // A move like a card: numbered, held through a stall, confirmed or refused by name.
+    if (choice) sendMove("act", { a: choice.action }, choice.label);
     else assertive(fmt(S.cut_range, range));
   }
 
