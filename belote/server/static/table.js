@@ -182,7 +182,11 @@
       if (ws !== socket) return;
       heardAt = Date.now();
       unansweredSince = 0;
-      enqueue(JSON.parse(message.data));
+      const frame = JSON.parse(message.data);
+      // The server's heartbeat, answered here and now: a hidden tab's timers (and so its
+      // own pings) may be slowed to one a minute, its event handlers are not.
+      if (frame.t === "beat") { ws.send(JSON.stringify({ t: "beat", d: frame.d || {} })); return; }
+      enqueue(frame);
     });
     ws.addEventListener("close", () => {
       if (ws !== socket) return;
