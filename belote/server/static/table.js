@@ -283,9 +283,12 @@
   }
 
   function receive(frame) {
-    version = frame.v;
     const data = frame.d;
     if (frame.t === "sync" || frame.t === "update") {
+      // The version of the view on screen, the one a move pressed now was chosen on: only
+      // from the frames that show a view (a `done` or an `error` bypasses the pace queue and
+      // may be ahead of it).
+      version = frame.v;
       const fresh = frame.t === "sync";
       if (fresh) { $("log").textContent = ""; $("table-chat").textContent = ""; }
       const spoken = [];
