@@ -9,6 +9,7 @@ move, and V takes the keyboard to the pace from the table.
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -81,3 +82,52 @@ def test_speech_too_fast_v_takes_the_keyboard_to_the_pace_and_saving_comes_back(
     script.frame("sync", view(turn=1, turn_name="East"))
     expect(page.locator("#hand")).to_be_focused()  # back at the table, not the header
     assert page.evaluate("() => JSON.parse(document.body.dataset.settings).pace") == 0.5
+
+
+def _lag(frames: sala.Frames, logged: list[str]) -> int:
+    """How many update frames came after the last one whose sentences are at the end of the
+    log (the last three lines are matched as a sequence, so a repeated "North passes." does
+    not match an old frame for a new one)."""
+    updates = [json.loads(raw) for raw in list(frames.raw)]
+    texts: list[tuple[int, str]] = []  # (frame index, sentence), in order
+    for n, frame in enumerate(f for f in updates if f.get("t") == "update"):
+        texts.extend((n, event["text"]) for event in frame["d"]["events"])
+    count = 1 + max((n for n, _ in texts), default=-1)
+    tail = logged[-3:]
+    for end in range(len(texts), len(tail) - 1, -1):
+        if [t for _, t in texts[end - len(tail):end]] == tail:
+            return count - 1 - texts[end - 1][0]
+    return count
+
+
+def test_spectators_fall_further_and_further_behind_the_page_catches_up_saying_how_many_moves(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    """Review of issue 21: a spectator's frames are all paced (none is its own move); at an
+    all-bot table the queue grew without bound.  With more than eight moves waiting the page
+    catches up: shows them, writes them in the log, and says one sentence instead."""
+    player = new_page()
+    sala.guest(player, base_url, "Zoe")
+    table = sala.create_table(player, target="")
+    sala.click_sit(player, "South")
+    sala.click_bots(player, "North", "East", "West")
+    sala.click_start(player)
+    player.get_by_role("button", name="Stand up").click()  # a bot plays for Zoe: all bots
+    sala.wait_spoken(player, "A bot plays for Zoe")
+
+    watcher = new_page()
+    sala.guest(watcher, base_url, "Eve")
+    settings_form("1.5")(watcher)
+    frames = sala.Frames(watcher)
+    watcher.goto(f"{base_url}/table/{table}")
+    sala.connected(watcher)
+    said = sala.wait_spoken(watcher, r"Skipped \d+ moves to keep up with the table\.",
+                            timeout=20_000)
+    skipped = re.match(r"Skipped (\d+) moves", said)
+    assert skipped and int(skipped[1]) >= 8, said  # all that waited but the newest
+    watcher.wait_for_timeout(6_000)  # bots play ~20 moves a second; the pace is 1.5 s
+    logged = watcher.locator("#log li").all_inner_texts()
+    lag = _lag(frames, logged)
+    assert lag <= 9 + 10, (lag, logged[-3:])  # at most 9 waiting (and those still arriving)
+    # Said once per catching up, each time one sentence; never the skipped moves' sentences.
+    skips = [t for t in sala.spoken(watcher) if "to keep up with the table" in t]
+    assert skips and all(t.count("Skipped") == 1 for t in skips), skips

@@ -202,7 +202,11 @@
   // answers a key just pressed, and a belote said after the card waits for it); it is the
   // move that arrives while the last view that came was the player's turn.  The move that
   // ends a trick holds the next one two paces (its result is heard, and seen), the end of a
-  // hand three (the score, the new deal and its cards are said).
+  // hand three (the score, the new deal and its cards are said).  The lag is bounded: with
+  // more than MAX_BEHIND moves waiting (a spectator of an all-bot table, a player whose bots
+  // play on meanwhile), the page catches up: every frame waiting is shown and written in the
+  // log, the last one is said, and one sentence says how many moves were not.
+  const MAX_BEHIND = 8;
   const queue = [];
   let pacedAt = 0;
   let pacedGap = 1; // paces the next move waits after the last one shown
@@ -220,7 +224,24 @@
       arrivedView = frame.d.view;
     }
     queue.push(frame);
+    if (queue.filter(isPacedMove).length > MAX_BEHIND) catchUp();
     drain();
+  }
+
+  function isMove(frame) {
+    return frame.t === "update" && frame.d.events.some((e) => PACED_KINDS.has(e.kind));
+  }
+  function isPacedMove(frame) { return isMove(frame) && !frame.own; }
+
+  // Too far behind: all but the newest frame are shown without their sentences (kept in the
+  // log), one sentence says how many moves were skipped, and the newest is said as usual.
+  function catchUp() {
+    if (paceTimer) { window.clearTimeout(paceTimer); paceTimer = null; }
+    const skipped = queue.splice(0, queue.length - 1);
+    const count = skipped.filter(isMove).length;
+    for (const frame of skipped) receive(frame, true);
+    polite(fmt(S.pace_skipped, { count }));
+    pacedAt = 0; // the newest is said now
   }
 
   function drain() {
@@ -282,7 +303,9 @@
     }
   }
 
-  function receive(frame) {
+  // `quiet`: a frame skipped to catch up (its sentences go to the log only; an away summary,
+  // said once, is still said).
+  function receive(frame, quiet) {
     const data = frame.d;
     if (frame.t === "sync" || frame.t === "update") {
       // The version of the view on screen, the one a move pressed now was chosen on: only
@@ -295,18 +318,18 @@
       for (const item of data.events) {
         if (item.kind === "chat") addLog("table-chat", item.text);
         else addLog("log", item.text);
-        if (!fresh && said(item.kind)) spoken.push(item.text);
+        if (!fresh && !quiet && said(item.kind)) spoken.push(item.text);
         // Back after a bot played for us: what it played, first, in one sentence.
         if (fresh && item.kind === "away_summary") spoken.push(item.text);
-        if (!fresh && item.kind === "trick_won") cue("trick");
-        if (!fresh && item.kind === "belote_announced") cue("belote");
+        if (!fresh && !quiet && item.kind === "trick_won") cue("trick");
+        if (!fresh && !quiet && item.kind === "belote_announced") cue("belote");
       }
       playInFlight = false;
       render(data.view);
-      if (fresh) spoken.push(data.view.started ? statusLine() : S.waiting);
+      if (fresh && !quiet) spoken.push(data.view.started ? statusLine() : S.waiting);
       const myTurn = view.turn !== null && view.turn === view.seat && !view.finished;
       // Said at every new step that is ours: after our own card that won the trick too.
-      if (myTurn && (fresh || view.step !== announcedStep)) {
+      if (myTurn && !quiet && (fresh || view.step !== announcedStep)) {
         announcedStep = view.step;
         cue("turn");
         const bidding = (view.phase === "bidding" || view.phase === "cut") && view.prompt;
