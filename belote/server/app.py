@@ -458,6 +458,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def preferences(request: Request) -> Response:
         data = await form(request)
         lang, verbosity = data.get("lang"), data.get("verbosity")
+        # The table page saves in place (fetch, ``Accept: application/json``): no reload, so
+        # the moves waiting for its pace and the moves it holds are kept (docs/room.md).
+        in_place = "application/json" in request.headers.get("accept", "")
         if data.get("settings") == "1":  # the table settings were on the form
             try:
                 chosen = from_form(str(data.get("pace", "0")),
@@ -466,12 +469,22 @@ def create_app(settings: Settings | None = None) -> Starlette:
                                    str(data.get("volume", "50")),
                                    str(data.get("theme", "light")), str(data.get("deck", "two")))
             except SettingsError as error:  # nothing changes, the player is told why
+                if in_place:
+                    return JSONResponse({"error": translate(language(request),
+                                                            f"error.web.{error.code}")}, 400)
                 return back(request, _local_target(data), error.code)
             request.session["settings"] = chosen.to_session()
         if lang in LANGUAGES:
             request.session["lang"] = lang
         if verbosity in VERBOSITIES:
             request.session["verbosity"] = verbosity
+        if in_place:
+            return JSONResponse({
+                "settings": json.loads(from_session(request.session.get("settings"),
+                                                    settings.default_pace).to_json()),
+                "lang": language(request),
+                "verbosity": request.session.get("verbosity", "normal"),
+                "saved": translate(language(request), "web.js.prefs_saved")})
         return back(request, _local_target(data))
 
     async def create(request: Request) -> Response:

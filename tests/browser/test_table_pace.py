@@ -75,12 +75,51 @@ def test_speech_too_fast_v_takes_the_keyboard_to_the_pace_and_saving_comes_back(
     page.keyboard.press("Tab")
     page.keyboard.press("Control+A")
     page.keyboard.type("0.5")
-    script.socket = None
-    page.keyboard.press("Enter")
-    page.wait_for_load_state()
-    sala.wait_until(page, lambda: script.socket is not None, message="the socket again")
-    script.frame("sync", view(turn=1, turn_name="East"))
+    page.keyboard.press("Enter")  # saved in place: no reload (see the test below)
+    sala.wait_spoken(page, "Saved.", region="assertive")
     expect(page.locator("#hand")).to_be_focused()  # back at the table, not the header
+    assert page.evaluate("() => JSON.parse(document.body.dataset.settings).pace") == 0.5
+
+
+def test_the_v_keys_pace_change_loses_queued_announcements_and_held_moves_saving_is_in_place(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    """Review of issue 21: saving the pace (V, then Enter) reloaded the page, so the moves
+    waiting for the pace were never said and the moves held (sent, not yet confirmed) were
+    forgotten.  The table page saves in place and applies the new pace to what waits."""
+    def prepare(page: Page) -> None:
+        settings_form("3")(page)
+    page, script = scripted_table(new_page, base_url, prepare)
+    script.frame("sync", view(step=10))
+    sala.wait_spoken(page, "Your turn")
+    page.evaluate("() => { window.__same_page = true; }")
+    page.locator("#hand").focus()
+    page.keyboard.press("Enter")  # the king of hearts: sent, held until the room answers
+    sala.wait_until(page, lambda: script.acts(), message="the card sent")
+    held = script.sent[-1]["d"]["m"]
+    # The card's own frame (never held), then three moves of the others, waiting 3 s each.
+    _update(script, view(turn=3, step=11, hand=[view()["hand"][1]]),
+            ("card_played", "You played the king of hearts."))
+    for n, (seat, name) in enumerate([(3, "West"), (0, "North"), (1, "East")]):
+        _update(script, view(turn=(seat + 1) % 4, step=12 + n, hand=[view()["hand"][1]]),
+                ("card_played", f"{name} plays card {n}."))
+    sala.wait_spoken(page, "West plays card 0", timeout=5_000)
+    # V, a faster pace, Enter: saved where the player is; nothing waiting is lost.
+    page.keyboard.press("v")
+    expect(page.locator("#pref-pace")).to_be_focused()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("0.5")
+    page.keyboard.press("Enter")
+    sala.wait_spoken(page, "Saved.", region="assertive")
+    expect(page.locator("#hand")).to_be_focused()
+    sala.wait_spoken(page, "North plays card 1", timeout=3_000)  # the new pace, not 3 s
+    sala.wait_spoken(page, "East plays card 2", timeout=3_000)
+    assert page.evaluate("() => window.__same_page === true"), "the page was reloaded"
+    assert page.evaluate("() => JSON.parse(document.body.dataset.settings).pace") == 0.5
+    # The held card is still held: its late confirmation is understood and said.
+    script.raw({"t": "done", "d": {"move": held, "already": True}, "v": script.version})
+    sala.wait_spoken(page, re.escape("Your move, king of hearts, had arrived: it is played."))
+    # Saved in the session too: a later page has the new pace.
+    page.reload()
     assert page.evaluate("() => JSON.parse(document.body.dataset.settings).pace") == 0.5
 
 

@@ -854,8 +854,8 @@
     },
     help() { openHelp(); },
     pace() {
-      // The pace and the verbosity are the page's preferences form (saving reloads the
-      // page, which resumes exactly); back on the hand afterwards.
+      // The pace and the verbosity are the page's preferences form (saved in place, see
+      // savePreferences: nothing waiting is lost); back on the hand afterwards.
       const field = $("pref-pace");
       if (!field) return;
       const form = field.closest("form");
@@ -943,6 +943,65 @@
     const input = $("table-chat-text");
     if (input.value.trim() && send("chat", { text: input.value })) input.value = "";
   });
+
+  // ------------------------------------------------------------------ preferences
+  // Saved in place on the table page (no reload: the moves waiting for the pace are still
+  // said, the moves held are still held), and applied to the page at once.  A new language
+  // changes every text of the page: that one reloads it.  Without scripts the form posts and
+  // the page reloads, as everywhere.
+  const prefsForm = document.querySelector("form.prefs");
+  if (prefsForm && window.fetch) prefsForm.addEventListener("submit", (event) => {
+    const lang = prefsForm.querySelector("#pref-lang");
+    if (lang && lang.value !== document.documentElement.lang) return;
+    event.preventDefault();
+    savePreferences(new URLSearchParams(new FormData(prefsForm)));
+  });
+
+  async function savePreferences(body) {
+    let answer = null;
+    try {
+      const response = await fetch(prefsForm.action, {
+        method: "POST", body, credentials: "same-origin", headers: { Accept: "application/json" },
+      });
+      answer = await response.json();
+    } catch (error) {
+      assertive(S.prefs_not_saved);
+      return;
+    }
+    if (answer.error) { assertive(answer.error); return; } // nothing changed: said why
+    applySettings(answer);
+    assertive(answer.saved);
+    if (prefsForm.dataset.focusAfter === "hand") {
+      delete prefsForm.dataset.focusAfter;
+      $("hand").focus();
+    }
+  }
+
+  function applySettings(answer) {
+    const chosen = answer.settings;
+    Object.assign(settings, chosen);
+    spokenCategories.clear();
+    for (const category of chosen.speak || []) spokenCategories.add(category);
+    document.body.dataset.settings = JSON.stringify(chosen);
+    for (const [prefix, value] of [["theme-", chosen.theme], ["deck-", chosen.deck]]) {
+      for (const name of [...document.body.classList]) {
+        if (name.startsWith(prefix)) document.body.classList.remove(name);
+      }
+      document.body.classList.add(prefix + value);
+    }
+    // The new pace applies to the moves already waiting.
+    if (paceTimer) { window.clearTimeout(paceTimer); paceTimer = null; }
+    drain();
+    if (answer.verbosity !== root.dataset.verbosity) {
+      // The sentences are made by the room for each socket: a new one speaks the new
+      // length (its sync comes after the moves already waiting; the held moves go again).
+      root.dataset.verbosity = answer.verbosity;
+      const old = socket;
+      socket = null;
+      if (old) { try { old.close(); } catch (error) { /* gone already */ } }
+      connect();
+    }
+  }
 
   connect();
 })();
