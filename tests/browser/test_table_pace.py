@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 from collections.abc import Callable
 from typing import Any
@@ -19,6 +20,8 @@ from playwright.sync_api import Page, expect
 from belote.server.keys import help_rows
 from tests.browser import sala
 from tests.browser.test_table_ux import TIMES, scripted_table, settings_form, view
+
+SHOTS = os.environ.get("BELOTE_PACE_SHOTS")  # a folder to keep the pictures in
 
 
 def _update(script: Any, the_view: dict[str, Any], *events: tuple[str, str]) -> None:
@@ -170,3 +173,25 @@ def test_spectators_fall_further_and_further_behind_the_page_catches_up_saying_h
     # Said once per catching up, each time one sentence; never the skipped moves' sentences.
     skips = [t for t in sala.spoken(watcher) if "to keep up with the table" in t]
     assert skips and all(t.count("Skipped") == 1 for t in skips), skips
+
+
+def test_the_v_keys_pace_change_in_place_a_new_verbosity_takes_a_new_socket_and_the_theme_applies(
+        new_page: Callable[..., Page], base_url: str, tmp_path: Any) -> None:
+    page, script = scripted_table(new_page, base_url)
+    script.frame("sync", view(turn=1, turn_name="East"))
+    sala.connected(page)
+    first = script.socket
+    page.evaluate("() => { window.__same_page = true; }")
+    page.locator(".more-settings summary").click()
+    page.select_option("#pref-theme", "dark")
+    page.select_option("#pref-verbosity", "brief")
+    page.locator("#pref-pace").focus()
+    page.keyboard.press("Enter")
+    sala.wait_spoken(page, "Saved.", region="assertive")
+    expect(page.locator("body")).to_have_class(re.compile(r"\btheme-dark\b"))
+    assert page.evaluate("() => document.getElementById('game').dataset.verbosity") == "brief"
+    sala.wait_until(page, lambda: script.socket is not first, message="a new socket")
+    assert page.evaluate("() => window.__same_page === true"), "the page was reloaded"
+    page.screenshot(path=str(tmp_path / "saved-in-place.png"))
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/saved-in-place.png")
