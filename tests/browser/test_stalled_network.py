@@ -127,6 +127,8 @@ def test_the_pace_is_never_tested_together_with_stalls_paced_moves_are_held_conf
     # Play on to South's next turn: every move on the way is said, in order, nothing lost.
     my_turn_to_play_a_card(page)
     press_a_card(page)
+    page.wait_for_function("(yours) => document.getElementById('turn').textContent !== yours",
+                           arg=sala.YOUR_TURN)  # the card is played: the others' turn
     my_turn_to_play_a_card(page)
     last = sockets.frames[-1]
     assert last and last[0]["t"] == "sync", [f["t"] for f in last[:3]]
