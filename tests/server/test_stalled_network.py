@@ -7,6 +7,10 @@ through the proxy; a spectator watches directly, to see what the room believes.
 
 - the server lets a silent client go (its heartbeat timeout), counts and logs it, and the seat
   is shown away, so the takeover starts;
+- the server beats a ``?heartbeat=1`` socket; a client that never pings but answers the beats
+  (a hidden tab, whose timers are slowed) keeps its seat, and one that answers nothing goes.
+  Ada's socket here answers the beats whenever the test reads it (:func:`frame`), as the page
+  does, so a loaded machine never lets it go before the test stalls it;
 - a move sent into the stall is delivered and confirmed exactly once when the client sends it
   again: whether it was lost on the way or only its answer was;
 - a move held through the stall that the game has moved past is refused, naming the move;
