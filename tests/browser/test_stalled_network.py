@@ -220,3 +220,26 @@ def stall_story(page: Page, server: LiveServer, proxy: StallProxy, tmp_path: Pat
     sala.wait_spoken(page, f"Your held move, {re.escape(held)}, was not played: The game moved "
                      "on before your action arrived", region="assertive")
     expect(line).to_have_text("Connected.")
+
+
+def test_a_hidden_tab_loses_its_seat_to_a_bot_the_page_answers_the_servers_beats(
+        new_page: Callable[..., Page]) -> None:
+    """Review of issue 21: a tab hidden for minutes has its timers slowed to one a minute, so
+    its pings stop and the room gave its seat to a bot.  Here the page's timers never fire at
+    all (worse than a hidden tab); it answers the server's beats from its message handler
+    and keeps its seat well past the room's heartbeat timeout."""
+    timeout = 3.0
+    with LiveServer(heartbeat_timeout=timeout, heartbeat_interval=0.5,
+                    takeover_seconds=0.5) as server:
+        page = new_page()
+        page.add_init_script("window.setInterval = () => 0;")  # no ping ever leaves
+        sala.guest(page, server.url, "Nina")
+        table = sala.create_table(page, target="")
+        sala.click_sit(page, "South")
+        sala.click_bots(page, "North", "East", "West")
+        page.wait_for_timeout(3 * timeout * 1000)
+        seats = watch(server, table, lambda v: True, timeout=5)["seats"]
+        nina = next(s for s in seats if s["name"] == "Nina")
+        assert not nina["away"] and not nina["standin"], seats
+        assert "stalled" not in server.log(), server.log()[-2000:]
+        expect(page.locator("#connection")).to_have_text("Connected.")
