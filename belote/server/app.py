@@ -465,6 +465,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def preferences(request: Request) -> Response:
         data = await form(request)
         lang, verbosity = data.get("lang"), data.get("verbosity")
+        # The table page saves in place (fetch, ``Accept: application/json``): no reload, so
+        # the moves waiting for its pace and the moves it holds are kept (docs/room.md).
+        in_place = "application/json" in request.headers.get("accept", "")
         if data.get("settings") == "1":  # the table settings were on the form
             try:
                 chosen = from_form(str(data.get("pace", "0")),
@@ -473,12 +476,22 @@ def create_app(settings: Settings | None = None) -> Starlette:
                                    str(data.get("volume", "50")),
                                    str(data.get("theme", "light")), str(data.get("deck", "two")))
             except SettingsError as error:  # nothing changes, the player is told why
+                if in_place:
+                    return JSONResponse({"error": translate(language(request),
+                                                            f"error.web.{error.code}")}, 400)
                 return back(request, _local_target(data), error.code)
             request.session["settings"] = chosen.to_session()
         if lang in LANGUAGES:
             request.session["lang"] = lang
         if verbosity in VERBOSITIES:
             request.session["verbosity"] = verbosity
+        if in_place:
+            return JSONResponse({
+                "settings": json.loads(from_session(request.session.get("settings"),
+                                                    settings.default_pace).to_json()),
+                "lang": language(request),
+                "verbosity": request.session.get("verbosity", "normal"),
+                "saved": translate(language(request), "web.js.prefs_saved")})
         return back(request, _local_target(data))
 
     async def create(request: Request) -> Response:
@@ -740,11 +753,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         identity = _identity(websocket) or (f"spectator-{secrets.token_urlsafe(8)}", "")
         row = _session(websocket)
         # ``?heartbeat=1``: the client pings from its first moment (the table page does), so
-        # a path that stalls before its first ping is noticed too.
+        # a path that stalls before its first ping is noticed too; and it answers the
+        # server's beats, so a hidden tab whose timers the browser slowed keeps its seat.
+        beats = websocket.query_params.get("heartbeat") == "1"
         return Connection(identity[0], identity[1], language(websocket),
                           str(websocket.session.get("verbosity", "normal")),
-                          account=row.account if row else None,
-                          heartbeat=websocket.query_params.get("heartbeat") == "1")
+                          account=row.account if row else None, heartbeat=beats, beats=beats)
 
     async def _pump(websocket: WebSocket, conn: Connection,
                     on_message: Callable[[P.Inbound], Any],
@@ -762,11 +776,23 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     room.frames_dropped += 1
                     log.exception("frame dropped for %s", conn.name or conn.uid)
 
+        async def beater() -> None:
+            # The server's heartbeat: the page answers each beat from its message handler,
+            # which a hidden tab runs at once (its timers, and its own pings, may be slowed
+            # to one a minute); any frame it sends resets the silence timeout below.
+            n = 0
+            while not conn.closed:
+                await asyncio.sleep(settings.heartbeat_interval)
+                n += 1
+                conn.send(P.encode_message(P.Beat(n), version()))
+
         sender = asyncio.create_task(writer())
+        beats = asyncio.create_task(beater()) if conn.beats else None
         try:
             while True:
-                # A client that sends heartbeats and then falls silent is on a stalled path
-                # (no close ever comes): it is let go, so that its seat is known to be away.
+                # A client that sends heartbeats (or answers the server's) and then falls
+                # silent is on a stalled path (no close ever comes): it is let go, so that its
+                # seat is known to be away.  Any frame from it counts as heard.
                 try:
                     async with asyncio.timeout(settings.heartbeat_timeout if conn.heartbeat
                                                else None):
@@ -794,6 +820,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     conn.heartbeat = True
                     conn.send(P.encode_message(P.Pong(decoded.n), version()))
                     continue
+                if isinstance(decoded, P.BeatAnswer):  # the answer to a beat: heard, enough
+                    continue
                 await on_message(decoded)
         except WebSocketDisconnect:
             pass
@@ -801,8 +829,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
             conn.gone()
             room.close_socket(_address(websocket))
             sender.cancel()
+            if beats is not None:
+                beats.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
+            if beats is not None:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await beats
 
     async def table_socket(websocket: WebSocket) -> None:
         table_id = int(websocket.path_params["table_id"])

@@ -26,8 +26,13 @@ class Settings:
     bot_workers: int | None = None
     bot_timeout: float = 5.0
     # Seconds of silence after which a socket whose client sends heartbeats (the table page
-    # pings every 2.5 s) is let go as stalled: its seat is away, and the takeover follows.
+    # pings every 2.5 s, and answers the server's beats) is let go as stalled: its seat is
+    # away, and the takeover follows.
     heartbeat_timeout: float = 15.0
+    # Seconds between the server's beats to a heartbeat socket (``?heartbeat=1``).  The page
+    # answers each from its message handler, which browsers do not slow down in a hidden tab
+    # (its timers, and so its own pings, may come once a minute there).
+    heartbeat_interval: float = 5.0
     # Origins allowed to open a WebSocket besides the server's own (Host header).
     allowed_origins: tuple[str, ...] = ()
     # Cookies carry the Secure flag (browsers keep them on https and on loopback).

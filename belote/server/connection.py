@@ -34,6 +34,7 @@ class Connection:
         default_factory=lambda: asyncio.Queue(SEND_QUEUE))
     state: ConnectionState = ConnectionState.OPEN
     heartbeat: bool = False  # it sent a ping: from now on, silence means a stalled path
+    beats: bool = False  # opened with ``?heartbeat=1``: the server beats, the client answers
 
     @property
     def closed(self) -> bool:

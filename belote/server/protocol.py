@@ -102,7 +102,16 @@ class Ping:
     n: int = 0
 
 
-Inbound = Hello | Act | BidText | NextHand | Sit | Stand | AddBot | RemoveBot | Start | Chat | Ping
+@dataclass(frozen=True, slots=True)
+class BeatAnswer:
+    """The page's answer to the server's :class:`Beat`, sent from its message handler at
+    once (a hidden tab's timers may be slowed to one a minute; its event handlers are not)."""
+
+    n: int = 0
+
+
+Inbound = (Hello | Act | BidText | NextHand | Sit | Stand | AddBot | RemoveBot | Start | Chat
+           | Ping | BeatAnswer)
 
 
 # ---------------------------------------------------------------- outbound
@@ -135,6 +144,15 @@ class Error:
 
 @dataclass(frozen=True, slots=True)
 class Pong:
+    n: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Beat:
+    """The server's heartbeat to a socket opened with ``?heartbeat=1``, every
+    ``heartbeat_interval`` seconds; the page answers it with a ``beat`` of the same ``n``.
+    Any frame the client sends counts against the room's heartbeat timeout."""
+
     n: int = 0
 
 
@@ -178,10 +196,10 @@ class TablesDiff:
     say: list[str]
 
 
-Outbound = Sync | Update | Error | Pong | Done | LobbySync | ChatLine | TablesDiff
+Outbound = Sync | Update | Error | Pong | Beat | Done | LobbySync | ChatLine | TablesDiff
 
 _OUTBOUND_TYPES: dict[type[Any], str] = {
-    Sync: "sync", Update: "update", Error: "error", Pong: "pong", Done: "done",
+    Sync: "sync", Update: "update", Error: "error", Pong: "pong", Beat: "beat", Done: "done",
     LobbySync: "sync", ChatLine: "chat", TablesDiff: "tables",
 }
 
@@ -247,6 +265,7 @@ _DECODERS: dict[str, Any] = {
     "start": lambda d: Start(),
     "chat": _chat,
     "ping": lambda d: Ping(_optional(d, "n", MAX_MOVE)),
+    "beat": lambda d: BeatAnswer(_optional(d, "n", MAX_MOVE)),
 }
 
 

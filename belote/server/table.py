@@ -532,8 +532,6 @@ class Table:
                 await self._commit("chat", {"name": conn.name, "text": text})
             case P.NextHand():
                 self._next_hand(conn)
-            case P.Ping(n):
-                conn.send(P.encode_message(P.Pong(n), self.version))
 
     def _played_before(self, conn: Connection, move: int) -> bool:
         """A numbered move this seat's client sent before and the table played (the copy a

@@ -33,8 +33,18 @@ LOST = "Connection lost: your moves are held. Reconnecting."
 @pytest.fixture
 def stalled_room() -> Iterator[tuple[LiveServer, StallProxy]]:
     """A room of its own (a bot takes an absent player's seat after 1 s), behind a proxy."""
+    yield from _stalled_room(0.0)
+
+
+@pytest.fixture
+def paced_stalled_room() -> Iterator[tuple[LiveServer, StallProxy]]:
+    """The same, whose pages hold each move 0.5 s (the room's default pace, here)."""
+    yield from _stalled_room(0.5)
+
+
+def _stalled_room(pace: float) -> Iterator[tuple[LiveServer, StallProxy]]:
     server = LiveServer(heartbeat_timeout=HEARTBEAT_TIMEOUT, takeover_seconds=1.0,
-                        bot_delay=0.3).start()
+                        bot_delay=0.3, default_pace=pace).start()
     proxy = StallProxy(server.port).start()
     try:
         yield server, proxy
@@ -86,8 +96,58 @@ def watch(server: LiveServer, table: int, until: Callable[[dict[str, Any]], bool
 def test_stalled_network_is_said_and_shown_within_10_s_a_card_pressed_is_confirmed_or_refused_and_the_away_summary_is_heard(  # noqa: E501
         new_page: Callable[..., Page], stalled_room: tuple[LiveServer, StallProxy],
         tmp_path: Path) -> None:
-    server, proxy = stalled_room
+    stall_story(new_page(), *stalled_room, tmp_path)
+
+
+class Sockets:
+    """The frames each of the page's sockets received, socket by socket."""
+
+    def __init__(self, page: Page) -> None:
+        self.frames: list[list[dict[str, Any]]] = []
+        page.on("websocket", self._socket)
+
+    def _socket(self, socket: Any) -> None:
+        received: list[dict[str, Any]] = []
+        self.frames.append(received)
+        socket.on("framereceived", lambda payload: received.append(json.loads(
+            payload if isinstance(payload, str) else payload.decode())))
+
+
+def test_the_pace_is_never_tested_together_with_stalls_paced_moves_are_held_confirmed_and_nothing_is_lost(  # noqa: E501
+        new_page: Callable[..., Page], paced_stalled_room: tuple[LiveServer, StallProxy],
+        tmp_path: Path) -> None:
+    """Review of issue 21: the pace (the room's default, 2 s) and the stalls were only tested
+    apart (every test room had no pace).  With a pace of 0.5 s, the same story: the card sent
+    into a stall is confirmed, a held one refused by name, the summary said once; and every
+    move the last socket brought is said (the pace holds, never drops)."""
     page = new_page()
+    sockets = Sockets(page)
+    stall_story(page, *paced_stalled_room, tmp_path)
+    assert page.evaluate("() => JSON.parse(document.body.dataset.settings).pace") == 0.5
+    # Play on to South's next turn: every move on the way is said, in order, nothing lost.
+    my_turn_to_play_a_card(page)
+    press_a_card(page)
+    page.wait_for_function("(yours) => document.getElementById('turn').textContent !== yours",
+                           arg=sala.YOUR_TURN)  # the card is played: the others' turn
+    my_turn_to_play_a_card(page)
+    last = sockets.frames[-1]
+    assert last and last[0]["t"] == "sync", [f["t"] for f in last[:3]]
+    moves = [e["text"] for f in last if f["t"] == "update" for e in f["d"]["events"]
+             if e["kind"] in ("card_played", "bid_made", "trick_won")]
+    assert len(moves) >= 4, moves
+
+    def missing() -> list[str]:
+        said = " ".join(sala.spoken(page))
+        return [m for m in moves if m not in said]
+    # The turn is shown at once, said 30 ms later (with the move before it).
+    sala.wait_until(page, lambda: not missing(), timeout=5_000,
+                    message=f"every move said; never said: {missing()}")
+    said = " ".join(sala.spoken(page))
+    assert said.count("While you were away") == 1, said
+
+
+def stall_story(page: Page, server: LiveServer, proxy: StallProxy, tmp_path: Path) -> None:
+    """Stall, a card confirmed, stall again, a card held and refused, the summary said."""
     sala.guest(page, proxy.url(), "Nina")
     table = sala.create_table(page, target="")
     sala.click_sit(page, "South")
@@ -160,3 +220,26 @@ def test_stalled_network_is_said_and_shown_within_10_s_a_card_pressed_is_confirm
     sala.wait_spoken(page, f"Your held move, {re.escape(held)}, was not played: The game moved "
                      "on before your action arrived", region="assertive")
     expect(line).to_have_text("Connected.")
+
+
+def test_a_hidden_tab_loses_its_seat_to_a_bot_the_page_answers_the_servers_beats(
+        new_page: Callable[..., Page]) -> None:
+    """Review of issue 21: a tab hidden for minutes has its timers slowed to one a minute, so
+    its pings stop and the room gave its seat to a bot.  Here the page's timers never fire at
+    all (worse than a hidden tab); it answers the server's beats from its message handler
+    and keeps its seat well past the room's heartbeat timeout."""
+    timeout = 3.0
+    with LiveServer(heartbeat_timeout=timeout, heartbeat_interval=0.5,
+                    takeover_seconds=0.5) as server:
+        page = new_page()
+        page.add_init_script("window.setInterval = () => 0;")  # no ping ever leaves
+        sala.guest(page, server.url, "Nina")
+        table = sala.create_table(page, target="")
+        sala.click_sit(page, "South")
+        sala.click_bots(page, "North", "East", "West")
+        page.wait_for_timeout(3 * timeout * 1000)
+        seats = watch(server, table, lambda v: True, timeout=5)["seats"]
+        nina = next(s for s in seats if s["name"] == "Nina")
+        assert not nina["away"] and not nina["standin"], seats
+        assert "stalled" not in server.log(), server.log()[-2000:]
+        expect(page.locator("#connection")).to_have_text("Connected.")

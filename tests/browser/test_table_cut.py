@@ -123,3 +123,34 @@ def test_nobody_could_cut_a_player_cuts_the_deck_by_keyboard_in_the_room(
     sala.wait_spoken(page, re.escape("You cut the deck: 7 cards go under."))
     expect(page.locator("#cut-form")).to_be_hidden()
     expect(page.locator("#log")).not_to_contain_text("wrong value")
+
+
+def test_the_cut_bypasses_the_held_move_mechanism_a_cut_is_numbered_and_sent_again(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    """Review of issue 21: the cut went out with ``send`` (no move id, never confirmed), so a
+    cut sent into a stall before the page noticed was lost in silence.  It is a move like a
+    card: numbered, kept until ``done``, and sent again, the same, when the socket is back."""
+    page, script = scripted_table(new_page, base_url)
+    script.frame("sync", view(phase="cut", hand=[], choices=cut_choices(),
+                              prompt="Your turn to cut the deck.", contract="",
+                              hand_sizes=[0] * 4))
+    field = page.locator("#cut-depth")
+    expect(field).to_be_focused()
+    field.fill("9")
+    page.keyboard.press("Enter")
+    sala.wait_until(page, lambda: script.acts(), message="the cut")
+    first = script.sent[-1]
+    assert first["t"] == "act" and first["d"]["a"] == CUT_BASE + 9
+    assert isinstance(first["d"].get("m"), int) and first["d"]["m"] > 0, first
+    # The socket goes before the answer came: the page connects again and sends the same cut.
+    old = script.socket
+    assert old is not None
+    script.socket = None
+    old.close()
+    sala.wait_until(page, lambda: script.socket is not None, message="the socket again")
+    sala.wait_until(page, lambda: len(script.acts()) == 2, message="the cut sent again")
+    assert script.sent[-1] == first, script.sent
+    # Confirmed: done; nothing is held any more.
+    script.raw({"t": "done", "d": {"move": first["d"]["m"], "already": True}, "v": script.version})
+    sala.wait_spoken(page, re.escape("Your move, cut 9 cards, had arrived: it is played."))
+    expect(page.locator("#connection")).to_have_text("Connected.")

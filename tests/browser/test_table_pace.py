@@ -9,6 +9,8 @@ move, and V takes the keyboard to the pace from the table.
 from __future__ import annotations
 
 import itertools
+import json
+import os
 import re
 from collections.abc import Callable
 from typing import Any
@@ -18,6 +20,8 @@ from playwright.sync_api import Page, expect
 from belote.server.keys import help_rows
 from tests.browser import sala
 from tests.browser.test_table_ux import TIMES, scripted_table, settings_form, view
+
+SHOTS = os.environ.get("BELOTE_PACE_SHOTS")  # a folder to keep the pictures in
 
 
 def _update(script: Any, the_view: dict[str, Any], *events: tuple[str, str]) -> None:
@@ -74,10 +78,120 @@ def test_speech_too_fast_v_takes_the_keyboard_to_the_pace_and_saving_comes_back(
     page.keyboard.press("Tab")
     page.keyboard.press("Control+A")
     page.keyboard.type("0.5")
-    script.socket = None
-    page.keyboard.press("Enter")
-    page.wait_for_load_state()
-    sala.wait_until(page, lambda: script.socket is not None, message="the socket again")
-    script.frame("sync", view(turn=1, turn_name="East"))
+    page.keyboard.press("Enter")  # saved in place: no reload (see the test below)
+    sala.wait_spoken(page, "Saved.", region="assertive")
     expect(page.locator("#hand")).to_be_focused()  # back at the table, not the header
     assert page.evaluate("() => JSON.parse(document.body.dataset.settings).pace") == 0.5
+
+
+def test_the_v_keys_pace_change_loses_queued_announcements_and_held_moves_saving_is_in_place(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    """Review of issue 21: saving the pace (V, then Enter) reloaded the page, so the moves
+    waiting for the pace were never said and the moves held (sent, not yet confirmed) were
+    forgotten.  The table page saves in place and applies the new pace to what waits."""
+    def prepare(page: Page) -> None:
+        settings_form("3")(page)
+    page, script = scripted_table(new_page, base_url, prepare)
+    script.frame("sync", view(step=10))
+    sala.wait_spoken(page, "Your turn")
+    page.evaluate("() => { window.__same_page = true; }")
+    page.locator("#hand").focus()
+    page.keyboard.press("Enter")  # the king of hearts: sent, held until the room answers
+    sala.wait_until(page, lambda: script.acts(), message="the card sent")
+    held = script.sent[-1]["d"]["m"]
+    # The card's own frame (never held), then three moves of the others, waiting 3 s each.
+    _update(script, view(turn=3, step=11, hand=[view()["hand"][1]]),
+            ("card_played", "You played the king of hearts."))
+    for n, (seat, name) in enumerate([(3, "West"), (0, "North"), (1, "East")]):
+        _update(script, view(turn=(seat + 1) % 4, step=12 + n, hand=[view()["hand"][1]]),
+                ("card_played", f"{name} plays card {n}."))
+    sala.wait_spoken(page, "West plays card 0", timeout=5_000)
+    # V, a faster pace, Enter: saved where the player is; nothing waiting is lost.
+    page.keyboard.press("v")
+    expect(page.locator("#pref-pace")).to_be_focused()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("0.5")
+    page.keyboard.press("Enter")
+    sala.wait_spoken(page, "Saved.", region="assertive")
+    expect(page.locator("#hand")).to_be_focused()
+    sala.wait_spoken(page, "North plays card 1", timeout=3_000)  # the new pace, not 3 s
+    sala.wait_spoken(page, "East plays card 2", timeout=3_000)
+    assert page.evaluate("() => window.__same_page === true"), "the page was reloaded"
+    assert page.evaluate("() => JSON.parse(document.body.dataset.settings).pace") == 0.5
+    # The held card is still held: its late confirmation is understood and said.
+    script.raw({"t": "done", "d": {"move": held, "already": True}, "v": script.version})
+    sala.wait_spoken(page, re.escape("Your move, king of hearts, had arrived: it is played."))
+    # Saved in the session too: a later page has the new pace.
+    page.reload()
+    assert page.evaluate("() => JSON.parse(document.body.dataset.settings).pace") == 0.5
+
+
+def _lag(frames: sala.Frames, logged: list[str]) -> int:
+    """How many update frames came after the last one whose sentences are at the end of the
+    log (the last three lines are matched as a sequence, so a repeated "North passes." does
+    not match an old frame for a new one)."""
+    updates = [json.loads(raw) for raw in list(frames.raw)]
+    texts: list[tuple[int, str]] = []  # (frame index, sentence), in order
+    for n, frame in enumerate(f for f in updates if f.get("t") == "update"):
+        texts.extend((n, event["text"]) for event in frame["d"]["events"])
+    count = 1 + max((n for n, _ in texts), default=-1)
+    tail = logged[-3:]
+    for end in range(len(texts), len(tail) - 1, -1):
+        if [t for _, t in texts[end - len(tail):end]] == tail:
+            return count - 1 - texts[end - 1][0]
+    return count
+
+
+def test_spectators_fall_further_and_further_behind_the_page_catches_up_saying_how_many_moves(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    """Review of issue 21: a spectator's frames are all paced (none is its own move); at an
+    all-bot table the queue grew without bound.  With more than eight moves waiting the page
+    catches up: shows them, writes them in the log, and says one sentence instead."""
+    player = new_page()
+    sala.guest(player, base_url, "Zoe")
+    table = sala.create_table(player, target="")
+    sala.click_sit(player, "South")
+    sala.click_bots(player, "North", "East", "West")
+    sala.click_start(player)
+    player.get_by_role("button", name="Stand up").click()  # a bot plays for Zoe: all bots
+    sala.wait_spoken(player, "A bot plays for Zoe")
+
+    watcher = new_page()
+    sala.guest(watcher, base_url, "Eve")
+    settings_form("1.5")(watcher)
+    frames = sala.Frames(watcher)
+    watcher.goto(f"{base_url}/table/{table}")
+    sala.connected(watcher)
+    said = sala.wait_spoken(watcher, r"Skipped \d+ moves to keep up with the table\.",
+                            timeout=20_000)
+    skipped = re.match(r"Skipped (\d+) moves", said)
+    assert skipped and int(skipped[1]) >= 8, said  # all that waited but the newest
+    watcher.wait_for_timeout(6_000)  # bots play ~20 moves a second; the pace is 1.5 s
+    logged = watcher.locator("#log li").all_inner_texts()
+    lag = _lag(frames, logged)
+    assert lag <= 9 + 10, (lag, logged[-3:])  # at most 9 waiting (and those still arriving)
+    # Said once per catching up, each time one sentence; never the skipped moves' sentences.
+    skips = [t for t in sala.spoken(watcher) if "to keep up with the table" in t]
+    assert skips and all(t.count("Skipped") == 1 for t in skips), skips
+
+
+def test_the_v_keys_pace_change_in_place_a_new_verbosity_takes_a_new_socket_and_the_theme_applies(
+        new_page: Callable[..., Page], base_url: str, tmp_path: Any) -> None:
+    page, script = scripted_table(new_page, base_url)
+    script.frame("sync", view(turn=1, turn_name="East"))
+    sala.connected(page)
+    first = script.socket
+    page.evaluate("() => { window.__same_page = true; }")
+    page.locator(".more-settings summary").click()
+    page.select_option("#pref-theme", "dark")
+    page.select_option("#pref-verbosity", "brief")
+    page.locator("#pref-pace").focus()
+    page.keyboard.press("Enter")
+    sala.wait_spoken(page, "Saved.", region="assertive")
+    expect(page.locator("body")).to_have_class(re.compile(r"\btheme-dark\b"))
+    assert page.evaluate("() => document.getElementById('game').dataset.verbosity") == "brief"
+    sala.wait_until(page, lambda: script.socket is not first, message="a new socket")
+    assert page.evaluate("() => window.__same_page === true"), "the page was reloaded"
+    page.screenshot(path=str(tmp_path / "saved-in-place.png"))
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/saved-in-place.png")

@@ -378,3 +378,23 @@ def test_the_pause_and_the_end_of_the_match_take_the_keyboard_to_their_controls(
     expect(page.locator("#replay-link")).to_be_focused()
     expect(page.locator("#rematch-button")).to_be_visible()
     expect(page.locator("#rematch-link")).to_have_attribute("href", "/table/7")
+
+
+def test_version_comes_from_frames_that_bypass_the_pace_queue_a_move_carries_the_version_shown(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    """Review of issue 21: the page took its version from every frame, ``done`` and ``error``
+    too, which skip the pace queue; a move pressed then carried a version the player never
+    saw.  The version is the view's on screen: from ``sync`` and ``update`` frames only."""
+    page, script = scripted_table(new_page, base_url)
+    script.frame("sync", view(step=10))
+    shown = script.version
+    sala.wait_spoken(page, "Your turn")
+    # A refusal and a confirmation, numbered far ahead of the view on screen.
+    script.raw({"t": "error", "d": {"code": "chat_too_fast", "text": "Too fast."},
+                "v": shown + 7})
+    script.raw({"t": "done", "d": {"move": 1}, "v": shown + 9})
+    sala.wait_spoken(page, "Too fast.", region="assertive")
+    page.locator("#hand").focus()
+    page.keyboard.press("Enter")
+    sala.wait_until(page, lambda: script.acts(), message="the card sent")
+    assert script.sent[-1]["v"] == shown, script.sent[-1]

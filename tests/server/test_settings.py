@@ -62,3 +62,25 @@ def test_stored_settings_that_are_no_longer_valid_read_as_the_defaults() -> None
     assert from_session({"pace": 99}) == PlayerSettings()
     assert from_session({"speak": "plays"}) == PlayerSettings()
     assert from_session(None) == PlayerSettings()
+
+
+def test_the_v_keys_pace_change_loses_queued_announcements_the_table_page_saves_in_place(
+        client: TestClient) -> None:
+    """Review of issue 21: the table page saves its preferences with a fetch (no reload);
+    the room answers JSON: the settings now in force and "saved", or why nothing changed."""
+    json_only = {"Accept": "application/json"}
+    answer = client.post("/preferences", data={**GOOD, "verbosity": "brief"},
+                         headers=json_only, follow_redirects=False)
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {"settings": {"pace": 1.5, "speak": ["bids", "scores"],
+                                          "sounds": True, "volume": 30, "theme": "dark",
+                                          "deck": "four"},
+                             "lang": "en", "verbosity": "brief", "saved": "Saved."}
+    assert _page_settings(client)["pace"] == 1.5  # kept in the session
+    refused = client.post("/preferences", data={**GOOD, "pace": "9"}, headers=json_only,
+                          follow_redirects=False)
+    assert refused.status_code == 400
+    assert refused.json()["error"].startswith("The pause must be a number of seconds from 0")
+    assert _page_settings(client)["pace"] == 1.5
+    # Without scripts (a plain form post) the page reloads, as before.
+    assert client.post("/preferences", data=GOOD, follow_redirects=False).status_code == 303

@@ -7,6 +7,10 @@ through the proxy; a spectator watches directly, to see what the room believes.
 
 - the server lets a silent client go (its heartbeat timeout), counts and logs it, and the seat
   is shown away, so the takeover starts;
+- the server beats a ``?heartbeat=1`` socket; a client that never pings but answers the beats
+  (a hidden tab, whose timers are slowed) keeps its seat, and one that answers nothing goes.
+  Ada's socket here answers the beats whenever the test reads it (:func:`frame`), as the page
+  does, so a loaded machine never lets it go before the test stalls it;
 - a move sent into the stall is delivered and confirmed exactly once when the client sends it
   again: whether it was lost on the way or only its answer was;
 - a move held through the stall that the game has moved past is refused, naming the move;
@@ -24,6 +28,7 @@ from typing import Any
 import httpx
 import pytest
 from starlette.testclient import TestClient
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
@@ -36,14 +41,16 @@ from tests.server.helpers import first_legal
 from tests.server.stall_proxy import StallProxy
 
 HEARTBEAT_TIMEOUT = 2.0  # the server's, in these tests (the room's default is 15 s)
+HEARTBEAT_INTERVAL = 0.4  # the server's beats, here (the room's default is 5 s)
 
 
 class Room:
     """A live room, a stalling proxy in front of it, and a guest who plays at seat 2."""
 
     def __init__(self, **settings: Any) -> None:
-        self.server = LiveServer(secure_cookies=False, heartbeat_timeout=HEARTBEAT_TIMEOUT,
-                                 **settings).start()
+        settings = {"heartbeat_timeout": HEARTBEAT_TIMEOUT,
+                    "heartbeat_interval": HEARTBEAT_INTERVAL, **settings}
+        self.server = LiveServer(secure_cookies=False, **settings).start()
         self.proxy = StallProxy(self.server.port).start()
         self.http = httpx.Client(base_url=self.server.url, headers={"Origin": self.server.url})
         self.http.post("/guest", data={"name": "Ada"})
@@ -53,9 +60,10 @@ class Room:
         self.table = int(response.headers["location"].rsplit("/", 1)[1])
 
     def player(self, direct: bool = False) -> ClientConnection:
-        """Ada's socket, through the proxy (``direct``: straight to the server)."""
+        """Ada's socket, through the proxy (``direct``: straight to the server), opened as the
+        table page opens it (``?heartbeat=1``: the server beats it; :func:`frame` answers)."""
         base = self.server.url if direct else self.proxy.url()
-        return ws_connect(f"ws{base.removeprefix('http')}/ws/table/{self.table}",
+        return ws_connect(f"ws{base.removeprefix('http')}/ws/table/{self.table}?heartbeat=1",
                           additional_headers={"Origin": base, "Cookie": self.cookie},
                           open_timeout=10, legacy=True)
 
@@ -93,9 +101,16 @@ def room_with() -> Iterator[Callable[..., Room]]:
         room.close()
 
 
-def frame(ws: ClientConnection, timeout: float = 10.0) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(ws.recv(timeout=timeout))
-    return data
+def frame(ws: ClientConnection, timeout: float = 10.0, answer: bool = True) -> dict[str, Any]:
+    """The next frame; the server's beats are answered at once, as the page answers them
+    (``answer=False``: a client that answers nothing), and never returned."""
+    deadline = time.monotonic() + timeout
+    while True:
+        data: dict[str, Any] = json.loads(ws.recv(timeout=max(0.0, deadline - time.monotonic())))
+        if data["t"] != "beat":
+            return data
+        if answer:
+            ws.send(json.dumps({"t": "beat", "d": data["d"]}))
 
 
 def until(ws: ClientConnection, predicate: Callable[[dict[str, Any]], bool],
@@ -173,6 +188,71 @@ def test_stalled_network_the_server_lets_a_silent_client_go_and_shows_the_seat_a
     log = room.server.log()
     assert "socket of Ada stalled: nothing heard for 2 s; let go (1 stalled so far)" in log, log
     room.proxy.sever()
+    ws.close()
+    watcher.close()
+
+
+def listen(ws: ClientConnection, seconds: float, answer: bool) -> int:
+    """Read Ada's socket for ``seconds`` without ever pinging; the server's beats are
+    answered (``answer``) or not.  Returns how many beats came."""
+    beats = 0
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            found = json.loads(ws.recv(timeout=left))
+        except TimeoutError:
+            break
+        except ConnectionClosed:
+            break
+        if found["t"] == "beat":
+            beats += 1
+            if answer:
+                ws.send(json.dumps({"t": "beat", "d": found["d"]}))
+    return beats
+
+
+def seated_silently(room: Room) -> ClientConnection:
+    """Ada seated among bots, on a socket opened as the page opens it, that never pings."""
+    ws = room.player(direct=True)
+    assert frame(ws, answer=False)["t"] == "sync"
+    send(ws, "sit", seat=2)
+    for seat in (0, 1, 3):
+        send(ws, "bot", seat=seat, level="normal")
+    return ws
+
+
+def test_a_hidden_tab_loses_its_seat_to_a_bot_a_client_that_only_answers_the_servers_beats_keeps_it(
+        room_with: Callable[..., Room]) -> None:
+    """Review of issue 21: the room let a socket go when the page's own pings stopped, and a
+    hidden tab's timers (so its pings) may come once a minute (Chrome's intensive throttling).
+    The server now beats the socket and the page answers from its message handler (never
+    slowed): a client that never pings but answers the beats keeps its seat."""
+    room = room_with(takeover_seconds=0.5)
+    ws = seated_silently(room)
+    watcher = room.spectator()
+    assert frame(watcher)["t"] == "sync"
+    beats = listen(ws, 3 * HEARTBEAT_TIMEOUT, answer=True)
+    assert beats >= 3 * HEARTBEAT_TIMEOUT / HEARTBEAT_INTERVAL / 2, beats
+    no_frame(watcher, lambda f: any(s.get("away") or s.get("standin")
+                                    for s in view_of(f).get("seats", [])), 0.5)
+    assert "stalled" not in room.server.log()
+    send(ws, "hello")  # still open, still heard
+    assert until(ws, lambda f: f["t"] == "sync", what="a sync")["d"]["view"]["seat"] == 2
+    ws.close()
+    watcher.close()
+
+
+def test_a_hidden_tab_loses_its_seat_to_a_bot_a_client_that_answers_nothing_is_let_go(
+        room_with: Callable[..., Room]) -> None:
+    room = room_with(takeover_seconds=600.0)
+    ws = seated_silently(room)
+    watcher = room.spectator()
+    assert frame(watcher)["t"] == "sync"
+    beats = listen(ws, HEARTBEAT_TIMEOUT + 1.5, answer=False)
+    assert beats >= 2, beats  # beaten, and never answered
+    until(watcher, lambda f: view_of(f).get("seats", [{}] * 4)[2].get("away") is True,
+          timeout=4, what="the seat shown away")
+    assert "socket of Ada stalled: nothing heard for 2 s" in room.server.log()
     ws.close()
     watcher.close()
 
@@ -288,6 +368,8 @@ def test_stalled_network_a_held_move_is_refused_by_name_and_the_player_hears_wha
 def test_stalled_network_the_heartbeat_and_the_moves_are_typed_messages() -> None:
     assert P.decode('{"t":"ping","d":{"n":7}}') == P.Ping(7)
     assert P.decode('{"t":"ping"}') == P.Ping(0)  # the lobby's and older clients' pings
+    assert P.decode('{"t":"beat","d":{"n":4}}') == P.BeatAnswer(4)  # the page's answer
+    assert json.loads(P.encode_message(P.Beat(4), 3)) == {"t": "beat", "d": {"n": 4}, "v": 3}
     assert json.loads(P.encode_message(P.Pong(7), 3)) == {"t": "pong", "d": {"n": 7}, "v": 3}
     assert P.decode('{"t":"act","d":{"a":5,"m":99},"v":12}') == P.Act(5, 12, 99)
     assert P.decode('{"t":"bid","d":{"text":"passo","m":3}}') == P.BidText("passo", 3)

@@ -182,7 +182,11 @@
       if (ws !== socket) return;
       heardAt = Date.now();
       unansweredSince = 0;
-      enqueue(JSON.parse(message.data));
+      const frame = JSON.parse(message.data);
+      // The server's heartbeat, answered here and now: a hidden tab's timers (and so its
+      // own pings) may be slowed to one a minute, its event handlers are not.
+      if (frame.t === "beat") { ws.send(JSON.stringify({ t: "beat", d: frame.d || {} })); return; }
+      enqueue(frame);
     });
     ws.addEventListener("close", () => {
       if (ws !== socket) return;
@@ -198,7 +202,11 @@
   // answers a key just pressed, and a belote said after the card waits for it); it is the
   // move that arrives while the last view that came was the player's turn.  The move that
   // ends a trick holds the next one two paces (its result is heard, and seen), the end of a
-  // hand three (the score, the new deal and its cards are said).
+  // hand three (the score, the new deal and its cards are said).  The lag is bounded: with
+  // more than MAX_BEHIND moves waiting (a spectator of an all-bot table, a player whose bots
+  // play on meanwhile), the page catches up: every frame waiting is shown and written in the
+  // log, the last one is said, and one sentence says how many moves were not.
+  const MAX_BEHIND = 8;
   const queue = [];
   let pacedAt = 0;
   let pacedGap = 1; // paces the next move waits after the last one shown
@@ -216,7 +224,24 @@
       arrivedView = frame.d.view;
     }
     queue.push(frame);
+    if (queue.filter(isPacedMove).length > MAX_BEHIND) catchUp();
     drain();
+  }
+
+  function isMove(frame) {
+    return frame.t === "update" && frame.d.events.some((e) => PACED_KINDS.has(e.kind));
+  }
+  function isPacedMove(frame) { return isMove(frame) && !frame.own; }
+
+  // Too far behind: all but the newest frame are shown without their sentences (kept in the
+  // log), one sentence says how many moves were skipped, and the newest is said as usual.
+  function catchUp() {
+    if (paceTimer) { window.clearTimeout(paceTimer); paceTimer = null; }
+    const skipped = queue.splice(0, queue.length - 1);
+    const count = skipped.filter(isMove).length;
+    for (const frame of skipped) receive(frame, true);
+    polite(fmt(S.pace_skipped, { count }));
+    pacedAt = 0; // the newest is said now
   }
 
   function drain() {
@@ -278,28 +303,33 @@
     }
   }
 
-  function receive(frame) {
-    version = frame.v;
+  // `quiet`: a frame skipped to catch up (its sentences go to the log only; an away summary,
+  // said once, is still said).
+  function receive(frame, quiet) {
     const data = frame.d;
     if (frame.t === "sync" || frame.t === "update") {
+      // The version of the view on screen, the one a move pressed now was chosen on: only
+      // from the frames that show a view (a `done` or an `error` bypasses the pace queue and
+      // may be ahead of it).
+      version = frame.v;
       const fresh = frame.t === "sync";
       if (fresh) { $("log").textContent = ""; $("table-chat").textContent = ""; }
       const spoken = [];
       for (const item of data.events) {
         if (item.kind === "chat") addLog("table-chat", item.text);
         else addLog("log", item.text);
-        if (!fresh && said(item.kind)) spoken.push(item.text);
+        if (!fresh && !quiet && said(item.kind)) spoken.push(item.text);
         // Back after a bot played for us: what it played, first, in one sentence.
         if (fresh && item.kind === "away_summary") spoken.push(item.text);
-        if (!fresh && item.kind === "trick_won") cue("trick");
-        if (!fresh && item.kind === "belote_announced") cue("belote");
+        if (!fresh && !quiet && item.kind === "trick_won") cue("trick");
+        if (!fresh && !quiet && item.kind === "belote_announced") cue("belote");
       }
       playInFlight = false;
       render(data.view);
-      if (fresh) spoken.push(data.view.started ? statusLine() : S.waiting);
+      if (fresh && !quiet) spoken.push(data.view.started ? statusLine() : S.waiting);
       const myTurn = view.turn !== null && view.turn === view.seat && !view.finished;
       // Said at every new step that is ours: after our own card that won the trick too.
-      if (myTurn && (fresh || view.step !== announcedStep)) {
+      if (myTurn && !quiet && (fresh || view.step !== announcedStep)) {
         announcedStep = view.step;
         cue("turn");
         const bidding = (view.phase === "bidding" || view.phase === "cut") && view.prompt;
@@ -622,7 +652,8 @@
     const text = $("cut-depth").value.trim();
     const depth = /^\d+$/.test(text) ? Number(text) : NaN;
     const choice = (view.choices || []).find((c) => c.cut === depth);
-    if (choice) send("act", { a: choice.action });
+    // A move like a card: numbered, held through a stall, confirmed or refused by name.
+    if (choice) sendMove("act", { a: choice.action }, choice.label);
     else assertive(fmt(S.cut_range, range));
   }
 
@@ -823,8 +854,8 @@
     },
     help() { openHelp(); },
     pace() {
-      // The pace and the verbosity are the page's preferences form (saving reloads the
-      // page, which resumes exactly); back on the hand afterwards.
+      // The pace and the verbosity are the page's preferences form (saved in place, see
+      // savePreferences: nothing waiting is lost); back on the hand afterwards.
       const field = $("pref-pace");
       if (!field) return;
       const form = field.closest("form");
@@ -912,6 +943,65 @@
     const input = $("table-chat-text");
     if (input.value.trim() && send("chat", { text: input.value })) input.value = "";
   });
+
+  // ------------------------------------------------------------------ preferences
+  // Saved in place on the table page (no reload: the moves waiting for the pace are still
+  // said, the moves held are still held), and applied to the page at once.  A new language
+  // changes every text of the page: that one reloads it.  Without scripts the form posts and
+  // the page reloads, as everywhere.
+  const prefsForm = document.querySelector("form.prefs");
+  if (prefsForm && window.fetch) prefsForm.addEventListener("submit", (event) => {
+    const lang = prefsForm.querySelector("#pref-lang");
+    if (lang && lang.value !== document.documentElement.lang) return;
+    event.preventDefault();
+    savePreferences(new URLSearchParams(new FormData(prefsForm)));
+  });
+
+  async function savePreferences(body) {
+    let answer = null;
+    try {
+      const response = await fetch(prefsForm.action, {
+        method: "POST", body, credentials: "same-origin", headers: { Accept: "application/json" },
+      });
+      answer = await response.json();
+    } catch (error) {
+      assertive(S.prefs_not_saved);
+      return;
+    }
+    if (answer.error) { assertive(answer.error); return; } // nothing changed: said why
+    applySettings(answer);
+    assertive(answer.saved);
+    if (prefsForm.dataset.focusAfter === "hand") {
+      delete prefsForm.dataset.focusAfter;
+      $("hand").focus();
+    }
+  }
+
+  function applySettings(answer) {
+    const chosen = answer.settings;
+    Object.assign(settings, chosen);
+    spokenCategories.clear();
+    for (const category of chosen.speak || []) spokenCategories.add(category);
+    document.body.dataset.settings = JSON.stringify(chosen);
+    for (const [prefix, value] of [["theme-", chosen.theme], ["deck-", chosen.deck]]) {
+      for (const name of [...document.body.classList]) {
+        if (name.startsWith(prefix)) document.body.classList.remove(name);
+      }
+      document.body.classList.add(prefix + value);
+    }
+    // The new pace applies to the moves already waiting.
+    if (paceTimer) { window.clearTimeout(paceTimer); paceTimer = null; }
+    drain();
+    if (answer.verbosity !== root.dataset.verbosity) {
+      // The sentences are made by the room for each socket: a new one speaks the new
+      // length (its sync comes after the moves already waiting; the held moves go again).
+      root.dataset.verbosity = answer.verbosity;
+      const old = socket;
+      socket = null;
+      if (old) { try { old.close(); } catch (error) { /* gone already */ } }
+      connect();
+    }
+  }
 
   connect();
 })();
