@@ -27,8 +27,9 @@ PHONE = {"width": 390, "height": 844}
 
 
 def _settings(page: Any, theme: str, deck: str) -> None:
-    """Choose a colour theme and deck with the preferences form (the page reloads)."""
-    page.locator(".more-settings summary").click()
+    """Choose a colour theme and deck with the preferences form (saved in place on a table
+    page, with a reload elsewhere)."""
+    sala.open_table_settings(page)
     page.select_option("#pref-theme", theme)
     page.select_option("#pref-deck", deck)
     page.locator("#pref-save").click()

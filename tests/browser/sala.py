@@ -237,6 +237,14 @@ def create_table(page: Page, target: str = "1") -> int:
     return int(page.url.rsplit("/", 1)[1])
 
 
+def open_table_settings(page: Page) -> None:
+    """Open the preferences form's "Table settings" (a <details>) unless it is open: on the
+    table page saving is in place, so the form stays as the player left it."""
+    details = page.locator(".more-settings")
+    if details.get_attribute("open") is None:
+        details.locator("summary").click()
+
+
 def connected(page: Page) -> None:
     expect(page.locator("#connection")).to_have_text("Connected.", timeout=TIMEOUT)
 

@@ -119,7 +119,7 @@ def test_the_visual_table_has_no_axe_violation_in_any_theme(
     if sala.bidding(player):
         audit(player, "valdostana auction: level and suit pickers, command box")
     for theme, deck in (("dark", "two"), ("contrast", "four"), ("light", "four")):
-        player.locator(".more-settings summary").click()
+        sala.open_table_settings(player)
         audit(player, f"table settings open ({theme} before saving)")
         player.select_option("#pref-theme", theme)
         player.select_option("#pref-deck", deck)

@@ -182,7 +182,7 @@ def test_the_v_keys_pace_change_in_place_a_new_verbosity_takes_a_new_socket_and_
     sala.connected(page)
     first = script.socket
     page.evaluate("() => { window.__same_page = true; }")
-    page.locator(".more-settings summary").click()
+    sala.open_table_settings(page)
     page.select_option("#pref-theme", "dark")
     page.select_option("#pref-verbosity", "brief")
     page.locator("#pref-pace").focus()

@@ -264,7 +264,7 @@ def settings_form(pace: str, silence: tuple[str, ...] = (), sounds: bool = False
                   ) -> Callable[[Page], None]:
     """Set the table settings with the preferences form, as a player would."""
     def prepare(page: Page) -> None:
-        page.locator(".more-settings summary").click()
+        sala.open_table_settings(page)
         page.fill("#pref-pace", pace)
         for category in silence:
             page.locator(f"input[name=speak][value={category}]").uncheck()
