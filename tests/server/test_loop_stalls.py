@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import random
 import selectors
 import socket
 import time
@@ -31,16 +30,11 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from belote.ai import make_bot
-from belote.records import to_record
-from belote.rules import find_preset
 from belote.server.persistence import Store
-from belote.sim.match import play_match
 from tests.browser.live import LiveServer
 from tests.server.loop_probe import THRESHOLD, worst_stall
-from tests.server.test_replay_analysis import card_steps
+from tests.server.test_replay_analysis import card_steps, finished_record
 
-NAMES = ["Ada", "Bea", "Cleo", "Dora"]
 _addresses = (f"198.51.100.{n}" for n in itertools.count(1))
 
 
@@ -53,19 +47,6 @@ def room() -> Iterator[LiveServer]:
 
 def _headers(room: LiveServer, address: str) -> dict[str, str]:
     return {"origin": room.url, "x-forwarded-for": address}
-
-
-def _long_record(seed: int, target: int) -> dict[str, Any]:
-    rules = find_preset("classic").with_flags(target_score=target)
-    rng = random.Random(seed)
-
-    def deck() -> list[int]:
-        cards = list(range(32))
-        rng.shuffle(cards)
-        return cards
-
-    game = play_match(rules, [make_bot("heuristic", s) for s in range(4)], deck)
-    return to_record(game, NAMES, preset="classic")
 
 
 def _store_finished(room: LiveServer, records: list[dict[str, Any]]) -> list[int]:
@@ -155,7 +136,7 @@ def test_three_posts_of_30_mib_of_ampersands_to_guest_do_not_hold_the_loop(
 def test_the_replay_of_a_long_match_does_not_hold_the_loop(room: LiveServer) -> None:
     """Finding: "the replay page costs ~15 ms of server time per deal, uncached (137 deals:
     1.7 s a request)"."""
-    records = [_long_record(seed, 6000) for seed in range(3)]
+    records = [finished_record(seed, 6000) for seed in range(3)]
     assert all(len(r["deals"]) >= 100 for r in records)
     table_ids = iter(_store_finished(room, records))
 
@@ -176,7 +157,7 @@ def test_80_uncached_analyses_at_once_from_one_client_do_not_stall_the_tables(
         room: LiveServer) -> None:
     """Finding: "uncached analysis requests (80 at once from one anonymous client) slow
     every table (probe p99 636 ms ...)"."""
-    records = [_long_record(seed, 1000) for seed in range(3)]
+    records = [finished_record(seed, 1000) for seed in range(3)]
     table_ids = _store_finished(room, records)
     attempts = iter(zip(table_ids, records, strict=True))
     barriers = iter(_store_finished(room, [records[0]] * 30))

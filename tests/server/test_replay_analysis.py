@@ -36,8 +36,9 @@ from tests.server.helpers import (
 NAMES = ["Ada", "Bea", "Cleo", "Dora"]
 
 
-def finished_record(seed: int = 5) -> dict[str, Any]:
-    rules = find_preset("classic").with_flags(target_score=300)
+def finished_record(seed: int = 5, target: int = 300) -> dict[str, Any]:
+    """A classic match of four heuristic bots to ``target``, finished, as its record."""
+    rules = find_preset("classic").with_flags(target_score=target)
     rng = random.Random(seed)
 
     def deck() -> list[int]:
