@@ -24,21 +24,15 @@ from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import Identities
 from tests.server.postgres import fresh_database
 from tests.server.test_tournament_http import create, enter_hand, post, register, tournament
+from tests.server.test_tournament_pages import pinasca as pinasca_drawn
 
 STALL_LIMIT = 0.050  # issue 21: "No request can hold the event loop more than 50 ms"
 PROBE_PERIOD = 0.002
 
 
 def pinasca(people: Identities, **changes: str) -> int:
-    """Two neighbourhoods (four pairs), round 1 drawn: games 1 and 2."""
-    org = register(people, "Organiser")
-    tid = create(org, **{"target": "1500", **changes})
-    for n in range(2):
-        post(people.use("Organiser"), f"/tournaments/{tid}/do/register", club=f"Q{n}",
-             a_player1=f"Anna{n}", a_player2=f"Bruno{n}", b_player1=f"Carla{n}",
-             b_player2=f"Dino{n}")
-    post(people.use("Organiser"), f"/tournaments/{tid}/do/draw")
-    return tid
+    """Two neighbourhoods (four pairs), round 1 drawn: games 1 and 2; games to 1500."""
+    return pinasca_drawn(people, **{"target": "1500", **changes})
 
 
 class LoopProbe:
@@ -554,8 +548,8 @@ def test_a_melee_of_1024_players_draw_under_the_probe_socket(tmp_path: Path) -> 
     from tests.browser.live import LiveServer
     from tests.server.loop_probe import THRESHOLD, worst_stall
 
-    with LiveServer(signups_per_hour=1000) as room:
-        http = httpx.Client(base_url=room.url, headers={"origin": room.url}, timeout=120)
+    with (LiveServer(signups_per_hour=1000) as room,
+          httpx.Client(base_url=room.url, headers={"origin": room.url}, timeout=120) as http):
         answer = http.post("/register", data={"name": "Organiser",
                                               "password": "correct horse battery"})
         assert answer.status_code in (200, 303), answer.text
