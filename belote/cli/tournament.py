@@ -178,8 +178,10 @@ def lineup_command(game: int = typer.Argument(...),
                        ..., help="The four players seated: the first side's two, then the "
                                  "second side's two."),
                    db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
-    """Change the players seated at a game, before its result (seed 001: "Dopo ogni partita
-    si possono sostituire ... i componenti della squadra"); kept in the audit log."""
+    """Change the players seated at a game, before its result; kept in the audit log.
+
+    Seed 001: "Dopo ogni partita si possono sostituire ... i componenti della squadra".
+    """
     if len(players) != 4:
         typer.echo(translate(lang, "tournament.error.bad_lineup"), err=True)
         raise typer.Exit(2)
@@ -196,8 +198,11 @@ def lineup_command(game: int = typer.Argument(...),
 
 @app.command("codes")
 def codes_command(db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
-    """Print the current round's seat codes (what identifies each player to score a game or
-    take their seat online, when the file is served with `belote serve`)."""
+    """Print the current round's seat codes.
+
+    A code identifies its player to score a game or take their seat online (the file
+    served with `belote serve`).
+    """
     from belote.tournament.codes import shown
 
     t = _run(db, lang, lambda ts: ts.get(tid))
