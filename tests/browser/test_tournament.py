@@ -36,6 +36,18 @@ def type_answer(page: Page, text: str) -> None:
     page.wait_for_load_state()
 
 
+def register_neighbourhoods(org: Page, tag: str, count: int) -> None:
+    """Register ``count`` neighbourhoods of two pairs with the console's form, by keyboard."""
+    for n in range(count):
+        org.fill("#r-club", f"Borgo {n}")
+        org.fill("#r-a_p1", f"Anna{tag}{n}")
+        org.fill("#r-a_p2", f"Bruno{tag}{n}")
+        org.fill("#r-b_p1", f"Carla{tag}{n}")
+        org.fill("#r-b_p2", f"Dino{tag}{n}")
+        org.press("#r-b_p2", "Enter")
+        expect(org.get_by_role("status").first).to_have_text("Done.")
+
+
 def test_organiser_draws_and_scorer_enters_a_hand_by_keyboard(
         new_page: Callable[..., Page], base_url: str) -> None:
     audit = Audit()
@@ -48,14 +60,7 @@ def test_organiser_draws_and_scorer_enters_a_hand_by_keyboard(
     org.press("#t-name", "Enter")
     org.wait_for_url(re.compile(r"/tournaments/\d+$"))
     tid = int(org.url.rsplit("/", 1)[1])
-    for n in range(3):
-        org.fill("#r-club", f"Borgo {n}")
-        org.fill("#r-a_p1", f"Anna{tag}{n}")
-        org.fill("#r-a_p2", f"Bruno{tag}{n}")
-        org.fill("#r-b_p1", f"Carla{tag}{n}")
-        org.fill("#r-b_p2", f"Dino{tag}{n}")
-        org.press("#r-b_p2", "Enter")
-        expect(org.get_by_role("status").first).to_have_text("Done.")
+    register_neighbourhoods(org, tag, 3)
     audit(org, "console, registration")
 
     press_button(org, "Draw round 1")
@@ -117,14 +122,7 @@ def test_organiser_substitutes_a_player_from_the_console_by_keyboard(
     org.fill("#t-name", f"Sostituzioni {tag}")
     org.press("#t-name", "Enter")
     org.wait_for_url(re.compile(r"/tournaments/\d+$"))
-    for n in range(2):
-        org.fill("#r-club", f"Borgo {n}")
-        org.fill("#r-a_p1", f"Anna{tag}{n}")
-        org.fill("#r-a_p2", f"Bruno{tag}{n}")
-        org.fill("#r-b_p1", f"Carla{tag}{n}")
-        org.fill("#r-b_p2", f"Dino{tag}{n}")
-        org.press("#r-b_p2", "Enter")
-        expect(org.get_by_role("status").first).to_have_text("Done.")
+    register_neighbourhoods(org, tag, 2)
     press_button(org, "Draw round 1")
     expect(org.get_by_role("heading", name="Round 1")).to_be_visible()
     field = org.locator("#lu-1-a2")
