@@ -122,9 +122,14 @@ def test_the_pace_is_never_tested_together_with_stalls_paced_moves_are_held_conf
     move the last socket brought is said (the pace holds, never drops)."""
     page = new_page()
     sockets = Sockets(page)
-    stall_story(page, *paced_stalled_room, tmp_path)
+    table, south = stall_story(page, *paced_stalled_room, tmp_path)
     assert page.evaluate("() => JSON.parse(document.body.dataset.settings).pace") == 0.5
     # Play on to South's next turn: every move on the way is said, in order, nothing lost.
+    # The card is pressed once the server itself waits for Nina (her seat given back by the
+    # stand-in bot): the paced page may still be showing a turn the bot had already played.
+    my_turn_to_play_a_card(page)
+    watch(paced_stalled_room[0], table,
+          lambda v: v.get("turn") == south and not v["seats"][south]["standin"], timeout=30)
     my_turn_to_play_a_card(page)
     press_a_card(page)
     page.wait_for_function("(yours) => document.getElementById('turn').textContent !== yours",
@@ -146,8 +151,10 @@ def test_the_pace_is_never_tested_together_with_stalls_paced_moves_are_held_conf
     assert said.count("While you were away") == 1, said
 
 
-def stall_story(page: Page, server: LiveServer, proxy: StallProxy, tmp_path: Path) -> None:
-    """Stall, a card confirmed, stall again, a card held and refused, the summary said."""
+def stall_story(page: Page, server: LiveServer, proxy: StallProxy, tmp_path: Path
+                ) -> tuple[int, int]:
+    """Stall, a card confirmed, stall again, a card held and refused, the summary said;
+    returns the table and Nina's seat."""
     sala.guest(page, proxy.url(), "Nina")
     table = sala.create_table(page, target="")
     sala.click_sit(page, "South")
@@ -220,6 +227,7 @@ def stall_story(page: Page, server: LiveServer, proxy: StallProxy, tmp_path: Pat
     sala.wait_spoken(page, f"Your held move, {re.escape(held)}, was not played: The game moved "
                      "on before your action arrived", region="assertive")
     expect(line).to_have_text("Connected.")
+    return table, south
 
 
 def test_a_hidden_tab_loses_its_seat_to_a_bot_the_page_answers_the_servers_beats(
