@@ -210,9 +210,22 @@ class BotPool:
             try:
                 return await asyncio.wait_for(asyncio.shield(answer),
                                               deadline - time.monotonic())
-            except (TimeoutError, asyncio.CancelledError):
+            except TimeoutError:
                 job.cancel()  # still queued: drop it; already running: it finishes, unused
                 raise
+            except asyncio.CancelledError:
+                job.cancel()
+                task = asyncio.current_task()
+                if (task is not None and task.cancelling()) or not answer.cancelled():
+                    raise  # this decision's caller cancelled it
+                # Still queued when the watchdog replaced the workers (shutdown cancels the
+                # queue): lost through no fault of its own, it goes to the new workers.
+                if deadline - time.monotonic() < self.think_within:
+                    raise TimeoutError("its workers were replaced") from None
+                self._counters.retried += 1
+                log.warning("bot %s: queued for workers replaced for a hung one; asked again "
+                            "of the new workers", level)
+                continue
             except BrokenExecutor as error:
                 if executor in self._retired and (deadline - time.monotonic()
                                                   >= self.think_within):
