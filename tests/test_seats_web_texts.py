@@ -5,20 +5,17 @@ listener, and the information keys name no team.  Four players keep the team sen
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-import belote.i18n
 from belote.engine.events import DeclarationsResolved, HandScored
 from belote.i18n import describe_event
-from belote.i18n.catalog import messages
+from belote.i18n.catalog import catalog_files, messages
 from belote.rules import PRESETS
 
 V3, V4 = PRESETS["valdostana3"], PRESETS["valdostana"]
 LANGS = ("it", "es", "fr", "en")
 NAMES3 = ["Ada", "Bea", "Cy"]
-LOCALE = Path(belote.i18n.__file__).parent / "locale"
 
 
 def made(taker: int, sides: int) -> HandScored:
@@ -49,10 +46,23 @@ def test_four_players_keep_the_team_sentences() -> None:
     assert text is not None and text.startswith("East-West make their contract.")
 
 
+# The msgids of this area (the player forms for fewer seats), once seats_web.po; the catalogs
+# are now one file per domain (scripts/catalog_domains.py), so they are named here.
+AREA_KEYS = (
+    *(f"event.hand_scored.{what}.alone{you}"
+      for what in ("made", "failed", "capot", "belote", "declarations", "pot_won")
+      for you in ("", ".you")),
+    "event.declarations_resolved.one.alone", "event.declarations_resolved.one.alone.you",
+    "sala.info.contract.alone", "sala.info.contract.times.alone", "sala.info.points.alone",
+    "web.js.seats_total", "cli.seats_web.teams_only",
+)
+
+
 def catalog_keys(lang: str) -> list[str]:
-    """The msgids of this area's catalog (seats_web.po) in ``lang``."""
-    path = LOCALE / lang / "LC_MESSAGES" / "seats_web.po"
-    return re.findall(r'^msgid "(.+)"$', path.read_text(encoding="utf-8"), re.MULTILINE)
+    """The msgids of this area that the catalog of ``lang`` holds, in the area's order."""
+    ids = set(re.findall(r'^msgid "(.+)"$', "".join(
+        path.read_text(encoding="utf-8") for path in catalog_files(lang)), re.MULTILINE))
+    return [key for key in AREA_KEYS if key in ids]
 
 
 @pytest.mark.parametrize("lang", LANGS)
