@@ -40,17 +40,17 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-# Engine-heavy modules run untraced under coverage (pytest-cov's no_cover): tracing costs up
-# to 4x CPU on the engine's hot loops, and the rest of the suite covers the same code.  This
-# keeps the whole suite, coverage included, well under CI's 15 minutes.
-UNTRACED = frozenset({
-    "test_variants_simulation.py", "test_solver.py", "test_kernel_cache.py",
-    "test_properties.py", "test_expert.py", "test_perft.py", "test_differential_colver.py",
-    "test_arena.py", "test_obligations.py", "test_rules_validation.py",
-})
+# Markers (registered in pyproject.toml).  Every browser test is ``browser`` and ``slow`` (a live
+# room and Chromium); every test on the throwaway PostgreSQL cluster is ``postgres``.  Other
+# slow tests carry ``@pytest.mark.slow`` in their modules.  ``./scripts/test --fast`` runs
+# ``-m "not slow"``.
+BROWSER = Path(__file__).parent / "browser"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        if item.path.name in UNTRACED:
-            item.add_marker(pytest.mark.no_cover)
+        if item.path.is_relative_to(BROWSER):
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.slow)
+        if "postgres_url" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.postgres)

@@ -33,6 +33,7 @@ def late_position(seed: int = 11) -> tuple[Game, int]:
         game.apply(action, mover)
 
 
+@pytest.mark.slow
 def test_each_legal_card_gets_a_value_and_the_best_costs_nothing() -> None:
     game, action = late_position()
     legal = {c for c in range(32) if game.legal_plays() >> c & 1}

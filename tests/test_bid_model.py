@@ -356,6 +356,7 @@ def test_a_kept_deal_is_weighed_once_per_signal(monkeypatch: pytest.MonkeyPatch)
     assert fitting.kept(obs, signalled) == [] and fitting.deals == []  # weighed, dropped
 
 
+@pytest.mark.slow
 def test_no_bid_model_is_used_with_fewer_seats_or_a_turned_card() -> None:
     for preset in ("valdostana3", "classic"):
         bot = ExpertBot(3, max_worlds=2, min_worlds=2, budget_ms=600_000, hard_ms=600_000,

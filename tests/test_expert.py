@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from helpers import play_every_seat_legally
 
 from belote.ai import LEVELS, make_bot
@@ -44,6 +45,7 @@ def test_every_level_plays_whole_hands_of_every_preset() -> None:
     assert LEVELS == ("easy", "normal", "expert")
 
 
+@pytest.mark.slow
 def test_expert_card_choices_are_legal_in_every_preset() -> None:
     for rules in PRESETS.values():
         bot = ExpertBot(1, budget_ms=20, max_worlds=4, bid_budget_ms=50, bid_worlds=4,
@@ -51,6 +53,7 @@ def test_expert_card_choices_are_legal_in_every_preset() -> None:
         play_every_seat_legally(rules, bot, 120)
 
 
+@pytest.mark.slow
 def test_expert_says_passo_and_aspetto_truthfully() -> None:
     # RULES.md: "Bots say them truthfully" (passo: no ace; aspetto: at least one ace).
     rules = PRESETS["valdostana"]

@@ -21,6 +21,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 PLAY_WITHOUT_NUMBA = """
@@ -87,6 +89,7 @@ def test_playing_does_not_import_numba() -> None:
     assert run_python(PLAY_WITHOUT_NUMBA) == "False False"
 
 
+@pytest.mark.slow
 def test_second_process_loads_the_kernels_from_the_cache(tmp_path: Path) -> None:
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     first = json.loads(run_python(SOLVE_AND_REPORT, env))

@@ -65,6 +65,7 @@ def test_normalised_weights_sum_to_one_and_all_impossible_gives_equal_weights() 
     assert normalised([]) == []
 
 
+@pytest.mark.slow
 def test_a_weighted_expert_plays_legal_cards_in_every_preset() -> None:
     # Four-seat presets: with fewer seats the expert plays by the seat solver, unweighted
     # (and a 2-player first trick takes seconds to solve exactly).

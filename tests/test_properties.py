@@ -286,6 +286,7 @@ def check_views(game: Game) -> None:
         assert public == spectator  # nothing but the own hand and own actions differs
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(seed=SEEDS, rng=RNGS)
 def test_observation_never_shows_another_seats_cards(seed: int, rng: random.Random) -> None:

@@ -216,6 +216,7 @@ COLVER_PER_DEPTH = {0: 300, 1: 400, 2: 1000, 3: 1000, 4: 1000, 5: 1000, 6: 1000,
 
 
 @pytest.mark.parametrize("depth", range(8))
+@pytest.mark.slow
 def test_solver_matches_colver(depth: int) -> None:
     pytest.importorskip("colver")
     check = _load_check_script()
@@ -289,6 +290,7 @@ def test_solver_accepts_positions_at_every_place_in_a_trick() -> None:
         trick.append(card)
 
 
+@pytest.mark.slow
 def test_colver_disagreement_is_colvers_inconsistency() -> None:
     # The one mismatch of the 16,000-position check (docs/dev/solver.md): four cards each,
     # spades trump, South to lead.  colver scores 8 of clubs 27 although its own values one

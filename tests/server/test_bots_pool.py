@@ -321,6 +321,7 @@ def _alive(pid: int) -> bool:
     return state is not None and state[0] != "Z"
 
 
+@pytest.mark.slow
 def test_one_hung_sigstopped_worker_drops_every_table_to_one_move_per_time_limit(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Issue 21, item 8: a worker stopped (SIGSTOP) in the middle of a decision is found
@@ -394,6 +395,7 @@ def test_one_hung_sigstopped_worker_drops_every_table_to_one_move_per_time_limit
     assert still_there == [False], "the stopped worker was killed"
 
 
+@pytest.mark.slow
 def test_another_tables_decision_lost_with_the_hung_workers_is_asked_again(
         tmp_path: Path) -> None:
     """The watchdog replaces every worker of the pool (a killed worker breaks the
@@ -573,6 +575,7 @@ def _bot_workers_of(server: int) -> list[int]:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.slow
 def test_bot_workers_die_with_a_sigkilled_server(tmp_path: Path) -> None:
     log = (tmp_path / "server.log").open("wb")
     server = subprocess.Popen(

@@ -105,6 +105,7 @@ def _play_until_mid_hand(ws: ClientConnection, my_cards: int) -> dict[str, Any]:
         _send(ws, "act", a=action)
 
 
+@pytest.mark.slow
 def test_sigkill_mid_hand_then_restart_resumes_every_table(server: Server) -> None:
     http = httpx.Client(base_url=server.base, headers={"Origin": server.base})
     http.post("/guest", data={"name": "Ada"})

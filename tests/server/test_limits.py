@@ -203,6 +203,7 @@ def test_uncached_replays_are_limited_per_client(tmp_path: Path) -> None:
         assert app.state.heavy.stats.refused == {"replay/client": 1}
 
 
+@pytest.mark.slow
 def test_uncached_analyses_are_limited_per_client_and_cached_per_match(
         tmp_path: Path, caplog: Any) -> None:
     """Finding: "uncached analysis requests (80 at once from one anonymous client)"."""
@@ -273,6 +274,7 @@ def _stop() -> str:
     return "never"
 
 
+@pytest.mark.slow
 def test_a_heavy_process_that_dies_or_hangs_is_replaced_and_the_next_job_works(
         caplog: Any) -> None:
     heavy = HeavyWork(Settings(heavy_workers=1, heavy_timeout=5.0))
@@ -303,6 +305,7 @@ def _nap(text: str) -> str:
     return text
 
 
+@pytest.mark.slow
 def test_a_healthy_heavy_process_with_jobs_waiting_behind_each_other_is_not_taken_for_hung(
         caplog: Any) -> None:
     """Review finding: the timeout ran from the submit, so time waiting in the queue

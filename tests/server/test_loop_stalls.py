@@ -196,6 +196,7 @@ def test_80_uncached_analyses_at_once_from_one_client_do_not_stall_the_tables(
     assert 200 in answers and 429 in answers, (answers, measured)
 
 
+@pytest.mark.slow
 def test_sign_ups_hash_their_passwords_off_the_loop(room: LiveServer) -> None:
     """argon2id costs tens of milliseconds a hash: eight sign-ups at once must not hold the
     loop (they hash in the password threads, which release the interpreter)."""

@@ -138,6 +138,7 @@ def test_opening_twice_keeps_what_is_stored(db_url: str) -> None:
     assert with_store(db_url, lambda s: s.user("Ada")) is not None
 
 
+@pytest.mark.slow
 def test_the_store_outlives_a_postgresql_restart() -> None:
     with running_postgres() as server:  # a server of its own: this test restarts it
         url = server.create_database("belote")
@@ -192,6 +193,7 @@ def play_a_short_match(client: TestClient) -> int:
     return table_id
 
 
+@pytest.mark.slow
 def test_a_whole_match_is_stored_in_postgresql_and_served_after_a_restart(
         postgres_url: str, tmp_path: Path) -> None:
     settings = make_settings(tmp_path, db_url=fresh_database(postgres_url))
@@ -220,6 +222,7 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@pytest.mark.slow
 def test_belote_serve_runs_on_postgresql(postgres_url: str) -> None:
     url, port = fresh_database(postgres_url), _free_port()
     command = [sys.executable, "-m", "belote", "serve", "--db", url, "--port", str(port),

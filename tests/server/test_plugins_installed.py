@@ -175,6 +175,7 @@ def _console_script() -> Path:
     return script
 
 
+@pytest.mark.slow
 def test_belote_arena_module_class_fails_from_the_console_script(
         plugin_dir: Path, tmp_path: Path) -> None:
     (tmp_path / "cwd_bot.py").write_text(CWD_BOT)

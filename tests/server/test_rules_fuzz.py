@@ -60,13 +60,15 @@ def _random_texts(rules: Rules, rng: random.Random) -> str:
     return "\n".join(lines)
 
 
-def _cases() -> list[tuple[str, str, bool | None]]:
+def _cases() -> list[Any]:
     rng = random.Random(2024)
     cases: list[tuple[str, str, bool | None]] = []
     for preset, rules in PRESETS.items():
         cases += [(preset, text, accepted) for text, accepted in FIXED]
         cases += [(preset, _random_texts(rules, rng), None) for _ in range(RANDOM_TABLES)]
-    return cases
+    # A match of match_hands=N hands played to its end takes a minute or more: slow lane.
+    return [pytest.param(*case, marks=[pytest.mark.slow] if "match_hands=" in case[1] else [])
+            for case in cases]
 
 
 def _table_ids(app: Any) -> list[int]:

@@ -171,6 +171,7 @@ def seated_with_bots(room: Room, start: bool = True) -> ClientConnection:
     return ws
 
 
+@pytest.mark.slow
 def test_stalled_network_the_server_lets_a_silent_client_go_and_shows_the_seat_away(
         room_with: Callable[..., Room]) -> None:
     room = room_with(takeover_seconds=600.0)
@@ -221,6 +222,7 @@ def seated_silently(room: Room) -> ClientConnection:
     return ws
 
 
+@pytest.mark.slow
 def test_a_hidden_tab_loses_its_seat_to_a_bot_a_client_that_only_answers_the_servers_beats_keeps_it(
         room_with: Callable[..., Room]) -> None:
     """Review of issue 21: the room let a socket go when the page's own pings stopped, and a
@@ -242,6 +244,7 @@ def test_a_hidden_tab_loses_its_seat_to_a_bot_a_client_that_only_answers_the_ser
     watcher.close()
 
 
+@pytest.mark.slow
 def test_a_hidden_tab_loses_its_seat_to_a_bot_a_client_that_answers_nothing_is_let_go(
         room_with: Callable[..., Room]) -> None:
     room = room_with(takeover_seconds=600.0)
@@ -292,6 +295,7 @@ def test_stalled_network_a_move_sent_into_the_stall_is_confirmed_once_after_reco
     ws2.close()
 
 
+@pytest.mark.slow
 def test_stalled_network_a_move_played_just_before_a_restart_is_confirmed_when_sent_again(
         room_with: Callable[..., Room]) -> None:
     room = room_with(takeover_seconds=600.0, bot_delay=0.05)
@@ -315,6 +319,7 @@ def test_stalled_network_a_move_played_just_before_a_restart_is_confirmed_when_s
     ws.close()
 
 
+@pytest.mark.slow
 def test_stalled_network_a_held_move_is_refused_by_name_and_the_player_hears_what_the_bot_played(
         room_with: Callable[..., Room]) -> None:
     room = room_with(takeover_seconds=0.5, bot_delay=0.3)

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from belote.server.app import create_app
@@ -116,6 +117,7 @@ def least_worst_stall(client: TestClient, action: Any, attempts: int = 3,
 
 
 # --------------------------------------------------------------------------- item 7
+@pytest.mark.slow
 def test_a_melee_of_1024_players_draw_does_not_freeze_the_room(tmp_path: Path) -> None:
     """Issue 21: "a mêlée of 1,024 players, Draw (pairing and the projection rewrite run on
     the event loop)" froze every table for 7 s.  A probe in the room's loop measures it."""
@@ -534,6 +536,7 @@ def test_a_nul_in_a_tournament_text_is_refused_on_postgresql_not_a_500(
         assert len(tournament(client, tid).audit) == 2  # created, registered: nothing else
 
 
+@pytest.mark.slow
 def test_a_melee_of_1024_players_draw_under_the_probe_socket(tmp_path: Path) -> None:
     """The same finding measured from outside, as the room's other heavy requests are
     (tests/server/test_loop_stalls.py): a real room (uvicorn in a child process), a probe

@@ -8,6 +8,7 @@ import asyncio
 from pathlib import Path
 
 import httpx
+import pytest
 from starlette.testclient import TestClient
 
 from belote.server.app import create_app
@@ -24,6 +25,7 @@ def _form(http: httpx.Client, path: str, **data: str) -> httpx.Response:
     return response
 
 
+@pytest.mark.slow
 def test_sigkill_mid_round_loses_no_result(server: Server) -> None:  # noqa: F811
     http = httpx.Client(base_url=server.base, headers={"Origin": server.base})
     http.post("/register", data={"name": "Organiser", "password": "settebello"})

@@ -10,6 +10,7 @@ import re
 import time
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from tests.server.helpers import Identities
@@ -65,6 +66,7 @@ def wait_for_results(client: TestClient, tid: int, limit: float = 180.0) -> None
     raise AssertionError("the online tables did not report their results")
 
 
+@pytest.mark.slow
 def test_a_whole_pinasca_tournament_online_and_with_real_cards(client: TestClient) -> None:
     people = Identities(client)
     org = register(people, "Organiser")

@@ -153,6 +153,7 @@ def _hung_draw(*args: object) -> None:
     time.sleep(40)
 
 
+@pytest.mark.slow
 def test_a_hung_draw_is_stopped_and_releases_the_tournament(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Review, MEDIUM: the draw ran in a home-made process pool with no timeout (a hung
