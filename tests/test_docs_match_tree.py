@@ -163,3 +163,15 @@ def test_every_package_has_a_coverage_floor() -> None:
         "[tool.belote.coverage-floors] in pyproject.toml and the packages of belote/ differ: "
         f"without a floor {sorted(packages - set(floors))}, "
         f"not a package {sorted(set(floors) - packages)}")
+
+
+def test_the_gate_names_a_package_under_its_floor_without_one_or_not_measured() -> None:
+    coverage_packages = load_script("coverage_packages")
+    rows = [("belote/engine", 200, 10), ("belote/rules", 100, 5), ("belote/new", 10, 0)]
+    problems = coverage_packages.failures(rows, {"belote/engine": 96, "belote/rules": 95,
+                                                 "belote/gone": 90})
+    assert problems == [
+        "belote/engine: 95.0% is under its floor of 96%",
+        "belote/new: no floor in [tool.belote.coverage-floors] (pyproject.toml)",
+        "belote/gone: has a floor but was not measured",
+    ]

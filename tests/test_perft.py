@@ -529,6 +529,7 @@ SHALLOW_CASES = [case for case in CASES if case[3] == plies_of(case[0])[0]]
     SHALLOW_CASES,
     ids=[IDS[CASES.index(case)] for case in SHALLOW_CASES],
 )
+@pytest.mark.no_cover
 def test_perft_apply_undo_matches_golden(
     preset: str, seed: int, bids: tuple[int, ...], plies: int, count: int
 ) -> None:

@@ -92,6 +92,7 @@ def test_every_flag_of_every_preset_has_its_whole_domain() -> None:
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 @pytest.mark.slow
+@pytest.mark.no_cover
 def test_every_accepted_single_flag_change_plays_a_whole_bot_match(preset: str) -> None:
     base = PRESETS[preset]
     played = 0

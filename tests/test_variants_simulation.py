@@ -177,6 +177,7 @@ def simulate(rules: Rules, hands: int, seed: int) -> Counter[str]:
 
 @pytest.mark.parametrize("name", list(PRESETS))
 @pytest.mark.slow
+@pytest.mark.no_cover
 def test_simulated_hands_keep_every_invariant(name: str) -> None:
     rules = PRESETS[name]
     stats = simulate(rules, HANDS_PER_PRESET, seed=2024 + len(name))

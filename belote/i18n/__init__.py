@@ -1,7 +1,7 @@
 """Translated text: message catalogs (it, es, fr, en), card names and event announcements.
 
 Text is translated, never concatenated: every sentence comes from a gettext catalog
-(``locale/<lang>/LC_MESSAGES/belote.po``, read with Babel) filled with named placeholders.
+(``locale/<lang>/LC_MESSAGES/<domain>.po``, read with Babel) filled with named placeholders.
 Message ids are symbolic and grouped by prefix:
 
 =================  ===============================================================

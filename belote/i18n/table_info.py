@@ -2,7 +2,7 @@
 
 Every answer reads one seat's :class:`Observation` only (a spectator's: the public part), so
 it can say nothing that seat may not know.  Sentences come from the catalogs (``sala.*``,
-``locale/<lang>/LC_MESSAGES/sala.po``).
+``locale/<lang>/LC_MESSAGES/table.po``).
 """
 
 from __future__ import annotations
