@@ -380,9 +380,9 @@ class Table:
         self._stored_again()
         self._stored(entry, items)
         self._broadcast(items)
-        self._publish(kind, data, items)
+        self._publish_change(kind, data, items)
 
-    def _publish(self, kind: str, data: dict[str, Any], items: list[Item]) -> None:
+    def _publish_change(self, kind: str, data: dict[str, Any], items: list[Item]) -> None:
         """Tell the room what a stored change means beyond this table (the finish: see
         :meth:`_finish`, which has the record)."""
         if kind == "seats":
