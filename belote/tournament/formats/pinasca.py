@@ -10,7 +10,7 @@ three rounds                        pair of its own neighbourhood; no rematch wh
                                     otherwise at random
 a game is played to the target      "Le partite si vinceranno all'arrivo ai 1500 punti" (never
                                     over a fixed number of deals)
-game scores: 3800/1200              :func:`belote.tournament.pinasca.game_scores`
+game scores: 3800/1200              :func:`belote.rules.game_score.game_scores`
 the neighbourhoods' ranking,        :func:`belote.tournament.pinasca.ranking`; an adjustment
 5/3/2/1, with adjustments           ("Girandola", "Framasun") names a neighbourhood
 ==================================  ============================================================
