@@ -34,6 +34,7 @@ class EasyBot(HeuristicBot):
         return super().choose(observation)
 
 
-# The room's levels: its own three, then the bots installed packages declare as plug-ins.
+# The room's levels: its own three, then the bots other installed packages declare as
+# plug-ins (not this package's own entry points: colver's agents play in the arena only).
 OWN_LEVELS = ("easy", "normal", "expert")
-LEVELS = (*OWN_LEVELS, *plugins.entry_point_names())
+LEVELS = (*OWN_LEVELS, *plugins.room_plugin_names())

@@ -10,7 +10,7 @@ three rounds                        pair of its own neighbourhood; no rematch wh
                                     otherwise at random
 a game is played to the target      "Le partite si vinceranno all'arrivo ai 1500 punti" (never
                                     over a fixed number of deals)
-game scores: 3800/1200              :func:`belote.tournament.pinasca.game_scores`
+game scores: 3800/1200              :func:`belote.rules.game_score.game_scores`
 the neighbourhoods' ranking,        :func:`belote.tournament.pinasca.ranking`; an adjustment
 5/3/2/1, with adjustments           ("Girandola", "Framasun") names a neighbourhood
 ==================================  ============================================================
@@ -22,6 +22,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from belote.rules.game_score import game_scores
 from belote.tournament.formats._base import Column, Draw, TournamentFormat
 from belote.tournament.formats._draws import meetings
 from belote.tournament.formats._registry import register
@@ -29,7 +30,7 @@ from belote.tournament.model import Settings, TournamentError
 from belote.tournament.pairing import match, shuffled
 from belote.tournament.pinasca import Adjustment as PinascaAdjustment
 from belote.tournament.pinasca import Standing as PinascaStanding
-from belote.tournament.pinasca import game_scores, ranking
+from belote.tournament.pinasca import ranking
 from belote.tournament.records import Line, entrant_records
 from belote.tournament.view import TournamentView
 
