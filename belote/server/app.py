@@ -201,7 +201,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     passwords = PasswordHasherPool(settings.password_workers)
     sessions = Sessions(room.store, guest_idle=timedelta(hours=settings.guest_idle_hours),
                         account_idle=timedelta(days=settings.session_days))
-    devices = KnownDevices(room, secure=settings.secure_cookies)
+    devices = KnownDevices(lambda: room.secret, secure=settings.secure_cookies)
     # Requests refused by a limit of this module, by reason (each is logged too).
     refusals: Counter[str] = Counter()
     # Wrong codes: invitation codes per address (guessing one is then hopeless), seat codes
