@@ -22,7 +22,7 @@ from belote.i18n import action_name, card_name, describe_event, preset_name, tra
 from belote.i18n.names import contract_name, suit_name, team_name, trump_name
 from belote.i18n.refusals import explain
 from belote.i18n.status import STATUS_QUESTIONS, status_text
-from belote.i18n.table_info import INFO_QUESTIONS, info_text, turn_prompt, why_no_belote
+from belote.i18n.table_info import info_text, turn_prompt, why_no_belote
 from belote.notation import to_card
 from belote.rules import Rules
 from belote.server import protocol as P
@@ -189,11 +189,29 @@ def table_view(table: TableState, viewer: Viewer) -> dict[str, Any]:
         "taker": obs.taker,
         "totals": list(obs.totals),
         "points": list(obs.card_points),
+        # The status sentences stay in every frame: the page shows the scores and says
+        # trump and scores on a sync (C, A, F, S read them at once).  The information keys'
+        # answers are made when a key asks (:func:`info_frame`), not for every frame.
         "status": {q: status_text(q, obs, lang, names) for q in STATUS_QUESTIONS},
-        "info": {q: info_text(q, obs, lang, names) for q in INFO_QUESTIONS},
         "winner": obs.winner,
     })
     return view
+
+
+def info_answer(table: TableState, viewer: Viewer, question: str) -> str:
+    """The answer to the information key ``question`` (one of ``INFO_QUESTIONS``: T, O, P,
+    W, Y, U) for ``viewer``, from its own observation only (a spectator's: the public part)."""
+    game = table.game
+    if game is None:
+        return translate(viewer.lang, "web.js.waiting")
+    obs = game.observation(viewer.seat) if viewer.seat is not None else game.spectator_view()
+    return info_text(question, obs, viewer.lang, seat_names(table.seats, viewer.lang))
+
+
+def info_frame(table: TableState, viewer: Viewer, question: str) -> str:
+    """An ``info`` frame: the answer to one information key, for one connection."""
+    return P.encode_message(P.InfoAnswer(question, info_answer(table, viewer, question)),
+                            table.version)
 
 
 def illegal_text(game: Game, action: int, seat: int, lang: str) -> str:
