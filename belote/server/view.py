@@ -130,9 +130,12 @@ def _contract(obs: Observation, lang: str) -> str:
     return trump_name(obs.trump, lang) if obs.trump >= 4 else suit_name(obs.trump, lang)
 
 
-def table_view(table: TableState, viewer: Viewer) -> dict[str, Any]:
+def table_view(table: TableState, viewer: Viewer,
+               names: Sequence[str] | None = None) -> dict[str, Any]:
+    """``viewer``'s whole view of the table (``names``: the seats' full names in its
+    language, when the caller has them already)."""
     lang = viewer.lang
-    names = seat_names(table.seats, lang)
+    names = list(names) if names is not None else seat_names(table.seats, lang)
     seats = [
         {"name": names[n], "kind": s.kind, "level": s.level, "standin": s.standin,
          "away": s.kind == "human" and s.away_since is not None,
@@ -224,14 +227,15 @@ def illegal_text(game: Game, action: int, seat: int, lang: str) -> str:
     return explain(game, action, seat, lang)
 
 
-def texts(table: TableState, items: Sequence[Item], viewer: Viewer) -> list[dict[str, Any]]:
+def texts(table: TableState, items: Sequence[Item], viewer: Viewer,
+          full: Sequence[str] | None = None) -> list[dict[str, Any]]:
     """The sentences ``viewer`` hears of ``items`` (nothing of an event it may not see).
 
     A bot is introduced by its full name when it sits down or leaves ("West bot (normal)
     joins the table"); every other sentence names it by its seat alone ("West plays the
     jack of hearts"), three words fewer on every move it makes."""
-    names = short_names(table.seats, viewer.lang)
-    full = seat_names(table.seats, viewer.lang)
+    full = full if full is not None else seat_names(table.seats, viewer.lang)
+    names = short_names(table.seats, viewer.lang, full)
     said: list[dict[str, Any]] = []
     for item in items:
         if isinstance(item, Notice):
@@ -255,8 +259,9 @@ def texts(table: TableState, items: Sequence[Item], viewer: Viewer) -> list[dict
 
 def view_frame(table: TableState, kind: str, items: Sequence[Item], viewer: Viewer) -> str:
     """A ``sync`` or ``update`` frame: the sentences of ``items`` and the whole view."""
+    names = seat_names(table.seats, viewer.lang)  # once for the view and the sentences
     message: P.Outbound = (P.Sync if kind == "sync" else P.Update)(
-        texts(table, items, viewer), table_view(table, viewer))
+        texts(table, items, viewer, names), table_view(table, viewer, names))
     return P.encode_message(message, table.version)
 
 
