@@ -30,7 +30,6 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from belote.engine.dealing import seeded_deck_source
 from belote.engine.state import CHANCE, Game

@@ -104,7 +104,7 @@ def test_information_answers_come_with_the_view(client: TestClient) -> None:
     table_id = create_table(client, "valdostana")  # an auction: South always gets to bid
     with connect(client, table_id) as ws:
         sit_with_bots(ws)
-        view = _my_bid(ws)
+        _my_bid(ws)  # my turn to bid: the game waits, the answers are of this moment
         info = ask_info(ws)
         assert isinstance(info, dict)
         assert info["team"].startswith("You are South, team North-South, with North bot")
