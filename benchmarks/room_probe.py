@@ -96,7 +96,7 @@ def _run(app: Any, *args: Any, **kwargs: Any) -> None:
 _original_run = uvicorn.run
 
 if __name__ == "__main__":
-    uvicorn.run = _run  # type: ignore[assignment]
+    uvicorn.run = _run
     from belote.cli import main
 
     main()

@@ -24,7 +24,7 @@ from belote.server import frames as frames_module
 from belote.server.connection import Connection
 from belote.server.seats import Seat, seat_names
 from belote.server.table import Table, TableLimits
-from belote.server.view import Item, Viewer
+from belote.server.view import Item, Viewer, view_frame
 from tests.server.helpers import (
     Identities,
     ask_info,
@@ -77,13 +77,13 @@ def test_connections_of_one_kind_share_one_frame_built_once(
         monkeypatch: pytest.MonkeyPatch) -> None:
     table = _table()
     built: list[Viewer] = []
-    real = frames_module.view_frame
+    real = view_frame
 
     def counting(*args: Any) -> str:
         built.append(args[3])
         return real(*args)
 
-    monkeypatch.setattr(frames_module, "view_frame", counting)
+    monkeypatch.setattr(frames_module, "view_frame", counting)  # what SharedFrames calls
     ada_tab, ada_phone = Connection("uid-ada", "Ada", "en"), Connection("uid-ada", "Ada", "en")
     ada_brief = Connection("uid-ada", "Ada", "en", "brief")
     watchers = [Connection(f"spectator-{n}", "", "en") for n in range(3)]
