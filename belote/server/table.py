@@ -32,6 +32,7 @@ from belote.server import events as E
 from belote.server import protocol as P
 from belote.server.bots import BotPool, think
 from belote.server.connection import Connection
+from belote.server.frames import SharedFrames
 from belote.server.limits import TokenBucket
 from belote.server.persistence import LogEntry, Store
 from belote.server.seats import Seat, seat_names
@@ -42,6 +43,7 @@ from belote.server.view import (
     Viewer,
     error_frame,
     illegal_text,
+    info_frame,
     view_frame,
 )
 from belote.text import printable
@@ -61,6 +63,8 @@ class TableLimits:
     chat_burst: int = 5  # chat lines one person may send at once...
     chat_per_minute: float = 20.0  # ...and then on average
     chat_lines: int = 1000  # chat lines one table keeps (its log is its history)
+    info_burst: int = 12  # information keys one person may press at once...
+    info_per_second: float = 3.0  # ...and then on average
 
 
 class TableError(Exception):
@@ -149,6 +153,14 @@ class Table:
         self._retry: asyncio.TimerHandle | None = None
         self._deck_source = secure_deck_source()
         self._chat_buckets: dict[str, TokenBucket] = {}
+        self._info_buckets: dict[str, TokenBucket] = {}
+        self._info_refused: set[str] = set()  # people refused since their last answer
+        self.info_refusals = 0  # information keys refused as too fast (each person's first
+        # refusal in a row is logged)
+        # Frames rendered and frames sent: a broadcast renders one frame per kind of viewer
+        # (seat or spectator, language, verbosity) and sends it to each of its connections.
+        self.frames_built = 0
+        self.frames_sent = 0
         self.storage_failures = 0  # in a row; 0 once a change is stored again
         self.storage_failures_total = 0
         # The ids of the moves each seat's client numbered and the table played, from the
@@ -406,6 +418,9 @@ class Table:
         return Viewer(self.seat_of(conn), conn.lang, conn.verbosity)
 
     def _frame(self, conn: Connection, kind: str, items: list[Item]) -> str:
+        """A frame for ``conn`` alone (a sync: what it missed, what was played for it)."""
+        self.frames_built += 1
+        self.frames_sent += 1
         return view_frame(self, kind, items, self._viewer(conn))
 
     def _sync(self, conn: Connection, since: int = 0, away: list[int] | None = None) -> None:
@@ -421,8 +436,13 @@ class Table:
         conn.send(self._frame(conn, "sync", items))
 
     def _broadcast(self, items: list[Item]) -> None:
+        """Every connection hears of a change: one frame built per kind of viewer, the same
+        string sent to each connection of that kind."""
+        frames = SharedFrames(self, "update", items)
         for conn in list(self.connections):
-            conn.send(self._frame(conn, "update", items))
+            conn.send(frames.frame(self._viewer(conn)))
+        self.frames_built += frames.built
+        self.frames_sent += len(self.connections)
 
     def send_error(self, conn: Connection, code: str, detail: str = "", move: int = 0) -> None:
         conn.send(error_frame(code, conn.lang, self.version, detail, move=move))
@@ -442,6 +462,9 @@ class Table:
     async def leave(self, conn: Connection) -> None:
         async def run() -> None:
             self.connections.discard(conn)
+            if all(c.uid != conn.uid for c in self.connections):
+                self._info_buckets.pop(conn.uid, None)  # memory goes with the person
+                self._info_refused.discard(conn.uid)
             if self.finished and not self.connections:
                 # The room may let a finished table go.
                 self.publish(E.TableUnwatched(self.id, self.version))
@@ -546,6 +569,8 @@ class Table:
                 await self._commit("chat", {"name": conn.name, "text": text})
             case P.NextHand():
                 self._next_hand(conn)
+            case P.AskInfo(key):
+                self._answer_info(conn, key)
 
     def _played_before(self, conn: Connection, move: int) -> bool:
         """A numbered move this seat's client sent before and the table played (the copy a
@@ -591,6 +616,24 @@ class Table:
         before = self._seating()
         self.seats = [dataclasses.replace(s, away_since=None, standin=False) for s in seats]
         await self._commit_seats("sala.notice.rematch_seats", 0, before)
+
+    def _answer_info(self, conn: Connection, key: str) -> None:
+        """An information key's answer, made now, for the asking connection alone (its
+        seat's view, its language); refused when one person asks too fast."""
+        bucket = self._info_buckets.get(conn.uid)
+        if bucket is None:
+            bucket = self._info_buckets[conn.uid] = TokenBucket(
+                self.limits.info_burst, self.limits.info_per_second)
+        if not bucket.take():
+            self.info_refusals += 1
+            if conn.uid not in self._info_refused:
+                self._info_refused.add(conn.uid)
+                log.info("table %s: information keys pressed too fast by %s; refused "
+                         "(%d refusals at this table)", self.id, conn.name or conn.uid,
+                         self.info_refusals)
+            raise TableError("info_too_fast")
+        self._info_refused.discard(conn.uid)
+        conn.send(info_frame(self, self._viewer(conn), key))
 
     def _check_chat(self, uid: str) -> None:
         if self.chat_lines >= self.limits.chat_lines:
