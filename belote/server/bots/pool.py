@@ -39,9 +39,9 @@ Task = Callable[[str, Observation, float], Decision]
 Outcome = tuple[Decision | None, Fallback | None, BaseException | None]
 # The bot that stands in for a late, failing, illegal or lost decision (decided inline).
 STAND_IN = "normal"
-# An inline decision slower than this holds the event loop too long for a level that does
-# not search: logged and counted (BotStats.slow_inline), its answer kept.
-SLOW_INLINE = 0.005
+# An inline decision slower than this holds the event loop too long (the room allows no
+# request 50 ms of it): logged and counted (BotStats.slow_inline), its answer kept.
+SLOW_INLINE = 0.05
 
 # The share of the pool's time limit that a decision's own (soft) deadline allows, measured
 # from when a worker takes it: the expert starts no new world after it, and its own hard
@@ -143,8 +143,8 @@ class BotPool:
             return None, Fallback.LATE, TimeoutError(f"answered inline in {took:.3f} s")
         if took > SLOW_INLINE:
             self._counters.slow_inline += 1
-            log.warning("bot %s took %.1f ms on the event loop (inline levels should take "
-                        "well under one; %d so slow)", level, took * 1000,
+            log.warning("bot %s held the event loop %.1f ms (a level that decides there "
+                        "should take well under one; %d so slow)", level, took * 1000,
                         self._counters.slow_inline)
         return answer, None, None
 
