@@ -14,7 +14,6 @@ from belote.ai import Decision, DecisionMethod, as_bot, make_bot, make_decider
 from belote.ai.decision import PlayerBot, only_move
 from belote.ai.easy import EasyBot
 from belote.ai.heuristic import HeuristicBot
-from belote.ai.levels import LEVELS, OWN_LEVELS, RunsIn, runs_in, runs_inline
 from belote.engine import actions as A
 from belote.engine.dealing import seeded_deck_source
 from belote.engine.observation import Observation
@@ -109,11 +108,3 @@ def test_only_move_is_no_belote_window() -> None:
     assert only_move(lone, DecisionMethod.RULE) is DecisionMethod.RULE
     forced = dataclasses.replace(window, legal_actions=(A.PASS,))
     assert only_move(forced, DecisionMethod.HEURISTIC) is DecisionMethod.ONLY_MOVE
-
-
-def test_the_levels_registry_says_where_each_level_decides() -> None:
-    assert OWN_LEVELS == ("easy", "normal", "expert") and LEVELS[:3] == OWN_LEVELS
-    assert runs_in("easy") is runs_in("normal") is runs_in("random") is RunsIn.INLINE
-    assert runs_in("expert") is RunsIn.POOL
-    # a plug-in or any other name: its cost is unknown, the pool bounds it
-    assert runs_in("tiny") is RunsIn.POOL and not runs_inline(PLUGIN)

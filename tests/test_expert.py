@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from helpers import play_every_seat_legally
 
-from belote.ai import LEVELS, make_bot
+from belote.ai import make_bot
 from belote.ai.easy import EasyBot
 from belote.ai.expert import (
     BID_PRIOR_SD,
@@ -20,6 +20,7 @@ from belote.engine.observation import Observation
 from belote.engine.search import Position, Solver
 from belote.rules import PRESETS
 from belote.rules.base import Rules
+from belote.server.levels import LEVELS
 from belote.sim.match import play_match
 
 

@@ -2,7 +2,8 @@
 the bot contract the room asks them through (:mod:`belote.ai.decision`).
 
 Importing this package makes no bot: the registry (:mod:`belote.ai.registry`) imports each
-built-in bot when one is first made, so reading the levels' names stays light.
+built-in bot when one is first made.  The room's levels are the room's
+(:mod:`belote.server.levels`).
 """
 
 from __future__ import annotations
@@ -10,11 +11,7 @@ from __future__ import annotations
 from belote.ai import plugins
 from belote.ai.base import DECLINE, Player
 from belote.ai.decision import Bot, Decision, DecisionMethod, Fallback, as_bot
-from belote.ai.levels import LEVELS
 from belote.ai.registry import BOTS, make_bot, make_decider
 
-__all__ = ["BOTS", "DECLINE", "LEVELS", "Bot", "Decision", "DecisionMethod", "Fallback", "Player",
+__all__ = ["BOTS", "DECLINE", "Bot", "Decision", "DecisionMethod", "Fallback", "Player",
            "as_bot", "make_bot", "make_decider", "plugins"]
-
-# colver's agents register themselves (colver itself is imported only when one is made)
-import belote.oracles.colver.agents  # noqa: F401

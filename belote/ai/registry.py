@@ -60,12 +60,15 @@ BOTS: dict[str, Callable[[int | None], Player]] = {
 
 
 def make_bot(name: str, seed: int | None = None) -> Player:
-    """A bot by name: a built-in one, ``module:Class`` or a ``belote.bots`` entry point."""
+    """A bot by name: a built-in one, ``module:Class`` or a ``belote.bots`` entry point
+    (colver's agents among them: ``colver-heuristic``, ``colver-isdd``, ``colver-bid``,
+    ``expert-w20-cbid``, declared by this package's pyproject.toml)."""
     if name in BOTS:
         return BOTS[name](seed)
     if ":" in name or name in plugins.entry_point_names():
         return plugins.load_plugin(name, seed)
-    raise ValueError(f"unknown bot {name!r}; available: {', '.join(sorted(BOTS))}, "
+    available = sorted({*BOTS, *plugins.entry_point_names()})
+    raise ValueError(f"unknown bot {name!r}; available: {', '.join(available)}, "
                      "or a plug-in written module:Class")
 
 

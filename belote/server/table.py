@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import logging
 import time
 from collections import deque
@@ -27,6 +28,7 @@ from belote.errors import IllegalActionError
 from belote.i18n.bids import BidNotAllowed, BidNotUnderstood, parse_bid
 from belote.records import to_record
 from belote.rules import Rules, find_preset
+from belote.server import events as E
 from belote.server import protocol as P
 from belote.server.bots import BotPool, Decision
 from belote.server.connection import Connection
@@ -105,7 +107,7 @@ class IllegalMove(Exception):
 class Table:
     def __init__(self, table_id: int, preset: str, flags: dict[str, Any], store: Store,
                  bots: BotPool, *, takeover_seconds: float = 30.0, bot_delay: float = 0.8,
-                 on_change: Callable[[Table], None] | None = None,
+                 publish: Callable[[E.TableEvent], None] | None = None,
                  limits: TableLimits | None = None, creator: str | None = None) -> None:
         self.id = table_id
         self.preset = preset
@@ -115,7 +117,8 @@ class Table:
         self.bots = bots
         self.takeover_seconds = takeover_seconds
         self.bot_delay = bot_delay
-        self.on_change = on_change
+        # What happened, told to the room (and through its bus, the lobby, ratings, ...).
+        self.publish = publish or (lambda event: None)
         self.limits = limits or TableLimits()
         self.creator = creator  # the session that created the table (limits per user)
         self.seats = [Seat() for _ in range(self.rules.players)]  # seed 000: 4, 3 or 2
@@ -244,8 +247,7 @@ class Table:
         self._broadcast([Notice("web.notice.broken", {})])
         with contextlib.suppress(Exception):
             await self.store.set_status(self.id, "broken")
-        if self.on_change is not None:
-            self.on_change(self)
+        self.publish(E.TableBroken(self.id, self.version, reason))
 
     # ------------------------------------------------------------------ restore
     async def restore(self, entries: list[LogEntry]) -> None:
@@ -379,8 +381,19 @@ class Table:
         self._stored_again()
         self._stored(entry, items)
         self._broadcast(items)
-        if self.on_change is not None and kind in ("seats", "start", "finish"):
-            self.on_change(self)
+        self._publish_change(kind, data, items)
+
+    def _publish_change(self, kind: str, data: dict[str, Any], items: list[Item]) -> None:
+        """Tell the room what a stored change means beyond this table (the finish: see
+        :meth:`_finish`, which has the record)."""
+        if kind == "seats":
+            self.publish(E.SeatsChanged(self.id, self.version, E.seating(self.seats)))
+        elif kind == "start":
+            self.publish(E.MatchStarted(self.id, self.version, data["first_dealer"]))
+        for item in items:
+            if isinstance(item, HandScored):
+                self.publish(E.HandScored(self.id, self.version, item.hand_no,
+                                          tuple(item.scores), tuple(item.totals)))
 
 
     # ------------------------------------------------------------------ broadcasting
@@ -430,8 +443,9 @@ class Table:
     async def leave(self, conn: Connection) -> None:
         async def run() -> None:
             self.connections.discard(conn)
-            if self.finished and not self.connections and self.on_change is not None:
-                self.on_change(self)  # the room may let a finished table go
+            if self.finished and not self.connections:
+                # The room may let a finished table go.
+                self.publish(E.TableUnwatched(self.id, self.version))
                 return
             seat_no = self.seat_of(conn)
             if seat_no is None or any(self.seat_of(c) == seat_no for c in self.connections):
@@ -802,6 +816,9 @@ class Table:
         except Exception as error:
             raise StorageFailed(f"finish not stored: {error!r}") from error
         await self._commit("finish", {})
+        self.publish(E.TableFinished(self.id, self.version, self.preset,
+                                     tuple(self.game.totals), E.seating(self.seats),
+                                     json.dumps(record)))
         for timer in self._timers.values():
             timer.cancel()
 

@@ -197,12 +197,8 @@ def table_view(table: TableState, viewer: Viewer) -> dict[str, Any]:
 
 
 def illegal_text(game: Game, action: int, seat: int, lang: str) -> str:
-    """Why ``action`` by ``seat`` is refused, in ``lang`` (the terminal's sentences)."""
-    if action == A.ANNOUNCE_BELOTE:
-        # Why not, precisely (the king must come first, the window has closed...).
-        reason = why_no_belote(game.observation(seat), lang)
-        if reason:
-            return reason
+    """Why ``action`` by ``seat`` is refused, in ``lang``: the engine's reason (a belote
+    precisely: the king must come first, the window has closed...), the terminal's sentence."""
     return explain(game, action, seat, lang)
 
 

@@ -24,8 +24,30 @@ from belote.engine.observation import Observation
 from belote.engine.state import Game
 from belote.rules import find_preset
 from belote.server.bots import BotPool, decide
+from belote.server.levels import (
+    LEVELS,
+    OWN_LEVELS,
+    PLUGIN_GROUP,
+    RunsIn,
+    room_plugin_names,
+    runs_in,
+    runs_inline,
+)
 from belote.server.seats import Seat
 from belote.server.table import Table
+
+
+def test_the_levels_registry_says_where_each_level_decides() -> None:
+    from belote.ai import plugins
+
+    assert OWN_LEVELS == ("easy", "normal", "expert") and LEVELS[:3] == OWN_LEVELS
+    assert runs_in("easy") is runs_in("normal") is runs_in("random") is RunsIn.INLINE
+    assert runs_in("expert") is RunsIn.POOL
+    # a plug-in or any other name: its cost is unknown, the pool bounds it
+    assert runs_in("tiny") is RunsIn.POOL and not runs_inline("examples.first_legal_bot:X")
+    # read without the bot layer, the same plug-ins as the bot layer's own reading
+    assert PLUGIN_GROUP == plugins.GROUP
+    assert room_plugin_names() == plugins.room_plugin_names()
 
 
 def _observation() -> Observation:
@@ -191,12 +213,5 @@ def _loaded_by_the_codec(prefixes: tuple[str, ...]) -> list[str]:
 
 
 def test_the_wire_codec_loads_no_bot() -> None:
-    assert _loaded_by_the_codec(("belote.ai.expert", "belote.ai.heuristic",
-                                 "belote.engine.search", "belote.server.bots")) == []
-
-
-@pytest.mark.xfail(strict=True, reason="colver's agents still register from belote.ai's "
-                   "__init__ until they do through the belote.bots entry points (issue 22, "
-                   "item 3, another part): remove this mark when they do")
-def test_the_wire_codec_loads_no_oracle() -> None:
-    assert _loaded_by_the_codec(("belote.oracles",)) == []
+    # (the import contract codec-imports-no-bot says it of the import graph; this, of a run)
+    assert _loaded_by_the_codec(("belote.ai", "belote.oracles", "belote.server.bots")) == []

@@ -5,7 +5,7 @@ declaration, a belote window) goes through it and comes back as a
 - **Where.** A level that does not search (easy, normal: well under a millisecond) decides
   on the event loop, where a trip to a worker would cost more than the decision; a searching
   level (the expert) and any plug-in think outside it, in a pool of worker processes, under
-  a time limit.  The levels' registry says which (:mod:`belote.ai.levels`).  An inline
+  a time limit.  The levels' registry says which (:mod:`belote.server.levels`).  An inline
   decision still counts (latency, method), still falls back when it raises or answers an
   illegal action, and is late past the time limit; one that holds the loop over
   ``SLOW_INLINE`` is logged and counted.

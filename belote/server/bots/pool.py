@@ -24,10 +24,10 @@ from concurrent.futures import (
 
 from belote.ai import DECLINE
 from belote.ai.decision import Decision, DecisionMethod, Fallback
-from belote.ai.levels import runs_inline
 from belote.engine.observation import Observation
 from belote.server.bots.stats import BotStats, Counters
 from belote.server.bots.worker import decide, init_worker, warm_up
+from belote.server.levels import runs_inline
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ class BotPool:
                  warm: Callable[[], None] = warm_up, hung_margin: float = HUNG_MARGIN,
                  inline: Callable[[str], bool] = runs_inline) -> None:
         self.workers = resolve_workers(workers)
-        self._inline = inline  # which levels decide on the event loop (belote.ai.levels)
+        self._inline = inline  # which levels decide on the event loop (belote.server.levels)
         self.timeout = timeout
         self.hung_margin = hung_margin
         self._task = task

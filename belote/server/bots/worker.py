@@ -39,7 +39,7 @@ WATCH_INTERVAL = 0.5
 def decide(level: str, observation: Observation, deadline: float | None = None) -> Decision:
     """The decision of a ``level`` bot (its action is ``DECLINE`` for an optional
     announcement it skips): what a worker runs, and what the room runs on its event loop for
-    the levels that decide there (:mod:`belote.ai.levels`).
+    the levels that decide there (:mod:`belote.server.levels`).
 
     ``deadline`` (``time.monotonic()`` seconds, one clock for every process of the machine):
     when the answer is wanted; a bot that searches (the expert) starts no second world after
