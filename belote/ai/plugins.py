@@ -48,7 +48,7 @@ def entry_point_names() -> tuple[str, ...]:
 def room_plugin_names() -> tuple[str, ...]:
     """The entry points a room offers as levels, sorted: those of other packages.  Bots this
     package declares itself live in its own modules (``belote.``) and are arena bots (colver's
-    agents need the whole deal); the room's own levels are :data:`belote.ai.levels.OWN_LEVELS`.
+    agents need the whole deal); the room's own levels are :data:`belote.server.levels.OWN_LEVELS`.
     Reads names only: nothing is imported."""
     return tuple(sorted({ep.name for ep in entry_points(group=GROUP)
                          if not ep.value.startswith(f"{_OWN_PACKAGE}.")}))

@@ -39,7 +39,6 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from belote.ai.levels import LEVELS, OWN_LEVELS
 from belote.ai.plugins import label_failures, prepare_labels
 from belote.i18n import LANGUAGES, messages, translate
 from belote.i18n.announce import VERBOSITIES
@@ -63,6 +62,7 @@ from belote.server.config import Settings
 from belote.server.connection import Connection
 from belote.server.heavy import HeavyFailed, HeavyWork
 from belote.server.keys import bindings_for_client, help_rows
+from belote.server.levels import LEVELS, OWN_LEVELS
 from belote.server.limits import BodyLimit, CodeGuesses, KeyedLimiter, Refusal, count_fields
 from belote.server.lobby import page_number
 from belote.server.persistence import Account, NameTaken, SessionRow

@@ -12,9 +12,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from belote.ai.levels import LEVELS
 from belote.engine.actions import ACTION_END
 from belote.i18n.table_info import INFO_QUESTIONS
+from belote.server.levels import LEVELS
 from belote.text import TextError, clean_text
 
 MAX_FRAME = 4096  # bytes; anything larger is refused before parsing

@@ -30,7 +30,7 @@ from belote.records import to_record
 from belote.rules import Rules, find_preset
 from belote.server import events as E
 from belote.server import protocol as P
-from belote.server.bots import BotPool, think
+from belote.server.bots import BotPool, Decision
 from belote.server.connection import Connection
 from belote.server.frames import SharedFrames
 from belote.server.limits import TokenBucket
@@ -148,6 +148,7 @@ class Table:
         self._queue: asyncio.Queue[Callable[[], Awaitable[None]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._thinking: tuple[int, int] | None = None  # (seat, version) a bot is deciding
+        self._window_asked: tuple[int, int] | None = None  # (seat, version) a belote window
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._bot_task: asyncio.Task[None] | None = None
         self._retry: asyncio.TimerHandle | None = None
@@ -804,14 +805,8 @@ class Table:
                     return  # a pause between hands: the players say when
                 await self._commit("deal", {"deck": list(self._deck_source())})
                 continue
-            window = [s for s in game.seats_with_open_window() if self.seats[s].bot_plays]
-            if window:
-                seat_no = window[0]
-                choice = think(self.seats[seat_no].level, game.observation(seat_no))
-                if choice == A.ANNOUNCE_BELOTE:
-                    await self._commit("act", {"seat": seat_no, "action": choice})
-                    continue
-                # A bot that declines lets the window close with the next card.
+            if await self._bot_window(game):
+                continue
             mover = game.current_player()
             step = len(game.log)
             if self.seats[mover].bot_plays and self._thinking != (mover, step):
@@ -819,11 +814,29 @@ class Table:
                 self._bot_task = asyncio.create_task(self._bot_turn(mover, step))
             return
 
+    async def _bot_window(self, game: Game) -> bool:
+        """Ask a bot whose belote window is open whether it announces, through the bot path
+        like any decision (at once for the levels that decide on the event loop); True when
+        it did.  Asked here, in the table's task, so that no card closes the window before
+        the bot has answered; asked once per window (a bot that declines lets it close with
+        the next card)."""
+        window = [s for s in game.seats_with_open_window() if self.seats[s].bot_plays]
+        if not window or self._window_asked == (window[0], len(game.log)):
+            return False
+        seat_no = window[0]
+        self._window_asked = (seat_no, len(game.log))
+        decision = await self.bots.decide(self.seats[seat_no].level,
+                                          game.observation(seat_no), table=self.id)
+        if decision.action != A.ANNOUNCE_BELOTE:  # (the bot path checked it is legal)
+            return False
+        await self._commit("act", _bot_act(seat_no, decision))
+        return True
+
     async def _bot_turn(self, seat_no: int, step: int) -> None:
         assert self.game is not None
         observation = self.game.observation(seat_no)
         started = time.monotonic()
-        decision = await self.bots.choose(self.seats[seat_no].level, observation, table=self.id)
+        decision = await self.bots.decide(self.seats[seat_no].level, observation, table=self.id)
         action = decision.action
         await asyncio.sleep(max(0.0, self.bot_delay - (time.monotonic() - started)))
 
@@ -834,12 +847,7 @@ class Table:
             game = self.game
             if (game is not None and len(game.log) == step and not self.finished
                     and self.seats[seat_no].bot_plays and game.is_legal(action, seat_no)):
-                data: dict[str, Any] = {"seat": seat_no, "action": action}
-                if decision.fallback is not None:
-                    # The bot ran out of time (or its worker failed): people are told that
-                    # this move was a quick one; the pool has logged and counted why.
-                    data["quick"] = decision.fallback
-                await self._commit("act", data)
+                await self._commit("act", _bot_act(seat_no, decision))
         await self._queue.put(play)
 
     async def _finish(self) -> None:
@@ -856,3 +864,13 @@ class Table:
                                      json.dumps(record)))
         for timer in self._timers.values():
             timer.cancel()
+
+
+def _bot_act(seat_no: int, decision: Decision) -> dict[str, Any]:
+    """The "act" log entry of a bot's decision."""
+    data: dict[str, Any] = {"seat": seat_no, "action": decision.action}
+    if decision.fallback is not None:
+        # The bot ran out of time (or its worker failed): people are told that this move
+        # was a quick one; the bot path has logged and counted why.
+        data["quick"] = decision.fallback
+    return data
