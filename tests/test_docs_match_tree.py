@@ -26,6 +26,8 @@ PACKAGE = ROOT / "belote"
 README = ROOT / "README.md"
 QUALITY = ROOT / "docs" / "dev" / "quality.md"
 WORD = re.compile(r"[\w.\-/]+")
+# Commands that are not named as their package is (the test extra names packages).
+CONSOLE_SCRIPTS = {"lint-imports": "import-linter"}
 
 
 def layout_block() -> list[str]:
@@ -136,6 +138,7 @@ def test_every_command_of_quality_md_exists() -> None:
         if "/" in program:
             assert (ROOT / program).is_file(), f"quality.md runs {program}, not in the tree"
         else:
+            program = CONSOLE_SCRIPTS.get(program, program)
             assert program in tools | {"python"}, (
                 f"quality.md runs {program!r}, which the test extra does not install")
         for word in words[1:]:

@@ -39,7 +39,6 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from belote.ai.levels import LEVELS, OWN_LEVELS
 from belote.ai.plugins import label_failures, prepare_labels
 from belote.i18n import LANGUAGES, messages, translate
 from belote.i18n.announce import VERBOSITIES
@@ -58,10 +57,12 @@ from belote.server.auth import (
 )
 from belote.server.auth.devices import KnownDevices
 from belote.server.auth.sessions import SCOPE_KEY, ServerSessions, Sessions, public_id
+from belote.server.composition import build
 from belote.server.config import Settings
 from belote.server.connection import Connection
 from belote.server.heavy import HeavyFailed, HeavyWork
 from belote.server.keys import bindings_for_client, help_rows
+from belote.server.levels import LEVELS, OWN_LEVELS
 from belote.server.limits import BodyLimit, CodeGuesses, KeyedLimiter, Refusal, count_fields
 from belote.server.lobby import page_number
 from belote.server.persistence import Account, NameTaken, SessionRow
@@ -188,7 +189,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     # Replays, analyses and tournament draws: off the event loop, in a niced process.
     heavy = HeavyWork(settings)
-    room = Room(settings, offload=heavy.run)
+    services = build(settings, offload=heavy.run)  # the room, the bus and the features
+    room, lobby_feed = services.room, services.lobby
     # Lobby chat lines per person: a burst, then a steady rate (keys are forgotten when idle).
     lobby_chat = KeyedLimiter(settings.chat_burst, settings.chat_per_minute * 60)
     hour, keys = 3600.0, settings.limiter_max_keys
@@ -199,7 +201,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     passwords = PasswordHasherPool(settings.password_workers)
     sessions = Sessions(room.store, guest_idle=timedelta(hours=settings.guest_idle_hours),
                         account_idle=timedelta(days=settings.session_days))
-    devices = KnownDevices(room, secure=settings.secure_cookies)
+    devices = KnownDevices(lambda: room.secret, secure=settings.secure_cookies)
     # Requests refused by a limit of this module, by reason (each is logged too).
     refusals: Counter[str] = Counter()
     # Wrong codes: invitation codes per address (guessing one is then hopeless), seat codes
@@ -308,7 +310,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return render(request, "error.html", status=400, message=translate(
                 language(request), "lobby.error.bad_page"))
         identity = _identity(request)
-        return room.feed.page(language(request), identity[0] if identity else None, number)
+        return lobby_feed.page(language(request), identity[0] if identity else None, number)
 
     async def lobby(request: Request) -> Response:
         page = lobby_page(request)
@@ -878,30 +880,30 @@ def create_app(settings: Settings | None = None) -> Starlette:
         except ValueError:
             page = 1
         room.lobby.add(conn)
-        room.lobby_sync(conn, page)
+        lobby_feed.sync(conn, page)
 
         def wire_error(code: str) -> None:
-            conn.send(error_frame(code, conn.lang, room.version, family="wire"))
+            conn.send(error_frame(code, conn.lang, lobby_feed.version, family="wire"))
 
         async def on_message(message: P.Inbound) -> None:
             if isinstance(message, P.Chat) and conn.name:
                 if not lobby_chat.take(conn.uid):
-                    conn.send(error_frame("chat_too_fast", conn.lang, room.version))
+                    conn.send(error_frame("chat_too_fast", conn.lang, lobby_feed.version))
                     return
-                room.lobby_say(conn.name, message.text)
+                lobby_feed.say(conn.name, message.text)
             elif isinstance(message, P.Hello):
-                room.lobby_sync(conn, page)
+                lobby_feed.sync(conn, page)
             else:
                 wire_error("not_here" if conn.name else "sign_in")
 
         try:
-            await _pump(websocket, conn, on_message, wire_error, lambda: room.version)
+            await _pump(websocket, conn, on_message, wire_error, lambda: lobby_feed.version)
         finally:
             room.lobby.discard(conn)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        await room.open()
+        await services.open()
         await sessions.open()
         await passwords.prepare()
         # The offered plug-ins' labels, made once here, in a thread: a plug-in's import and
@@ -918,7 +920,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         finally:
             passwords.close()
             heavy.close()
-            await room.close()
+            await services.close()
 
     routes = [
         Route("/", lobby),
@@ -945,10 +947,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     # --- tournaments (belote/server/tournament/web.py): console, standings, score entry ---
-    routes += tournament_routes(room, TournamentPages(render, form, _session, _identity,
+    routes += tournament_routes(services, TournamentPages(render, form, _session, _identity,
                                                       language, seat_codes))
     # --- ratings (belote/server/ratings/web.py): profiles and leaderboards ---
-    routes += ratings_routes(room.ratings.store, render, language)
+    routes += ratings_routes(services.ratings.store, render, language)
     app = Starlette(
         routes=routes, lifespan=lifespan,
         middleware=[
@@ -962,6 +964,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         exception_handlers={HTTPException: not_found},
     )
     app.state.room = room
+    app.state.lobby = services.lobby
+    app.state.ratings = services.ratings
+    app.state.tournaments = services.tournaments
+    app.state.services = services
     app.state.heavy = heavy
     app.state.refused = refusals
     app.state.plugin_label_failures = {}  # made at the start (lifespan)

@@ -58,7 +58,8 @@ from belote.text import TextError, clean_text
 from belote.tournament.codes import fresh_codes, seat_of, seat_of_account, shown
 from belote.tournament.events import Tournament
 from belote.tournament.export import write_results
-from belote.tournament.model import FORMATS, Game, TournamentError
+from belote.tournament.formats import format_names
+from belote.tournament.model import Game, TournamentError
 from belote.tournament.sheets import tournament_rules
 from belote.tournament.standings import entrant_records, standings
 from belote.tournament.text import error_text, game_line
@@ -152,7 +153,7 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
     async def index(request: Request) -> Response:
         row = pages.session(request)
         return await render(request, "tournament_list.html", rows=await service.store.list(),
-                      formats=FORMATS, presets=list(PRESETS),
+                      formats=format_names(), presets=list(PRESETS),
                       may_create=row is not None and row.account is not None)
 
     async def create(request: Request) -> Response:
@@ -200,12 +201,10 @@ def tournament_routes(room: Any, pages: Pages) -> list[Route]:
     @action("register")
     async def do_register(request: Request, tid: int, t: Tournament, data: FormData) -> str:
         def entrant(prefix: str) -> dict[str, Any]:
-            players = [str(data.get(f"{prefix}player{n}", "")) for n in (1, 2)]
-            if t.s.format == "melee":
-                players = players[:1]
+            players = [str(data.get(f"{prefix}player{n}", "")) for n in t.fmt.player_numbers]
             return {"name": str(data.get(f"{prefix}name", "")), "players": players,
                     "club": str(data.get("club", "")) or None, "checked_in": False}
-        group = [entrant("a_"), entrant("b_")] if t.s.format == "pinasca" else [entrant("a_")]
+        group = [entrant(prefix) for prefix in t.fmt.entry_prefixes]
         await service.change(tid, "registered", {"entrants": group}, who(request))
         return "tournament.web.changed"
 
