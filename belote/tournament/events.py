@@ -306,7 +306,7 @@ class Tournament:
         entrants = data.get("entrants")
         if not isinstance(entrants, list) or not entrants:
             raise TournamentError("bad_entrant")
-        fmt.check_group(entrants)
+        fmt.check_entrants(entrants)
         if len(self.entrants) + len(entrants) > MAX_ENTRANTS:
             raise TournamentError("too_many_entrants", limit=MAX_ENTRANTS)
         taken = {e.name for e in self.entrants.values()}

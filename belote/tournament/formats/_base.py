@@ -90,7 +90,7 @@ class TournamentFormat(ABC):
     def check_settings(self, data: Mapping[str, Any]) -> None:  # noqa: B027 (a hook)
         """Refuse settings this format cannot play (raises ``TournamentError``)."""
 
-    def check_group(self, entrants: Sequence[object]) -> None:  # noqa: B027 (a hook)
+    def check_entrants(self, entrants: Sequence[object]) -> None:  # noqa: B027 (a hook)
         """Refuse a registration of these entrants together (raises ``TournamentError``)."""
 
     # ---------------------------------------------------------------- results

@@ -71,7 +71,7 @@ class Pinasca(TournamentFormat):
         if data.get("deals") is not None:
             raise TournamentError("pinasca_to_target")
 
-    def check_group(self, entrants: Sequence[object]) -> None:
+    def check_entrants(self, entrants: Sequence[object]) -> None:
         if len(entrants) != 2:
             raise TournamentError("two_pairs")
 
