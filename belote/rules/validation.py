@@ -281,8 +281,9 @@ def declaration_problems(decl: Any, prefix: str = "declarations.") -> list[Probl
 def _seat_problems(rules: Any) -> list[Problem]:
     """Fewer than four players: the auction only (the turned-card deal and the italian call
     are written for four), each player at least 8 cards, never more than the deck holds."""
-    if rules.players == 4:
-        return []
+    low, high_players = INT_RANGES["players"]
+    if rules.players == 4 or not low <= rules.players <= high_players:
+        return []  # out of its range: said once, with the other ranges
     if rules.bidding != "auction":
         return [Problem("players", rules.players, "4 unless bidding=auction", "needs",
                         (("condition", "bidding=auction"),))]
