@@ -60,12 +60,12 @@ from collections.abc import Callable
 
 from belote.engine.dealing import seeded_deck_source
 from belote.engine.state import Game, Phase
+from belote.oracles.presets import arena_rules
 from belote.rl.batch import BatchedGames, batch_rule_problems
 from belote.rl.compiled import CompiledGame
 from belote.rl.tensors import observation_tensor
 from belote.rl.tracker import TensorTracker
 from belote.rules import Rules
-from belote.sim.arena import arena_rules
 
 BIDDING, PLAYING, MATCH_OVER = Phase.BIDDING, Phase.PLAYING, Phase.MATCH_OVER
 BATCH = 1024

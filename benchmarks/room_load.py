@@ -21,6 +21,17 @@ bot workers included) and of this client, and the machine's load average.
 
     .venv/bin/python benchmarks/room_load.py                      # 200 tables, 100 humans, 60 s
     .venv/bin/python benchmarks/room_load.py --tables 20 --humans 10 --seconds 20
+
+``--goals`` measures issue 22's goals in one run, the server under ``room_probe.py`` (the bot
+pool's decision latency and the event loop's lag, read from the room every few seconds):
+``--goal-tables`` (1,000) tables, half of them with one scripted human, normal bots
+elsewhere, with p99 <= 100 ms from action to broadcast and the bots' decision latency p99
+under the bot delay; then ``--expert-tables`` (50) tables, one scripted human each, expert
+bots elsewhere, with 0 fallbacks.  It prints both, with the load average, and "goal met" only
+if every condition holds:
+
+    .venv/bin/python benchmarks/room_load.py --goals --seconds 60
+    .venv/bin/python benchmarks/room_load.py --goals --goal-tables 100 --seconds 20   # smaller
 """
 
 from __future__ import annotations
@@ -54,6 +65,9 @@ from websockets.typing import Origin
 from belote.notation import parse_card
 
 GOAL_MS = 100.0
+GOAL_TABLES = 1000  # issue 22: normal bots, half the tables with a scripted human
+GOAL_EXPERT_TABLES = 50  # issue 22: expert bots, 0 fallbacks
+PROBE = Path(__file__).with_name("room_probe.py")
 LOST_AFTER = 10.0  # seconds without the broadcast of an action: counted as lost
 
 
@@ -175,6 +189,42 @@ def pool_summary(log_text: str) -> PoolSummary | None:
         return None
     return PoolSummary(int(found[1]), int(found[2]), int(found[3]), int(found[4]),
                        float(found[5]), found[6], found[7])
+
+
+PROBE_LINE = re.compile(r"room probe: decisions (\S+) fallbacks (\S+) p50 (\S+) p99 (\S+) ms; "
+                        r"loop lag p99 (\S+) max (\S+) ms; frames built (\d+) sent (\d+)")
+
+
+@dataclass(frozen=True)
+class Probes:
+    """The room's own figures over the measure (``room_probe.py``'s lines): the worst bot
+    decision p99 and loop lag of any line, frames built and sent."""
+
+    lines: int
+    decision_p99: float | None  # ms
+    lag_p99: float | None  # ms
+    lag_max: float | None  # ms
+    frames_built: int
+    frames_sent: int
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def probes(log_slice: str) -> Probes:
+    found = PROBE_LINE.findall(log_slice)
+
+    def worst(column: int) -> float | None:
+        values = [v for v in (_number(f[column]) for f in found) if v is not None]
+        return max(values) if values else None
+
+    built = int(found[-1][6]) - int(found[0][6]) if len(found) > 1 else 0
+    sent = int(found[-1][7]) - int(found[0][7]) if len(found) > 1 else 0
+    return Probes(len(found), worst(3), worst(4), worst(5), built, sent)
 
 
 # ---------------------------------------------------------------------- the clients
@@ -406,6 +456,9 @@ class Outcome:
     p99: float
     fallbacks: int
     met: bool
+    errors: int = 0
+    probes: Probes | None = None
+    load: tuple[float, float] = (0.0, 0.0)  # load average during the measure: min, max
 
 
 async def run(args: argparse.Namespace) -> Outcome:
@@ -442,6 +495,7 @@ async def run(args: argparse.Namespace) -> Outcome:
         await asyncio.sleep(args.warmup)
 
         room.measuring = True
+        log_from = log_path.stat().st_size
         errors_before = sum(room.errors.values())
         room.errors.clear()
         frames0, bytes0 = room.frames, room.frame_bytes
@@ -457,6 +511,7 @@ async def run(args: argparse.Namespace) -> Outcome:
                 break
         elapsed = time.monotonic() - t0
         room.measuring = False
+        log_to = log_path.stat().st_size
         server_cpu = cpu_seconds(server.pid) - server_cpu0
         own_cpu = own_cpu_seconds() - own_cpu0
         acts = logged_actions(db_path)
@@ -494,7 +549,9 @@ async def run(args: argparse.Namespace) -> Outcome:
     print(f"errors during the measure: {sum(room.errors.values())} "
           f"({errors_before} before it)" + "".join(
               f"\n  {n} x {what}" for what, n in room.errors.most_common(8)))
-    log_text = log_path.read_text(errors="replace")
+    log_bytes = log_path.read_bytes()
+    log_text = log_bytes.decode(errors="replace")
+    probed = probes(log_bytes[log_from:log_to].decode(errors="replace"))
     pool = pool_summary(log_text)
     print(f"bot fallbacks (quick moves) during the measure: "
           f"{fallbacks if fallbacks >= 0 else 'unknown'}")
@@ -506,6 +563,13 @@ async def run(args: argparse.Namespace) -> Outcome:
               f"(asked -> answered, latest decisions) p50 {pool.p50} ms, p99 {pool.p99} ms")
     else:
         print("bot pool: no closing line in the server's log")
+    if probed.lines:
+        print(f"room probe during the measure ({probed.lines} lines): bot decision latency "
+              f"p99 at worst {_shown(probed.decision_p99)} ms (bot delay "
+              f"{1000 * args.bot_delay:.0f} ms); event loop lag p99 at worst "
+              f"{_shown(probed.lag_p99)} ms, max {_shown(probed.lag_max)} ms; frames built "
+              f"{probed.frames_built}, sent {probed.frames_sent} "
+              f"({probed.frames_sent / max(1, probed.frames_built):.1f} connections a frame)")
     warnings = [line for line in log_text.splitlines()
                 if line.startswith(("WARNING", "ERROR", "CRITICAL", "Traceback"))]
     print(f"server log: {len(warnings)} warning/error lines" + "".join(
@@ -530,7 +594,13 @@ async def run(args: argparse.Namespace) -> Outcome:
                 path.unlink()
         with contextlib.suppress(OSError):
             workdir.rmdir()
-    return Outcome(args.tables, live, p99, fallbacks, met)
+    return Outcome(args.tables, live, p99, fallbacks, met, errors,
+                   probed if probed.lines else None,
+                   (min(load_samples, default=0.0), max(load_samples, default=0.0)))
+
+
+def _shown(value: float | None) -> str:
+    return "unknown" if value is None else f"{value:.1f}"
 
 
 def sweep(args: argparse.Namespace, counts: list[int]) -> int:
@@ -550,6 +620,51 @@ def sweep(args: argparse.Namespace, counts: list[int]) -> int:
     print(f"\nlargest table count without fallbacks ({args.bot_level} bots): "
           f"{best if best else 'none of ' + str(counts)}")
     return 0
+
+
+def goals(args: argparse.Namespace) -> int:
+    """Issue 22's goals: ``--goal-tables`` tables with normal bots (half with a scripted
+    human), then ``--expert-tables`` with expert bots (a scripted human each); "goal met"
+    only if every condition holds."""
+    if not args.launcher:
+        args.launcher = str(PROBE)
+    checks: list[tuple[str, bool]] = []
+    delay_ms = 1000 * args.bot_delay
+    args.tables, args.humans, args.bot_level = args.goal_tables, args.goal_tables // 2, "normal"
+    print(f"\n===== {args.tables} tables, {args.humans} with a scripted human, normal bots =====")
+    normal = asyncio.run(run(args))
+    decided = normal.probes.decision_p99 if normal.probes else None
+    checks += [
+        (f"{normal.sustained}/{normal.tables} tables sustained", normal.sustained >= normal.tables),
+        (f"action -> broadcast p99 {normal.p99:.1f} ms <= {GOAL_MS:.0f} ms", normal.p99 <= GOAL_MS),
+        (f"bot decision p99 {_shown(decided)} ms < bot delay {delay_ms:.0f} ms",
+         decided is not None and decided < delay_ms),
+        (f"{normal.errors} errors, {normal.fallbacks} fallbacks (normal bots)",
+         normal.errors == 0 and normal.fallbacks == 0),
+    ]
+    args.tables = args.humans = args.expert_tables
+    args.bot_level = "expert"
+    print(f"\n===== {args.tables} tables, a scripted human each, expert bots =====")
+    expert = asyncio.run(run(args))
+    checks += [
+        (f"{expert.sustained}/{expert.tables} expert tables sustained",
+         expert.sustained >= expert.tables),
+        (f"{expert.fallbacks} fallbacks with expert bots (0 wanted)", expert.fallbacks == 0),
+    ]
+    print("\n===== issue 22 goals =====")
+    for what, ok in checks:
+        print(f"  {'ok  ' if ok else 'FAIL'} {what}")
+    for name, outcome in (("normal", normal), ("expert", expert)):
+        print(f"  load average during the {name} measure: {outcome.load[0]:.2f}.."
+              f"{outcome.load[1]:.2f} ({os.cpu_count()} CPUs)")
+    met = all(ok for _, ok in checks)
+    full = args.goal_tables >= GOAL_TABLES and args.expert_tables >= GOAL_EXPERT_TABLES
+    if met and not full:  # a smaller run: every condition holds, not at the goal's size
+        print(f"every condition holds at {args.goal_tables} and {args.expert_tables} tables "
+              f"(the goal: {GOAL_TABLES} and {GOAL_EXPERT_TABLES}): goal not measured")
+        return 0
+    print("goal met" if met else "goal not met")
+    return 0 if met else 1
 
 
 def main() -> int:
@@ -590,6 +705,13 @@ def main() -> int:
     parser.add_argument("--launcher", default=None,
                         help="a Python script run instead of `-m belote` with the same "
                              "arguments (to instrument the server)")
+    parser.add_argument("--goals", action="store_true",
+                        help="measure issue 22's goals (normal bots, then expert bots); "
+                             "--tables, --humans and --bot-level are set by it")
+    parser.add_argument("--goal-tables", type=int, default=GOAL_TABLES,
+                        help="--goals: tables with normal bots (half with a scripted human)")
+    parser.add_argument("--expert-tables", type=int, default=GOAL_EXPERT_TABLES,
+                        help="--goals: tables with expert bots (a scripted human each)")
     parser.add_argument("--keep", action="store_true",
                         help="keep the temporary database and server log")
     args = parser.parse_args()
@@ -597,6 +719,10 @@ def main() -> int:
         parser.error("--humans must be between 0 and --tables (one human per table)")
     if not 0 <= args.think_min <= args.think_max:
         parser.error("--think-min must be at most --think-max")
+    if args.goals:
+        if args.goal_tables < 2 or args.expert_tables < 1:
+            parser.error("--goal-tables must be at least 2 and --expert-tables at least 1")
+        return goals(args)
     if args.sweep:
         try:
             counts = [int(c) for c in args.sweep.split(",")]

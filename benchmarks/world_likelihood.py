@@ -30,7 +30,8 @@ from belote.cards import CardSet
 from belote.engine.observation import Observation
 from belote.engine.state import Phase
 from belote.oracles.colver.bid_model import ColverBidModel
-from belote.sim.arena import SameBidder, arena_rules, pair_deck, play_hand
+from belote.oracles.presets import arena_rules
+from belote.sim.arena import SameBidder, pair_deck, play_hand
 
 FITTING = "colver bids"  # the worlds colver's bidder fits (belote.ai.fitting), equal weights
 

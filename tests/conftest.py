@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import os
 import sys
+import tomllib
+from importlib.metadata import EntryPoint, EntryPoints
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from belote.ai import plugins
 
 # tests/helpers.py is imported as ``helpers`` by the test modules.
 sys.path.insert(0, str(Path(__file__).parent))
@@ -54,3 +58,40 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.path.name in UNTRACED:
             item.add_marker(pytest.mark.no_cover)
+
+
+# The bots this tree declares as ``belote.bots`` entry points (pyproject.toml: colver's agents),
+# offered to the plug-in loader when the installed metadata predates them: an editable install
+# lists entry points as they were when it was made, until ``pip install -e .`` runs again.
+# Installed entry points win; with current metadata nothing is added.  The header of the run
+# names what was added, so a stale install is never silent.
+DECLARED_BOTS: dict[str, str] = tomllib.loads(
+    (Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8")
+)["project"].get("entry-points", {}).get(plugins.GROUP, {})
+_installed_entry_points = plugins.entry_points
+_added_from_tree: list[str] = []
+
+
+def _tree_entry_points(**params: str) -> EntryPoints:
+    found: EntryPoints = _installed_entry_points(**params)
+    if params.get("group") != plugins.GROUP:
+        return found
+    names = {ep.name for ep in found}
+    missing = [EntryPoint(name, value, plugins.GROUP) for name, value in DECLARED_BOTS.items()
+               if name not in names]
+    for ep in missing:
+        if ep.name not in _added_from_tree:
+            _added_from_tree.append(ep.name)
+    return EntryPoints((*found, *missing)) if missing else found
+
+
+plugins.entry_points = _tree_entry_points  # type: ignore[assignment]
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    plugins.entry_point_names()  # fills _added_from_tree
+    if not _added_from_tree:
+        return None
+    return ("belote.bots entry points taken from pyproject.toml (the installed metadata "
+            f"predates them; pip install -e . to refresh): {', '.join(_added_from_tree)}")
+

@@ -20,11 +20,11 @@ from belote.oracles.colver.agents import (
     from_colver_bid,
     to_colver_bid,
 )
+from belote.oracles.presets import arena_rules
 from belote.rules import find_preset
 from belote.sim.arena import (
     ArenaResult,
     PairResult,
-    arena_rules,
     pair_deck,
     play_hand,
     play_pair,

@@ -23,11 +23,11 @@ from belote.cli.arena import result_table
 from belote.engine import actions as A
 from belote.engine.observation import Observation
 from belote.engine.state import Phase
+from belote.oracles.presets import arena_rules
 from belote.rules import PRESETS
 from belote.sim.arena import (
     ArenaResult,
     SameBidder,
-    arena_rules,
     pair_deck,
     play_hand,
     play_pair,

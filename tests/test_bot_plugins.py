@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import io
+import tomllib
+from collections.abc import Callable
+from importlib.metadata import EntryPoint, EntryPoints
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from belote.ai import make_bot
+from belote.ai import make_bot, plugins
 from belote.cli import app
 from belote.cli.play import run_terminal_game
+from belote.oracles.colver.agents import REGISTERED
 
 PLUGIN = "examples.first_legal_bot:FirstLegalBot"
 runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_make_bot_loads_a_module_class_plugin_with_its_seed() -> None:
@@ -56,3 +62,46 @@ def test_arena_refuses_a_bad_plugin_before_any_play() -> None:
     result = runner.invoke(app, ["arena", "examples.no_such_module:Bot", "random",
                                  "--deals", "2"])
     assert result.exit_code != 0
+
+
+# ------------------------------------------------------------- colver's agents, registered
+# Issue 22 (item 3): colver's agents are belote.bots entry points of this package, so that
+# belote.ai imports nothing from belote.oracles.  These tests give the loader exactly the
+# entry points pyproject.toml declares (whatever the installed metadata says).
+
+def _declared(extra: dict[str, str] | None = None) -> Callable[..., EntryPoints]:
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    bots = {**declared["project"]["entry-points"][plugins.GROUP], **(extra or {})}
+
+    def entry_points(**params: str) -> EntryPoints:
+        assert params == {"group": plugins.GROUP}
+        return EntryPoints(EntryPoint(n, v, plugins.GROUP) for n, v in bots.items())
+    return entry_points
+
+
+def test_colver_agents_are_entry_points_that_make_bot_resolves(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(plugins, "entry_points", _declared())
+    assert set(plugins.entry_point_names()) == set(REGISTERED) == {
+        "colver-heuristic", "colver-isdd", "colver-bid", "expert-w20-cbid"}
+    for name, cls in REGISTERED.items():
+        assert cls.name == name  # the label, read without making the bot
+    pytest.importorskip("colver")
+    for name, cls in REGISTERED.items():
+        bot = make_bot(name, 3)
+        assert type(bot) is cls and bot.name == name
+
+
+def test_without_its_entry_point_a_colver_agent_is_an_unknown_bot(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(plugins, "entry_points", lambda **params: EntryPoints(()))
+    with pytest.raises(ValueError, match="unknown bot 'colver-heuristic'"):
+        make_bot("colver-heuristic", 1)
+
+
+def test_the_room_offers_other_packages_plugins_not_colvers_agents(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # colver's agents need the arena's side channel (the whole deal): never a room level.
+    monkeypatch.setattr(plugins, "entry_points", _declared({"tiny": "belote_tiny_bot:TinyBot"}))
+    assert plugins.room_plugin_names() == ("tiny",)
+    assert "colver-heuristic" in plugins.entry_point_names()

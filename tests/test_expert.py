@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from helpers import play_every_seat_legally
 
-from belote.ai import LEVELS, make_bot
+from belote.ai import make_bot
+from belote.ai.easy import EasyBot
 from belote.ai.expert import (
     BID_PRIOR_SD,
     SEAT_EXACT_TRICKS_TWO,
@@ -13,13 +14,13 @@ from belote.ai.expert import (
     _lower_bound,
     world_time,
 )
-from belote.ai.levels import EasyBot
 from belote.engine import CHANCE, Game, seeded_deck_source
 from belote.engine import actions as A
 from belote.engine.observation import Observation
 from belote.engine.search import Position, Solver
 from belote.rules import PRESETS
 from belote.rules.base import Rules
+from belote.server.levels import LEVELS
 from belote.sim.match import play_match
 
 

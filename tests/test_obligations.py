@@ -25,17 +25,21 @@ from belote.engine import CHANCE, Game, seeded_deck_source
 from belote.engine import actions as A
 from belote.engine.obligations import (
     OBLIGATION_FIELDS,
+    Refusal,
     RefusalReason,
+    belote_refusal,
     could_have_played,
     legal_plays,
     proven_absent,
     refusal,
 )
+from belote.engine.refusals import ENGLISH, refusal_message
 from belote.engine.search import Position, Solver, kernels, rule_flags
 from belote.engine.state import Phase
 from belote.engine.tricks import CARD_POINTS, trick_winner
 from belote.i18n import LANGUAGES
 from belote.i18n.refusals import explain, refusal_text
+from belote.i18n.table_info import why_no_belote
 from belote.rules import PRESETS, Rules
 
 K = kernels()
@@ -303,6 +307,35 @@ def test_engine_room_and_terminal_word_a_refusal_alike() -> None:
     assert english in str(refused.value) and "must follow suit" in str(refused.value)
     with pytest.raises(ValueError, match="legal"):
         explain(game, play("8S"), 1, "en")
+
+
+def test_the_engine_says_a_refusal_in_the_catalogs_english() -> None:
+    # Issue 22: the engine imports no catalog, so its English is its own; where the catalogs
+    # word the same reason in English the two sentences are equal, word for word.  Only the
+    # room's belote hints differ: they name its keys ("press Space").
+    room_keys = {RefusalReason.NO_BELOTE_KING_FIRST, RefusalReason.NO_BELOTE_WITHOUT_CARD}
+    assert set(ENGLISH) == set(RefusalReason)
+    for reason in RefusalReason:
+        for card, led in ((4, 3), (29, 0)):
+            engine = refusal_message(Refusal(reason, card, led), 999, 2)
+            assert engine.endswith(f" ({reason.value.replace('_', ' ')})")
+            if reason not in room_keys:
+                catalog = refusal_text(reason, "en", card=card, lead_suit=led, seat=2,
+                                       action=999)
+                assert engine == f"{catalog} ({reason.value.replace('_', ' ')})"
+
+
+def test_the_room_words_the_engines_belote_reason() -> None:
+    # Spades named trump: seat 0 holds the king (30) and the queen (29) of spades.
+    game, _ = game_in_play({0: "7H AS KS QS AD KD AC 7C"}, "7H", taker=0, dealer=3, trump=3)
+    obs = game.observation(0)
+    assert belote_refusal(obs) == Refusal(RefusalReason.NO_BELOTE_WITHOUT_CARD, 30)
+    assert belote_refusal(obs, 29) == Refusal(RefusalReason.NO_BELOTE_KING_FIRST, 29)
+    assert explain(game, A.ANNOUNCE_BELOTE, 0, "en") == why_no_belote(obs, "en")
+    assert why_no_belote(obs, "en").startswith("Belote is announced with the card")
+    for lang in LANGUAGES:
+        assert why_no_belote(obs, lang, 29) == refusal_text(
+            RefusalReason.NO_BELOTE_KING_FIRST, lang, card=29)
 
 
 # ----------------------------------------------------------------------------- sorted actions

@@ -44,6 +44,7 @@ from belote.engine.events import (
     TrickWon,
     TurnedCardTaken,
 )
+from belote.engine.obligations import Refusal, RefusalReason
 from belote.engine.state import CHANCE, TERMINAL, Game, Phase
 from belote.engine.tricks import CARD_POINTS, trick_winner
 from belote.errors import BeloteError, IllegalActionError
@@ -448,6 +449,29 @@ def test_belote_forgotten_rebelote_voids_bonus() -> None:
     play_cards(game, "KH+ 8H 7H 7C QH KS")
     assert_illegal(game, A.ANNOUNCE_BELOTE, "no belote", seat=0)
     assert game.belote_points == [0, 0]
+
+
+def test_a_refused_belote_names_the_rule_that_applies() -> None:
+    # Seed 002: belote is announced "justo después de haber puesto la carta correspondiente y
+    # antes de que el siguiente jugador juegue"; "El rey y la dama deben jugarse en este
+    # orden" (belote_king_first).  The reason is the engine's (issue 22: i18n only words it).
+    game = belote_game()
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply(A.ANNOUNCE_BELOTE, seat=0)  # before any card: it goes with the king
+    error = refused.value
+    assert (error.action, error.seat) == (A.ANNOUNCE_BELOTE, 0)
+    assert error.reason is RefusalReason.NO_BELOTE_WITHOUT_CARD
+    assert "the king of hearts" in str(error)
+    assert game.refusal_of(A.ANNOUNCE_BELOTE, 0) == Refusal(RefusalReason.NO_BELOTE_WITHOUT_CARD,
+                                                            c("KH"))
+    play_cards(game, "KH 8H")  # the king unannounced, then the next card
+    assert game.explain_illegal(A.ANNOUNCE_BELOTE, 0) is RefusalReason.NO_BELOTE_WINDOW_CLOSED
+    broken = belote_game()
+    play_cards(broken, "QH 8H 7H 7C")  # the queen before the king
+    assert broken.explain_illegal(A.ANNOUNCE_BELOTE, 0) is RefusalReason.NO_BELOTE_ORDER_BROKEN
+    assert broken.refusal_of(A.ANNOUNCE_BELOTE, 0) == Refusal(
+        RefusalReason.NO_BELOTE_ORDER_BROKEN, c("QH"))
+    assert broken.explain_illegal(A.ANNOUNCE_BELOTE, 1) is RefusalReason.NO_BELOTE_TO_ANNOUNCE
 
 
 def test_belote_announce_out_of_turn_after_playing_king() -> None:

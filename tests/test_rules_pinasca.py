@@ -253,3 +253,22 @@ def test_pinasca_match_target_1500_reached_not_exceeded() -> None:
     game, events = _capot_hand([1247, 700])  # 1499: not yet
     assert not of_kind(events, MatchOver)
     assert game.phase == Phase.DEAL
+
+
+def test_the_pinasca_game_score_is_a_rule_read_by_scorekeeper_and_tournament() -> None:
+    # Seed 001: "La Squadra B segnerà 1200 punti, la Squadra A segnerà 1500+2000+300 per un
+    # totale di 3800 punti".  One home (belote.rules.game_score), so that the scorekeeper
+    # does not import the tournament (issue 22, item 5).
+    import doctest
+
+    import belote.rules.game_score as rule
+    from belote.scorekeeper import sheet
+    from belote.tournament import pinasca
+    from belote.tournament.formats import pinasca as pinasca_format
+
+    assert rule.game_scores(1500, 1200) == (3800, 1200)
+    assert pinasca.game_scores is pinasca_format.game_scores is sheet.game_scores \
+        is rule.game_scores
+    assert (pinasca.WIN_BONUS, pinasca.TARGET) == (rule.WIN_BONUS, rule.TARGET) == (2000, 1500)
+    tested = doctest.testmod(rule)
+    assert tested.failed == 0 and tested.attempted > 0

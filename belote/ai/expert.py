@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from belote.ai.decision import Decision, DecisionMethod, elapsed_ms, only_move
 from belote.ai.fitting import FittingWorlds
 from belote.ai.heuristic import HeuristicBot
 from belote.ai.likelihood import BidModel, auction_moves, normalised, play_log_likelihood
@@ -230,6 +231,16 @@ def _lower_bound(values: list[float]) -> float:
     return mean - BID_CONFIDENCE * math.sqrt(var / n)
 
 
+# How each of the expert's ways to decide (``ExpertBot.last_method``) is told to the room.
+_METHODS = {
+    "exact": DecisionMethod.EXACT, "python-exact": DecisionMethod.EXACT,
+    "playouts": DecisionMethod.PLAYOUTS, "python-playouts": DecisionMethod.PLAYOUTS,
+    "estimated": DecisionMethod.ESTIMATED, "bid": DecisionMethod.SIMULATED,
+    # no world in time (a search tried), or a position too large to try: the heuristic's
+    "heuristic": DecisionMethod.HURRIED, "unsearchable": DecisionMethod.HURRIED,
+}
+
+
 class ExpertBot:
     """Information-set search with exact solving, under deadlines: ``budget_ms`` per card
     (``hard_ms`` at most, the first world included), ``bid_budget_ms`` per bid
@@ -294,6 +305,19 @@ class ExpertBot:
     @property
     def bid_model(self) -> BidModel | None:
         return None if self.fitting is None else self.fitting.model
+
+    def decide(self, observation: Observation, deadline: float | None) -> Decision:
+        """The bot contract (:mod:`belote.ai.decision`): :meth:`choose_by`, how the bot
+        decided and the worlds its search solved (None: no search ran)."""
+        started = time.perf_counter()
+        self.last_method, self.last_worlds = "", 0  # a move that searches nothing says ""
+        action = self.choose_by(observation, deadline)
+        method = _METHODS.get(self.last_method)
+        if method is None:  # no search: an announcement, table talk, a forced or seat move
+            method = only_move(observation, DecisionMethod.HEURISTIC)
+            return Decision(action, method, None, elapsed_ms(started))
+        worlds = None if self.last_method == "unsearchable" else self.last_worlds
+        return Decision(action, method, worlds, elapsed_ms(started))
 
     def choose_by(self, observation: Observation, deadline: float | None) -> int:
         """:meth:`choose` with a soft deadline of the caller's (``time.monotonic()``

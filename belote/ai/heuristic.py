@@ -12,8 +12,10 @@ signals truthfully and it leads the suit its partner's discard asked for
 from __future__ import annotations
 
 import random
+import time
 
 from belote.ai.bidding import choose_bid
+from belote.ai.decision import Decision, DecisionMethod, elapsed_ms, only_move
 from belote.ai.showing import table_talk
 from belote.cards import ALL_CARDS, SUIT_MASKS, Card, CardSet, Rank, cards_in
 from belote.engine import actions as A
@@ -47,28 +49,43 @@ class HeuristicBot:
         pass
 
     def choose(self, observation: Observation) -> int:
+        return self._pick(observation)[0]
+
+    def decide(self, observation: Observation, deadline: float | None) -> Decision:
+        """:meth:`choose`, with how (no search: ``deadline`` is never near)."""
+        started = time.perf_counter()
+        action, method = self._pick(observation)
+        return Decision(action, only_move(observation, method), None, elapsed_ms(started))
+
+    def _pick(self, observation: Observation) -> tuple[int, DecisionMethod]:
         legal = observation.legal_actions
         if A.ANNOUNCE_BELOTE in legal:
-            return A.ANNOUNCE_BELOTE
+            return A.ANNOUNCE_BELOTE, DecisionMethod.RULE
         if A.KNOCK in legal:
-            return self._rng.choice(legal)  # a cut carries no information: any depth
+            # a cut carries no information: any depth
+            return self._rng.choice(legal), DecisionMethod.RANDOM
         if A.OTTAVA in legal:
-            return A.OTTAVA  # seed 000: showing the ottava wins the match
+            return A.OTTAVA, DecisionMethod.RULE  # seed 000: showing the ottava wins the match
         declarations = [a for a in legal if A.is_declaration(a)]
         if declarations:
-            return max(declarations)  # declare all, or the best name (carré > cent > ...)
+            # declare all, or the best name (carré > cent > ...)
+            return max(declarations), DecisionMethod.RULE
         talk = table_talk(observation)  # show?, refute (belote.ai.showing)
         if talk is not None:
-            return talk
+            return talk, DecisionMethod.RULE
         if legal[0] >= A.PASS:
             boldness = self.boldness
             if boldness is None:
                 system = observation.ruleset.bidding if observation.ruleset else "take_or_pass"
                 boldness = BOLDNESS[system]
-            return choose_bid(observation, boldness)
+            return choose_bid(observation, boldness), DecisionMethod.HEURISTIC
         plays = [a for a in legal if a < A.PLAY_ANNOUNCE_BASE]
-        card = plays[0] if len(plays) == 1 else self._play(observation, plays)
-        return A.PLAY_ANNOUNCE_BASE + card if A.PLAY_ANNOUNCE_BASE + card in legal else card
+        if len(plays) == 1:
+            card, method = plays[0], DecisionMethod.ONLY_MOVE
+        else:
+            card, method = self._play(observation, plays), DecisionMethod.HEURISTIC
+        announce = A.PLAY_ANNOUNCE_BASE + card
+        return (announce if announce in legal else card), method
 
     # ------------------------------------------------------------------ card play
     def _play(self, obs: Observation, plays: list[Card]) -> Card:

@@ -10,6 +10,11 @@ anyone import code on the server)::
     [project.entry-points."belote.bots"]
     first-legal = "examples.first_legal_bot:FirstLegalBot"
 
+This package declares colver's agents in the group too (``colver-heuristic``...,
+:mod:`belote.oracles.colver.agents`), so that ``belote.ai`` imports nothing from the oracles;
+they need the arena's side channel (the whole deal), so a room never offers an entry point of
+this package's own modules (:func:`room_plugin_names`), only those of other packages.
+
 A ``module:Class`` is imported as ``python -m belote`` would import it, from the current
 directory too: the ``belote`` console script does not put the current directory on
 ``sys.path`` (``python -m`` does), so the loader adds it, last, when the module is not
@@ -30,6 +35,7 @@ from typing import Any
 from belote.ai.base import Player
 
 GROUP = "belote.bots"
+_OWN_PACKAGE = __name__.partition(".")[0]  # "belote"
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +43,15 @@ log = logging.getLogger(__name__)
 def entry_point_names() -> tuple[str, ...]:
     """Names of the bots installed packages declare in the ``belote.bots`` group, sorted."""
     return tuple(sorted({ep.name for ep in entry_points(group=GROUP)}))
+
+
+def room_plugin_names() -> tuple[str, ...]:
+    """The entry points a room offers as levels, sorted: those of other packages.  Bots this
+    package declares itself live in its own modules (``belote.``) and are arena bots (colver's
+    agents need the whole deal); the room's own levels are :data:`belote.server.levels.OWN_LEVELS`.
+    Reads names only: nothing is imported."""
+    return tuple(sorted({ep.name for ep in entry_points(group=GROUP)
+                         if not ep.value.startswith(f"{_OWN_PACKAGE}.")}))
 
 
 def _load_class(spec: str, from_cwd: bool = False) -> Any:

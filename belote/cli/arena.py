@@ -12,7 +12,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from belote.i18n import LANGUAGES, translate
-from belote.sim.arena import ArenaResult, Compute, arena_rules, run_arena
+from belote.oracles.presets import arena_rules
+from belote.sim.arena import ArenaResult, Compute, run_arena
 
 
 def arena_command(

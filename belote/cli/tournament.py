@@ -23,6 +23,7 @@ from belote.i18n import LANGUAGES, translate
 from belote.scorekeeper import CsvError
 from belote.tournament.events import Event, Tournament
 from belote.tournament.export import write_results
+from belote.tournament.formats import TournamentFormat, format_names
 from belote.tournament.model import TournamentError
 from belote.tournament.sheets import totals_from_csv
 from belote.tournament.standings import standings
@@ -70,8 +71,7 @@ def _run(db: Path, lang: str, work: Callable[[Tournaments], Awaitable[R]]) -> R:
 @app.command("create")
 def create_command(
     name: str = typer.Option(..., "--name"),
-    fmt: str = typer.Option("pinasca", "--format",
-                            help="pinasca, concours, melee or double_elimination."),
+    fmt: str = typer.Option(format_names()[0], "--format", help=", ".join(format_names())),
     preset: str = typer.Option("pinasca", "--preset"),
     target: int = typer.Option(1500, "--target"),
     rounds: int = typer.Option(3, "--rounds"),
@@ -88,19 +88,20 @@ def create_command(
     typer.echo(translate(lang, "tournament.cli.created", id=tid, name=name))
 
 
-def read_entrants(text: str, fmt: str) -> list[list[dict[str, Any]]]:
-    """Registrations from CSV text: ``name,player1,player2,club`` (a mêlée: ``name`` or
-    ``player1``); a Pinasca neighbourhood is its two rows with the same ``club``."""
+def read_entrants(text: str, fmt: TournamentFormat) -> list[list[dict[str, Any]]]:
+    """Registrations from CSV text: ``name,player1,player2,club`` (a single player, as in
+    a mêlée: ``name`` or ``player1``); where entrants register together (a Pinasca
+    neighbourhood's two pairs), the rows with the same ``club`` are one registration."""
     rows = [{(k or "").strip().lower(): (v or "").strip() for k, v in row.items()}
             for row in csv.DictReader(io.StringIO(text))]
     entrants = []
     for row in rows:
         players = [row[k] for k in ("player1", "player2") if row.get(k)]
-        if fmt == "melee" and not players:
+        if fmt.players_per_entrant == 1 and not players:
             players = [row.get("name", "")]
         entrants.append({"name": row.get("name") or " & ".join(players), "players": players,
                          "club": row.get("club") or None, "checked_in": True})
-    if fmt != "pinasca":
+    if fmt.group_size == 1:
         return [[e] for e in entrants]
     clubs: dict[str, list[dict[str, Any]]] = {}
     for e in entrants:
@@ -116,7 +117,7 @@ def register_command(csv_file: Path = typer.Argument(..., exists=True, dir_okay=
 
     async def work(ts: Tournaments) -> int:
         t = await ts.get(tid)
-        groups = read_entrants(text, t.s.format)
+        groups = read_entrants(text, t.fmt)
         for group in groups:  # check every row before storing any
             t.check(_registered(group))
         for group in groups:

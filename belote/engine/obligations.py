@@ -1,5 +1,5 @@
 """The card-play obligations, in one place: which cards may be played, why a card is refused,
-and what a card played proves about the hand it came from.
+why belote cannot be announced, and what a card played proves about the hand it came from.
 
 The engine (:mod:`belote.engine.state`), the compiled kernels' rule flags
 (:func:`belote.engine.search.rule_flags`, one bit per name of :data:`OBLIGATION_FIELDS`) and the
@@ -19,17 +19,28 @@ The obligations (RULES.md "Card play obligations"), each a flag of :class:`Rules
 
 A trump code is a suit 0..3, ``NO_TRUMP`` (senza) or ``ALL_TRUMP`` (tutte: the led suit plays
 the part of trump for the overtrump obligation).
+
+Every refusal is a :class:`RefusalReason` with the details its sentence names
+(:class:`Refusal`): the engine's IllegalActionError carries it in plain English
+(:mod:`belote.engine.refusals`), :mod:`belote.i18n.refusals` says it in the four languages,
+and nothing else works out why an action is refused.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from belote.cards import SUIT_MASKS, Card, CardSet
+from belote.cards import SUIT_MASKS, Card, CardSet, Rank, make_card
+from belote.engine import actions as A
 from belote.engine.events import ALL_TRUMP
 from belote.engine.tricks import TRUMP_ABOVE, trick_winner
 from belote.rules.base import Rules
+
+if TYPE_CHECKING:
+    from belote.engine.observation import Observation
 
 # Every field of Rules that changes which cards may be played, in the kernels' bit order
 # (bit i of the packed flags is field i).  tests/test_kernels_twin.py checks that it names
@@ -60,6 +71,27 @@ class RefusalReason(StrEnum):
     NO_BELOTE_TO_ANNOUNCE = "no_belote_to_announce"
     CARD_DOES_NOT_OPEN_A_BELOTE = "card_does_not_open_a_belote"
     UNKNOWN_ACTION = "unknown_action"
+    # Why the holder of the belote cannot announce it now (:func:`belote_refusal`), each a
+    # precise NO_BELOTE_TO_ANNOUNCE: the queen selected while the king must come first; the
+    # announcement goes with a card (the one named); the next player has played; the queen
+    # came before the king.
+    NO_BELOTE_KING_FIRST = "no_belote_king_first"
+    NO_BELOTE_WITHOUT_CARD = "no_belote_without_card"
+    NO_BELOTE_WINDOW_CLOSED = "no_belote_window_closed"
+    NO_BELOTE_ORDER_BROKEN = "no_belote_order_broken"
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A refused action: why, and what the sentence for it names.
+
+    ``card``: the card refused (a card play), or the card the belote turns on (the queen played
+    or selected too soon, the card to announce it with); ``led``: the suit led
+    (``MUST_FOLLOW_SUIT``)."""
+
+    reason: RefusalReason
+    card: Card | None = None
+    led: int | None = None
 
 
 def _trump_suit(trump: int, led: int) -> int:
@@ -134,6 +166,41 @@ def refusal(card: Card, hand: CardSet, trick: Sequence[Card], trump: int,
             return RefusalReason.MUST_UNDERTRUMP  # only lower trumps, and still owed
         return RefusalReason.MUST_TRUMP  # any trump, higher or lower
     return RefusalReason.MUST_TRUMP
+
+
+def belote_refusal(obs: Observation, card: Card | None = None) -> Refusal | None:
+    """Why the seat of ``obs`` cannot announce belote now (None if it may); ``card`` is the
+    card the player has selected, if any.  The rule that applies (RULES.md "Belote"): the king
+    first (``belote_king_first``), the announcement goes with the card, or the window closed
+    with the next card; else there is no belote to announce.  Reads the seat's own
+    observation only, so a room may ask it of every hand it shows."""
+    rules = obs.ruleset
+    trump = obs.trump
+    if A.ANNOUNCE_BELOTE in obs.legal_actions:
+        return None
+    if trump is None or not 0 <= trump < 4 or rules is None:
+        return Refusal(RefusalReason.NO_BELOTE_TO_ANNOUNCE)
+    king, queen = make_card(trump, Rank.KING), make_card(trump, Rank.QUEEN)
+    held = {c for c in (king, queen) if obs.hand >> c & 1}
+    mine_played = {c for leader, cards in obs.tricks for i, c in enumerate(cards)
+                   if (leader + i) % rules.players == obs.seat and c in (king, queen)}
+    mine_played |= {c for s, c in obs.trick if s == obs.seat and c in (king, queen)}
+    said = {word for s, word in obs.belote_said if s == obs.seat}
+    if held == {king, queen}:
+        if card == queen and rules.belote_king_first:
+            return Refusal(RefusalReason.NO_BELOTE_KING_FIRST, queen)
+        opener = king if rules.belote_king_first or card not in held else card
+        return Refusal(RefusalReason.NO_BELOTE_WITHOUT_CARD, opener)
+    if held and mine_played and len(held | mine_played) == 2:
+        first = next(iter(mine_played))
+        if rules.belote_king_first and first == queen:
+            return Refusal(RefusalReason.NO_BELOTE_ORDER_BROKEN, queen)
+        if not said:
+            return Refusal(RefusalReason.NO_BELOTE_WINDOW_CLOSED)
+        return Refusal(RefusalReason.NO_BELOTE_WITHOUT_CARD, next(iter(held)))
+    if mine_played and len(mine_played) == 2 and len(said) < 2:
+        return Refusal(RefusalReason.NO_BELOTE_WINDOW_CLOSED)
+    return Refusal(RefusalReason.NO_BELOTE_TO_ANNOUNCE)
 
 
 def proven_absent(trick: Sequence[Card], card: Card, trump: int, rules: Rules) -> CardSet:

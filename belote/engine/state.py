@@ -44,8 +44,15 @@ from belote.engine.events import (
     TrickWon,
     TurnedCardTaken,
 )
-from belote.engine.obligations import RefusalReason, legal_plays, refusal
+from belote.engine.obligations import (
+    Refusal,
+    RefusalReason,
+    belote_refusal,
+    legal_plays,
+    refusal,
+)
 from belote.engine.observation import Observation, observe
+from belote.engine.refusals import illegal_action
 from belote.engine.scoring import HandFacts, Pot, score_hand
 from belote.engine.tricks import CARD_POINTS, trick_winner
 from belote.errors import IllegalActionError
@@ -412,41 +419,40 @@ class Game:
                 seat = mover
             if type(seat) is not int or not 0 <= seat < self.players:
                 raise IllegalActionError(f"no seat {seat!r}")
-            if not self.is_legal(action, seat):
-                raise IllegalActionError(self._refusal_message(action, seat))
+            why = self.refusal_of(action, seat)
+            if why is not None:
+                raise illegal_action(action, seat, why)
         self._log.append((seat, action))
         return self._push(seat, action)
 
     def explain_illegal(self, action: int, seat: int) -> RefusalReason | None:
-        """Why ``action`` by ``seat`` is not legal now (None if it is).  Sentences for it:
-        :func:`belote.i18n.refusals.refusal_text`."""
+        """Why ``action`` by ``seat`` is not legal now (None if it is).  With what its
+        sentence names: :meth:`refusal_of`; the sentences: :mod:`belote.i18n.refusals`."""
+        why = self.refusal_of(action, seat)
+        return None if why is None else why.reason
+
+    def refusal_of(self, action: int, seat: int) -> Refusal | None:
+        """Why ``action`` by ``seat`` is not legal now, with the card and suit its sentence
+        names (None if it is legal).  Belote: the precise rule (:func:`belote_refusal`)."""
         if self.is_legal(action, seat):
             return None
         if action == A.ANNOUNCE_BELOTE:
-            return RefusalReason.NO_BELOTE_TO_ANNOUNCE
+            return (belote_refusal(self.observation(seat))
+                    or Refusal(RefusalReason.NO_BELOTE_TO_ANNOUNCE))
         if seat != self.current_player():
-            return RefusalReason.NOT_YOUR_TURN
+            return Refusal(RefusalReason.NOT_YOUR_TURN)
         if A.is_play(action):
-            if self.phase != Phase.PLAYING:
-                return RefusalReason.CARDS_NOT_BEING_PLAYED
             card = A.played_card(action)
+            led = self.trick[0] >> 3 if self.trick else None
+            if self.phase != Phase.PLAYING:
+                return Refusal(RefusalReason.CARDS_NOT_BEING_PLAYED, card, led)
             reason = refusal(card, self.hands[seat], self.trick, self.trump, self.rules)
-            return reason or RefusalReason.CARD_DOES_NOT_OPEN_A_BELOTE
+            return Refusal(reason or RefusalReason.CARD_DOES_NOT_OPEN_A_BELOTE, card, led)
         if A.is_bid(action) and self._known_bid(action):
-            return RefusalReason.BID_NOT_ALLOWED
+            return Refusal(RefusalReason.BID_NOT_ALLOWED)
         if A.is_table_talk(action):
-            return RefusalReason.DECLARATION_NOT_ALLOWED
-        return RefusalReason.UNKNOWN_ACTION
-
-    def _refusal_message(self, action: int, seat: int) -> str:
-        """The English sentence of :meth:`explain_illegal` for IllegalActionError, the seat
-        named and the reason's id appended (for logs and tests)."""
-        from belote.i18n.refusals import explain  # the catalogs load only when needed
-
-        reason = self.explain_illegal(action, seat)
-        assert reason is not None  # apply() asks only about actions it refused
-        code = reason.value.replace("_", " ")
-        return f"{explain(self, action, seat, 'en', name_seat=True)} ({code})"
+            return Refusal(RefusalReason.DECLARATION_NOT_ALLOWED)
+        return Refusal(RefusalReason.UNKNOWN_ACTION)
 
     def _known_bid(self, action: int) -> bool:
         if action < A.CONTRACT_BASE:

@@ -1,9 +1,11 @@
 """The one place where a refusal reason becomes a sentence ("you must follow suit...").
 
-Used by the terminal table, the web room and the engine's IllegalActionError (in English), so
-every one of them says the same thing for the same reason.  The reasons themselves come from
-:class:`belote.engine.obligations.RefusalReason` (card play) through
-:meth:`belote.engine.state.Game.explain_illegal` (turn and phase too).
+Used by the terminal table and the web room, so both say the same thing for the same reason,
+in the four languages.  The reasons, with what their sentences name, are the engine's
+(:class:`belote.engine.obligations.Refusal`, through :meth:`belote.engine.state.Game.refusal_of`
+and, for the belote, :func:`belote.engine.obligations.belote_refusal`): nothing here works out
+why an action is refused.  The engine's own IllegalActionError says it in plain English
+(:mod:`belote.engine.refusals`, the same English sentences; a test keeps them equal).
 """
 
 from __future__ import annotations
@@ -11,16 +13,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from belote.cards import Card
-from belote.engine import actions as A
-from belote.engine.obligations import RefusalReason
+from belote.engine.obligations import Refusal, RefusalReason
 from belote.i18n.catalog import translate
 from belote.i18n.names import card_name, suit_name
 
 if TYPE_CHECKING:
     from belote.engine.state import Game
 
-# The catalog message of each reason (error.*).  A card that breaks no obligation but was
-# sent with a belote announcement it does not open gets the room's "no belote" sentence.
+# The catalog message of each reason (error.*; the belote's precise reasons: sala.belote.*).
+# A card that breaks no obligation but was sent with a belote announcement it does not open
+# gets the room's "no belote" sentence.
 _KEYS: dict[RefusalReason, str] = {
     RefusalReason.NOT_IN_HAND: "error.not_in_hand",
     RefusalReason.MUST_FOLLOW_SUIT: "error.must_follow_suit",
@@ -34,11 +36,19 @@ _KEYS: dict[RefusalReason, str] = {
     RefusalReason.NO_BELOTE_TO_ANNOUNCE: "error.no_belote_to_announce",
     RefusalReason.CARD_DOES_NOT_OPEN_A_BELOTE: "error.no_belote_to_announce",
     RefusalReason.UNKNOWN_ACTION: "error.unknown_action",
+    RefusalReason.NO_BELOTE_KING_FIRST: "sala.belote.king_first",
+    RefusalReason.NO_BELOTE_WITHOUT_CARD: "sala.belote.with_card",
+    RefusalReason.NO_BELOTE_WINDOW_CLOSED: "sala.belote.too_late",
+    RefusalReason.NO_BELOTE_ORDER_BROKEN: "sala.belote.order_broken",
 }
 
+# The belote sentences that name the suit of the card the belote turns on.
+_NAMES_BELOTE_SUIT = frozenset({RefusalReason.NO_BELOTE_KING_FIRST,
+                                RefusalReason.NO_BELOTE_ORDER_BROKEN})
 _NEEDS_CARD = frozenset({
     RefusalReason.NOT_IN_HAND, RefusalReason.MUST_FOLLOW_SUIT, RefusalReason.MUST_TRUMP,
     RefusalReason.MUST_OVERTRUMP, RefusalReason.MUST_UNDERTRUMP,
+    RefusalReason.NO_BELOTE_WITHOUT_CARD, *_NAMES_BELOTE_SUIT,
 })
 
 
@@ -47,9 +57,11 @@ def refusal_text(reason: RefusalReason, lang: str, *, card: Card | None = None,
                  action: int | None = None) -> str:
     """The sentence for ``reason`` in ``lang``.
 
-    ``card``: the card refused (needed by the card-play reasons); ``lead_suit``: the suit led
-    (needed by ``MUST_FOLLOW_SUIT``); ``seat``: name the seat instead of speaking to the player
-    ("it is not seat 1's turn", for logs); ``action``: the action id (``UNKNOWN_ACTION``).
+    ``card``: the card refused (needed by the card-play reasons), or the card the belote
+    turns on (``NO_BELOTE_WITHOUT_CARD``: the card to announce it with; ``NO_BELOTE_KING_FIRST``,
+    ``NO_BELOTE_ORDER_BROKEN``: the queen); ``lead_suit``: the suit led (needed by
+    ``MUST_FOLLOW_SUIT``); ``seat``: name the seat instead of speaking to the player ("it is
+    not seat 1's turn", for logs); ``action``: the action id (``UNKNOWN_ACTION``).
     Raises ValueError when a detail the sentence needs is missing.
     """
     if reason in _NEEDS_CARD and card is None:
@@ -62,17 +74,27 @@ def refusal_text(reason: RefusalReason, lang: str, *, card: Card | None = None,
     if reason is RefusalReason.NOT_YOUR_TURN and seat is not None:
         key = "error.not_seat_turn"
     the_card = card_name(card, lang, definite=True) if card is not None else ""
-    lead = suit_name(lead_suit, lang) if lead_suit is not None else ""
-    return translate(lang, key, the_card=the_card, suit=lead, seat=seat, action=action)
+    if card is not None and reason in _NAMES_BELOTE_SUIT:
+        lead_suit = card >> 3
+    suit = suit_name(lead_suit, lang) if lead_suit is not None else ""
+    plain = (card_name(card, lang)  # "select the {card}": the article is the sentence's
+             if card is not None and reason is RefusalReason.NO_BELOTE_WITHOUT_CARD else "")
+    return translate(lang, key, the_card=the_card, card=plain, suit=suit, seat=seat,
+                     action=action)
+
+
+def refusal_sentence(refusal: Refusal, lang: str, *, seat: int | None = None,
+                     action: int | None = None) -> str:
+    """The sentence for the engine's ``refusal`` in ``lang`` (``seat``, ``action``: as
+    :func:`refusal_text`)."""
+    return refusal_text(refusal.reason, lang, card=refusal.card, lead_suit=refusal.led,
+                        seat=seat, action=action)
 
 
 def explain(game: Game, action: int, seat: int, lang: str, *, name_seat: bool = False) -> str:
     """Why ``game`` refuses ``action`` by ``seat``, in ``lang`` (``name_seat``: name the seat
     rather than speak to its player).  Raises ValueError if the action is legal."""
-    reason = game.explain_illegal(action, seat)
-    if reason is None:
+    refusal = game.refusal_of(action, seat)
+    if refusal is None:
         raise ValueError(f"action {action} by seat {seat} is legal: nothing to explain")
-    return refusal_text(reason, lang,
-                        card=A.played_card(action) if A.is_play(action) else None,
-                        lead_suit=game.trick[0] >> 3 if game.trick else None,
-                        seat=seat if name_seat else None, action=action)
+    return refusal_sentence(refusal, lang, seat=seat if name_seat else None, action=action)

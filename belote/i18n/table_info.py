@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from belote.cards import Rank, cards_in, make_card
+from belote.cards import cards_in
 from belote.engine import actions as A
+from belote.engine.obligations import belote_refusal
 from belote.engine.observation import Observation
 from belote.i18n.catalog import translate
 from belote.i18n.names import (
@@ -23,6 +24,7 @@ from belote.i18n.names import (
     team_name,
     trump_name,
 )
+from belote.i18n.refusals import refusal_sentence
 
 INFO_QUESTIONS = ("bidding", "contract", "points", "winner", "team", "summary")
 # Up to this many contracts are read out one by one; past it, as a range of levels.
@@ -168,34 +170,9 @@ def turn_prompt(obs: Observation, lang: str, verbosity: str) -> str:
 # ---------------------------------------------------------------------------- belote
 def why_no_belote(obs: Observation, lang: str, card: int | None = None) -> str:
     """Why Space (announce belote) does nothing now, for the seat of ``obs``; ``card`` is the
-    card the player has selected, if any.  Says the rule that applies: the king first, the
-    announcement goes with the card, or the window closed with the next card."""
-    rules = obs.ruleset
-    trump = obs.trump
-    if A.ANNOUNCE_BELOTE in obs.legal_actions:
-        return ""
-    if trump is None or not 0 <= trump < 4 or rules is None:
-        return translate(lang, "error.no_belote_to_announce")
-    king, queen = make_card(trump, Rank.KING), make_card(trump, Rank.QUEEN)
-    held = {c for c in (king, queen) if obs.hand >> c & 1}
-    mine_played = {c for leader, cards in obs.tricks for i, c in enumerate(cards)
-                   if (leader + i) % rules.players == obs.seat and c in (king, queen)}
-    mine_played |= {c for s, c in obs.trick if s == obs.seat and c in (king, queen)}
-    suit = suit_name(trump, lang)
-    said = {word for s, word in obs.belote_said if s == obs.seat}
-    if held == {king, queen}:
-        if card == queen and rules.belote_king_first:
-            return translate(lang, "sala.belote.king_first", suit=suit)
-        return translate(lang, "sala.belote.with_card",
-                         card=card_name(king if rules.belote_king_first else
-                                        (card if card in held else king), lang))
-    if held and mine_played and len(held | mine_played) == 2:
-        first = next(iter(mine_played))
-        if rules.belote_king_first and first == queen:
-            return translate(lang, "sala.belote.order_broken", suit=suit)
-        if not said:
-            return translate(lang, "sala.belote.too_late")
-        return translate(lang, "sala.belote.with_card", card=card_name(next(iter(held)), lang))
-    if mine_played and len(mine_played) == 2 and len(said) < 2:
-        return translate(lang, "sala.belote.too_late")
-    return translate(lang, "error.no_belote_to_announce")
+    card the player has selected, if any: the engine's reason
+    (:func:`belote.engine.obligations.belote_refusal`: the king first, the announcement goes
+    with the card, or the window closed with the next card) in ``lang``; empty when the seat
+    may announce."""
+    refusal = belote_refusal(obs, card)
+    return "" if refusal is None else refusal_sentence(refusal, lang)

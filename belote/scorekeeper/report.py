@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from belote.engine.events import NO_TRUMP
 from belote.rules.base import Rules
+from belote.rules.game_score import WIN_BONUS
 from belote.scorekeeper.sheet import HandResult, ScoreSheet, tournament_scores
 from belote.scorekeeper.vocabulary import levels_text, message, team_label, trump_choices
-from belote.tournament.pinasca import WIN_BONUS
 
 # The questions of a hand, in order (``score.ask.<step>``); the preset drops some.
 STEPS: tuple[str, ...] = ("taker", "trump", "level", "double", "tricks_ns", "tricks_ew",

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 
 from belote.engine.scoring import HandFacts, HandOutcome, Pot, score_hand
 from belote.rules.base import Rules
+from belote.rules.game_score import game_scores
 from belote.rules.target import match_winner as match_winner
 from belote.scorekeeper.hand import HandEntry
 from belote.scorekeeper.validation import Reason, ScoreError, check_hand
-from belote.tournament.pinasca import game_scores
 
 
 @dataclass(frozen=True, slots=True)

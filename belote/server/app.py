@@ -1,9 +1,10 @@
-"""The Starlette application: the composition of the room's parts.
+"""The Starlette application: the room's parts put together.
 
-:func:`create_app` builds the shared objects (the room, its features, the limits, the
-sessions, the templates), puts each on ``app.state`` under one name (:mod:`belote.server.
-services`), and wires the routes (:mod:`belote.server.routes`, one module per concept), the
-middleware and the start and the end of the server (the lifespan).
+:func:`create_app` builds the shared objects (the room and its features come from the
+composition root, :mod:`belote.server.composition`; the limits, the sessions and the
+templates are built here), puts each on ``app.state`` under one name
+(:mod:`belote.server.shared`), and wires the routes (:mod:`belote.server.routes`, one
+module per concept), the middleware and the start and the end of the server (the lifespan).
 
 The session cookie is signed (HttpOnly, SameSite=Lax, Secure unless turned off for
 plain-HTTP tests) and holds the id of a session kept on the server
@@ -28,18 +29,19 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from belote.ai.levels import LEVELS, OWN_LEVELS
 from belote.ai.plugins import label_failures, prepare_labels
 from belote.server.auth import PasswordHasherPool, RateLimiter
 from belote.server.auth.devices import KnownDevices
 from belote.server.auth.sessions import ServerSessions, Sessions, public_id
+from belote.server.composition import build
 from belote.server.config import Settings
 from belote.server.heavy import HeavyWork
+from belote.server.levels import LEVELS, OWN_LEVELS
 from belote.server.limits import BodyLimit, CodeGuesses, KeyedLimiter
 from belote.server.room import Room
 from belote.server.routes import all_routes
 from belote.server.routes.pages import http_error, make_templates
-from belote.server.services import Limits, Services
+from belote.server.shared import Limits, Shared
 
 HERE = Path(__file__).resolve().parent
 SESSION_COOKIE = "sala"
@@ -85,14 +87,14 @@ def _limits(settings: Settings, refused: Counter[str]) -> Limits:
     )
 
 
-def compose(settings: Settings) -> Services:
-    """Every shared object, built once; the one place the features are taken from."""
+def compose(settings: Settings) -> Shared:
+    """Every shared object, built once (the room and its features by the composition root)."""
     # Replays, analyses and tournament draws: off the event loop, in a niced process.
     heavy = HeavyWork(settings)
-    room = Room(settings, offload=heavy.run)
-    # --- the features, each under one name: the lobby's live list, ratings, tournaments
-    lobby, ratings, tournaments = room.feed, room.ratings, room.tournaments
-    sessions = Sessions(room.store, guest_idle=timedelta(hours=settings.guest_idle_hours),
+    services = build(settings, offload=heavy.run)  # the room, the bus and the features
+    room = services.room
+    sessions = Sessions(services.store,
+                        guest_idle=timedelta(hours=settings.guest_idle_hours),
                         account_idle=timedelta(days=settings.session_days))
 
     def close_sockets(ids: list[str]) -> None:  # a session ended: its sockets close
@@ -100,11 +102,10 @@ def compose(settings: Settings) -> Services:
 
     sessions.on_end.append(close_sockets)
     refused: Counter[str] = Counter()
-    return Services(
-        settings=settings, room=room, lobby=lobby, ratings=ratings, tournaments=tournaments,
-        heavy=heavy, sessions=sessions,
+    return Shared(
+        settings=settings, services=services, heavy=heavy, sessions=sessions,
         passwords=PasswordHasherPool(settings.password_workers),
-        devices=KnownDevices(room, secure=settings.secure_cookies),
+        devices=KnownDevices(lambda: room.secret, secure=settings.secure_cookies),
         limits=_limits(settings, refused), refused=refused,
         templates=make_templates(HERE / "templates"), levels=tuple(LEVELS))
 
@@ -112,9 +113,9 @@ def compose(settings: Settings) -> Services:
 @contextlib.asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     """Open the room and its parts; close them at the end."""
-    state = app.state.services
-    assert isinstance(state, Services)
-    await state.room.open()
+    state = app.state.shared
+    assert isinstance(state, Shared)
+    await state.services.open()
     await state.sessions.open()
     await state.passwords.prepare()
     # The offered plug-ins' labels, made once here, in a thread: a plug-in's import and
@@ -132,10 +133,10 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     finally:
         state.passwords.close()
         state.heavy.close()
-        await state.room.close()
+        await state.services.close()
 
 
-def _middleware(state: Services) -> list[Middleware]:
+def _middleware(state: Shared) -> list[Middleware]:
     settings = state.settings
     return [
         # Bodies over the cap are refused (413) before they are read.

@@ -1,4 +1,5 @@
-"""The lobby's live list of tables: summaries, pages, diffs, and the expiry of empty tables.
+"""The lobby: its live list of tables (summaries, pages, diffs), its chat, and the expiry
+of empty tables.
 
 Listeners are told what changed, never sent the whole list again: a table's change marks it
 pending, and after ``lobby_coalesce`` seconds one ``tables`` frame per listener carries every
@@ -14,6 +15,10 @@ resync of a (re)connecting listener small.
 A table that has not started and has had none of its seated humans connected (at the table
 or in the lobby) for ``waiting_table_expiry`` seconds is closed: stored as ``expired``, taken
 out of the room and the lobby, logged and counted.
+
+The lobby hears of changes from the table-event bus (:meth:`LobbyFeed.on_event`) and asks
+the room only what :class:`LobbyTables` says; it owns its version (the chat's lines and the
+list's diffs share it) and its chat.
 """
 
 from __future__ import annotations
@@ -23,18 +28,18 @@ import contextlib
 import logging
 import math
 import time
-from collections import Counter
-from typing import TYPE_CHECKING, Any
+from collections import Counter, deque
+from collections.abc import Callable, Collection, Mapping
+from typing import Any, Protocol
 
 from belote.i18n import preset_name, translate
 from belote.i18n.sheet import flag_sentence
 from belote.server import protocol as P
 from belote.server.config import Settings
+from belote.server.connection import Connection
+from belote.server.events import HandScored, TableEvent
 from belote.server.seats import seat_names
 from belote.server.table import Table
-
-if TYPE_CHECKING:
-    from belote.server.room import Room
 
 log = logging.getLogger(__name__)
 
@@ -113,13 +118,33 @@ def personal(table: Table, base: dict[str, Any], uid: str | None) -> dict[str, A
             "seated": any(mine)}
 
 
-class LobbyFeed:
-    """The room's lobby list: cached summaries, pending changes, the sweep for expiry."""
+class LobbyTables(Protocol):
+    """What the lobby asks of the room (:class:`belote.server.room.Room` is one)."""
 
-    def __init__(self, room: Room, settings: Settings) -> None:
+    @property
+    def tables(self) -> Mapping[int, Table]:
+        """The tables in the room, by id."""
+        ...
+
+    @property
+    def lobby(self) -> Collection[Connection]:
+        """The sockets in the lobby: the listeners."""
+        ...
+
+    async def expire(self, table: Table, idle: Callable[[], bool]) -> bool:
+        """Close ``table`` if it still waits and ``idle()``; whether it did."""
+        ...
+
+
+class LobbyFeed:
+    """The lobby: cached summaries, pending changes, the chat, the sweep for expiry."""
+
+    def __init__(self, directory: LobbyTables, settings: Settings) -> None:
         check_settings(settings)
-        self.room = room
+        self.directory = directory
         self.settings = settings
+        self.version = 0  # grows with every change listeners are told of (list or chat)
+        self.chat: deque[tuple[str, str]] = deque(maxlen=settings.lobby_chat_history)
         self.counts: Counter[str] = Counter()  # tables_expired, frames, ...
         self._cache: dict[int, dict[str, dict[str, Any]]] = {}  # table -> lang -> summary
         self._known: set[int] = set()  # tables the listeners were told of
@@ -134,7 +159,7 @@ class LobbyFeed:
     # ------------------------------------------------------------------ life
     def start(self) -> None:
         """Begin with the tables the room has (restored ones included), and the sweep."""
-        self._known = {t.id for t in self.room.tables.values() if listed(t)}
+        self._known = {t.id for t in self.directory.tables.values() if listed(t)}
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="lobby-sweep")
 
     async def close(self) -> None:
@@ -149,7 +174,7 @@ class LobbyFeed:
 
     # ------------------------------------------------------------------ the list
     def rows(self) -> list[Table]:
-        return sorted((t for t in self.room.tables.values() if listed(t)), key=order_key)
+        return sorted((t for t in self.directory.tables.values() if listed(t)), key=order_key)
 
     def summary(self, table: Table, lang: str) -> dict[str, Any]:
         per_lang = self._cache.setdefault(table.id, {})
@@ -168,12 +193,36 @@ class LobbyFeed:
         return {"tables": [personal(t, self.summary(t, lang), uid) for t in shown],
                 "page": number, "pages": pages, "total": len(rows), "size": size}
 
+    def summaries(self, lang: str, uid: str | None = None) -> list[dict[str, Any]]:
+        """Every listed table, waiting tables with a free seat first; ``uid`` marks the
+        viewer's own seat (see :meth:`page` for one page)."""
+        return [personal(t, self.summary(t, lang), uid) for t in self.rows()]
+
+    # ------------------------------------------------------------------ listeners
+    def sync(self, conn: Connection, page: int = 1) -> None:
+        """The chat and one page of the list, for a listener that (re)connects."""
+        chat = [translate(conn.lang, "web.chat.line", name=n, text=t) for n, t in self.chat]
+        conn.send(P.encode_message(P.LobbySync(chat, **self.page(conn.lang, conn.uid, page)),
+                                   self.version))
+
+    def say(self, name: str, text: str) -> None:
+        self.chat.append((name, text))
+        self.version += 1
+        for conn in list(self.directory.lobby):
+            line = translate(conn.lang, "web.chat.line", name=name, text=text)
+            conn.send(P.encode_message(P.ChatLine(line), self.version))
+
     # ------------------------------------------------------------------ changes
-    def changed(self, table: Table) -> None:
+    def on_event(self, event: TableEvent) -> None:
+        """The bus's delivery: any change of a table but a scored hand shows in the list."""
+        if not isinstance(event, HandScored):
+            self.changed(event.table_id)
+
+    def changed(self, tid: int) -> None:
         """A table changed (or appeared, or left): its listeners hear of it shortly."""
-        tid = table.id
         self._cache.pop(tid, None)
-        if listed(table) and self.room.tables.get(tid) is table:
+        table = self.directory.tables.get(tid)
+        if table is not None and listed(table):
             op = CHANGE if tid in self._known else ADD
             self._known.add(tid)
             if self._pending.get(tid) != ADD:
@@ -196,13 +245,13 @@ class LobbyFeed:
         pending, self._pending = self._pending, {}
         if not pending:
             return
-        self.room.version += 1
-        if not self.room.lobby:
+        self.version += 1
+        if not self.directory.lobby:
             return
-        total = sum(1 for t in self.room.tables.values() if listed(t))
+        total = sum(1 for t in self.directory.tables.values() if listed(t))
         tables: dict[int, Table] = {}
         for tid, op in list(pending.items()):
-            found = self.room.tables.get(tid)
+            found = self.directory.tables.get(tid)
             if op == REMOVE:
                 continue
             if found is None:  # gone since (expired): the listeners had heard of it
@@ -210,7 +259,7 @@ class LobbyFeed:
             else:
                 tables[tid] = found
         shared: dict[str, tuple[list[dict[str, Any]], str]] = {}  # lang -> (changes, frame)
-        for conn in list(self.room.lobby):
+        for conn in list(self.directory.lobby):
             lang = conn.lang
             if lang not in shared:
                 changes: list[dict[str, Any]] = [{"op": op, "id": tid} if op == REMOVE else
@@ -218,7 +267,7 @@ class LobbyFeed:
                                tables[tid], self.summary(tables[tid], lang), None)}
                            for tid, op in pending.items()]
                 diff = P.TablesDiff(changes, total, self._announcements(pending, tables, lang))
-                shared[lang] = (changes, P.encode_message(diff, self.room.version))
+                shared[lang] = (changes, P.encode_message(diff, self.version))
             changes, frame = shared[lang]
             if any(any(owned_by(t, conn.uid)) for t in tables.values()):
                 # This listener sits at a changed table: its own fields, its own frame.
@@ -226,7 +275,7 @@ class LobbyFeed:
                     tables[int(c["id"])], lang), conn.uid)} if "table" in c else c
                         for c in changes]
                 diff = P.TablesDiff(mine, total, self._announcements(pending, tables, lang))
-                frame = P.encode_message(diff, self.room.version)
+                frame = P.encode_message(diff, self.version)
             self.counts["frames"] += 1
             conn.send(frame)
 
@@ -256,19 +305,19 @@ class LobbyFeed:
         return bool(owners & lobby_uids) or any(c.uid in owners for c in table.connections)
 
     def lobby_uids(self) -> set[str]:
-        return {conn.uid for conn in self.room.lobby if not conn.closed}
+        return {conn.uid for conn in self.directory.lobby if not conn.closed}
 
     def sweep(self, now: float) -> None:
         """Tell listeners of changed watcher counts; close tables left waiting too long."""
         lobby_uids = self.lobby_uids()
-        for table in list(self.room.tables.values()):
+        for table in list(self.directory.tables.values()):
             tid = table.id
             if not listed(table):
                 continue
             watchers = len(table.connections)
             if self._watchers.setdefault(tid, watchers) != watchers:
                 self._watchers[tid] = watchers
-                self.changed(table)
+                self.changed(tid)
             if table.game is not None:
                 self._seen.pop(tid, None)  # a match in progress never expires
                 continue
@@ -284,23 +333,10 @@ class LobbyFeed:
 
     async def _expire(self, table: Table, idle: float) -> None:
         tid = table.id
-
-        async def check() -> bool:
-            # In the table's own task: no sit or start can slip in between look and close.
-            if (table.game is not None or table.finished
-                    or self.room.tables.get(tid) is not table
-                    or self._present(table, self.lobby_uids())):
-                return False
-            del self.room.tables[tid]  # from now on no request finds it
-            try:
-                await self.room.store.expire_table(tid)
-            except Exception:
-                self.room.tables[tid] = table
-                raise
-            return True
-
         try:
-            expired = await table.call(check)
+            # The room looks and closes in the table's own task (the bus tells the list).
+            expired = await self.directory.expire(
+                table, lambda: not self._present(table, self.lobby_uids()))
         except Exception:
             self.counts["expiry_failed"] += 1
             log.exception("table %d: could not expire it", tid)
@@ -313,7 +349,6 @@ class LobbyFeed:
         self.counts["tables_expired"] += 1
         log.info("table %d expired: not started, no seated player connected for %.0f s",
                  tid, idle)
-        self.changed(table)
         for conn in list(table.connections):
             # Watchers are told why the table went, then their socket closes.
             conn.send(P.encode_message(P.Error("expired", translate(

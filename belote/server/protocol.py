@@ -13,8 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from belote.ai.levels import LEVELS
 from belote.engine.actions import ACTION_END
+from belote.i18n.table_info import INFO_QUESTIONS
+from belote.server.levels import LEVELS
 from belote.text import TextError, clean_text
 
 MAX_FRAME = 4096  # bytes; anything larger is refused before parsing
@@ -111,8 +112,16 @@ class BeatAnswer:
     n: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class AskInfo:
+    """An information key pressed (T, O, P, W, Y, U): the answer, for this connection's seat
+    and language, comes back as an :class:`InfoAnswer`; it is made only when asked."""
+
+    key: str
+
+
 Inbound = (Hello | Act | BidText | NextHand | Sit | Stand | AddBot | RemoveBot | Start | Chat
-           | Ping | BeatAnswer)
+           | Ping | BeatAnswer | AskInfo)
 # What a seat's owner or the table's host asks, by a frame or by a form.
 SeatCommand = Sit | Stand | AddBot | RemoveBot | Start
 
@@ -170,6 +179,14 @@ class Done:
 
 
 @dataclass(frozen=True, slots=True)
+class InfoAnswer:
+    """The answer to one :class:`AskInfo`: the key asked and its sentence."""
+
+    key: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class LobbySync:
     """On joining the lobby: its recent chat and one page of the list of tables."""
 
@@ -199,11 +216,12 @@ class TablesDiff:
     say: list[str]
 
 
-Outbound = Sync | Update | Error | Pong | Beat | Done | LobbySync | ChatLine | TablesDiff
+Outbound = (Sync | Update | Error | Pong | Beat | Done | InfoAnswer | LobbySync | ChatLine
+            | TablesDiff)
 
 _OUTBOUND_TYPES: dict[type[Any], str] = {
     Sync: "sync", Update: "update", Error: "error", Pong: "pong", Beat: "beat", Done: "done",
-    LobbySync: "sync", ChatLine: "chat", TablesDiff: "tables",
+    InfoAnswer: "info", LobbySync: "sync", ChatLine: "chat", TablesDiff: "tables",
 }
 
 
@@ -239,6 +257,13 @@ def _chat(data: dict[str, Any]) -> Chat:
                             error.code) from None
 
 
+def _info(data: dict[str, Any]) -> AskInfo:
+    key = data.get("key")
+    if not isinstance(key, str) or key not in INFO_QUESTIONS:
+        raise ProtocolError("bad_field", "key")
+    return AskInfo(key)
+
+
 def _level(data: dict[str, Any]) -> str:
     level = data.get("level")
     if level not in LEVELS:
@@ -269,6 +294,7 @@ _DECODERS: dict[str, Any] = {
     "chat": _chat,
     "ping": lambda d: Ping(_optional(d, "n", MAX_MOVE)),
     "beat": lambda d: BeatAnswer(_optional(d, "n", MAX_MOVE)),
+    "info": _info,
 }
 
 

@@ -1,23 +1,27 @@
-"""The room: its tables, the lobby's listeners and chat, and the restart of stored tables."""
+"""The room: its tables and sockets, the creation and restart of tables, and what they tell.
+
+The room knows no feature.  Each table's events (:mod:`belote.server.events`) come here
+first, for the room's own bookkeeping (a broken table, a finished one to let go), then go
+on the bus, where the lobby, ratings and tournaments hear of them
+(:mod:`belote.server.composition` builds and wires them).  What a feature asks of the room
+it asks through a narrow interface of its own (e.g. :class:`belote.server.lobby.LobbyTables`).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import secrets
-from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
-from belote.i18n import translate
 from belote.rules import PRESETS, find_preset
 from belote.rules.flags import rules_with_flags
-from belote.server import protocol as P
 from belote.server.bots import BotPool
 from belote.server.config import Settings
 from belote.server.connection import Connection
+from belote.server.events import TableBroken, TableClosed, TableEvent, TableOpened
 from belote.server.limits import KeyedLimiter
-from belote.server.lobby import LobbyFeed, personal
 from belote.server.persistence import Store
 from belote.server.table import Table, TableError, TableLimits
 from belote.server.view import error_frame
@@ -32,18 +36,17 @@ def invitation_code() -> str:
 
 
 class Room:
-    def __init__(self, settings: Settings,
-                 offload: Callable[..., Awaitable[Any]] | None = None) -> None:
-        """``offload`` runs heavy work elsewhere (the app's ``HeavyWork.run``): a
-        tournament's draw; None: a worker thread."""
+    def __init__(self, settings: Settings, store: Store,
+                 publish: Callable[[TableEvent], None]) -> None:
+        """``store`` is opened and closed by its owner (the composition); ``publish`` puts
+        the tables' events on the bus."""
         self.settings = settings
-        self.store = Store(settings.db_url)
+        self.store = store
+        self._publish = publish
         self.bots: BotPool | None = None
         self.tables: dict[int, Table] = {}
-        self.lobby: set[Connection] = set()
-        self.lobby_chat: deque[tuple[str, str]] = deque(maxlen=settings.lobby_chat_history)
+        self.lobby: set[Connection] = set()  # the sockets in the lobby
         self.secret = ""
-        self.version = 0  # lobby version: grows with every change listeners are told of
         self._stopping: set[asyncio.Task[None]] = set()
         self.broken: dict[int, str] = {}  # tables that could not be restored, and why
         self.table_limits = TableLimits(
@@ -57,16 +60,10 @@ class Room:
         # abnormally (no close frame: the network dropped them); each logged.
         self.sockets_stalled = 0
         self.sockets_dropped = 0
-        self.feed = LobbyFeed(self, settings)  # the lobby's live list (belote/server/lobby.py)
-        # --- tournaments (belote/server/tournament/room.py): tables of tournament games ---
-        from belote.server.tournament.room import TournamentRoom
-        self.tournaments = TournamentRoom(self, offload)
-        # --- ratings (belote/server/ratings/room.py): a finished match records itself ---
-        from belote.server.ratings.room import RatingsRoom
-        self.ratings = RatingsRoom(self)
 
     async def open(self) -> None:
-        await self.store.open()
+        """Resume the stored open tables (the store is open).  Nothing is published: a
+        subscriber reads the tables there are when it starts."""
         self.secret = await self.store.secret()
         self.bots = BotPool(self.settings.bot_workers, self.settings.bot_timeout)
         # Every open table comes back, however many there are: oldest first.
@@ -86,27 +83,23 @@ class Room:
                 continue
             table.start()
         log.info("room open: %d tables resumed, %d broken", len(self.tables), len(self.broken))
-        self.feed.start()
-        await self.tournaments.open()  # --- tournaments: results of tables finished meanwhile
-        await self.ratings.open()  # --- ratings: matches finished meanwhile
 
     async def close(self) -> None:
+        """Stop every table (none publishes any more) and the bots; the store stays open
+        for the subscribers' last writes."""
         log.info("connections: %d sockets let go as stalled, %d dropped, %d frames dropped",
                  self.sockets_stalled, self.sockets_dropped, self.frames_dropped)
-        await self.feed.close()
-        await self.tournaments.close()  # --- tournaments: results being reported
-        await self.ratings.close()  # --- ratings: matches being recorded
-        await asyncio.gather(*(t.stop() for t in self.tables.values()))
+        await asyncio.gather(*(t.stop() for t in self.tables.values()),
+                             *list(self._stopping))
         if self.bots is not None:
             self.bots.close()
-        await self.store.close()
 
     def _table(self, table_id: int, preset: str, flags: dict[str, Any],
                creator: str | None = None) -> Table:
         assert self.bots is not None
         table = Table(table_id, preset, flags, self.store, self.bots,
                       takeover_seconds=self.settings.takeover_seconds,
-                      bot_delay=self.settings.bot_delay, on_change=self._table_changed,
+                      bot_delay=self.settings.bot_delay, publish=self._on_event,
                       limits=self.table_limits, creator=creator)
         self.tables[table_id] = table
         return table
@@ -141,7 +134,7 @@ class Room:
         if name or private or pause:
             code = invitation_code() if private else ""
             await table.call(lambda: table.configure(name, private, code, pause))
-        self._table_changed(table)
+        self._on_event(TableOpened(table.id, table.version, preset, name, private))
         return table
 
     def table_by_code(self, code: str) -> Table:
@@ -212,34 +205,45 @@ class Room:
             raise TableError("no_table")
         return table
 
-    # ------------------------------------------------------------------ the lobby
-    def summaries(self, lang: str, uid: str | None = None) -> list[dict[str, Any]]:
-        """Every listed table for the lobby, waiting tables with a free seat first; ``uid``
-        marks the viewer's own seat (see ``lobby.LobbyFeed.page`` for one page)."""
-        return [personal(t, self.feed.summary(t, lang), uid) for t in self.feed.rows()]
+    # ------------------------------------------------------------------ what tables tell
+    def _on_event(self, event: TableEvent) -> None:
+        """A table's event: the room's own bookkeeping, then the bus."""
+        table = self.tables.get(event.table_id)
+        if isinstance(event, TableBroken) and table is not None:
+            self.broken[event.table_id] = event.reason  # its page says so; the room goes on
+        self._publish(event)
+        if table is not None and table.finished and not table.connections:
+            self._let_go(table)
 
-    def _table_changed(self, table: Table) -> None:
-        if table.broken is not None and table.id in self.tables:
-            self.broken[table.id] = table.broken  # its page says so; the room goes on
-        if table.finished and not table.connections and table.id in self.tables:
-            # A finished match lives on as its stored replay; its actor can go.
-            del self.tables[table.id]
-            task = asyncio.create_task(table.stop())
-            self._stopping.add(task)
-            task.add_done_callback(self._stopping.discard)
-        self.feed.changed(table)  # listeners hear of it with the next coalesced frame
-        self.tournaments.table_changed(table)  # --- tournaments: a finished game reports
-        self.ratings.table_changed(table)  # --- ratings: a finished match is recorded
+    def _let_go(self, table: Table) -> None:
+        """A finished match lives on as its stored replay; its actor can go."""
+        del self.tables[table.id]
+        task = asyncio.create_task(table.stop())
+        self._stopping.add(task)
+        task.add_done_callback(self._stopping.discard)
+        self._publish(TableClosed(table.id, table.version, "finished"))
 
-    def lobby_sync(self, conn: Connection, page: int = 1) -> None:
-        """The chat and one page of the list, for a listener that (re)connects."""
-        chat = [translate(conn.lang, "web.chat.line", name=n, text=t) for n, t in self.lobby_chat]
-        conn.send(P.encode_message(P.LobbySync(chat, **self.feed.page(conn.lang, conn.uid,
-                                                                       page)), self.version))
+    async def expire(self, table: Table, idle: Callable[[], bool]) -> bool:
+        """Close a table waiting for players that ``idle()`` says nobody attends: stored as
+        ``expired`` and out of the room, no request finds it any more; ``False``: it is
+        not (it started, or somebody came), and nothing changed.  The look and the close
+        run in the table's own task: no sit or start can slip in between.  The caller tells
+        its watchers and stops it."""
+        tid = table.id
 
-    def lobby_say(self, name: str, text: str) -> None:
-        self.lobby_chat.append((name, text))
-        self.version += 1
-        for conn in list(self.lobby):
-            line = translate(conn.lang, "web.chat.line", name=name, text=text)
-            conn.send(P.encode_message(P.ChatLine(line), self.version))
+        async def check() -> bool:
+            if (table.game is not None or table.finished
+                    or self.tables.get(tid) is not table or not idle()):
+                return False
+            del self.tables[tid]  # from now on no request finds it
+            try:
+                await self.store.expire_table(tid)
+            except Exception:
+                self.tables[tid] = table
+                raise
+            return True
+
+        expired = bool(await table.call(check))
+        if expired:
+            self._publish(TableClosed(tid, table.version, "expired"))
+        return expired

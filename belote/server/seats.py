@@ -57,11 +57,13 @@ def seat_names(seats: Sequence[Seat], lang: str) -> list[str]:
     return names
 
 
-def short_names(seats: Sequence[Seat], lang: str) -> list[str]:
+def short_names(seats: Sequence[Seat], lang: str,
+                full: Sequence[str] | None = None) -> list[str]:
     """Each seat's name in the game's sentences: the player's nickname, a bot by its seat
     alone ("West"; its full name introduced it when it sat down and stays in the seat list),
-    unless a player's nickname is that seat's name, when the bot keeps its full name."""
-    full = seat_names(seats, lang)
+    unless a player's nickname is that seat's name, when the bot keeps its full name
+    (``full``: the seats' full names, when the caller has them already)."""
+    full = full if full is not None else seat_names(seats, lang)
     taken = {s.name.casefold() for s in seats if s.kind == "human"}
     names = []
     for seat_no, seat in enumerate(seats):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import logging
 import time
 from collections import deque
@@ -27,9 +28,11 @@ from belote.errors import IllegalActionError
 from belote.i18n.bids import BidNotAllowed, BidNotUnderstood, parse_bid
 from belote.records import to_record
 from belote.rules import Rules, find_preset
+from belote.server import events as E
 from belote.server import protocol as P
-from belote.server.bots import BotPool, think
+from belote.server.bots import BotPool, Decision
 from belote.server.connection import Connection
+from belote.server.frames import SharedFrames
 from belote.server.limits import TokenBucket
 from belote.server.persistence import LogEntry, Store
 from belote.server.seats import Seat, seat_names
@@ -40,6 +43,7 @@ from belote.server.view import (
     Viewer,
     error_frame,
     illegal_text,
+    info_frame,
     view_frame,
 )
 from belote.text import printable
@@ -59,6 +63,8 @@ class TableLimits:
     chat_burst: int = 5  # chat lines one person may send at once...
     chat_per_minute: float = 20.0  # ...and then on average
     chat_lines: int = 1000  # chat lines one table keeps (its log is its history)
+    info_burst: int = 12  # information keys one person may press at once...
+    info_per_second: float = 3.0  # ...and then on average
 
 
 class TableError(Exception):
@@ -118,7 +124,7 @@ class Actor(Protocol):
 class Table:
     def __init__(self, table_id: int, preset: str, flags: dict[str, Any], store: Store,
                  bots: BotPool, *, takeover_seconds: float = 30.0, bot_delay: float = 0.8,
-                 on_change: Callable[[Table], None] | None = None,
+                 publish: Callable[[E.TableEvent], None] | None = None,
                  limits: TableLimits | None = None, creator: str | None = None) -> None:
         self.id = table_id
         self.preset = preset
@@ -128,7 +134,8 @@ class Table:
         self.bots = bots
         self.takeover_seconds = takeover_seconds
         self.bot_delay = bot_delay
-        self.on_change = on_change
+        # What happened, told to the room (and through its bus, the lobby, ratings, ...).
+        self.publish = publish or (lambda event: None)
         self.limits = limits or TableLimits()
         self.creator = creator  # the session that created the table (limits per user)
         self.seats = [Seat() for _ in range(self.rules.players)]  # seed 000: 4, 3 or 2
@@ -154,11 +161,20 @@ class Table:
         self._queue: asyncio.Queue[Callable[[], Awaitable[None]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._thinking: tuple[int, int] | None = None  # (seat, version) a bot is deciding
+        self._window_asked: tuple[int, int] | None = None  # (seat, version) a belote window
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._bot_task: asyncio.Task[None] | None = None
         self._retry: asyncio.TimerHandle | None = None
         self._deck_source = secure_deck_source()
         self._chat_buckets: dict[str, TokenBucket] = {}
+        self._info_buckets: dict[str, TokenBucket] = {}
+        self._info_refused: set[str] = set()  # people refused since their last answer
+        self.info_refusals = 0  # information keys refused as too fast (each person's first
+        # refusal in a row is logged)
+        # Frames rendered and frames sent: a broadcast renders one frame per kind of viewer
+        # (seat or spectator, language, verbosity) and sends it to each of its connections.
+        self.frames_built = 0
+        self.frames_sent = 0
         self.storage_failures = 0  # in a row; 0 once a change is stored again
         self.storage_failures_total = 0
         # The ids of the moves each seat's client numbered and the table played, from the
@@ -256,8 +272,7 @@ class Table:
         self._broadcast([Notice("web.notice.broken", {})])
         with contextlib.suppress(Exception):
             await self.store.set_status(self.id, "broken")
-        if self.on_change is not None:
-            self.on_change(self)
+        self.publish(E.TableBroken(self.id, self.version, reason))
 
     # ------------------------------------------------------------------ restore
     async def restore(self, entries: list[LogEntry]) -> None:
@@ -391,8 +406,19 @@ class Table:
         self._stored_again()
         self._stored(entry, items)
         self._broadcast(items)
-        if self.on_change is not None and kind in ("seats", "start", "finish"):
-            self.on_change(self)
+        self._publish_change(kind, data, items)
+
+    def _publish_change(self, kind: str, data: dict[str, Any], items: list[Item]) -> None:
+        """Tell the room what a stored change means beyond this table (the finish: see
+        :meth:`_finish`, which has the record)."""
+        if kind == "seats":
+            self.publish(E.SeatsChanged(self.id, self.version, E.seating(self.seats)))
+        elif kind == "start":
+            self.publish(E.MatchStarted(self.id, self.version, data["first_dealer"]))
+        for item in items:
+            if isinstance(item, HandScored):
+                self.publish(E.HandScored(self.id, self.version, item.hand_no,
+                                          tuple(item.scores), tuple(item.totals)))
 
 
     # ------------------------------------------------------------------ broadcasting
@@ -406,6 +432,9 @@ class Table:
         return Viewer(self.seat_of(conn), conn.lang, conn.verbosity)
 
     def _frame(self, conn: Connection, kind: str, items: list[Item]) -> str:
+        """A frame for ``conn`` alone (a sync: what it missed, what was played for it)."""
+        self.frames_built += 1
+        self.frames_sent += 1
         return view_frame(self, kind, items, self._viewer(conn))
 
     def _sync(self, conn: Connection, since: int = 0, away: list[int] | None = None) -> None:
@@ -421,8 +450,13 @@ class Table:
         conn.send(self._frame(conn, "sync", items))
 
     def _broadcast(self, items: list[Item]) -> None:
+        """Every connection hears of a change: one frame built per kind of viewer, the same
+        string sent to each connection of that kind."""
+        frames = SharedFrames(self, "update", items)
         for conn in list(self.connections):
-            conn.send(self._frame(conn, "update", items))
+            conn.send(frames.frame(self._viewer(conn)))
+        self.frames_built += frames.built
+        self.frames_sent += len(self.connections)
 
     def send_error(self, conn: Connection, code: str, detail: str = "", move: int = 0) -> None:
         conn.send(error_frame(code, conn.lang, self.version, detail, move=move))
@@ -442,8 +476,12 @@ class Table:
     async def leave(self, conn: Connection) -> None:
         async def run() -> None:
             self.connections.discard(conn)
-            if self.finished and not self.connections and self.on_change is not None:
-                self.on_change(self)  # the room may let a finished table go
+            if all(c.uid != conn.uid for c in self.connections):
+                self._info_buckets.pop(conn.uid, None)  # memory goes with the person
+                self._info_refused.discard(conn.uid)
+            if self.finished and not self.connections:
+                # The room may let a finished table go.
+                self.publish(E.TableUnwatched(self.id, self.version))
                 return
             seat_no = self.seat_of(conn)
             if seat_no is None or any(self.seat_of(c) == seat_no for c in self.connections):
@@ -537,6 +575,8 @@ class Table:
                 await self._commit("chat", {"name": conn.name, "text": text})
             case P.NextHand():
                 self._next_hand(conn)
+            case P.AskInfo(key):
+                self._answer_info(conn, key)
 
     async def command(self, who: Actor, message: P.SeatCommand) -> None:
         """A seat command from a form (the lobby's buttons), run in the table's task as the
@@ -601,6 +641,24 @@ class Table:
         before = self._seating()
         self.seats = [dataclasses.replace(s, away_since=None, standin=False) for s in seats]
         await self._commit_seats("sala.notice.rematch_seats", 0, before)
+
+    def _answer_info(self, conn: Connection, key: str) -> None:
+        """An information key's answer, made now, for the asking connection alone (its
+        seat's view, its language); refused when one person asks too fast."""
+        bucket = self._info_buckets.get(conn.uid)
+        if bucket is None:
+            bucket = self._info_buckets[conn.uid] = TokenBucket(
+                self.limits.info_burst, self.limits.info_per_second)
+        if not bucket.take():
+            self.info_refusals += 1
+            if conn.uid not in self._info_refused:
+                self._info_refused.add(conn.uid)
+                log.info("table %s: information keys pressed too fast by %s; refused "
+                         "(%d refusals at this table)", self.id, conn.name or conn.uid,
+                         self.info_refusals)
+            raise TableError("info_too_fast")
+        self._info_refused.discard(conn.uid)
+        conn.send(info_frame(self, self._viewer(conn), key))
 
     def _check_chat(self, uid: str) -> None:
         if self.chat_lines >= self.limits.chat_lines:
@@ -771,14 +829,8 @@ class Table:
                     return  # a pause between hands: the players say when
                 await self._commit("deal", {"deck": list(self._deck_source())})
                 continue
-            window = [s for s in game.seats_with_open_window() if self.seats[s].bot_plays]
-            if window:
-                seat_no = window[0]
-                choice = think(self.seats[seat_no].level, game.observation(seat_no))
-                if choice == A.ANNOUNCE_BELOTE:
-                    await self._commit("act", {"seat": seat_no, "action": choice})
-                    continue
-                # A bot that declines lets the window close with the next card.
+            if await self._bot_window(game):
+                continue
             mover = game.current_player()
             step = len(game.log)
             if self.seats[mover].bot_plays and self._thinking != (mover, step):
@@ -786,11 +838,29 @@ class Table:
                 self._bot_task = asyncio.create_task(self._bot_turn(mover, step))
             return
 
+    async def _bot_window(self, game: Game) -> bool:
+        """Ask a bot whose belote window is open whether it announces, through the bot path
+        like any decision (at once for the levels that decide on the event loop); True when
+        it did.  Asked here, in the table's task, so that no card closes the window before
+        the bot has answered; asked once per window (a bot that declines lets it close with
+        the next card)."""
+        window = [s for s in game.seats_with_open_window() if self.seats[s].bot_plays]
+        if not window or self._window_asked == (window[0], len(game.log)):
+            return False
+        seat_no = window[0]
+        self._window_asked = (seat_no, len(game.log))
+        decision = await self.bots.decide(self.seats[seat_no].level,
+                                          game.observation(seat_no), table=self.id)
+        if decision.action != A.ANNOUNCE_BELOTE:  # (the bot path checked it is legal)
+            return False
+        await self._commit("act", _bot_act(seat_no, decision))
+        return True
+
     async def _bot_turn(self, seat_no: int, step: int) -> None:
         assert self.game is not None
         observation = self.game.observation(seat_no)
         started = time.monotonic()
-        decision = await self.bots.choose(self.seats[seat_no].level, observation, table=self.id)
+        decision = await self.bots.decide(self.seats[seat_no].level, observation, table=self.id)
         action = decision.action
         await asyncio.sleep(max(0.0, self.bot_delay - (time.monotonic() - started)))
 
@@ -801,12 +871,7 @@ class Table:
             game = self.game
             if (game is not None and len(game.log) == step and not self.finished
                     and self.seats[seat_no].bot_plays and game.is_legal(action, seat_no)):
-                data: dict[str, Any] = {"seat": seat_no, "action": action}
-                if decision.fallback is not None:
-                    # The bot ran out of time (or its worker failed): people are told that
-                    # this move was a quick one; the pool has logged and counted why.
-                    data["quick"] = decision.fallback
-                await self._commit("act", data)
+                await self._commit("act", _bot_act(seat_no, decision))
         await self._queue.put(play)
 
     async def _finish(self) -> None:
@@ -818,5 +883,18 @@ class Table:
         except Exception as error:
             raise StorageFailed(f"finish not stored: {error!r}") from error
         await self._commit("finish", {})
+        self.publish(E.TableFinished(self.id, self.version, self.preset,
+                                     tuple(self.game.totals), E.seating(self.seats),
+                                     json.dumps(record)))
         for timer in self._timers.values():
             timer.cancel()
+
+
+def _bot_act(seat_no: int, decision: Decision) -> dict[str, Any]:
+    """The "act" log entry of a bot's decision."""
+    data: dict[str, Any] = {"seat": seat_no, "action": decision.action}
+    if decision.fallback is not None:
+        # The bot ran out of time (or its worker failed): people are told that this move
+        # was a quick one; the bot path has logged and counted why.
+        data["quick"] = decision.fallback
+    return data

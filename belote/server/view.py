@@ -22,7 +22,7 @@ from belote.i18n import action_name, card_name, describe_event, preset_name, tra
 from belote.i18n.names import contract_name, suit_name, team_name, trump_name
 from belote.i18n.refusals import explain
 from belote.i18n.status import STATUS_QUESTIONS, status_text
-from belote.i18n.table_info import INFO_QUESTIONS, info_text, turn_prompt, why_no_belote
+from belote.i18n.table_info import info_text, turn_prompt, why_no_belote
 from belote.notation import to_card
 from belote.rules import Rules
 from belote.server import protocol as P
@@ -130,9 +130,12 @@ def _contract(obs: Observation, lang: str) -> str:
     return trump_name(obs.trump, lang) if obs.trump >= 4 else suit_name(obs.trump, lang)
 
 
-def table_view(table: TableState, viewer: Viewer) -> dict[str, Any]:
+def table_view(table: TableState, viewer: Viewer,
+               names: Sequence[str] | None = None) -> dict[str, Any]:
+    """``viewer``'s whole view of the table (``names``: the seats' full names in its
+    language, when the caller has them already)."""
     lang = viewer.lang
-    names = seat_names(table.seats, lang)
+    names = list(names) if names is not None else seat_names(table.seats, lang)
     seats = [
         {"name": names[n], "kind": s.kind, "level": s.level, "standin": s.standin,
          "away": s.kind == "human" and s.away_since is not None,
@@ -189,31 +192,46 @@ def table_view(table: TableState, viewer: Viewer) -> dict[str, Any]:
         "taker": obs.taker,
         "totals": list(obs.totals),
         "points": list(obs.card_points),
+        # The status sentences stay in every frame: the page shows the scores and says
+        # trump and scores on a sync (C, A, F, S read them at once).  The information keys'
+        # answers are made when a key asks (:func:`info_frame`), not for every frame.
         "status": {q: status_text(q, obs, lang, names) for q in STATUS_QUESTIONS},
-        "info": {q: info_text(q, obs, lang, names) for q in INFO_QUESTIONS},
         "winner": obs.winner,
     })
     return view
 
 
+def info_answer(table: TableState, viewer: Viewer, question: str) -> str:
+    """The answer to the information key ``question`` (one of ``INFO_QUESTIONS``: T, O, P,
+    W, Y, U) for ``viewer``, from its own observation only (a spectator's: the public part)."""
+    game = table.game
+    if game is None:
+        return translate(viewer.lang, "web.js.waiting")
+    obs = game.observation(viewer.seat) if viewer.seat is not None else game.spectator_view()
+    return info_text(question, obs, viewer.lang, seat_names(table.seats, viewer.lang))
+
+
+def info_frame(table: TableState, viewer: Viewer, question: str) -> str:
+    """An ``info`` frame: the answer to one information key, for one connection."""
+    return P.encode_message(P.InfoAnswer(question, info_answer(table, viewer, question)),
+                            table.version)
+
+
 def illegal_text(game: Game, action: int, seat: int, lang: str) -> str:
-    """Why ``action`` by ``seat`` is refused, in ``lang`` (the terminal's sentences)."""
-    if action == A.ANNOUNCE_BELOTE:
-        # Why not, precisely (the king must come first, the window has closed...).
-        reason = why_no_belote(game.observation(seat), lang)
-        if reason:
-            return reason
+    """Why ``action`` by ``seat`` is refused, in ``lang``: the engine's reason (a belote
+    precisely: the king must come first, the window has closed...), the terminal's sentence."""
     return explain(game, action, seat, lang)
 
 
-def texts(table: TableState, items: Sequence[Item], viewer: Viewer) -> list[dict[str, Any]]:
+def texts(table: TableState, items: Sequence[Item], viewer: Viewer,
+          full: Sequence[str] | None = None) -> list[dict[str, Any]]:
     """The sentences ``viewer`` hears of ``items`` (nothing of an event it may not see).
 
     A bot is introduced by its full name when it sits down or leaves ("West bot (normal)
     joins the table"); every other sentence names it by its seat alone ("West plays the
     jack of hearts"), three words fewer on every move it makes."""
-    names = short_names(table.seats, viewer.lang)
-    full = seat_names(table.seats, viewer.lang)
+    full = full if full is not None else seat_names(table.seats, viewer.lang)
+    names = short_names(table.seats, viewer.lang, full)
     said: list[dict[str, Any]] = []
     for item in items:
         if isinstance(item, Notice):
@@ -237,8 +255,9 @@ def texts(table: TableState, items: Sequence[Item], viewer: Viewer) -> list[dict
 
 def view_frame(table: TableState, kind: str, items: Sequence[Item], viewer: Viewer) -> str:
     """A ``sync`` or ``update`` frame: the sentences of ``items`` and the whole view."""
+    names = seat_names(table.seats, viewer.lang)  # once for the view and the sentences
     message: P.Outbound = (P.Sync if kind == "sync" else P.Update)(
-        texts(table, items, viewer), table_view(table, viewer))
+        texts(table, items, viewer, names), table_view(table, viewer, names))
     return P.encode_message(message, table.version)
 
 

@@ -48,8 +48,6 @@ from belote.engine.dealing import DeckSource
 from belote.engine.events import AllPassed, Event, HandScored
 from belote.engine.observation import Observation
 from belote.engine.state import Game, Phase
-from belote.oracles.colver import agents as _colver_agents  # registers the colver-* bots
-from belote.rules import find_preset
 from belote.rules.base import Rules
 from belote.sim.match import play_step
 from belote.sim.stats import mean_interval
@@ -59,7 +57,6 @@ __all__ = [
     "Compute",
     "PairResult",
     "SameBidder",
-    "arena_rules",
     "pair_deck",
     "play_hand",
     "play_pair",
@@ -67,13 +64,6 @@ __all__ = [
 ]
 
 Progress = Callable[[int, int], None]  # (pairs done, pairs in all)
-
-
-def arena_rules(preset: str) -> Rules:
-    """A preset by name; ``colver`` is coinche aligned with colver's rules (COLVER_RULES)."""
-    if preset == "colver":
-        return _colver_agents.COLVER_RULES
-    return find_preset(preset)
 
 
 # ----------------------------------------------------------------------------- players

@@ -37,8 +37,8 @@ from belote.rules import PRESETS
 from belote.scorekeeper import ScoreSheet, parse_row
 from belote.text import TextError, clean_text
 from belote.tournament.codes import valid_codes
+from belote.tournament.formats import TournamentFormat, find_format
 from belote.tournament.model import (
-    FORMATS,
     Adjustment,
     AuditEntry,
     Entrant,
@@ -49,6 +49,7 @@ from belote.tournament.model import (
     State,
     TournamentError,
 )
+from belote.tournament.model import Event as Event  # re-exported: callers read it here
 from belote.tournament.results import bye_result, judge
 from belote.tournament.sheets import sheet_totals, tournament_rules
 
@@ -59,14 +60,6 @@ MAX_ENTRANTS = 1024
 LIMITS = {"target": 100_000, "rounds": 64, "bye_points": 100_000, "deals": 200}
 MAX_ADJUSTMENT = 1000
 SOURCES = ("online", "entry", "csv", "organiser")
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    kind: str
-    data: dict[str, Any]
-    by: str = ""
-    at: str = ""
 
 
 def _name(value: Any, code: str = "bad_name") -> str:
@@ -129,6 +122,12 @@ class Tournament:
         return self.settings
 
     @property
+    def fmt(self) -> TournamentFormat:
+        """Its format's strategy (:mod:`belote.tournament.formats`): what its pages show and
+        every rule that differs between formats."""
+        return find_format(self.s.format)
+
+    @property
     def state(self) -> State:
         if not self.rounds:
             return "registration"
@@ -139,10 +138,7 @@ class Tournament:
         """Every planned round closed (a double elimination: one entrant left standing)."""
         if not self.rounds or not self.rounds[-1].closed:
             return False
-        if self.s.format == "double_elimination":
-            from belote.tournament.formats import still_in  # formats reads this module
-            return len(still_in(self)) <= 1
-        return len(self.rounds) >= self.s.rounds
+        return self.fmt.is_complete(self)
 
     @property
     def current(self) -> Round | None:
@@ -247,9 +243,7 @@ class Tournament:
         elif kind == "adjusted":
             data["reason"] = _reason(data.get("reason"))
             subject = str(data.get("subject", ""))
-            names = set(self.clubs()) if self.s.format == "pinasca" else {
-                e.name for e in self.entrants.values()}
-            if subject not in names:
+            if subject not in self.fmt.adjustment_subjects(self):
                 raise TournamentError("no_subject", subject=subject)
             points = data.get("points")
             if not isinstance(points, int) or points == 0 or abs(points) > MAX_ADJUSTMENT:
@@ -285,8 +279,7 @@ class Tournament:
     def _check_created(self, data: dict[str, Any]) -> dict[str, Any]:
         if self.settings is not None:
             raise TournamentError("already_created")
-        if data.get("format") not in FORMATS:
-            raise TournamentError("bad_format", formats=", ".join(FORMATS))
+        fmt = find_format(str(data.get("format", "")))  # unknown: bad_format, listing them
         if data.get("preset") not in PRESETS:
             raise TournamentError("bad_preset", presets=", ".join(sorted(PRESETS)))
         for key in ("target", "rounds", "bye_points"):
@@ -299,8 +292,7 @@ class Tournament:
         if deals is not None and (not isinstance(deals, int)
                                   or not 1 <= deals <= LIMITS["deals"]):
             raise TournamentError("bad_number", field="deals")
-        if deals is not None and data["format"] == "pinasca":
-            raise TournamentError("pinasca_to_target")
+        fmt.check_settings(data)
         if data.get("rank_by", "wins") not in ("wins", "points"):
             raise TournamentError("bad_rank_by")
         data["name"] = _name(data.get("name"))
@@ -309,12 +301,12 @@ class Tournament:
     def _check_registered(self, data: dict[str, Any]) -> dict[str, Any]:
         if self.rounds:
             raise TournamentError("registration_closed")
-        wanted = 1 if self.s.format == "melee" else 2
+        fmt = self.fmt
+        wanted = fmt.players_per_entrant
         entrants = data.get("entrants")
         if not isinstance(entrants, list) or not entrants:
             raise TournamentError("bad_entrant")
-        if self.s.format == "pinasca" and len(entrants) != 2:
-            raise TournamentError("two_pairs")
+        fmt.check_group(entrants)
         if len(self.entrants) + len(entrants) > MAX_ENTRANTS:
             raise TournamentError("too_many_entrants", limit=MAX_ENTRANTS)
         taken = {e.name for e in self.entrants.values()}
@@ -328,7 +320,7 @@ class Tournament:
                 raise TournamentError("name_taken", name=name)
             taken.add(name)
             club = None
-            if self.s.format == "pinasca":
+            if fmt.has_club:
                 club = _name(item.get("club"))
                 if club in self.clubs():
                     raise TournamentError("name_taken", name=club)

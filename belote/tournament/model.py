@@ -4,6 +4,9 @@ the audit log of every change.
 A tournament is rebuilt from its events (:mod:`belote.tournament.events`): the store keeps the
 events, never a mutable copy, so a correction never erases what was there before.  Each draw
 stores the pairings it produced (not a random seed), so a replay needs no randomness.
+
+The format is stored by its name; what a format does is its strategy in
+:mod:`belote.tournament.formats`, the only place that knows the names.
 """
 
 from __future__ import annotations
@@ -11,11 +14,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-Format = Literal["pinasca", "concours", "melee", "double_elimination"]
-FORMATS: tuple[Format, ...] = ("pinasca", "concours", "melee", "double_elimination")
 RankBy = Literal["wins", "points"]
 State = Literal["registration", "running", "finished"]
 Source = Literal["online", "entry", "csv", "organiser", "bye"]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One change of a tournament, as stored (its kinds: :mod:`belote.tournament.events`)."""
+
+    kind: str
+    data: dict[str, Any]
+    by: str = ""
+    at: str = ""
 
 
 class TournamentError(Exception):
@@ -33,7 +44,7 @@ class Settings:
     """What the organiser chose when creating the tournament."""
 
     name: str
-    format: Format
+    format: str  # a registered format's name (belote.tournament.formats)
     preset: str = "pinasca"
     flags: tuple[tuple[str, Any], ...] = ()  # rule flags changed from the preset
     target: int = 1500
@@ -52,7 +63,7 @@ class Settings:
     @staticmethod
     def from_data(data: dict[str, Any]) -> Settings:
         return Settings(
-            name=str(data["name"]), format=data["format"], preset=str(data["preset"]),
+            name=str(data["name"]), format=str(data["format"]), preset=str(data["preset"]),
             flags=tuple(sorted(dict(data.get("flags") or {}).items())),
             target=int(data["target"]), rounds=int(data["rounds"]),
             deals=None if data.get("deals") is None else int(data["deals"]),

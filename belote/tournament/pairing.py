@@ -23,8 +23,6 @@ import random
 from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
 
-import networkx as nx  # type: ignore[import-untyped]
-
 from belote.tournament.model import TournamentError
 
 T = TypeVar("T", bound=Hashable)
@@ -37,6 +35,9 @@ def match(order: Sequence[T], met: Callable[[T, T], int],
 
     Raises :class:`TournamentError` (``no_pairing``) if no complete pairing is allowed.
     """
+    # Imported here: the tournament (and so every ``belote`` command) loads without it.
+    import networkx as nx  # type: ignore[import-untyped]
+
     n = len(order)
     if n % 2:
         raise ValueError(f"an even number of entrants is paired, not {n}")

@@ -35,32 +35,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-TARGET = 1500
-WIN_BONUS = 2000
+# A game's score is a rule (belote.rules.game_score), read by the scorekeeper too.
+from belote.rules.game_score import TARGET, WIN_BONUS, game_scores
+
 # Ranking points of the 1st, 2nd and 3rd place; every place below scores OTHER_PLACE_POINTS.
 PLACE_POINTS: tuple[int, ...] = (5, 3, 2)
 OTHER_PLACE_POINTS = 1
-
-
-def game_scores(winner_total: int, loser_total: int, target: int = TARGET,
-                bonus: int = WIN_BONUS, floor_at_zero: bool = True) -> tuple[int, int]:
-    """(winner's game score, loser's game score) of a won game.
-
-    >>> game_scores(1500, 1200)
-    (3800, 1200)
-    >>> game_scores(1620, 1200)
-    (3920, 1200)
-    """
-    if winner_total < 0 or loser_total < 0:
-        raise ValueError(f"match totals cannot be negative ({winner_total}, {loser_total})")
-    if winner_total < target:
-        raise ValueError(f"a won game reaches the target {target}; the winner has {winner_total}")
-    if loser_total >= winner_total:
-        raise ValueError(f"the winner ({winner_total}) must be ahead of the loser ({loser_total})")
-    missing = target - loser_total
-    if floor_at_zero:  # RULES.md reading: a loser past the target takes nothing away
-        missing = max(0, missing)
-    return winner_total + bonus + missing, loser_total
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,18 +1,19 @@
-"""What a game's match totals score in each format.
+"""What a game's match totals score: the checks every format shares, then the format's own
+game scores (:meth:`~belote.tournament.formats.TournamentFormat.game_scores`).
 
 ==========================================  ===================================================
 rule                                        source
 ==========================================  ===================================================
 a game to a target is won by the side past  seed 001: "Le partite si vinceranno all'arrivo ai
 the target and ahead                        1500 punti" (the scorekeeper's ``match_winner``)
-Pinasca: winner's total + 2000 + what the   seed 001, :func:`belote.tournament.pinasca.
-loser lacks to 1500; loser its own total    game_scores`
-concours, mêlée, elimination: each side     house rule: the organiser ranks by wins then
-scores its own match total                  points, or by points alone
-over a fixed number of deals, equal totals  house rule; an elimination game needs a winner
-are a draw
-a bye scores the stated ``bye_points`` and  house rule (the organiser states the score); in
-counts as a win                             a double elimination a bye only passes the round
+Pinasca: winner's total + 2000 + what the   seed 001 (:mod:`belote.tournament.formats.
+loser lacks to 1500; loser its own total    pinasca`)
+other formats: each side scores its own     house rule: the organiser ranks by wins then
+match total                                 points, or by points alone
+over a fixed number of deals, equal totals  house rule; a format may refuse draws (double
+are a draw                                  elimination: a game needs a winner)
+a bye scores the stated ``bye_points`` and  house rule (the organiser states the score); a
+counts as a win                             format may say a bye only passes the round
 ==========================================  ===================================================
 """
 
@@ -20,8 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from belote.tournament.formats import find_format
 from belote.tournament.model import Result, Settings, Source, TournamentError
-from belote.tournament.pinasca import game_scores
 
 MAX_TOTAL = 1_000_000  # no match reaches it; keeps scores inside the store's integers
 
@@ -31,6 +32,7 @@ def judge(settings: Settings, totals: Sequence[int], source: Source) -> Result:
     (:class:`TournamentError`) with the reason."""
     if len(totals) != 2:
         raise TournamentError("two_totals")
+    fmt = find_format(settings.format)
     a, b = int(totals[0]), int(totals[1])
     if a < 0 or b < 0:
         raise TournamentError("negative_total")
@@ -44,16 +46,11 @@ def judge(settings: Settings, totals: Sequence[int], source: Source) -> Result:
         winner: int | None = 0 if a > b else 1
     else:
         winner = None if a == b else (0 if a > b else 1)
-        if winner is None and settings.format == "double_elimination":
+        if winner is None and not fmt.allows_draws:
             raise TournamentError("elimination_draw")
-    scores = (a, b)
-    if settings.format == "pinasca":
-        assert winner is not None  # a Pinasca game is always played to the target
-        won, lost = game_scores(max(a, b), min(a, b), target=settings.target)
-        scores = (won, lost) if winner == 0 else (lost, won)
-    return Result((a, b), scores, winner, source)
+    return Result((a, b), fmt.game_scores(settings, (a, b), winner), winner, source)
 
 
 def bye_result(settings: Settings) -> Result:
-    winner = None if settings.format == "double_elimination" else 0
+    winner = 0 if find_format(settings.format).bye_is_win else None
     return Result((settings.bye_points,), (settings.bye_points,), winner, "bye")

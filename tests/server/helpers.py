@@ -81,6 +81,19 @@ def first_legal(view: dict[str, Any]) -> int:
     raise AssertionError(f"nothing to do in {view}")
 
 
+def ask_info(ws: Socket) -> dict[str, str]:
+    """The answers to the information keys (T, O, P, W, Y, U), asked one by one as the table
+    page asks when a key is pressed (frames do not carry them)."""
+    from belote.i18n.table_info import INFO_QUESTIONS
+
+    answers: dict[str, str] = {}
+    for key in INFO_QUESTIONS:
+        send(ws, "info", key=key)
+        frame = until(ws, lambda f, key=key: f["t"] == "info" and f["d"]["key"] == key)
+        answers[key] = str(frame["d"]["text"])
+    return answers
+
+
 def card_id(code: str) -> int:
     from belote.notation import parse_card
 

@@ -23,10 +23,11 @@ from unittest import mock
 import pytest
 from typer.testing import CliRunner
 
+from belote.ai.decision import DecisionMethod
 from belote.engine.observation import Observation
 from belote.engine.state import Game
 from belote.rules import find_preset
-from belote.server.bots import BotPool, Fallback, resolve_workers, think
+from belote.server.bots import BotPool, Fallback, decide, resolve_workers, think
 from belote.server.bots.stats import Counters, Decision, percentile
 from belote.server.bots.worker import WATCHDOG, watch_parent
 from belote.server.config import Settings
@@ -58,6 +59,15 @@ def _run(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
     return asyncio.run(make())
 
 
+def _first_legal(observation: Observation) -> Decision:
+    return Decision(observation.legal_actions[0], DecisionMethod.RULE)
+
+
+def _pooled(level: str) -> bool:
+    """The tests of the workers themselves: every level decides in them."""
+    return False
+
+
 def _wait_for(condition: Callable[[], bool], what: str, seconds: float = 60.0) -> None:
     deadline = time.monotonic() + seconds
     while not condition():
@@ -69,15 +79,15 @@ def _wait_for(condition: Callable[[], bool], what: str, seconds: float = 60.0) -
 # ---------------------------------------------------------------- worker-side test doubles
 # Module level, so that spawned workers can unpickle them by name.
 
-def think_or_hang(level: str, observation: Observation, deadline: float) -> int:
+def think_or_hang(level: str, observation: Observation, deadline: float) -> Decision:
     """``hang:PATH`` writes this worker's pid to PATH and never answers; else a real bot."""
     if level.startswith("hang:"):
         Path(level.removeprefix("hang:")).write_text(str(os.getpid()))
         time.sleep(600)
-    return think(level, observation)
+    return decide(level, observation)
 
 
-def think_or_stop(level: str, observation: Observation, deadline: float) -> int:
+def think_or_stop(level: str, observation: Observation, deadline: float) -> Decision:
     """``stop:PATH`` writes this worker's pid to PATH and SIGSTOPs the worker (hung until
     someone kills or continues it); else a real bot."""
     if level.startswith("stop:"):
@@ -89,7 +99,7 @@ def think_or_stop(level: str, observation: Observation, deadline: float) -> int:
         release, gave_up = Path(level.removeprefix("wait:")), time.monotonic() + 60
         while not release.exists() and time.monotonic() < gave_up:
             time.sleep(0.01)
-    return think("normal", observation)
+    return decide("normal", observation)
 
 
 def no_warm_up() -> None:
@@ -135,25 +145,24 @@ def test_the_serve_option_sets_the_workers_and_refuses_a_negative_count() -> Non
 
 # ------------------------------------------------------------------------------- fallbacks
 
-def _choose_once(task: Callable[[str, Observation, float], int], timeout: float = 30.0,
+def _choose_once(task: Callable[[str, Observation, float], Decision], timeout: float = 30.0,
                  level: str = "normal", table: int | None = 7) -> tuple[Decision, BotPool]:
     async def run() -> tuple[Decision, BotPool]:
         pool = BotPool(0, timeout, task=task)
         try:
-            return await pool.choose(level, _observation(), table=table), pool
+            return await pool.decide(level, _observation(), table=table), pool
         finally:
             pool.close()
     return _run(run)
 
 
-def hurried_first_legal(level: str, observation: Observation,
-                        deadline: float) -> tuple[int, bool]:
+def hurried_first_legal(level: str, observation: Observation, deadline: float) -> Decision:
     """A worker whose expert solved no world in time: its heuristic's move, said so."""
-    return observation.legal_actions[0], True
+    return Decision(observation.legal_actions[0], DecisionMethod.HURRIED, 0)
 
 
 def test_a_hurried_expert_is_counted_and_its_move_kept() -> None:
-    decision, pool = _choose_once(hurried_first_legal)  # type: ignore[arg-type]
+    decision, pool = _choose_once(hurried_first_legal)
     assert decision.fallback is Fallback.HURRIED
     assert decision.action == _observation().legal_actions[0]
     assert pool.stats.fallbacks[Fallback.HURRIED] == 1
@@ -162,37 +171,38 @@ def test_a_hurried_expert_is_counted_and_its_move_kept() -> None:
 def test_the_default_task_says_how_the_expert_decided() -> None:
     from belote.ai.expert import ExpertBot
     from belote.server.bots import worker
-    from belote.server.bots.worker import think_and_tell
 
     worker.warm_up()  # as every worker does first: the kernels' loading is not a decision's
     bid = _observation()
     # A deadline already past: the room's deadline is soft, one world is still solved
     worker._BOTS["expert-patient"] = ExpertBot(3, bid_hard_ms=600_000)
     try:
-        action, how, worlds = think_and_tell("expert-patient", bid, time.monotonic() - 1.0)
+        patient = decide("expert-patient", bid, time.monotonic() - 1.0)
     finally:
         del worker._BOTS["expert-patient"]
-    assert action in bid.legal_actions and how == "" and worlds == 1
+    assert (patient.action in bid.legal_actions and patient.method is DecisionMethod.SIMULATED
+            and patient.worlds == 1)
     # An expert with no time at all: the heuristic bids (hurried), cards are estimated
     worker._BOTS["expert-no-time"] = ExpertBot(3, budget_ms=0, hard_ms=0, bid_budget_ms=0,
                                                bid_hard_ms=0)
     try:
-        assert think_and_tell("expert-no-time", bid, None)[1] == "hurried"
+        assert decide("expert-no-time", bid, None).method is DecisionMethod.HURRIED
         card = _card_choice()
-        assert think_and_tell("expert-no-time", card, None)[1] == "estimated"
+        assert decide("expert-no-time", card, None).method is DecisionMethod.ESTIMATED
     finally:
         del worker._BOTS["expert-no-time"]
-    assert think_and_tell("normal", bid, None) == (think("normal", bid), "", -1)
+    normal = decide("normal", bid, None)
+    assert (normal.action, normal.method, normal.worlds) == (
+        think("normal", bid), DecisionMethod.HEURISTIC, None)
 
 
-def estimated_first_legal(level: str, observation: Observation,
-                          deadline: float) -> tuple[int, str]:
+def estimated_first_legal(level: str, observation: Observation, deadline: float) -> Decision:
     """A worker whose expert valued its cards by playouts."""
-    return observation.legal_actions[0], "estimated"
+    return Decision(observation.legal_actions[0], DecisionMethod.ESTIMATED, 0)
 
 
 def test_an_estimated_decision_is_counted_but_is_no_fallback() -> None:
-    decision, pool = _choose_once(estimated_first_legal)  # type: ignore[arg-type]
+    decision, pool = _choose_once(estimated_first_legal)
     assert decision.fallback is None
     assert pool.stats.estimated == 1 and pool.stats.fallback_total == 0
 
@@ -204,16 +214,15 @@ def test_the_pool_keeps_the_worlds_its_searches_solved() -> None:
         counters.searched(worlds)
     assert counters.snapshot().searches == 2 and counters.snapshot().mean_worlds == 7.0
 
-    def searched_six(level: str, observation: Observation,
-                     deadline: float) -> tuple[int, str, int]:
-        return observation.legal_actions[0], "", 6
+    def searched_six(level: str, observation: Observation, deadline: float) -> Decision:
+        return Decision(observation.legal_actions[0], DecisionMethod.EXACT, 6)
 
-    _decision, pool = _choose_once(searched_six)  # type: ignore[arg-type]
+    _decision, pool = _choose_once(searched_six)
     assert pool.stats.searches == 1 and pool.stats.mean_worlds == 6.0
 
 
 def test_a_late_decision_falls_back_to_the_heuristic_and_is_counted() -> None:
-    decision, pool = _choose_once(think, timeout=0.0, level="expert")
+    decision, pool = _choose_once(decide, timeout=0.0, level="expert")
     assert decision.fallback is Fallback.LATE
     assert decision.action in _observation().legal_actions
     stats = pool.stats
@@ -222,7 +231,7 @@ def test_a_late_decision_falls_back_to_the_heuristic_and_is_counted() -> None:
 
 def test_a_failing_bot_falls_back_and_the_reason_is_logged_with_table_and_seat(
         caplog: pytest.LogCaptureFixture) -> None:
-    def broken(level: str, observation: Observation, deadline: float) -> int:
+    def broken(level: str, observation: Observation, deadline: float) -> Decision:
         raise RuntimeError("the bot crashed")
 
     with caplog.at_level(logging.WARNING, logger="belote.server.bots"):
@@ -235,7 +244,8 @@ def test_a_failing_bot_falls_back_and_the_reason_is_logged_with_table_and_seat(
 
 
 def test_an_illegal_answer_falls_back_and_is_counted() -> None:
-    decision, pool = _choose_once(lambda level, observation, deadline: 999)
+    decision, pool = _choose_once(
+        lambda level, observation, deadline: Decision(999, DecisionMethod.HEURISTIC))
     assert decision.fallback is Fallback.ILLEGAL
     assert decision.action in _observation().legal_actions
     assert pool.stats.fallbacks == {Fallback.LATE: 0, Fallback.FAILED: 0, Fallback.ILLEGAL: 1,
@@ -243,7 +253,7 @@ def test_an_illegal_answer_falls_back_and_is_counted() -> None:
 
 
 def test_a_good_decision_is_no_fallback_and_its_latency_is_kept() -> None:
-    decision, pool = _choose_once(think)
+    decision, pool = _choose_once(decide)
     assert decision.fallback is None
     assert decision.seconds >= 0
     stats = pool.stats
@@ -254,7 +264,7 @@ def test_a_good_decision_is_no_fallback_and_its_latency_is_kept() -> None:
 def test_latency_percentiles_use_a_bounded_window_of_recent_decisions() -> None:
     counters = Counters(window=10)
     for ms in range(1, 101):
-        counters.record(Decision(0, None, ms / 1000))
+        counters.record(Decision(0, DecisionMethod.HEURISTIC, ms=ms))
     stats = counters.snapshot()
     assert stats.decisions == 100  # every decision counted, only the last 10 timed
     assert (stats.p50, stats.p90, stats.p99) == (0.095, 0.099, 0.1)
@@ -270,14 +280,14 @@ def test_a_killed_worker_is_replaced_and_later_decisions_come_from_the_new_pool(
 
     async def run() -> tuple[Decision, list[Decision], int, int, BotPool]:
         pool = BotPool(1, 120.0, task=think_or_hang,
-                       warm=functools.partial(record_warm_up, warmed))
+                       warm=functools.partial(record_warm_up, warmed), inline=_pooled)
         try:
-            caught = asyncio.create_task(pool.choose(f"hang:{hang}", _observation(), table=1))
+            caught = asyncio.create_task(pool.decide(f"hang:{hang}", _observation(), table=1))
             await asyncio.to_thread(_wait_for, hang.exists, "the decision reaches the worker")
             killed = int(hang.read_text())
             os.kill(killed, signal.SIGKILL)
             in_the_break = await caught
-            later = [await pool.choose("normal", _observation(), table=1) for _ in range(3)]
+            later = [await pool.decide("normal", _observation(), table=1) for _ in range(3)]
             loop = asyncio.get_running_loop()
             worker = await loop.run_in_executor(pool._executor, os.getpid)
             return in_the_break, later, killed, worker, pool
@@ -299,7 +309,7 @@ def test_a_killed_worker_is_replaced_and_later_decisions_come_from_the_new_pool(
 
 def test_a_worker_killed_while_idle_costs_no_decision() -> None:
     async def run() -> tuple[Decision, BotPool]:
-        pool = BotPool(1, 120.0, task=think_or_hang, warm=no_warm_up)
+        pool = BotPool(1, 120.0, task=think_or_hang, warm=no_warm_up, inline=_pooled)
         try:
             loop = asyncio.get_running_loop()
             killed = await loop.run_in_executor(pool._executor, os.getpid)
@@ -307,7 +317,7 @@ def test_a_worker_killed_while_idle_costs_no_decision() -> None:
             executor = pool._executor
             await asyncio.to_thread(_wait_for, lambda: bool(getattr(executor, "_broken", False)),
                                     "the executor notices the dead worker")
-            return await pool.choose("normal", _observation(), table=1), pool
+            return await pool.decide("normal", _observation(), table=1), pool
         finally:
             pool.close()
 
@@ -333,12 +343,12 @@ def test_one_hung_sigstopped_worker_drops_every_table_to_one_move_per_time_limit
 
     async def timed(pool: BotPool, level: str, table: int) -> tuple[Decision, float]:
         started = time.monotonic()
-        decision = await pool.choose(level, _observation(), table=table)
+        decision = await pool.decide(level, _observation(), table=table)
         return decision, time.monotonic() - started
 
     async def run() -> tuple[Decision, list[tuple[Decision, float]],
                              list[tuple[Decision, float]], list[bool], BotPool]:
-        pool = BotPool(2, limit, task=think_or_stop, warm=no_warm_up)
+        pool = BotPool(2, limit, task=think_or_stop, warm=no_warm_up, inline=_pooled)
         pool.hung_margin = margin
         still_there: list[bool] = []  # filled on the way out
         try:
@@ -359,7 +369,7 @@ def test_one_hung_sigstopped_worker_drops_every_table_to_one_move_per_time_limit
                     await asyncio.sleep(0.02)
 
             running = asyncio.create_task(table_two())
-            hung = await pool.choose(f"stop:{stopped_file}", _observation(), table=1)
+            hung = await pool.decide(f"stop:{stopped_file}", _observation(), table=1)
             later = [await timed(pool, "normal", 1) for _ in range(8)]
             stop.set()
             await running
@@ -404,20 +414,20 @@ def test_another_tables_decision_lost_with_the_hung_workers_is_asked_again(
     limit, margin = 6.0, 1.0
 
     async def run() -> tuple[Decision, Decision, BotPool]:
-        pool = BotPool(2, limit, task=think_or_stop, warm=no_warm_up)
+        pool = BotPool(2, limit, task=think_or_stop, warm=no_warm_up, inline=_pooled)
         pool.hung_margin = margin
         try:
-            await asyncio.gather(pool.choose("normal", _observation(), table=1),
-                                 pool.choose("normal", _observation(), table=2))
+            await asyncio.gather(pool.decide("normal", _observation(), table=1),
+                                 pool.decide("normal", _observation(), table=2))
             hung = asyncio.create_task(
-                pool.choose(f"stop:{stopped_file}", _observation(), table=1))
+                pool.decide(f"stop:{stopped_file}", _observation(), table=1))
             # Table 2's decision goes to the healthy worker 4.5 s in (2.5 s before the kill
             # at limit + margin; at the kill it still has 3.5 s of its own limit to be asked
             # again in) and stays there, busy, until the kill has happened: no timed sleep
             # has to overlap the kill.
             await asyncio.sleep(limit - 1.5)
             other = asyncio.create_task(
-                pool.choose(f"wait:{released}", _observation(), table=2))
+                pool.decide(f"wait:{released}", _observation(), table=2))
             while pool.stats.hung == 0 and not other.done():
                 await asyncio.sleep(0.02)
             released.touch()
@@ -463,23 +473,23 @@ class _WidePool(BotPool):
 def test_a_table_has_at_most_one_outstanding_decision_and_others_are_not_held_up() -> None:
     release = threading.Event()
 
-    def task(level: str, observation: Observation, deadline: float) -> int:
+    def task(level: str, observation: Observation, deadline: float) -> Decision:
         if level == "slow":
             release.wait(60)
-        return observation.legal_actions[0]
+        return _first_legal(observation)
 
     async def run() -> None:
         pool = _WidePool(0, 0.05, task=task)
         assert isinstance(pool._executor, _RecordingExecutor)
         submitted = pool._executor.submitted
         try:
-            late = await pool.choose("slow", _observation(), table=1)
+            late = await pool.decide("slow", _observation(), table=1)
             assert late.fallback is Fallback.LATE  # and it still occupies a thread
-            waited = await pool.choose("waited", _observation(), table=1)
+            waited = await pool.decide("waited", _observation(), table=1)
             assert waited.fallback is Fallback.LATE  # late waiting its turn: never submitted
             pool.timeout = 60.0
-            again = asyncio.create_task(pool.choose("again", _observation(), table=1))
-            other = await pool.choose("other", _observation(), table=2)
+            again = asyncio.create_task(pool.decide("again", _observation(), table=1))
+            other = await pool.decide("other", _observation(), table=2)
             assert other.fallback is None  # another table is served meanwhile
             for _ in range(20):
                 await asyncio.sleep(0)
@@ -498,20 +508,20 @@ def test_decisions_from_many_tables_are_served_first_come_first_served() -> None
     release = threading.Event()
     served: list[str] = []
 
-    def task(level: str, observation: Observation, deadline: float) -> int:
+    def task(level: str, observation: Observation, deadline: float) -> Decision:
         if level == "block":
             release.wait(60)
         served.append(level)
-        return observation.legal_actions[0]
+        return _first_legal(observation)
 
     async def run() -> None:
         pool = BotPool(0, 60.0, task=task)
         try:
-            blocking = asyncio.create_task(pool.choose("block", _observation(), table=0))
+            blocking = asyncio.create_task(pool.decide("block", _observation(), table=0))
             waiting = []
             for table in (3, 1, 2):
                 waiting.append(asyncio.create_task(
-                    pool.choose(f"table{table}", _observation(), table=table)))
+                    pool.decide(f"table{table}", _observation(), table=table)))
                 await asyncio.sleep(0)
             release.set()
             await asyncio.gather(blocking, *waiting)
@@ -624,18 +634,18 @@ def test_no_more_decisions_than_workers_run_at_once_and_a_queued_one_gets_its_ti
     started: dict[str, float] = {}
     deadlines: dict[str, float] = {}
 
-    def task(level: str, observation: Observation, deadline: float) -> int:
+    def task(level: str, observation: Observation, deadline: float) -> Decision:
         started[level], deadlines[level] = time.monotonic(), deadline
         if level == "first":
             release.wait(60)
-        return observation.legal_actions[0]
+        return _first_legal(observation)
 
     async def run() -> None:
         pool = _WidePool(0, 60.0, task=task)
         pool.capacity = 1
         try:
-            first = asyncio.create_task(pool.choose("first", _observation(), table=1))
-            second = asyncio.create_task(pool.choose("second", _observation(), table=2))
+            first = asyncio.create_task(pool.decide("first", _observation(), table=1))
+            second = asyncio.create_task(pool.decide("second", _observation(), table=2))
             for _ in range(20):
                 await asyncio.sleep(0)
             assert pool._executor.submitted == ["first"]  # type: ignore[attr-defined]
@@ -655,15 +665,15 @@ def test_no_more_decisions_than_workers_run_at_once_and_a_queued_one_gets_its_ti
 
 
 def _slow_holds_its_worker(release: threading.Event, submitted: list[str] | None = None
-                           ) -> Callable[[str, Observation, float], int]:
+                           ) -> Callable[[str, Observation, float], Decision]:
     """A task that records the levels it is given and, for level "slow", holds its worker
     until ``release`` is set."""
-    def task(level: str, observation: Observation, deadline: float) -> int:
+    def task(level: str, observation: Observation, deadline: float) -> Decision:
         if submitted is not None:
             submitted.append(level)
         if level == "slow":
             release.wait(60)
-        return observation.legal_actions[0]
+        return _first_legal(observation)
     return task
 
 
@@ -672,11 +682,11 @@ def test_a_decision_that_waits_past_its_time_is_late_and_frees_its_place() -> No
     task = _slow_holds_its_worker(release)
 
     async def run() -> None:
-        pool = BotPool(0, 0.3, task=task, warm=no_warm_up)
+        pool = BotPool(0, 0.3, task=task, warm=no_warm_up, inline=_pooled)
         try:
-            slow = asyncio.create_task(pool.choose("slow", _observation(), table=1))
+            slow = asyncio.create_task(pool.decide("slow", _observation(), table=1))
             await asyncio.sleep(0.01)
-            waited = await pool.choose("normal", _observation(), table=2)
+            waited = await pool.decide("normal", _observation(), table=2)
             assert waited.fallback is Fallback.LATE and not pool._waiting
             assert (await slow).fallback is Fallback.LATE  # and it still holds the worker
             release.set()
@@ -685,7 +695,7 @@ def test_a_decision_that_waits_past_its_time_is_late_and_frees_its_place() -> No
                     break
                 await asyncio.sleep(0.01)
             assert pool.queued == 0  # the worker came back once the slow job ended
-            assert (await pool.choose("normal", _observation(), table=3)).fallback is None
+            assert (await pool.decide("normal", _observation(), table=3)).fallback is None
         finally:
             release.set()
             pool.close()
@@ -701,9 +711,9 @@ def test_a_decision_with_too_little_time_left_is_not_started() -> None:
     async def run() -> None:
         pool = BotPool(0, 1.0, task=task, warm=no_warm_up)
         try:
-            slow = asyncio.create_task(pool.choose("slow", _observation(), table=1))
+            slow = asyncio.create_task(pool.decide("slow", _observation(), table=1))
             await asyncio.sleep(0.01)
-            waiting = asyncio.create_task(pool.choose("waiting", _observation(), table=2))
+            waiting = asyncio.create_task(pool.decide("waiting", _observation(), table=2))
             await asyncio.sleep(0.9)  # past 1.0 - think_within: no time left to think
             release.set()
             assert (await waiting).fallback is Fallback.LATE
@@ -723,16 +733,16 @@ def test_a_waiting_decision_cancelled_from_outside_leaves_no_trace() -> None:
     async def run() -> None:
         pool = BotPool(0, 5.0, task=task, warm=no_warm_up)
         try:
-            slow = asyncio.create_task(pool.choose("slow", _observation(), table=1))
+            slow = asyncio.create_task(pool.decide("slow", _observation(), table=1))
             await asyncio.sleep(0.01)
-            waiting = asyncio.create_task(pool.choose("waiting", _observation(), table=2))
+            waiting = asyncio.create_task(pool.decide("waiting", _observation(), table=2))
             await asyncio.sleep(0.01)
             waiting.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await waiting
             assert not pool._waiting and pool.queued == 1
             # handed the worker in the same step as it is cancelled: it passes it on
-            handed = asyncio.create_task(pool.choose("handed", _observation(), table=3))
+            handed = asyncio.create_task(pool.decide("handed", _observation(), table=3))
             await asyncio.sleep(0.01)
             pool._free_worker()  # as if the slow job ended: the worker goes to "handed"
             pool._busy += 1  # (the slow job really still runs)
@@ -749,10 +759,10 @@ def test_a_waiting_decision_cancelled_from_outside_leaves_no_trace() -> None:
     _run(run)
 
 
-def deadline_echo(level: str, observation: Observation, deadline: float) -> int:
+def deadline_echo(level: str, observation: Observation, deadline: float) -> Decision:
     """Records the deadline the worker was given, then plays like a real bot."""
     seen.append(deadline)
-    return think("normal", observation)
+    return decide("normal", observation)
 
 
 seen: list[float] = []

@@ -130,8 +130,7 @@ def test_pages_list_waiting_tables_first(tmp_path: Path) -> None:
         with people.connect("Ada", ids[0]) as ws:
             sit_with_bots(ws, seat=0)
             until(ws, lambda f: f["t"] == "update" and f["d"]["view"]["started"])
-            room = app.state.room
-            order = [row["id"] for row in room.summaries("en")]
+            order = [row["id"] for row in app.state.lobby.summaries("en")]
             assert order == [*ids[1:], ids[0]]
             first = ada.get("/").text
             assert f'href="/table/{ids[1]}"' in first and f'href="/table/{ids[3]}"' not in first
@@ -173,7 +172,7 @@ def test_a_waiting_table_nobody_attends_expires(tmp_path: Path,
                 assert f"Table {gone} is closed" in error["text"]
             room = app.state.room
             assert gone not in room.tables and kept in room.tables
-            assert room.feed.counts["tables_expired"] == 1
+            assert app.state.lobby.counts["tables_expired"] == 1
             assert ada.get(f"/table/{gone}").status_code == 404
             row = read_room_store(app, lambda store: store.table(gone))
             assert row.status == "expired"
@@ -197,7 +196,7 @@ def test_a_match_in_progress_or_a_present_player_never_expires(tmp_path: Path) -
             time.sleep(0.8)
             room = app.state.room
             assert playing in room.tables and waiting in room.tables
-            assert room.feed.counts["tables_expired"] == 0
+            assert app.state.lobby.counts["tables_expired"] == 0
 
 
 @pytest.mark.parametrize("field", ["waiting_table_expiry", "lobby_coalesce", "lobby_sweep",

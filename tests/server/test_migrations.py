@@ -15,9 +15,9 @@ from alembic.runtime.migration import MigrationContext
 
 from belote.server.app import create_app
 from belote.server.auth import hash_password
+from belote.server.composition import metadata
 from belote.server.persistence import Store
 from belote.server.persistence.migrate import upgrade
-from belote.server.persistence.schema import metadata
 from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import read_store
 from tests.server.postgres import fresh_database

@@ -116,7 +116,7 @@ def test_bots_think_in_another_process_and_answer_legally() -> None:
             game = Game(find_preset("classic"))
             game.deal(list(range(32)))
             observation = game.observation(game.current_player())
-            action = (await pool.choose("expert", observation)).action
+            action = (await pool.decide("expert", observation)).action
             loop = asyncio.get_running_loop()
             pid = await loop.run_in_executor(pool._executor, os.getpid)
             return action, pid, observation.legal_actions
@@ -135,7 +135,7 @@ def test_a_late_bot_is_replaced_by_the_heuristic() -> None:
             game = Game(find_preset("classic"))
             game.deal(list(range(32)))
             observation = game.observation(game.current_player())
-            return (await pool.choose("expert", observation)).action, observation.legal_actions
+            return (await pool.decide("expert", observation)).action, observation.legal_actions
         finally:
             pool.close()
 

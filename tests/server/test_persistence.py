@@ -271,6 +271,5 @@ def test_the_rooms_sqlite_connections_commit_with_synchronous_full(tmp_path: Pat
 
         assert client.portal is not None
         assert client.portal.call(pragmas) == [("wal", 2), ("wal", 2)]
-        room = app.state.room
-        assert room.tournaments.service.store.engine is store.engine
-        assert room.ratings.store.engine is store.engine
+        assert app.state.tournaments.service.store.engine is store.engine
+        assert app.state.ratings.store.engine is store.engine

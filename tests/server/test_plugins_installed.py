@@ -67,7 +67,7 @@ from pathlib import Path
 
 sys.path.insert(0, sys.argv[2])  # the checkout, for the tests' helpers
 
-from belote.ai.levels import LEVELS
+from belote.server.levels import LEVELS
 from belote.server.app import create_app
 from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import connect, create_table, first_legal, guest, my_turn, send, until

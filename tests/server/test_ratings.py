@@ -122,6 +122,7 @@ def play_seated(client: TestClient, seats: list[Seat]) -> int:
     """A one-hand classic match with these seats, every seat played by a stand-in bot; waits
     until the room has recorded it.  Returns the table's id."""
     room = client.app.state.room  # type: ignore[attr-defined]
+    ratings = client.app.state.ratings  # type: ignore[attr-defined]
 
     async def run() -> int:
         table = await room.create_table("classic", ["target_score=1"])
@@ -130,9 +131,9 @@ def play_seated(client: TestClient, seats: list[Seat]) -> int:
         await table.call(lambda: table.seat_everyone(seated))
         await table.call(lambda: table.start_match(0))
         # The room's hook runs after the table says it finished: wait for the hook too.
-        while not table.finished or table.id not in room.ratings._seen:
+        while not table.finished or table.id not in ratings._seen:
             await asyncio.sleep(0.01)
-        await room.ratings.close()  # the recording task is done
+        await ratings.close()  # the recording task is done
         return int(table.id)
 
     return int(client.portal.call(run))  # type: ignore[union-attr]
@@ -210,7 +211,7 @@ def test_a_match_with_bots_shows_on_the_profile_and_leaves_the_leaderboard_alone
             send(ws, "bot", seat=seat, level="easy")
         send(ws, "start")
         play_to_the_end(ws)
-    client.portal.call(client.app.state.room.ratings.close)  # type: ignore[union-attr,attr-defined]
+    client.portal.call(client.app.state.ratings.close)  # type: ignore[union-attr,attr-defined]
     account = client.get("/account")
     assert 'href="/players/Ada%20Lovelace"' in account.text
     page = client.get("/players/Ada%20Lovelace")

@@ -16,7 +16,15 @@ from belote.engine.state import Game
 from belote.i18n.table_info import why_no_belote
 from belote.rules import find_preset
 from belote.server import protocol as P
-from tests.server.helpers import connect, create_table, guest, send, sit_with_bots, until
+from tests.server.helpers import (
+    ask_info,
+    connect,
+    create_table,
+    guest,
+    send,
+    sit_with_bots,
+    until,
+)
 
 
 def _my_bid(ws: Any) -> dict[str, Any]:
@@ -96,8 +104,8 @@ def test_information_answers_come_with_the_view(client: TestClient) -> None:
     table_id = create_table(client, "valdostana")  # an auction: South always gets to bid
     with connect(client, table_id) as ws:
         sit_with_bots(ws)
-        view = _my_bid(ws)
-        info = view["info"]
+        _my_bid(ws)  # my turn to bid: the game waits, the answers are of this moment
+        info = ask_info(ws)
         assert isinstance(info, dict)
         assert info["team"].startswith("You are South, team North-South, with North bot")
         assert info["bidding"].startswith("No turned card.")  # no card is turned up here

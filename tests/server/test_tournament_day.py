@@ -88,7 +88,7 @@ def melee_of(client: TestClient, people: Identities, players: int) -> int:
     org = people.use("Organiser")
     tid = create(org, name="Mêlée", format="melee", preset="classic", rounds="3",
                  target="1000")
-    service = client.app.state.room.tournaments.service  # type: ignore[attr-defined]
+    service = client.app.state.tournaments.service  # type: ignore[attr-defined]
     entrants = [{"name": f"Player {n}", "players": [f"Player {n}"], "checked_in": True}
                 for n in range(players)]
     client.portal.call(service.change, tid, "registered",  # type: ignore[attr-defined]
@@ -424,7 +424,7 @@ def test_one_account_cannot_create_tournaments_without_limit(client: TestClient)
         "rounds": "3"}, follow_redirects=True)
     assert f"at most {OPEN_PER_ACCOUNT} tournaments" in response.text
     rows = client.portal.call(  # type: ignore[attr-defined]
-        client.app.state.room.tournaments.service.store.list)  # type: ignore[attr-defined]
+        client.app.state.tournaments.service.store.list)  # type: ignore[attr-defined]
     assert len(rows) == OPEN_PER_ACCOUNT
 
 
@@ -480,7 +480,7 @@ def test_tournament_and_player_names_go_through_the_chats_text_checks(
                 preset="pinasca", target="1500", rounds="3")
     assert "control characters" in page
     rows = client.portal.call(  # type: ignore[attr-defined]
-        client.app.state.room.tournaments.service.store.list)  # type: ignore[attr-defined]
+        client.app.state.tournaments.service.store.list)  # type: ignore[attr-defined]
     assert rows == []
     tid = create(org)
     for bad in ("Anna\x00", "Anna\u2066x", "Anna\u202e"):

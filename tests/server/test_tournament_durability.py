@@ -81,7 +81,7 @@ def test_a_table_finished_while_the_result_was_not_reported_is_recorded_at_start
     with client_for(app) as client:
         # (The results CSV is the organisers'; the standings are public.)
         standings = client.get("/tournaments/1/standings").text
-        service = client.app.state.room.tournaments.service  # type: ignore[attr-defined]
+        service = client.app.state.tournaments.service  # type: ignore[attr-defined]
         t = client.portal.call(service.get, 1)  # type: ignore[attr-defined]
     result = t.game(1).result
     assert result is not None and result.source == "online"

@@ -44,7 +44,7 @@ def create(client: TestClient, **changes: Any) -> int:
 
 
 def tournament(client: TestClient, tid: int) -> Any:
-    return client.app.state.room.tournaments.service._cache[tid]  # type: ignore[attr-defined]
+    return client.app.state.tournaments.service._cache[tid]  # type: ignore[attr-defined]
 
 
 def enter_hand(client: TestClient, tid: int, game: int, answers: list[str]) -> str:

@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from belote.ai.base import DECLINE, Player
+from belote.ai.expert import ExpertBot
 from belote.cards import CardSet
 from belote.engine import actions as A
 from belote.engine.events import BidMade, CardPlayed, CardsDealt, Event, HandStarted
@@ -48,8 +49,13 @@ from belote.rules.base import Rules
 __all__ = [
     "COLVER_AGENTS",
     "COLVER_RULES",
+    "REGISTERED",
     "ColverAgentPlayer",
+    "ColverBid",
+    "ColverHeuristic",
+    "ColverIsdd",
     "ColverUnavailableError",
+    "ExpertWithColverBids",
     "colver_spec",
     "from_colver_bid",
     "make_colver_bot",
@@ -257,32 +263,65 @@ def make_colver_bot(name: str) -> Callable[[int | None], Player]:
     return lambda seed: ColverAgentPlayer(spec, seed, name)
 
 
+# ----------------------------------------------------------------------------- registered
+# The bots below are ``belote.bots`` entry points (pyproject.toml), so ``make_bot``, the arena
+# and the commands know them by name while ``belote.ai`` imports nothing from here.  Each is a
+# class made with the seed alone whose ``name`` says its name without making one (colver is
+# needed only to make one: ColverUnavailableError otherwise).  The room does not offer them:
+# they need the arena's side channel (belote.ai.plugins.room_plugin_names).
+
+
+class _RegisteredColverAgent(ColverAgentPlayer):
+    name = ""  # the COLVER_AGENTS entry, set by each subclass
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(colver_spec(type(self).name), seed, type(self).name)
+
+
+class ColverHeuristic(_RegisteredColverAgent):
+    """``colver-heuristic``: improved_v2 bidding + colver's rule-based card play."""
+
+    name = "colver-heuristic"
+
+
+class ColverIsdd(_RegisteredColverAgent):
+    """``colver-isdd``: improved_v2 bidding + information-set double-dummy (20 worlds)."""
+
+    name = "colver-isdd"
+
+
+class ColverBid(_RegisteredColverAgent):
+    """``colver-bid``: colver's improved_v2 bidder (the arena's ``--bidder colver-bid``)."""
+
+    name = "colver-bid"
+
+
+class ExpertWithColverBids(ExpertBot):
+    """``expert-w20-cbid``: ``expert-w20`` drawing its worlds among those colver's bidder fits
+    (the bids heard at a table where colver's ``improved_v2`` bids at every seat:
+    ``--bidder colver-bid``)."""
+
+    name = "expert-w20-cbid"
+
+    def __init__(self, seed: int | None = None) -> None:
+        from belote.oracles.colver.bid_model import ColverBidModel
+
+        super().__init__(seed, name=type(self).name, max_worlds=20, min_worlds=20,
+                         budget_ms=600_000, hard_ms=600_000, bid_model=ColverBidModel())
+
+
+#: The classes of the ``belote.bots`` entry points this module declares, by bot name.
+REGISTERED: dict[str, type[Player]] = {
+    cls.name: cls for cls in (ColverHeuristic, ColverIsdd, ColverBid, ExpertWithColverBids)
+}
+
+
 def register_colver_bots(registry: dict[str, Callable[[int | None], Player]]) -> None:
     """Add ``colver-heuristic``, ``colver-isdd``, ``colver-bid`` and ``expert-w20-cbid``
-    to a bot registry.
+    to a bot registry of one's own (the entry points already name them to ``make_bot``).
 
     Registration needs no colver; making one of these bots without colver raises
     :class:`ColverUnavailableError` with the install command.
     """
-    for name in COLVER_AGENTS:
-        registry.setdefault(name, make_colver_bot(name))
-    registry.setdefault("expert-w20-cbid", _expert_with_colver_bids)
-
-
-def _expert_with_colver_bids(seed: int | None) -> Player:
-    """``expert-w20`` drawing its worlds among those colver's bidder fits (the bids heard
-    at a table where colver's ``improved_v2`` bids at every seat: ``--bidder colver-bid``)."""
-    from belote.ai.expert import ExpertBot
-    from belote.oracles.colver.bid_model import ColverBidModel
-
-    return ExpertBot(seed, name="expert-w20-cbid", max_worlds=20, min_worlds=20,
-                     budget_ms=600_000, hard_ms=600_000, bid_model=ColverBidModel())
-
-
-def _register() -> None:
-    from belote.ai import BOTS
-
-    register_colver_bots(BOTS)
-
-
-_register()
+    for name, cls in REGISTERED.items():
+        registry.setdefault(name, cls)

@@ -8,24 +8,25 @@ needed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
-
-from belote.server.room import Room
 
 DEVICE_COOKIE = "sala_device"
 MAX_AGE = 365 * 24 * 3600
 
 
 class KnownDevices:
-    def __init__(self, room: Room, secure: bool) -> None:
-        self.room = room
+    def __init__(self, key: Callable[[], str], secure: bool) -> None:
+        """``key`` gives the room's signing key: it is read when the room opens, after this
+        object is made."""
+        self.key = key
         self.secure = secure
 
     def _signer(self) -> URLSafeTimedSerializer:
-        # The room reads its key when it opens, after this object is made.
-        return URLSafeTimedSerializer(self.room.secret, salt="sala-known-device")
+        return URLSafeTimedSerializer(self.key(), salt="sala-known-device")
 
     def account(self, conn: HTTPConnection) -> int | None:
         """The account this browser signed in to, if its cookie is genuine and current."""

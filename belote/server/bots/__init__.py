@@ -1,5 +1,14 @@
-"""Bots think outside the event loop: in a pool of worker processes, under a time limit.
+"""The room's one bot path, :meth:`BotPool.decide`: every decision (a card, a bid, a
+declaration, a belote window) goes through it and comes back as a
+:class:`~belote.ai.decision.Decision`, from which the stats are counted.
 
+- **Where.** A level that does not search (easy, normal: well under a millisecond) decides
+  on the event loop, where a trip to a worker would cost more than the decision; a searching
+  level (the expert) and any plug-in think outside it, in a pool of worker processes, under
+  a time limit.  The levels' registry says which (:mod:`belote.server.levels`).  An inline
+  decision still counts (latency, method), still falls back when it raises or answers an
+  illegal action, and is late past the time limit; one that holds the loop over
+  ``SLOW_INLINE`` is logged and counted.
 - **Sizing.** One worker process per CPU (``os.cpu_count()``) unless ``--bot-workers N``
   says otherwise; 0 thinks in one thread of the server process (the tests).
 - **Fairness.** No more decisions run than there are workers; the others wait in one FIFO
@@ -28,8 +37,10 @@
 
 from __future__ import annotations
 
+from belote.ai.decision import Decision, DecisionMethod, Fallback
 from belote.server.bots.pool import BotPool, resolve_workers
-from belote.server.bots.stats import BotStats, Decision, Fallback
-from belote.server.bots.worker import think, warm_up
+from belote.server.bots.stats import BotStats
+from belote.server.bots.worker import decide, think, warm_up
 
-__all__ = ["BotPool", "BotStats", "Decision", "Fallback", "resolve_workers", "think", "warm_up"]
+__all__ = ["BotPool", "BotStats", "Decision", "DecisionMethod", "Fallback", "decide",
+           "resolve_workers", "think", "warm_up"]

@@ -1,9 +1,11 @@
-"""The pool of bot workers and the one way the room asks a bot for a move: ``choose()``."""
+"""The one way the room asks a bot for a move, :meth:`BotPool.decide`: on the event loop for
+the levels that do not search, else in a pool of worker processes under a time limit."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import multiprocessing
 import os
@@ -21,20 +23,25 @@ from concurrent.futures import (
 )
 
 from belote.ai import DECLINE
+from belote.ai.decision import Decision, DecisionMethod, Fallback
 from belote.engine.observation import Observation
-from belote.server.bots.stats import BotStats, Counters, Decision, Fallback
-from belote.server.bots.worker import init_worker, think, think_and_tell, warm_up
+from belote.server.bots.stats import BotStats, Counters
+from belote.server.bots.worker import decide, init_worker, warm_up
+from belote.server.levels import runs_inline
 
 log = logging.getLogger(__name__)
 
-# What a worker runs: (level, observation, deadline) -> action; the deadline is in
-# time.monotonic() seconds (one clock for the whole machine), see BotPool.choose.
-# A decision in a worker: the action, or (action, how) as think_and_tell says: how is ""
-# for the bot's own search, "hurried" for its heuristic's move (no world solved by its
-# deadline) and "estimated" for cards valued by playouts (no world solved exactly); a bool
-# is read as hurried or not.  A third number is the worlds the search solved (-1: none run).
-Answer = int | tuple[int, str | bool] | tuple[int, str, int]
-Task = Callable[[str, Observation, float], Answer]
+# What a worker runs for a decision, and what the event loop runs for a level that decides
+# there: (level, observation, deadline) -> Decision; the deadline is in time.monotonic()
+# seconds (one clock for the whole machine), see BotPool.decide.
+Task = Callable[[str, Observation, float], Decision]
+# How a path's decision went: the bot's answer, or why it falls back and the error.
+Outcome = tuple[Decision | None, Fallback | None, BaseException | None]
+# The bot that stands in for a late, failing, illegal or lost decision (decided inline).
+STAND_IN = "normal"
+# An inline decision slower than this holds the event loop too long (the room allows no
+# request 50 ms of it): logged and counted (BotStats.slow_inline), its answer kept.
+SLOW_INLINE = 0.05
 
 # The share of the pool's time limit that a decision's own (soft) deadline allows, measured
 # from when a worker takes it: the expert starts no new world after it, and its own hard
@@ -65,12 +72,15 @@ class BotPool:
     """Bot decisions, first come first served, under a time limit (see the package docstring).
 
     ``task`` and ``warm`` are what workers run for a decision and once when they start; tests
-    replace them with module-level (picklable) functions.
+    replace them with module-level (picklable) functions.  ``inline`` says which levels
+    decide on the event loop (by the same ``task``): the levels' registry by default.
     """
 
-    def __init__(self, workers: int | None, timeout: float, *, task: Task = think_and_tell,
-                 warm: Callable[[], None] = warm_up, hung_margin: float = HUNG_MARGIN) -> None:
+    def __init__(self, workers: int | None, timeout: float, *, task: Task = decide,
+                 warm: Callable[[], None] = warm_up, hung_margin: float = HUNG_MARGIN,
+                 inline: Callable[[str], bool] = runs_inline) -> None:
         self.workers = resolve_workers(workers)
+        self._inline = inline  # which levels decide on the event loop (belote.server.levels)
         self.timeout = timeout
         self.hung_margin = hung_margin
         self._task = task
@@ -100,66 +110,92 @@ class BotPool:
     def stats(self) -> BotStats:
         return self._counters.snapshot()
 
-    async def choose(self, level: str, observation: Observation, *,
+    async def decide(self, level: str, observation: Observation, *,
                      table: int | None = None) -> Decision:
-        """The move of a ``level`` bot for ``observation``; never raises for the bot's sake:
-        a late, failing, illegal or lost decision is the heuristic bot's move, counted and
-        logged with ``table`` and the observation's seat."""
-        loop = asyncio.get_running_loop()
+        """The decision of a ``level`` bot for ``observation``: every decision of the room
+        (cards, bids, declarations, belote windows) comes through here.  Never raises for
+        the bot's sake: a late, failing, illegal or lost decision is the heuristic bot's
+        move (``Decision.fallback`` says why), counted and logged with ``table`` and the
+        observation's seat.  A level that does not search decides at once, on the loop."""
         started = time.monotonic()
+        if self._inline(level):
+            self._counters.inline += 1
+            answer, fallback, error = self._decide_inline(level, observation, started)
+        else:
+            answer, fallback, error = await self._decide_in_pool(level, observation, table,
+                                                                 started)
+        if fallback is None:
+            fallback, error = _checked(answer, observation)
+        decision = self._settle(level, observation, table, answer, fallback, error)
+        decision = dataclasses.replace(decision, ms=(time.monotonic() - started) * 1000.0)
+        self._counters.record(decision)
+        return decision
+
+    def _decide_inline(self, level: str, observation: Observation, started: float) -> Outcome:
+        """A decision on the event loop: no worker, no queue; the time limit still holds
+        (an answer after it is late) and a bot that raises falls back."""
+        try:
+            answer = self._task(level, observation, started + self.think_within)
+        except Exception as caught:  # a failing bot must not stop the table
+            return None, Fallback.FAILED, caught
+        took = time.monotonic() - started
+        if took > self.timeout:
+            return None, Fallback.LATE, TimeoutError(f"answered inline in {took:.3f} s")
+        if took > SLOW_INLINE:
+            self._counters.slow_inline += 1
+            log.warning("bot %s held the event loop %.1f ms (a level that decides there "
+                        "should take well under one; %d so slow)", level, took * 1000,
+                        self._counters.slow_inline)
+        return answer, None, None
+
+    async def _decide_in_pool(self, level: str, observation: Observation, table: int | None,
+                              started: float) -> Outcome:
+        """A decision in a worker, first come first served, one per table at a time."""
         deadline = started + self.timeout
         previous = self._outstanding.get(table) if table is not None else None
-        slot = _Slot(loop.create_future())
+        slot = _Slot(asyncio.get_running_loop().create_future())
         if table is not None:
             self._outstanding[table] = slot.left_pool
             slot.left_pool.add_done_callback(lambda done: self._forget(table, done))
-        fallback: Fallback | None = None
-        error: BaseException | None = None
-        action = DECLINE
-        answer: Answer = DECLINE
-        how: str | bool = ""
         try:
             if previous is not None:
                 # The table's earlier decision still occupies a worker (it was late): this
                 # one queues behind it rather than taking a second worker.
                 await asyncio.wait_for(asyncio.shield(previous), deadline - time.monotonic())
-            answer = await self._ask(level, observation, deadline, slot)
-            action, how = (answer[0], answer[1]) if isinstance(answer, tuple) else (answer, "")
+            return await self._ask(level, observation, deadline, slot), None, None
         except TimeoutError as caught:
-            fallback, error = Fallback.LATE, caught
+            return None, Fallback.LATE, caught
         except BrokenExecutor as caught:
-            fallback, error = Fallback.POOL_BROKEN, caught
+            return None, Fallback.POOL_BROKEN, caught
         except Exception as caught:  # a failing bot must not stop the table
-            fallback, error = Fallback.FAILED, caught
+            return None, Fallback.FAILED, caught
         finally:
             if not slot.submitted:  # else the job resolves it when it leaves the pool
                 # Never submitted, but the table's earlier job may still hold a worker: the
                 # table's next decision must wait for that one, as this one did.
                 _resolve_after(previous, slot.left_pool)
-        if fallback is None and action != DECLINE and action not in observation.legal_actions:
-            fallback, error = Fallback.ILLEGAL, ValueError(f"illegal action {action}")
-        if fallback is not None:
+
+    def _settle(self, level: str, observation: Observation, table: int | None,
+                answer: Decision | None, fallback: Fallback | None,
+                error: BaseException | None) -> Decision:
+        """The decision the table plays: the bot's, or the stand-in's (logged)."""
+        if fallback is not None or answer is None:
             log.warning("table %s seat %s: bot %s %s (%r); the heuristic plays instead",
-                        table, observation.seat, level, fallback.value, error)
-            action = think("normal", observation, None)
-        elif how is True or how == "hurried":
+                        table, observation.seat, level, fallback, error)
+            action = decide(STAND_IN, observation, None).action
+            return Decision(action, DecisionMethod.FALLBACK, None, fallback=fallback)
+        if answer.method is DecisionMethod.HURRIED:
             # The bot answered in time, but with its heuristic's move (no world solved by its
             # deadline): counted and announced like any quick move, never silent.
-            fallback = Fallback.HURRIED
             log.warning("table %s seat %s: bot %s hurried; it played its heuristic's move",
                         table, observation.seat, level)
-        elif how == "estimated":
+            return dataclasses.replace(answer, fallback=Fallback.HURRIED)
+        if answer.method is DecisionMethod.ESTIMATED:
             # Its own search, at its roughest (playouts, no world solved exactly): not the
             # heuristic standing in, but counted and logged all the same.
-            self._counters.estimated += 1
             log.info("table %s seat %s: bot %s valued its cards by playouts (no world "
                      "solved exactly in time)", table, observation.seat, level)
-        if (fallback in (None, Fallback.HURRIED) and isinstance(answer, tuple)
-                and len(answer) > 2 and answer[2] >= 0):
-            self._counters.searched(answer[2])  # a search ran, whatever it found in time
-        decision = Decision(action, fallback, time.monotonic() - started)
-        self._counters.record(decision)
-        return decision
+        return dataclasses.replace(answer, fallback=None)
 
     @property
     def queued(self) -> int:
@@ -204,7 +240,7 @@ class BotPool:
         self._busy -= 1
 
     async def _ask(self, level: str, observation: Observation, deadline: float,
-                   slot: _Slot) -> Answer:
+                   slot: _Slot) -> Decision:
         while True:
             executor, job, answer = await self._submit(level, observation, deadline, slot)
             try:
@@ -239,7 +275,7 @@ class BotPool:
                 raise
 
     async def _submit(self, level: str, observation: Observation, deadline: float,
-                      slot: _Slot) -> tuple[Executor, Future[Answer], asyncio.Future[Answer]]:
+                      slot: _Slot) -> tuple[Executor, Future[Decision], asyncio.Future[Decision]]:
         """Take a worker and hand it the decision: the executor, the job and its answer."""
         await self._take_worker(deadline)
         taken = time.monotonic()
@@ -272,7 +308,7 @@ class BotPool:
         answer.add_done_callback(lambda done: self._answered(done, slot.left_pool, watch))
         return executor, job, answer
 
-    def _check_hung(self, executor: Executor, job: Future[Answer], level: str,
+    def _check_hung(self, executor: Executor, job: Future[Decision], level: str,
                     seat: int | None) -> None:
         """The watchdog: a decision still in its worker ``hung_margin`` after its time limit
         means a hung worker (its table had the heuristic's move at the limit)."""
@@ -297,7 +333,7 @@ class BotPool:
                 if process.pid is not None:
                     os.kill(process.pid, signal.SIGKILL)
 
-    def _answered(self, answer: asyncio.Future[Answer], left_pool: asyncio.Future[None],
+    def _answered(self, answer: asyncio.Future[Decision], left_pool: asyncio.Future[None],
                   watch: asyncio.TimerHandle | None) -> None:
         if watch is not None:
             watch.cancel()
@@ -336,10 +372,11 @@ class BotPool:
         # One line for the record (benchmarks/room_load.py reads it from the server's log).
         log.info("bot pool closing: %d decisions, %d fallbacks %s, %d estimated, %d searched "
                  "with %.1f worlds on average, latency p50 %s p99 %s ms, %d replacements "
-                 "(%d hung), %d retried", stats.decisions,
+                 "(%d hung), %d retried, %d inline (%d slow)", stats.decisions,
                  stats.fallback_total, {str(k): v for k, v in stats.fallbacks.items() if v},
                  stats.estimated, stats.searches, stats.mean_worlds, _ms(stats.p50),
-                 _ms(stats.p99), stats.replacements, stats.hung, stats.retried)
+                 _ms(stats.p99), stats.replacements, stats.hung, stats.retried, stats.inline,
+                 stats.slow_inline)
         self._closed = True
         self._executor.shutdown(wait=False, cancel_futures=True)
 
@@ -350,13 +387,24 @@ def _ms(seconds: float | None) -> str:
 
 class _Slot:
     """A decision's place in the pool: ``left_pool`` completes when it no longer occupies
-    (or waits for) a worker; once ``submitted``, its job completes it, else choose() does."""
+    (or waits for) a worker; once ``submitted``, its job completes it, else decide() does."""
 
     __slots__ = ("left_pool", "submitted")
 
     def __init__(self, left_pool: asyncio.Future[None]) -> None:
         self.left_pool = left_pool
         self.submitted = False
+
+
+def _checked(answer: object, observation: Observation
+             ) -> tuple[Fallback | None, BaseException | None]:
+    """Why a bot's answer cannot be played, if it cannot: not a Decision (a plug-in's
+    ``decide`` of its own making), or not a legal action."""
+    if not isinstance(answer, Decision):
+        return Fallback.FAILED, TypeError(f"answered {answer!r}, not a Decision")
+    if answer.action != DECLINE and answer.action not in observation.legal_actions:
+        return Fallback.ILLEGAL, ValueError(f"illegal action {answer.action}")
+    return None, None
 
 
 def _resolve_after(previous: asyncio.Future[None] | None,
@@ -372,7 +420,7 @@ def _settle_slot(left_pool: asyncio.Future[None]) -> None:
         left_pool.set_result(None)
 
 
-def _settle(answer: asyncio.Future[Answer], left_pool: asyncio.Future[None]) -> None:
+def _settle(answer: asyncio.Future[Decision], left_pool: asyncio.Future[None]) -> None:
     if not answer.cancelled():
         answer.exception()  # retrieved: a late answer's error is no news to log
     _settle_slot(left_pool)

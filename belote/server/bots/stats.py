@@ -1,35 +1,19 @@
-"""The bot pool's account of itself: decisions, fallbacks by reason, decisions the search
-answered at its roughest, replaced (and hung) workers and the latency of recent decisions."""
+"""The bot path's account of itself: decisions by how they were made, fallbacks by reason,
+decisions the search answered at its roughest, replaced (and hung) workers and the latency
+of recent decisions.  Everything is read from the :class:`Decision` the path returns."""
 
 from __future__ import annotations
 
 import math
 from collections import deque
-from dataclasses import dataclass
-from enum import StrEnum
+from dataclasses import dataclass, field
+
+from belote.ai.decision import Decision, DecisionMethod, Fallback
 
 # Latencies kept for the percentiles: the recent past, in bounded memory.
 LATENCY_WINDOW = 1000
 
-
-class Fallback(StrEnum):
-    """Why the heuristic bot played instead of the seat's own bot."""
-
-    LATE = "late"  # no answer within the pool's time limit
-    FAILED = "failed"  # the decision raised
-    ILLEGAL = "illegal"  # the answer is not a legal action
-    POOL_BROKEN = "pool_broken"  # a worker died while the decision was in the pool
-    HURRIED = "hurried"  # answered in time, with the heuristic's move (no world solved)
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """A bot's answer: the action, why the heuristic stood in (None: it did not), and how
-    long the decision took in seconds (from the request to the answer)."""
-
-    action: int
-    fallback: Fallback | None
-    seconds: float
+__all__ = ["LATENCY_WINDOW", "BotStats", "Counters", "Decision", "Fallback", "percentile"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +31,9 @@ class BotStats:
     p99: float | None
     hung: int = 0  # workers killed by the watchdog: no answer by a deadline and its margin
     retried: int = 0  # decisions sent again to new workers after the watchdog's replacement
+    inline: int = 0  # decisions made on the event loop (levels that do not search)
+    slow_inline: int = 0  # of those, the ones that held the loop too long (logged)
+    methods: dict[DecisionMethod, int] = field(default_factory=dict)  # by how they were made
 
     @property
     def fallback_total(self) -> int:
@@ -62,15 +49,25 @@ class Counters:
         self.replacements = 0
         self.hung = 0
         self.retried = 0
+        self.inline = 0
+        self.slow_inline = 0
+        self.methods: dict[DecisionMethod, int] = dict.fromkeys(DecisionMethod, 0)
         self.estimated = 0
         self.searches = 0
         self.worlds = 0
         self.latencies: deque[float] = deque(maxlen=window)
 
     def record(self, decision: Decision) -> None:
+        """Count a decision as the room's bot path returns it: its fallback, how it was made
+        (the search's roughest answers, the worlds a search solved) and its latency."""
         self.decisions += 1
         if decision.fallback is not None:
             self.fallbacks[decision.fallback] += 1
+        self.methods[decision.method] += 1
+        if decision.method is DecisionMethod.ESTIMATED:
+            self.estimated += 1
+        if decision.worlds is not None:
+            self.searched(decision.worlds)  # a search ran, whatever it found in time
         self.latencies.append(decision.seconds)
 
     def searched(self, worlds: int) -> None:
@@ -84,7 +81,8 @@ class Counters:
         mean = self.worlds / self.searches if self.searches else 0.0
         return BotStats(self.decisions, dict(self.fallbacks), self.replacements, self.estimated,
                         self.searches, mean, percentile(ordered, 50), percentile(ordered, 90),
-                        percentile(ordered, 99), self.hung, self.retried)
+                        percentile(ordered, 99), self.hung, self.retried, self.inline,
+                        self.slow_inline, dict(self.methods))
 
 
 def percentile(ordered: list[float], p: float) -> float | None:

@@ -18,14 +18,12 @@ import threading
 import time
 from collections.abc import Callable
 
-from belote.ai import make_bot
-from belote.ai.base import Player
-from belote.ai.expert import ExpertBot
+from belote.ai import Bot, Decision, make_decider
 from belote.engine.observation import Observation
 
 log = logging.getLogger(__name__)
 
-_BOTS: dict[str, Player] = {}
+_BOTS: dict[str, Bot] = {}
 
 # linux/prctl.h
 PR_SET_PDEATHSIG = 1
@@ -38,37 +36,23 @@ WORKER_NICENESS = 5
 WATCH_INTERVAL = 0.5
 
 
-def think(level: str, observation: Observation, deadline: float | None = None) -> int:
-    """The action of a ``level`` bot (``DECLINE`` for an optional announcement it skips).
+def decide(level: str, observation: Observation, deadline: float | None = None) -> Decision:
+    """The decision of a ``level`` bot (its action is ``DECLINE`` for an optional
+    announcement it skips): what a worker runs, and what the room runs on its event loop for
+    the levels that decide there (:mod:`belote.server.levels`).
 
     ``deadline`` (``time.monotonic()`` seconds, one clock for every process of the machine):
     when the answer is wanted; a bot that searches (the expert) starts no second world after
     it, its own hard limit bounding the first (:func:`belote.ai.expert.make_clock`)."""
     bot = _BOTS.get(level)
     if bot is None:
-        bot = _BOTS[level] = make_bot(level)
-    if isinstance(bot, ExpertBot):
-        return bot.choose_by(observation, deadline)
-    return bot.choose(observation)
+        bot = _BOTS[level] = make_decider(level)
+    return bot.decide(observation, deadline)
 
 
-def think_and_tell(level: str, observation: Observation,
-                   deadline: float | None = None) -> tuple[int, str, int]:
-    """:func:`think`, how the bot decided and the worlds it searched (-1: it does not
-    search): how is "hurried" for an expert that solved no world by its deadline and played
-    the heuristic's move (the pool counts it and the table announces it), "estimated" for
-    one that valued its cards by playouts (counted), else ""."""
-    bot = _BOTS.get(level)
-    if isinstance(bot, ExpertBot):
-        bot.last_method, bot.last_worlds = "", 0  # a forced move searches nothing
-    action = think(level, observation, deadline)
-    bot = _BOTS[level]
-    if not isinstance(bot, ExpertBot):
-        return action, "", -1
-    method = bot.last_method
-    how = {"heuristic": "hurried", "unsearchable": "hurried",
-           "estimated": "estimated"}.get(method, "")
-    return action, how, bot.last_worlds if method not in ("", "unsearchable") else -1
+def think(level: str, observation: Observation, deadline: float | None = None) -> int:
+    """The action alone of :func:`decide` (the stand-in's move, tests)."""
+    return decide(level, observation, deadline).action
 
 
 def warm_up() -> None:

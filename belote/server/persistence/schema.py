@@ -1,7 +1,10 @@
 """Table definitions (SQLAlchemy Core), shared by SQLite and PostgreSQL.
 
-This is the schema at the head of the migrations (``persistence/migrations``): a change here
-comes with a new revision there.
+This is the base of the schema at the head of the migrations (``persistence/migrations``):
+a change here comes with a new revision there.  It imports no feature: each feature's tables
+(ratings, tournaments) are defined on this ``metadata`` by the feature's own ``schema``
+module, and :data:`belote.server.composition.metadata` is the whole schema, with every
+feature's tables.
 """
 
 from __future__ import annotations
@@ -77,8 +80,3 @@ table_log = Table(
     Column("kind", String(16), nullable=False),
     Column("data", Text, nullable=False),  # JSON
 )
-
-# The ratings' tables (migration 0004) and the tournament tables (migration 0003) live on
-# this metadata too.
-from belote.server.ratings import schema as _ratings_schema  # noqa: E402, F401
-from belote.server.tournament import schema  # noqa: E402, F401

@@ -14,6 +14,7 @@ from sqlalchemy import delete, event, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from belote.server.name_keys import name_key
 from belote.server.persistence.migrate import upgrade
 from belote.server.persistence.schema import meta, sessions, table_log, tables, users
 
@@ -156,7 +157,7 @@ class Store:
     # ------------------------------------------------------------------ accounts
     async def add_user(self, name: str, password_hash: str, name_key: str | None = None) -> int:
         """A new account; :class:`NameTaken` if its name or its key (by default the one
-        :func:`~belote.server.auth.names.name_key` gives) is taken."""
+        :func:`~belote.server.name_keys.name_key` gives) is taken."""
         key = _name_key(name) if name_key is None else name_key
         try:
             async with self._account_writes, self.engine.begin() as conn:
@@ -354,8 +355,6 @@ def _now() -> Any:
 
 
 def _name_key(name: str) -> str:
-    from belote.server.auth.names import name_key
-
     return name_key(name)
 
 

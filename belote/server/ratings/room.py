@@ -1,5 +1,6 @@
-"""The room's side of ratings: a finished table records its match by itself, and a start
-catches up on matches that finished while the server was down.
+"""The room's side of ratings: a finished table's match is recorded (from the bus's
+``TableFinished``, which carries the record and the seating), and a start catches up on
+matches that finished while the server was down.
 
 A table finishes in its own task; recording is a task of its own (as a tournament's report,
 :mod:`belote.server.tournament.room`).  A server killed between the two loses nothing: at the
@@ -11,26 +12,32 @@ so nothing is ever counted or rated twice.  A failure is logged and counted, nev
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from belote.errors import RecordError
+from belote.server.events import TableEvent, TableFinished
+from belote.server.persistence import LogEntry, TableRow
 from belote.server.ratings.model import MatchOutcome, outcome
 from belote.server.ratings.store import RatingsStore
 from belote.server.seats import Seat
 
-if TYPE_CHECKING:
-    from belote.server.room import Room
-    from belote.server.table import Table
-
 log = logging.getLogger(__name__)
 
 
+class StoredTables(Protocol):
+    """What ratings read of the stored tables, to catch up at a start (the room's
+    :class:`~belote.server.persistence.Store` is one)."""
+
+    async def table(self, table_id: int) -> TableRow | None: ...
+
+    async def log(self, table_id: int) -> list[LogEntry]: ...
+
+
 class RatingsRoom:
-    def __init__(self, room: Room) -> None:
-        self.room = room
-        self.store = RatingsStore(room.store.engine)
+    def __init__(self, tables: StoredTables, store: RatingsStore) -> None:
+        self.tables = tables
+        self.store = store
         self._tasks: set[asyncio.Task[bool]] = set()
         self._seen: set[int] = set()  # tables whose match is being or was recorded
         self.failures = 0  # matches that could not be recorded (each logged)
@@ -49,16 +56,14 @@ class RatingsRoom:
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
-    def table_changed(self, table: Table) -> None:
-        """The room's hook (``Room._table_changed``): a finished table records its match."""
-        if not table.finished or table.game is None or table.id in self._seen:
+    def on_event(self, event: TableEvent) -> None:
+        """The bus's delivery: a finished table's match is recorded."""
+        if not isinstance(event, TableFinished) or event.table_id in self._seen:
             return
-        self._seen.add(table.id)
-        from belote.records import to_record
-
-        record = to_record(table.game, preset=table.preset)
-        seats = [dataclasses.replace(s) for s in table.seats]
-        task = asyncio.create_task(self._record(table.id, table.preset, seats, record))
+        self._seen.add(event.table_id)
+        seats = [s.seat() for s in event.seats]
+        task = asyncio.create_task(self._record(event.table_id, event.preset, seats,
+                                                event.match_record()))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -82,11 +87,11 @@ class RatingsRoom:
             return False
 
     async def _catch_up(self, table_id: int) -> bool:
-        row = await self.room.store.table(table_id)
+        row = await self.tables.table(table_id)
         if row is None or row.record is None:
             return False
         seats = [Seat() for _ in range(4)]
-        for entry in await self.room.store.log(table_id):
+        for entry in await self.tables.log(table_id):
             if entry.kind == "seats":
                 seats = [Seat.from_log(s) for s in entry.data["seats"]]
         return await self._record(table_id, row.preset, seats, row.record)

@@ -1,7 +1,7 @@
 """The room's HTTP pages and WebSocket endpoints, one module per concept; each exports its
 ``routes``.  Handlers are plain module-level functions: what they share (the room, the
 features, the limits, the templates) they read from ``request.app.state`` through
-:func:`belote.server.services.services`; the request helpers are in :mod:`.common`, the
+:func:`belote.server.shared.shared`; the request helpers are in :mod:`.common`, the
 pages' templates and their context in :mod:`.pages`.
 """
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from starlette.requests import HTTPConnection
 
 from belote.server.routes.common import identity
-from belote.server.services import services
+from belote.server.shared import shared
 from belote.server.table import Table
 
 REPLAY_ACCESS_KEPT = 10_000  # finished matches whose access is remembered
@@ -32,7 +32,7 @@ def may_enter(conn: HTTPConnection, table: Table) -> bool:
 async def may_replay(conn: HTTPConnection, table_id: int) -> bool:
     """A private match stays private once finished: its replay, record and analysis go
     to the players who sat at it and to whoever came with its invitation code."""
-    state = services(conn)
+    state = shared(conn)
     table = state.room.tables.get(table_id)
     if table is not None:
         return may_enter(conn, table)

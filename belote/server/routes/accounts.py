@@ -22,7 +22,7 @@ from belote.server.routes.common import (
     when,
 )
 from belote.server.routes.pages import refused, render
-from belote.server.services import services
+from belote.server.shared import shared
 
 log = logging.getLogger(__name__)
 PASSWORD_READ = 1024  # characters of a typed password looked at (a longer one is cut)
@@ -34,7 +34,7 @@ async def start_session(request: Request, name: str, key: str, account: int | No
     sign-in); language and verbosity stay.  A guest's name taken meanwhile by another
     live guest: ``AuthError("name_in_use")``."""
     current = session(request)
-    row = await services(request).sessions.start(
+    row = await shared(request).sessions.start(
         name, key, account, user_agent=request.headers.get("user-agent", ""),
         address=address(request), replacing=current.id if current else None)
     kept: dict[str, Any] = {k: request.session[k] for k in KEPT_ON_SIGN_IN
@@ -47,7 +47,7 @@ async def start_session(request: Request, name: str, key: str, account: int | No
 async def _free_guest_name(request: Request, name: str, key: str) -> bool:
     """Whether a guest name may be taken here: not held by another guest, or held by one
     who left (no socket open), whose old session then ends."""
-    state, current = services(request), session(request)
+    state, current = shared(request), session(request)
     holder = await state.sessions.guest_holding(key)
     if holder is None or (current is not None and holder == current.id):
         return True
@@ -60,7 +60,7 @@ async def _free_guest_name(request: Request, name: str, key: str) -> bool:
 
 async def guest(request: Request) -> Response:
     data = await read_form(request)
-    state = services(request)
+    state = shared(request)
     address_key = f"ip:{address(request)}"
     if state.limits.new_guests.blocked(address_key):
         return refused(request, "error.html", 429, "guest_limited")
@@ -92,7 +92,7 @@ async def login_page(request: Request) -> Response:
 
 
 async def _account_named(request: Request, name: str) -> Account | None:
-    store = services(request).room.store
+    store = shared(request).room.store
     found = await store.account_by_key(name_key(name))
     if found is not None and found.name != name:
         # Two old accounts that fold alike (migration 0002): the exact name wins.
@@ -104,7 +104,7 @@ async def _account_named(request: Request, name: str) -> Account | None:
 
 async def login(request: Request) -> Response:
     data = await read_form(request)
-    state, limits = services(request), services(request).limits
+    state, limits = shared(request), shared(request).limits
     name = " ".join(str(data.get("name", "")).split())
     password = str(data.get("password", ""))[:PASSWORD_READ]
     address_key, name_limit_key = f"ip:{address(request)}", f"name:{name_key(name)}"
@@ -131,7 +131,7 @@ async def login(request: Request) -> Response:
 
 async def register(request: Request) -> Response:
     data = await read_form(request)
-    state = services(request)
+    state = shared(request)
     address_key = f"ip:{address(request)}"
     if state.limits.signups.blocked(address_key):
         return refused(request, "login.html", 429, "signup_limited", mode="register")
@@ -167,7 +167,7 @@ async def logout(request: Request) -> Response:
     await read_form(request)
     current = session(request)
     if current is not None:
-        await services(request).sessions.end(current.id)
+        await shared(request).sessions.end(current.id)
     request.session.pop("sid", None)  # language, verbosity and settings stay
     return back(request, "/")
 
@@ -175,7 +175,7 @@ async def logout(request: Request) -> Response:
 async def account_page(request: Request) -> Response:
     current = own_account(request)
     assert current.account is not None
-    rows = await services(request).sessions.of_account(current.account)
+    rows = await shared(request).sessions.of_account(current.account)
     return render(request, "account.html", current=public_id(current.id), sessions=[
         {"id": public_id(r.id), "created": when(r.created), "seen": when(r.last_seen),
          "agent": r.user_agent, "address": r.address} for r in rows])
@@ -185,7 +185,7 @@ async def end_session(request: Request) -> Response:
     data = await read_form(request)
     current = own_account(request)
     assert current.account is not None
-    sessions = services(request).sessions
+    sessions = shared(request).sessions
     if data.get("others") is not None:
         await sessions.end_others(current.account, current.id)
         return back(request, "/account")

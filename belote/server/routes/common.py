@@ -21,7 +21,7 @@ from belote.i18n import LANGUAGES
 from belote.server.auth.sessions import SCOPE_KEY, public_id
 from belote.server.limits import Refusal, count_fields
 from belote.server.persistence import SessionRow
-from belote.server.services import services
+from belote.server.shared import shared
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ def same_origin(conn: HTTPConnection) -> bool:
     origin = conn.headers.get("origin")
     if origin is None:
         return bool(conn.scope["type"] == "http")  # browsers always send Origin on WebSockets
-    if origin in services(conn).settings.allowed_origins:
+    if origin in shared(conn).settings.allowed_origins:
         return True
     return urlsplit(origin).netloc == conn.headers.get("host", "")
 
@@ -95,7 +95,7 @@ async def read_form(request: Request) -> FormData:
     what is parsed costs the event loop a few milliseconds at most."""
     if not same_origin(request):
         raise HTTPException(403, "cross-origin form")
-    state = services(request)
+    state = shared(request)
     limit = state.settings.max_form_fields
     body = await request.body()
     if count_fields(body, request.headers.get("content-type", "")) > limit:

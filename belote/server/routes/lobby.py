@@ -16,7 +16,7 @@ from belote.server.lobby import page_number
 from belote.server.routes.common import identity, language
 from belote.server.routes.pages import error_page, render
 from belote.server.seats import level_label
-from belote.server.services import services
+from belote.server.shared import shared
 
 FINISHED_LISTED = 20  # finished matches the lobby links to (their replays)
 LIVE_PREFIXES = ("web.lobby.", "web.seat.", "web.level.", "lobby.")
@@ -38,14 +38,14 @@ def lobby_page(request: Request) -> dict[str, Any] | Response:
     except ValueError:
         return error_page(request, 400, "lobby.error.bad_page")
     who = identity(request)
-    return services(request).lobby.page(language(request), who[0] if who else None, number)
+    return shared(request).lobby.page(language(request), who[0] if who else None, number)
 
 
 async def lobby(request: Request) -> Response:
     page = lobby_page(request)
     if isinstance(page, Response):
         return page
-    state = services(request)
+    state = shared(request)
     finished = await state.room.store.list_tables("finished", limit=FINISHED_LISTED)
     return render(request, "lobby.html", listing=page, tables=page["tables"],
                   presets=list(PRESETS), levels=state.levels, finished=[r.id for r in finished],
@@ -57,7 +57,7 @@ async def tables_fragment(request: Request) -> Response:
     if isinstance(page, Response):
         return page
     return render(request, "_tables.html", listing=page, tables=page["tables"],
-                  levels=services(request).levels)
+                  levels=shared(request).levels)
 
 
 routes = [

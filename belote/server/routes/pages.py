@@ -20,7 +20,7 @@ from belote.i18n.announce import VERBOSITIES
 from belote.server.limits import Refusal
 from belote.server.routes.common import account, identity, language
 from belote.server.seats import level_label
-from belote.server.services import services
+from belote.server.shared import shared
 from belote.server.settings import CATEGORIES, DECKS, PACE_MAX, THEMES, from_session
 
 # What an HTTP error says, by status (a limit's refusal names its own message).
@@ -45,7 +45,7 @@ def page_context(request: Request) -> dict[str, Any]:
         "verbosity": request.session.get("verbosity", "normal"), "verbosities": VERBOSITIES,
         "path": request.url.path, "flash": _flash(request, lang),
         "settings": from_session(request.session.get("settings"),
-                                 services(request).settings.default_pace),
+                                 shared(request).settings.default_pace),
         "categories": CATEGORIES, "pace_max": PACE_MAX, "themes": THEMES, "decks": DECKS,
     }
 
@@ -66,7 +66,7 @@ def make_templates(directory: Path) -> Jinja2Templates:
 
 def render(request: Request, template: str, status: int = 200, **values: Any) -> Response:
     """``template`` with ``values`` and what every page gets (:func:`page_context`)."""
-    return services(request).templates.TemplateResponse(request, template, values,
+    return shared(request).templates.TemplateResponse(request, template, values,
                                                         status_code=status)
 
 

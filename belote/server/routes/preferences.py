@@ -13,7 +13,7 @@ from starlette.routing import Route
 from belote.i18n import LANGUAGES, translate
 from belote.i18n.announce import VERBOSITIES
 from belote.server.routes.common import back, language, local_target, read_form
-from belote.server.services import services
+from belote.server.shared import shared
 from belote.server.settings import PlayerSettings, SettingsError, from_form, from_session
 
 
@@ -27,7 +27,7 @@ def _chosen(data: FormData) -> PlayerSettings:
 
 def _saved(request: Request) -> Response:
     """What the table page is told once it saved in place: the preferences now in force."""
-    default_pace = services(request).settings.default_pace
+    default_pace = shared(request).settings.default_pace
     return JSONResponse({
         "settings": json.loads(from_session(request.session.get("settings"),
                                             default_pace).to_json()),

@@ -19,7 +19,7 @@ from belote.rules import PRESETS
 from belote.server.ratings.model import REFERENCE, ordinal
 from belote.server.routes.common import language
 from belote.server.routes.pages import error_page, render
-from belote.server.services import services
+from belote.server.shared import shared
 
 DEFAULT_PRESET = "classic"
 BOARD_SIZE = 100  # players listed per leaderboard
@@ -50,7 +50,7 @@ def board_rows(standings: list[Any], lang: str) -> list[dict[str, Any]]:
 
 
 async def profile(request: Request) -> Response:
-    store = services(request).ratings.store
+    store = shared(request).ratings.store
     found = await store.account(str(request.path_params["name"]))
     if found is None:
         raise HTTPException(404)
@@ -66,7 +66,7 @@ async def leaderboard(request: Request) -> Response:
     preset = request.query_params.get("preset", DEFAULT_PRESET)
     if preset not in PRESETS:
         return error_page(request, 400, "ratings.error.bad_preset")
-    standings = await services(request).ratings.store.leaderboard(preset, BOARD_SIZE)
+    standings = await shared(request).ratings.store.leaderboard(preset, BOARD_SIZE)
     return render(request, "leaderboard.html", preset=preset, presets=list(PRESETS),
                   rows=board_rows(standings, language(request)),
                   rated=len(standings))

@@ -29,7 +29,7 @@ from belote.server.replay_analysis import (
 from belote.server.routes.access import may_replay
 from belote.server.routes.common import address, language
 from belote.server.routes.pages import JSON_PATHS, render
-from belote.server.services import services
+from belote.server.shared import shared
 
 log = logging.getLogger(__name__)
 PAGE_PREFIXES = ("replays.edge.", "replays.analysis.")  # the page script's sentences
@@ -40,7 +40,7 @@ async def finished_record(request: Request) -> dict[str, Any] | Response:
     """The record of a FINISHED match, or the refusal to give (404: no such table;
     409: a match still open, whose replay, record and analysis are never served)."""
     table_id = int(request.path_params["table_id"])
-    row = await services(request).room.store.table(table_id)
+    row = await shared(request).room.store.table(table_id)
     if row is None or row.status == "expired":  # expired: no match was ever played
         raise HTTPException(404)
     status, key = 0, ""
@@ -65,7 +65,7 @@ async def replay_page(request: Request) -> Response:
         return record
     lang = language(request)
     try:
-        page = await services(request).heavy.replay(table_id, record, lang, address(request))
+        page = await shared(request).heavy.replay(table_id, record, lang, address(request))
     except HeavyFailed:
         raise Refusal(503, "limits.heavy_failed", HEAVY_RETRY) from None
     strings = {key.removeprefix("replays."): text for key, text in messages(lang).items()
@@ -84,7 +84,7 @@ async def replay_record(request: Request) -> Response:
     if isinstance(record, Response):
         return record
     try:
-        text = await services(request).heavy.record(table_id, record, address(request))
+        text = await shared(request).heavy.record(table_id, record, address(request))
     except HeavyFailed:
         raise Refusal(503, "limits.heavy_failed", HEAVY_RETRY) from None
     return Response(text, media_type="application/json", headers={
@@ -101,7 +101,7 @@ async def replay_analysis(request: Request) -> Response:
     lang = language(request)
     try:
         step = parse_step(request.query_params.get("step"), count_steps(record) - 1)
-        analysis = await services(request).heavy.analysis(table_id, record, step,
+        analysis = await shared(request).heavy.analysis(table_id, record, step,
                                                           address(request))
     except StepError as error:
         return JSONResponse({"error": translate(

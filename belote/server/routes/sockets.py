@@ -25,7 +25,7 @@ from belote.server.lobby import page_number
 from belote.server.room import Room
 from belote.server.routes.access import may_enter
 from belote.server.routes.common import address, identity, language, same_origin, session
-from belote.server.services import services
+from belote.server.shared import shared
 from belote.server.view import error_frame
 
 log = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ async def _accept(websocket: WebSocket) -> Connection | None:
         await websocket.close(code=REFUSED)
         return None
     await websocket.accept()
-    if not services(websocket).room.open_socket(address(websocket)):
+    if not shared(websocket).room.open_socket(address(websocket)):
         await websocket.send_text(error_frame("too_many_sockets", language(websocket), 0))
         await websocket.close(code=REFUSED)
         return None
@@ -85,7 +85,7 @@ async def _beater(conn: Connection, interval: float, version: Callable[[], int])
 
 async def _receive(websocket: WebSocket, conn: Connection) -> Message | None:
     """The next frame; None: the socket is gone (closed, or let go as stalled)."""
-    room, timeout = services(websocket).room, services(websocket).settings.heartbeat_timeout
+    room, timeout = shared(websocket).room, shared(websocket).settings.heartbeat_timeout
     # A client that sends heartbeats (or answers the server's) and then falls silent is
     # on a stalled path (no close ever comes): it is let go, so that its seat is known to
     # be away.  Any frame from it counts as heard.
@@ -133,7 +133,7 @@ async def _stop(task: asyncio.Task[None] | None) -> None:
 async def _pump(websocket: WebSocket, conn: Connection, on_message: OnMessage,
                 on_error: Callable[[str], None], version: Callable[[], int]) -> None:
     """Run the socket until it goes: its writer, its beater, and the frames it sends."""
-    state = services(websocket)
+    state = shared(websocket)
     sender = asyncio.create_task(_writer(websocket, conn, state.room))
     beats = asyncio.create_task(_beater(conn, state.settings.heartbeat_interval, version)) if (
         conn.beats) else None
@@ -154,7 +154,7 @@ async def _pump(websocket: WebSocket, conn: Connection, on_message: OnMessage,
 async def _refuse(websocket: WebSocket, conn: Connection, code: str) -> None:
     """Say why to an accepted socket (an error frame), and close it."""
     conn.send(error_frame(code, conn.lang, 0))
-    services(websocket).room.close_socket(address(websocket))
+    shared(websocket).room.close_socket(address(websocket))
     await websocket.send_text(conn.outbox.get_nowait() or "")
     await websocket.close(code=REFUSED)
 
@@ -164,7 +164,7 @@ async def table_socket(websocket: WebSocket) -> None:
     conn = await _accept(websocket)
     if conn is None:
         return
-    room = services(websocket).room
+    room = shared(websocket).room
     if table_id not in room.tables or room.tables[table_id].broken is not None:
         broken = table_id in room.broken or table_id in room.tables
         await _refuse(websocket, conn, "broken" if broken else "no_table")
@@ -189,32 +189,32 @@ async def lobby_socket(websocket: WebSocket) -> None:
     conn = await _accept(websocket)
     if conn is None:
         return
-    state = services(websocket)
-    room = state.room
+    state = shared(websocket)
+    room, lobby = state.room, state.lobby
     try:
         # The page the listener shows: its sync carries that page; diffs cover them all.
         page = page_number(websocket.query_params.get("page"))
     except ValueError:
         page = 1
     room.lobby.add(conn)
-    room.lobby_sync(conn, page)
+    lobby.sync(conn, page)
 
     def wire_error(code: str) -> None:
-        conn.send(error_frame(code, conn.lang, room.version, family="wire"))
+        conn.send(error_frame(code, conn.lang, lobby.version, family="wire"))
 
     async def on_message(message: P.Inbound) -> None:
         if isinstance(message, P.Chat) and conn.name:
             if not state.limits.lobby_chat.take(conn.uid):
-                conn.send(error_frame("chat_too_fast", conn.lang, room.version))
+                conn.send(error_frame("chat_too_fast", conn.lang, lobby.version))
                 return
-            room.lobby_say(conn.name, message.text)
+            lobby.say(conn.name, message.text)
         elif isinstance(message, P.Hello):
-            room.lobby_sync(conn, page)
+            lobby.sync(conn, page)
         else:
             wire_error("not_here" if conn.name else "sign_in")
 
     try:
-        await _pump(websocket, conn, on_message, wire_error, lambda: room.version)
+        await _pump(websocket, conn, on_message, wire_error, lambda: lobby.version)
     finally:
         room.lobby.discard(conn)
 

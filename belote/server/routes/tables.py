@@ -35,7 +35,7 @@ from belote.server.routes.common import (
     signed_in,
 )
 from belote.server.routes.pages import error_page, render
-from belote.server.services import services
+from belote.server.shared import shared
 from belote.server.table import TableError
 from belote.text import TextError, clean_text
 
@@ -88,7 +88,7 @@ async def create(request: Request) -> Response:
         table_name = _table_name(data)
     except TextError:
         return back(request, "/", "bad_table_name")
-    room = services(request).room
+    room = shared(request).room
     try:
         room.check_creation(uid, address(request))
         table = await room.create_table(preset, texts, creator=uid, name=table_name,
@@ -108,7 +108,7 @@ async def seat_action(request: Request) -> Response:
     """A seat form (sit, stand, add or remove a bot, start), or a finished match's rematch."""
     data = await read_form(request)
     uid, name = signed_in(request)
-    room = services(request).room
+    room = shared(request).room
     try:
         table = room.table(int(request.path_params["table_id"]))
         if not may_enter(request, table):
@@ -129,7 +129,7 @@ async def seat_action(request: Request) -> Response:
 
 async def table_page(request: Request) -> Response:
     table_id = int(request.path_params["table_id"])
-    room = services(request).room
+    room = shared(request).room
     if table_id not in room.tables:
         row = await room.store.table(table_id)
         if row is not None and row.status == "finished":
@@ -145,7 +145,7 @@ async def table_page(request: Request) -> Response:
     lang = language(request)
     strings = {key.removeprefix("web.js."): text for key, text in messages(lang).items()
                if key.startswith("web.js.")}
-    return render(request, "table.html", table_id=table_id, levels=services(request).levels,
+    return render(request, "table.html", table_id=table_id, levels=shared(request).levels,
                   table=table, keys=help_rows(lang), bindings=json.dumps(bindings_for_client()),
                   strings=json.dumps(strings, ensure_ascii=False),
                   rules_text=rule_sheet(table.rules, lang))
@@ -158,7 +158,7 @@ async def join(request: Request) -> Response:
         code = str(data.get("code", ""))
     else:
         code = str(request.path_params.get("code", ""))
-    state = services(request)
+    state = shared(request)
     wait = state.limits.code_guesses.refused(address(request))
     if wait is not None:
         raise Refusal(429, "limits.code_guesses", wait)

@@ -216,8 +216,9 @@
 
   function enqueue(frame) {
     if (frame.t === "pong") return; // the heartbeat's answer: heard, nothing more
-    // Errors and confirmations answer the player's own keys: never held by the pace.
-    if (frame.t === "error" || frame.t === "done") { receive(frame); return; }
+    // Errors, confirmations and information answer the player's own keys: never held by
+    // the pace.
+    if (frame.t === "error" || frame.t === "done" || frame.t === "info") { receive(frame); return; }
     if (frame.d && frame.d.view) {
       const last = arrivedView;
       frame.own = Boolean(last && last.seat !== null && last.turn === last.seat && !last.finished);
@@ -339,6 +340,9 @@
       if (!myTurn) announcedStep = null;
       if (spoken.length) polite(spoken.join(" "));
       if (beloteQueued) { beloteQueued = false; announceBelote(); }
+    } else if (frame.t === "info") {
+      asked.delete(data.key);
+      assertive(data.text);
     } else if (frame.t === "done") {
       const move = moves.get(data.move);
       moves.delete(data.move);
@@ -871,8 +875,16 @@
     },
   };
 
+  // The information keys' answers are made by the room when a key asks (frames do not carry
+  // them); a view that does carry one is read at once.  A question waiting for its answer
+  // is not sent again (a key held down), unless the answer is long overdue (a lost frame).
+  const asked = new Map(); // question -> when it was sent
+  const ASK_AGAIN_MS = 3000;
   function info(question) {
-    assertive(view && view.info ? view.info[question] : S.waiting);
+    if (!view || !view.started) { assertive(S.waiting); return; }
+    if (view.info && question in view.info) { assertive(view.info[question]); return; }
+    if (Date.now() - (asked.get(question) || 0) < ASK_AGAIN_MS) return;
+    if (send("info", { key: question })) asked.set(question, Date.now());
   }
 
   // Space refused: the reason that applies (the king first, with the card, too late).

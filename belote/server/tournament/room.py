@@ -1,6 +1,6 @@
 """Tournament games played online: the room opens one table per game with the tournament's
-rules and the drawn players' seats reserved, and a finished table reports its match totals
-to the tournament by itself.
+rules and the drawn players' seats reserved, and a finished table's match totals (the bus's
+``TableFinished``) are reported to the tournament.
 
 Seats: each seat is held for its drawn player (``owner`` is ``tournament:<game id>:<seat>``,
 a label naming the place, never the player: names are not unique), until the player claims
@@ -23,18 +23,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
+from belote.server.events import TableEvent, TableFinished
 from belote.server.heavy import HeavyFailed
+from belote.server.persistence import TableRow
 from belote.server.seats import Seat
+from belote.server.table import Table
 from belote.server.tournament.service import Offload, Tournaments
 from belote.server.tournament.store import TournamentStore
 from belote.tournament.model import Game, TournamentError
-
-if TYPE_CHECKING:
-    from belote.server.room import Room
-    from belote.server.table import Table
 
 log = logging.getLogger(__name__)
 RESERVED = "tournament:"
@@ -56,13 +55,34 @@ def held_for(game_id: int, seat_no: int) -> str:
     return f"{RESERVED}{game_id}:{seat_no}"
 
 
+class TournamentTables(Protocol):
+    """What tournaments ask of the room (:class:`belote.server.room.Room` is one): open a
+    table for a game, find a game's table to seat its players."""
+
+    @property
+    def tables(self) -> Mapping[int, Table]: ...
+
+    async def create_table(self, preset: str, flag_texts: list[str],
+                           creator: str | None = None, *, name: str = "",
+                           private: bool = False, pause: bool = False) -> Table: ...
+
+
+class StoredTables(Protocol):
+    """What tournaments read of the stored tables, to catch up at a start (the room's
+    :class:`~belote.server.persistence.Store` is one)."""
+
+    async def table(self, table_id: int) -> TableRow | None: ...
+
+
 class TournamentRoom:
-    def __init__(self, room: Room, offload: Offload | None = None) -> None:
+    def __init__(self, directory: TournamentTables, stored: StoredTables, store: TournamentStore,
+                 offload: Offload | None = None) -> None:
         """``offload`` runs a draw's pairing elsewhere (the app passes
         :meth:`belote.server.heavy.HeavyWork.run`); None: a worker thread."""
-        self.room = room
+        self.directory = directory
+        self.stored = stored
         self._offload = offload
-        self.service = Tournaments(TournamentStore(room.store.engine),
+        self.service = Tournaments(store,
                                    open_per_owner=OPEN_PER_ACCOUNT,
                                    offload=self._elsewhere if offload is not None else None)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -107,7 +127,7 @@ class TournamentRoom:
             # Named after the tournament, its round and table, as the console lists them.
             suffix = f" · {game.round}.{game.table}"
             name = t.s.name[:TABLE_NAME - len(suffix)].rstrip() + suffix
-            table = await self.room.create_table(t.s.preset, flags, name=name)
+            table = await self.directory.create_table(t.s.preset, flags, name=name)
             await self.service.change(tid, "table", {"game": game.id, "table_id": table.id},
                                       by)
             await self._seat(table, game, t.s.standins)
@@ -134,9 +154,9 @@ class TournamentRoom:
         the seat held for that seat's player; returns its table."""
         t = await self.service.get(tid)
         game = t.game(game_id)
-        if game.table_id is None or game.table_id not in self.room.tables:
+        if game.table_id is None or game.table_id not in self.directory.tables:
             raise TournamentError("no_table")
-        table = self.room.tables[game.table_id]
+        table = self.directory.tables[game.table_id]
         seat_no = SEATS_OF_SIDE[seat[0]][seat[1]]
         # The place the code names; a table opened before places were held (its seats held
         # under the player's name key) is taken at that same place only.
@@ -153,13 +173,12 @@ class TournamentRoom:
         return table.id
 
     # ------------------------------------------------------------------ results
-    def table_changed(self, table: Table) -> None:
-        """The room's hook (``Room._table_changed``): a finished table reports its result."""
-        if not table.finished or table.game is None or table.id in self._reported:
+    def on_event(self, event: TableEvent) -> None:
+        """The bus's delivery: a finished table reports its result."""
+        if not isinstance(event, TableFinished) or event.table_id in self._reported:
             return
-        self._reported.add(table.id)
-        totals = list(table.game.totals)
-        task = asyncio.create_task(self._report(table.id, totals))
+        self._reported.add(event.table_id)
+        task = asyncio.create_task(self._report(event.table_id, list(event.totals)))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -187,7 +206,7 @@ class TournamentRoom:
             for game in t.games():
                 if game.result is not None or game.table_id is None:
                     continue
-                row = await self.room.store.table(game.table_id)
+                row = await self.stored.table(game.table_id)
                 record: dict[str, Any] | None = None if row is None else row.record
                 if row is None or row.status != "finished" or record is None:
                     continue

@@ -13,7 +13,7 @@ from starlette.requests import Request
 
 from belote.server.auth.names import name_key
 from belote.server.routes.tournaments.common import account_name, form_int, service, who
-from belote.server.services import services
+from belote.server.shared import shared
 from belote.tournament.events import Tournament
 from belote.tournament.model import TournamentError
 
@@ -23,12 +23,10 @@ CHANGED = "tournament.web.changed"
 
 async def do_register(request: Request, tid: int, t: Tournament, data: FormData) -> str:
     def entrant(prefix: str) -> dict[str, Any]:
-        players = [str(data.get(f"{prefix}player{n}", "")) for n in (1, 2)]
-        if t.s.format == "melee":
-            players = players[:1]
+        players = [str(data.get(f"{prefix}player{n}", "")) for n in t.fmt.player_numbers]
         return {"name": str(data.get(f"{prefix}name", "")), "players": players,
                 "club": str(data.get("club", "")) or None, "checked_in": False}
-    group = [entrant("a_"), entrant("b_")] if t.s.format == "pinasca" else [entrant("a_")]
+    group = [entrant(prefix) for prefix in t.fmt.entry_prefixes]
     await service(request).change(tid, "registered", {"entrants": group}, who(request))
     return CHANGED
 
@@ -44,7 +42,7 @@ async def do_bind(request: Request, tid: int, t: Tournament, data: FormData) -> 
     it, the player scores and takes their seats with no code."""
     name = account_name(data, "account")
     key = name_key(name) if name else ""
-    if key and await services(request).room.store.account_by_key(key) is None:
+    if key and await shared(request).room.store.account_by_key(key) is None:
         raise TournamentError("no_account", name=name)
     await service(request).change(tid, "bound", {"entrant": form_int(data, "entrant"),
                                                  "player": form_int(data, "player"),
@@ -58,7 +56,7 @@ async def do_draw(request: Request, tid: int, t: Tournament, data: FormData) -> 
 
 
 async def do_tables(request: Request, tid: int, t: Tournament, data: FormData) -> str:
-    await services(request).tournaments.open_tables(tid, who(request))
+    await shared(request).tournaments.open_tables(tid, who(request))
     return CHANGED
 
 
@@ -102,7 +100,7 @@ async def do_close(request: Request, tid: int, t: Tournament, data: FormData) ->
 async def do_organiser(request: Request, tid: int, t: Tournament, data: FormData) -> str:
     name = account_name(data, "name")
     key = name_key(name)
-    if not name or await services(request).room.store.account_by_key(key) is None:
+    if not name or await shared(request).room.store.account_by_key(key) is None:
         raise TournamentError("no_subject", subject=name)
     await service(request).store.add_organiser(tid, key)
     return CHANGED

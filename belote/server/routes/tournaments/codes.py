@@ -26,7 +26,7 @@ from belote.server.routes.tournaments.common import (
     seat_held,
     tournament,
 )
-from belote.server.services import services
+from belote.server.shared import shared
 from belote.tournament.codes import seat_of
 from belote.tournament.model import Game, TournamentError
 from belote.tournament.text import error_text
@@ -64,7 +64,7 @@ async def code_post(request: Request) -> Response:
         return back_to(here)
     # A person's own wrong codes, and those typed for this game at this address, hold
     # back only them; the address's ceiling (a flood) holds back everyone there.
-    client, guesses = address(request), services(request).limits.seat_codes
+    client, guesses = address(request), shared(request).limits.seat_codes
     narrow = (f"session:{row.id}", f"game:{tid}/{game.id}@{client}")
     if guesses.refused(client, *narrow) is not None:
         say(request, translate(lang, "tournament.error.code_guesses"), True)
@@ -96,7 +96,7 @@ async def claim(request: Request) -> Response:
         return back_to(f"/tournaments/{tid}/games/{game.id}/code")
     try:
         row = session(request)
-        table_id = await services(request).tournaments.claim(
+        table_id = await shared(request).tournaments.claim(
             tid, game.id, seat, who[0], row.account if row else None)
     except TournamentError as error:
         say(request, error_text(language(request), error), True)

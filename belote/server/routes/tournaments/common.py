@@ -14,7 +14,7 @@ from starlette.responses import RedirectResponse, Response
 from belote.i18n import translate
 from belote.server.routes.common import language, session
 from belote.server.routes.pages import render as render_page
-from belote.server.services import services
+from belote.server.shared import shared
 from belote.server.tournament.service import Tournaments
 from belote.text import TextError, clean_text
 from belote.tournament.codes import seat_of, seat_of_account
@@ -27,7 +27,7 @@ SEATS = (("seat.north", "seat.south"), ("seat.east", "seat.west"))  # side 0: N-
 
 
 def service(request: Request) -> Tournaments:
-    return services(request).tournaments.service
+    return shared(request).tournaments.service
 
 
 def form_int(data: FormData, name: str) -> int:

@@ -36,7 +36,8 @@ from belote.server.routes.tournaments.common import (
 )
 from belote.tournament.codes import fresh_codes, shown
 from belote.tournament.export import write_results
-from belote.tournament.model import FORMATS, Game, TournamentError
+from belote.tournament.formats import format_names
+from belote.tournament.model import Game, TournamentError
 from belote.tournament.standings import standings
 from belote.tournament.text import error_text, game_line
 
@@ -48,7 +49,7 @@ Slip = tuple[int, int, str, str, str]  # side, seat, player, code as printed, QR
 async def index(request: Request) -> Response:
     row = session(request)
     return await render(request, "tournament_list.html", rows=await service(request).store.list(),
-                        formats=FORMATS, presets=list(PRESETS),
+                        formats=format_names(), presets=list(PRESETS),
                         may_create=row is not None and row.account is not None)
 
 

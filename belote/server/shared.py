@@ -1,17 +1,16 @@
-"""What the room's pages and sockets share, built once by the app's composition (``app.py``).
+"""What the room's pages and sockets share, built once by the app (``app.py``).
 
-Every shared object has one name, the same on the typed :class:`Services` (read by handlers
-through :func:`services`, so that mypy checks each use) and on Starlette's ``app.state``
-(where tests and tools look).  The features (the lobby's live list, ratings, tournaments)
-are seen through the narrow interfaces below: a page needs a few of their calls, never the
-object that made them.
+Every shared object has one name, the same on the typed :class:`Shared` (read by handlers
+through :func:`shared`, so that mypy checks each use) and on Starlette's ``app.state``
+(where tests and tools look).  The room and its features (the lobby, ratings, tournaments)
+come from the composition root (:mod:`belote.server.composition`), which alone builds and
+wires them.
 """
 
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field, fields
-from typing import Any, Protocol
 
 from starlette.datastructures import State
 from starlette.requests import HTTPConnection
@@ -20,37 +19,17 @@ from starlette.templating import Jinja2Templates
 from belote.server.auth import PasswordHasherPool, RateLimiter
 from belote.server.auth.devices import KnownDevices
 from belote.server.auth.sessions import Sessions
+from belote.server.composition import Services
 from belote.server.config import Settings
 from belote.server.heavy import HeavyWork
 from belote.server.limits import CodeGuesses, KeyedLimiter
-from belote.server.ratings.store import RatingsStore
+from belote.server.lobby import LobbyFeed
+from belote.server.ratings.room import RatingsRoom
 from belote.server.room import Room
-from belote.server.tournament.service import Tournaments
+from belote.server.tournament.room import TournamentRoom
 
-
-class LobbyList(Protocol):
-    """The lobby's live list, as the lobby page reads it."""
-
-    def page(self, lang: str, uid: str | None, number: int) -> dict[str, Any]: ...
-
-
-class RatingsBoard(Protocol):
-    """Ratings, as the profile and leaderboard pages read them."""
-
-    @property
-    def store(self) -> RatingsStore: ...
-
-
-class TournamentTables(Protocol):
-    """Tournaments, as their pages change them: the service, and the online tables."""
-
-    @property
-    def service(self) -> Tournaments: ...
-
-    async def open_tables(self, tid: int, by: str) -> int: ...
-
-    async def claim(self, tid: int, game_id: int, seat: tuple[int, int], uid: str,
-                    account: int | None) -> int: ...
+# The composition's objects the handlers use, each also on ``app.state`` under its name.
+FEATURES = ("room", "lobby", "ratings", "tournaments")
 
 
 @dataclass(frozen=True)
@@ -69,12 +48,9 @@ class Limits:
 
 
 @dataclass(frozen=True)
-class Services:
+class Shared:
     settings: Settings
-    room: Room
-    lobby: LobbyList
-    ratings: RatingsBoard
-    tournaments: TournamentTables
+    services: Services  # the room and its features, wired (belote/server/composition.py)
     heavy: HeavyWork  # replays, analyses, tournament draws: off the loop, in a niced process
     sessions: Sessions
     passwords: PasswordHasherPool
@@ -89,18 +65,34 @@ class Services:
     # Plug-ins whose label could not be made at the start, and why (filled by the lifespan).
     plugin_label_failures: dict[str, str] = field(default_factory=dict)
 
+    @property
+    def room(self) -> Room:
+        return self.services.room
+
+    @property
+    def lobby(self) -> LobbyFeed:
+        return self.services.lobby
+
+    @property
+    def ratings(self) -> RatingsRoom:
+        return self.services.ratings
+
+    @property
+    def tournaments(self) -> TournamentRoom:
+        return self.services.tournaments
+
     def publish(self, state: State) -> None:
         """Put this bundle and each of its objects, under its own name, on ``app.state``."""
-        state.services = self
-        for item in fields(self):
-            setattr(state, item.name, getattr(self, item.name))
+        state.shared = self
+        for name in (*(item.name for item in fields(self)), *FEATURES):
+            setattr(state, name, getattr(self, name))
 
 
-def services(conn: HTTPConnection) -> Services:
+def shared(conn: HTTPConnection) -> Shared:
     """The app's shared objects, for a request or a WebSocket."""
-    found = conn.app.state.services
-    assert isinstance(found, Services)
+    found = conn.app.state.shared
+    assert isinstance(found, Shared)
     return found
 
 
-__all__ = ["Limits", "LobbyList", "RatingsBoard", "Services", "TournamentTables", "services"]
+__all__ = ["FEATURES", "Limits", "Shared", "shared"]

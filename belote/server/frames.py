@@ -1,0 +1,43 @@
+"""The frames of one table change, built once per kind of viewer and shared.
+
+An ``update`` frame depends on the table, the change's items and the viewer alone: its seat
+(``None``, a spectator), its language and its verbosity (:class:`~belote.server.view.Viewer`).
+So a broadcast builds each viewer's frame the first time a connection of that viewer needs
+it, and every other connection of the same viewer is sent the very same string: a table
+watched by four seats and forty spectators in two languages renders six frames, not
+forty-four.  Nothing of one connection's own goes in a shared frame: the ``done`` of its
+move, its errors, the sync that brings it what it missed (``since``) or what a bot played
+for it while it was away are built for it alone (:mod:`belote.server.table`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from belote.server.view import Item, TableState, Viewer, view_frame
+
+
+class SharedFrames:
+    """The frames of one change (``kind``: ``update`` or ``sync``), one per viewer met."""
+
+    __slots__ = ("_frames", "_items", "_kind", "_table")
+
+    def __init__(self, table: TableState, kind: str, items: Sequence[Item]) -> None:
+        self._table = table
+        self._kind = kind
+        self._items = items
+        self._frames: dict[Viewer, str] = {}
+
+    def frame(self, viewer: Viewer) -> str:
+        """``viewer``'s frame: built on first need, then the same string for every other
+        connection of that viewer."""
+        frame = self._frames.get(viewer)
+        if frame is None:
+            frame = self._frames[viewer] = view_frame(self._table, self._kind, self._items,
+                                                      viewer)
+        return frame
+
+    @property
+    def built(self) -> int:
+        """How many frames were built (one per viewer met)."""
+        return len(self._frames)

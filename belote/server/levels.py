@@ -1,0 +1,78 @@
+"""The bot levels a table's host chooses per seat, and where the room decides for each.
+
+* ``normal``: the heuristic bot, a decent club player with the seed's conventions (mossa
+  Casaro, the 10 on partner's ace, no trumping of partner's winning trick).
+* ``easy``: the same conventions, but it bids cautiously and, now and then, plays a random
+  legal card instead of its best one, as a beginner would (:mod:`belote.ai.easy`).
+* ``expert``: information-set search over the exact solver, bidding by simulation
+  (:mod:`belote.ai.expert`).
+
+After its own three the room offers the bots that other installed packages declare in the
+``belote.bots`` entry-point group (this package's own entry points, colver's agents, need
+the arena's side channel: never a level).
+
+Each level says where the room's bot path (:meth:`belote.server.bots.BotPool.decide`) runs
+it (:class:`RunsIn`): a bot that does not search decides in well under a millisecond, so
+on the event loop (a trip to a worker process would cost more than the decision); a
+searching bot, and any plug-in (whose cost nobody here knows), in the bot pool's worker
+processes, under its time limit and watchdog.
+
+This module imports no bot, nor the bot layer: the wire codec validates levels with it
+(the ``codec-imports-no-bot`` import contract); a level's bot is made by name, by the
+worker that first decides for it (:func:`belote.ai.registry.make_decider`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from importlib.metadata import entry_points
+
+# The entry-point group of bot plug-ins (belote.ai.plugins.GROUP: read here without importing
+# the bot layer; tests/server/test_bots_path.py checks that the two agree).
+PLUGIN_GROUP = "belote.bots"
+_OWN_PACKAGE = __name__.partition(".")[0]  # "belote"
+
+
+class RunsIn(StrEnum):
+    """Where the room's bot path decides for a level."""
+
+    INLINE = "inline"  # on the event loop: no search, well under a millisecond
+    POOL = "pool"  # in a worker process, under the pool's time limit and watchdog
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    name: str  # also the bot's name (belote.ai.registry.BOTS)
+    runs_in: RunsIn
+
+
+# The room's own levels, in the order the pages offer them.
+OWN = (Level("easy", RunsIn.INLINE), Level("normal", RunsIn.INLINE),
+       Level("expert", RunsIn.POOL))
+# Built-in bots that are no level of the room but decide as cheaply (tests, benchmarks).
+UNOFFERED = (Level("random", RunsIn.INLINE), Level("heuristic", RunsIn.INLINE))
+_BY_NAME = {level.name: level for level in (*OWN, *UNOFFERED)}
+
+
+def room_plugin_names() -> tuple[str, ...]:
+    """The entry points a room offers as levels, sorted: those of other packages (reads
+    names only: nothing is imported)."""
+    return tuple(sorted({ep.name for ep in entry_points(group=PLUGIN_GROUP)
+                         if not ep.value.startswith(f"{_OWN_PACKAGE}.")}))
+
+
+# The room's levels: its own three, then the plug-ins of other installed packages.
+OWN_LEVELS = tuple(level.name for level in OWN)
+LEVELS = (*OWN_LEVELS, *room_plugin_names())
+
+
+def runs_in(name: str) -> RunsIn:
+    """Where the bot ``name`` decides: a plug-in or any name not listed, in the pool (its
+    time limit and its process bound what it costs)."""
+    level = _BY_NAME.get(name)
+    return RunsIn.POOL if level is None else level.runs_in
+
+
+def runs_inline(name: str) -> bool:
+    return runs_in(name) is RunsIn.INLINE

@@ -1,0 +1,92 @@
+"""The Pinasca tournament (seed 001): neighbourhoods of two pairs, ranked together.
+
+==================================  ============================================================
+rule                                regulation (seed 001)
+==================================  ============================================================
+a neighbourhood enters two pairs    "Ogni squadra di quartiere (2 squadre)"; every pair plays,
+(no check-in)                       so nobody checks in
+every pair plays once a round,      "giocherà un totale di tre partite"; never against the other
+three rounds                        pair of its own neighbourhood; no rematch when avoidable;
+                                    otherwise at random
+a game is played to the target      "Le partite si vinceranno all'arrivo ai 1500 punti" (never
+                                    over a fixed number of deals)
+game scores: 3800/1200              :func:`belote.rules.game_score.game_scores`
+the neighbourhoods' ranking,        :func:`belote.tournament.pinasca.ranking`; an adjustment
+5/3/2/1, with adjustments           ("Girandola", "Framasun") names a neighbourhood
+==================================  ============================================================
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from belote.rules.game_score import game_scores
+from belote.tournament.formats._base import Column, Draw, TournamentFormat
+from belote.tournament.formats._draws import meetings
+from belote.tournament.formats._registry import register
+from belote.tournament.model import Settings, TournamentError
+from belote.tournament.pairing import match, shuffled
+from belote.tournament.pinasca import Adjustment as PinascaAdjustment
+from belote.tournament.pinasca import Standing as PinascaStanding
+from belote.tournament.pinasca import ranking
+from belote.tournament.records import Line, entrant_records
+from belote.tournament.view import TournamentView
+
+
+def pinasca_ranking(t: TournamentView) -> list[PinascaStanding]:
+    """Seed 001's ranking of the neighbourhoods, with the organiser's adjustments: a
+    neighbourhood's total sums every game of both its pairs ("saranno sommati i punti di
+    tutte le partite di entrambe le squadre di quartiere")."""
+    records = entrant_records(t, adjusted=False)
+    totals = {club: sum(records[p.id].points for p in pairs) for club, pairs in t.clubs().items()}
+    adjustments = [PinascaAdjustment(a.subject, a.points, a.reason) for a in t.adjustments]
+    return ranking(totals, adjustments)
+
+
+class Pinasca(TournamentFormat):
+    name = "pinasca"
+    menu_order = 0  # the default: the tournament this platform was made for
+    group_size = 2
+    has_club = True
+    has_check_in = False
+    adjusts_entrants = False  # an adjustment changes a neighbourhood's ranking points
+    standings_columns = (Column("tournament.web.col.total", lambda line: line.total),
+                         Column("tournament.web.col.ranking_points", lambda line: line.points))
+
+    def pair(self, t: TournamentView, rng: random.Random) -> Draw:
+        clubs = t.clubs()
+        if len(clubs) < 2:
+            raise TournamentError("two_neighbourhoods")
+        if any(len(pairs) != 2 for pairs in clubs.values()):
+            raise TournamentError("two_pairs")
+        met = meetings(t)
+        order = shuffled(sorted(t.entrants), rng)
+        pairs = match(order, lambda a, b: met[frozenset((a, b))],
+                      lambda a, b: t.entrants[a].club != t.entrants[b].club)
+        return Draw([((a,), (b,)) for a, b in pairs], [])
+
+    def check_settings(self, data: Mapping[str, Any]) -> None:
+        if data.get("deals") is not None:
+            raise TournamentError("pinasca_to_target")
+
+    def check_group(self, entrants: Sequence[object]) -> None:
+        if len(entrants) != 2:
+            raise TournamentError("two_pairs")
+
+    def game_scores(self, settings: Settings, totals: tuple[int, int],
+                    winner: int | None) -> tuple[int, int]:
+        assert winner is not None  # a Pinasca game is always played to the target
+        a, b = totals
+        won, lost = game_scores(max(a, b), min(a, b), target=settings.target)
+        return (won, lost) if winner == 0 else (lost, won)
+
+    def standings(self, t: TournamentView) -> list[Line]:
+        return [Line(s.place, s.team, None, s.total, s.points) for s in pinasca_ranking(t)]
+
+    def adjustment_subjects(self, t: TournamentView) -> list[str]:
+        return sorted(t.clubs())
+
+
+register(Pinasca())
