@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 import belote.server
 from belote.server import protocol as P
-from belote.server.services import Services
+from belote.server.shared import Shared
 from tests.server.helpers import connect, create_table, guest, receive, send, until
 
 LONGEST = 80  # lines a function of belote/server may have
@@ -75,12 +75,13 @@ def test_an_unknown_seat_form_is_not_found(client: TestClient) -> None:
 def test_every_shared_object_is_on_the_app_state_under_its_own_name(
         client: TestClient) -> None:
     state = client.app.state  # type: ignore[attr-defined]
-    services = state.services
-    assert isinstance(services, Services)
-    for name in ("settings", "room", "lobby", "ratings", "tournaments", "heavy", "sessions",
-                 "passwords", "devices", "limits", "refused", "templates", "levels",
-                 "replay_access", "plugin_label_failures"):
-        assert getattr(state, name) is getattr(services, name), name
+    bundle = state.shared
+    assert isinstance(bundle, Shared)
+    for name in ("settings", "services", "room", "lobby", "ratings", "tournaments", "heavy",
+                 "sessions", "passwords", "devices", "limits", "refused", "templates",
+                 "levels", "replay_access", "plugin_label_failures"):
+        assert getattr(state, name) is getattr(bundle, name), name
+    assert state.lobby is state.services.lobby  # the composition root's, under one name
 
 
 def test_no_function_of_the_server_is_over_80_lines() -> None:

@@ -20,8 +20,8 @@ from belote.i18n.announce import VERBOSITIES
 from belote.server.limits import Refusal
 from belote.server.routes.common import account, identity, language
 from belote.server.seats import level_label
-from belote.server.shared import shared
 from belote.server.settings import CATEGORIES, DECKS, PACE_MAX, THEMES, from_session
+from belote.server.shared import shared
 
 # What an HTTP error says, by status (a limit's refusal names its own message).
 ERROR_KEYS = {400: "limits.bad_form", 401: "error.web.sign_in", 403: "error.web.forbidden",

@@ -13,8 +13,8 @@ from starlette.routing import Route
 from belote.i18n import LANGUAGES, translate
 from belote.i18n.announce import VERBOSITIES
 from belote.server.routes.common import back, language, local_target, read_form
-from belote.server.shared import shared
 from belote.server.settings import PlayerSettings, SettingsError, from_form, from_session
+from belote.server.shared import shared
 
 
 def _chosen(data: FormData) -> PlayerSettings:
