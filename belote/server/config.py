@@ -74,7 +74,7 @@ class Settings:
     max_form_fields: int = 64
     # Failed invitation codes one address may try within a minute (then 429).
     code_guesses_per_minute: int = 10
-    # Wrong tournament seat codes within the window (belote/server/tournament/web.py): per
+    # Wrong tournament seat codes within the window (belote/server/routes/tournaments/codes.py): per
     # browser session and per game from one address, and in all from one address (a club's
     # players share one; only a flood reaches it).  Codes have ~40 bits: guessing is hopeless.
     seat_code_guesses: int = 20

@@ -9,6 +9,7 @@ seen and a reconnecting client is sent the whole current view (``sync``).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,6 +122,8 @@ class AskInfo:
 
 Inbound = (Hello | Act | BidText | NextHand | Sit | Stand | AddBot | RemoveBot | Start | Chat
            | Ping | BeatAnswer | AskInfo)
+# What a seat's owner or the table's host asks, by a frame or by a form.
+SeatCommand = Sit | Stand | AddBot | RemoveBot | Start
 
 
 # ---------------------------------------------------------------- outbound
@@ -320,6 +323,33 @@ def decode(text: str | bytes) -> Inbound:
         message = Act(message.action, _int(frame, "v", 0, MAX_VERSION), message.move)
     elif isinstance(message, BidText) and "v" in frame:
         message = BidText(message.text, message.move, _int(frame, "v", 0, MAX_VERSION))
+    return message
+
+
+# The frame types a form may send (its URL names the type): the seat commands.
+FORM_TYPES = ("sit", "stand", "bot", "unbot", "start")
+DEFAULT_LEVEL = "normal"  # a bot form that names no level
+
+
+def _form_number(text: object) -> object:
+    """A form field's text as the number a frame would carry, if it is one (otherwise left
+    as it is, for the field's check to refuse)."""
+    try:
+        return int(str(text))
+    except ValueError:
+        return text
+
+
+def decode_form(kind: str, form: Mapping[str, object]) -> SeatCommand:
+    """A seat form as the message a frame of type ``kind`` with the same fields decodes
+    to; raises :class:`ProtocolError` as :func:`decode` does (``unknown_type``, or
+    ``bad_field`` naming the field)."""
+    if kind not in FORM_TYPES:
+        raise ProtocolError("unknown_type", kind[:32])
+    data: dict[str, Any] = {"level": str(form.get("level", DEFAULT_LEVEL))}
+    if "seat" in form:
+        data["seat"] = _form_number(form["seat"])
+    message: SeatCommand = _DECODERS[kind](data)
     return message
 
 

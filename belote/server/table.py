@@ -18,7 +18,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from belote.engine import actions as A
 from belote.engine.dealing import secure_deck_source
@@ -106,6 +106,19 @@ class IllegalMove(Exception):
     def __init__(self, text: str) -> None:
         super().__init__(text)
         self.text = text
+
+
+class Actor(Protocol):
+    """Who sends a command: a socket's connection, or the signed-in person behind a form."""
+
+    @property
+    def uid(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def account(self) -> int | None: ...
 
 
 class Table:
@@ -553,16 +566,8 @@ class Table:
                     self._check_fresh(version)
                     await self._act(conn, self._typed_bid(conn, text), version, move)
                     self._confirm(conn, move)
-            case P.Sit(seat_no):
-                await self.sit(conn.uid, conn.name, seat_no, conn.account)
-            case P.Stand():
-                await self.stand(conn.uid)
-            case P.AddBot(seat_no, level):
-                await self.add_bot(conn.uid, seat_no, level)
-            case P.RemoveBot(seat_no):
-                await self.remove_bot(conn.uid, seat_no)
-            case P.Start():
-                await self.begin(conn.uid)
+            case P.Sit() | P.Stand() | P.AddBot() | P.RemoveBot() | P.Start():
+                await self._seat_command(conn, message)
             case P.Chat(text):
                 if not conn.name:
                     raise TableError("sign_in")  # anonymous watchers listen only
@@ -572,6 +577,25 @@ class Table:
                 self._next_hand(conn)
             case P.AskInfo(key):
                 self._answer_info(conn, key)
+
+    async def command(self, who: Actor, message: P.SeatCommand) -> None:
+        """A seat command from a form (the lobby's buttons), run in the table's task as the
+        same message from a socket is; a refusal is raised (``TableError``)."""
+        await self.call(lambda: self._seat_command(who, message))
+
+    async def _seat_command(self, who: Actor, message: P.SeatCommand) -> None:
+        """The one path of the seat commands, from a frame or a form."""
+        match message:
+            case P.Sit(seat_no):
+                await self.sit(who.uid, who.name, seat_no, who.account)
+            case P.Stand():
+                await self.stand(who.uid)
+            case P.AddBot(seat_no, level):
+                await self.add_bot(who.uid, seat_no, level)
+            case P.RemoveBot(seat_no):
+                await self.remove_bot(who.uid, seat_no)
+            case P.Start():
+                await self.begin(who.uid)
 
     def _played_before(self, conn: Connection, move: int) -> bool:
         """A numbered move this seat's client sent before and the table played (the copy a

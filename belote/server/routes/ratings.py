@@ -6,7 +6,6 @@ Bots appear on every leaderboard as reference rows, said to be bots in words, ne
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from babel.numbers import format_decimal
@@ -18,7 +17,9 @@ from starlette.routing import Route
 from belote.i18n import translate
 from belote.rules import PRESETS
 from belote.server.ratings.model import REFERENCE, ordinal
-from belote.server.ratings.store import RatingsStore
+from belote.server.routes.common import language
+from belote.server.routes.pages import error_page, render
+from belote.server.shared import shared
 
 DEFAULT_PRESET = "classic"
 BOARD_SIZE = 100  # players listed per leaderboard
@@ -48,27 +49,27 @@ def board_rows(standings: list[Any], lang: str) -> list[dict[str, Any]]:
     return rows
 
 
-def ratings_routes(store: RatingsStore, render: Callable[..., Response],
-                   language: Callable[[Request], str]) -> list[Route]:
-    async def profile(request: Request) -> Response:
-        found = await store.account(str(request.path_params["name"]))
-        if found is None:
-            raise HTTPException(404)
-        lang = language(request)
-        stats = await store.profile(found[0])
-        return render(request, "profile.html", player=found[1], stats=stats,
-                      presets=list(PRESETS), played=sum(s.played for s in stats),
-                      won=sum(s.won for s in stats),
-                      rating=lambda v: rating_text(v, lang))
+async def profile(request: Request) -> Response:
+    store = shared(request).ratings.store
+    found = await store.account(str(request.path_params["name"]))
+    if found is None:
+        raise HTTPException(404)
+    lang = language(request)
+    stats = await store.profile(found[0])
+    return render(request, "profile.html", player=found[1], stats=stats,
+                  presets=list(PRESETS), played=sum(s.played for s in stats),
+                  won=sum(s.won for s in stats),
+                  rating=lambda v: rating_text(v, lang))
 
-    async def leaderboard(request: Request) -> Response:
-        preset = request.query_params.get("preset", DEFAULT_PRESET)
-        if preset not in PRESETS:
-            return render(request, "error.html", status=400, message=translate(
-                language(request), "ratings.error.bad_preset"))
-        standings = await store.leaderboard(preset, BOARD_SIZE)
-        return render(request, "leaderboard.html", preset=preset, presets=list(PRESETS),
-                      rows=board_rows(standings, language(request)),
-                      rated=len(standings))
 
-    return [Route("/players/{name}", profile), Route("/leaderboard", leaderboard)]
+async def leaderboard(request: Request) -> Response:
+    preset = request.query_params.get("preset", DEFAULT_PRESET)
+    if preset not in PRESETS:
+        return error_page(request, 400, "ratings.error.bad_preset")
+    standings = await shared(request).ratings.store.leaderboard(preset, BOARD_SIZE)
+    return render(request, "leaderboard.html", preset=preset, presets=list(PRESETS),
+                  rows=board_rows(standings, language(request)),
+                  rated=len(standings))
+
+
+routes = [Route("/players/{name}", profile), Route("/leaderboard", leaderboard)]

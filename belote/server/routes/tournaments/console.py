@@ -1,0 +1,165 @@
+"""The list of tournaments, a new one, and the organisers' console: its changes, the table
+cards to print (with the seat codes) and the results CSV.
+
+Roles: only the tournament's organisers (signed-in accounts: the creator and the
+co-organisers it adds) change a tournament, print the table cards and download the results
+CSV; anyone may read the standings (:mod:`.public`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+
+from belote.i18n import translate
+from belote.rules import PRESETS
+from belote.server.routes.common import language, read_form, session
+from belote.server.routes.tournaments.actions import ACTIONS
+from belote.server.routes.tournaments.common import (
+    SEATS,
+    back_to,
+    form_int,
+    is_organiser,
+    not_organiser,
+    optional_int,
+    render,
+    say,
+    service,
+    tournament,
+    who,
+)
+from belote.tournament.codes import fresh_codes, shown
+from belote.tournament.export import write_results
+from belote.tournament.formats import format_names
+from belote.tournament.model import Game, TournamentError
+from belote.tournament.standings import standings
+from belote.tournament.text import error_text, game_line
+
+AUDIT_KEYS = ("round", "game", "lineup", "totals", "was", "subject", "points", "reason",
+              "entrant", "player", "account", "table_id")  # never the codes
+Slip = tuple[int, int, str, str, str]  # side, seat, player, code as printed, QR code (SVG)
+
+
+async def index(request: Request) -> Response:
+    row = session(request)
+    return await render(request, "tournament_list.html", rows=await service(request).store.list(),
+                        formats=format_names(), presets=list(PRESETS),
+                        may_create=row is not None and row.account is not None)
+
+
+async def create(request: Request) -> Response:
+    data = await read_form(request)
+    row = session(request)
+    lang = language(request)
+    if row is None or row.account is None:
+        say(request, translate(lang, "tournament.error.account_needed"), True)
+        return back_to("/tournaments")
+    try:
+        settings = {
+            "name": str(data.get("name", "")), "format": str(data.get("format", "")),
+            "preset": str(data.get("preset", "")), "target": form_int(data, "target"),
+            "rounds": form_int(data, "rounds"), "deals": optional_int(data, "deals"),
+            "rank_by": str(data.get("rank_by", "wins")),
+            "bye_points": optional_int(data, "bye_points") or 0,
+            "standins": data.get("standins") == "on"}
+        tid = await service(request).create(settings, row.name_key)
+    except TournamentError as error:
+        say(request, error_text(lang, error), True)
+        return back_to("/tournaments")
+    return back_to(f"/tournaments/{tid}")
+
+
+async def console(request: Request) -> Response:
+    tid, t = await tournament(request)
+    if not await is_organiser(request, tid):
+        return back_to(f"/tournaments/{tid}/standings")
+    lang = language(request)
+    playing = [g for g in t.current.games if g.playing] if t.current else []
+    audit = list(reversed(t.audit))
+    lines = await asyncio.to_thread(standings, t)
+    return await render(request, "tournament_console.html", tid=tid, tour=t, s=t.s,
+                        playing=playing, audit=audit, lines=lines, clubs=sorted(t.clubs()),
+                        line=lambda g: game_line(lang, t, g), detail=_detail)
+
+
+async def change(request: Request) -> Response:
+    """One of the console's changes (:mod:`.actions`), said done or refused on the console."""
+    tid, t = await tournament(request)
+    data = await read_form(request)
+    lang = language(request)
+    fn = ACTIONS.get(request.path_params["action"])
+    if fn is None:
+        raise HTTPException(404)
+    if not await is_organiser(request, tid):
+        return not_organiser(request, tid)
+    try:
+        done = await fn(request, tid, t, data)
+    except TournamentError as error:
+        say(request, error_text(lang, error), True)
+    else:
+        say(request, translate(lang, done))
+    return back_to(f"/tournaments/{tid}")
+
+
+async def cards(request: Request) -> Response:
+    """The table cards to print: each seat's player, code and QR code (organisers)."""
+    tid, t = await tournament(request)
+    if not await is_organiser(request, tid):
+        return not_organiser(request, tid)
+    games = [g for g in (t.current.games if t.current else []) if not g.bye]
+    for game in games:
+        if not game.codes and game.playing:  # drawn before games had codes
+            with contextlib.suppress(TournamentError):  # its round closed meanwhile
+                await service(request).change(tid, "codes", {
+                    "game": game.id, "codes": fresh_codes(game.lineup)}, who(request))
+    t = await service(request).get(tid)
+    games = [g for g in (t.current.games if t.current else []) if not g.bye]
+    base = str(request.base_url).rstrip("/")
+    slips = await asyncio.to_thread(_slips, tid, games, base)
+    return await render(request, "tournament_cards.html", tid=tid, tour=t, games=games,
+                        slips=slips, seats=SEATS)
+
+
+async def export(request: Request) -> Response:
+    """Every result with the line-ups: the organisers' export (the standings are public,
+    this file is not)."""
+    tid, t = await tournament(request)
+    if not await is_organiser(request, tid):
+        return not_organiser(request, tid)
+    out = io.StringIO()
+    await asyncio.to_thread(write_results, t, out, language(request))
+    return Response(out.getvalue(), media_type="text/csv; charset=utf-8", headers={
+        "content-disposition": f'attachment; filename="tournament-{tid}.csv"',
+        "cache-control": "private, no-store"})
+
+
+def _detail(data: dict[str, Any]) -> str:
+    """An audit entry's data, short: the fields an organiser looks for (never the codes)."""
+    return ", ".join(f"{k}={data[k]}" for k in AUDIT_KEYS if k in data)
+
+
+def _slips(tid: int, games: list[Game], base: str) -> dict[int, list[Slip]]:
+    """Per game, each seat's (side, seat, player, code as printed, QR code as inline SVG):
+    the QR code opens the seat-code page with the code filled in (from the URL's fragment,
+    by the page's script; without scripts the code is typed)."""
+    import segno  # the server extra (README: dependencies)
+
+    out: dict[int, list[Slip]] = {}
+    for game in games:
+        rows = []
+        for side_no, side in enumerate(game.lineup):
+            for seat_no, player in enumerate(side):
+                code = game.codes[side_no][seat_no] if game.codes else ""
+                # In the fragment: never sent to the server (its access log) nor in a
+                # Referer; the code page's script fills the field from it.
+                url = f"{base}/tournaments/{tid}/games/{game.id}/code#c={code}"
+                svg = segno.make(url, error="m").svg_inline(scale=3, omitsize=False)
+                rows.append((side_no, seat_no, player, shown(code) if code else "", svg))
+        out[game.id] = rows
+    return out

@@ -1,0 +1,46 @@
+"""The public tournament pages: the standings (live, with a projector mode), each entrant's
+history and the blank score sheets to print."""
+
+from __future__ import annotations
+
+import asyncio
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+
+from belote.server.routes.common import language
+from belote.server.routes.tournaments.common import is_organiser, render, tournament
+from belote.tournament.standings import entrant_records, standings
+from belote.tournament.text import game_line
+
+SHEET_ROWS = 20  # hands a printed score sheet has room for
+
+
+async def standings_page(request: Request) -> Response:
+    tid, t = await tournament(request)
+    projector = request.query_params.get("projector") == "1"
+    template = ("tournament_standings_table.html" if request.query_params.get("fragment")
+                else "tournament_standings.html")
+    lines = await asyncio.to_thread(standings, t)
+    return await render(request, template, tid=tid, tour=t, s=t.s, lines=lines,
+                        projector=projector, organiser=await is_organiser(request, tid))
+
+
+async def history(request: Request) -> Response:
+    tid, t = await tournament(request)
+    entrant = t.entrants.get(int(request.path_params["eid"]))
+    if entrant is None:
+        raise HTTPException(404)
+    lang = language(request)
+    games = [g for g in t.games() if any(entrant.id in side for side in g.sides)]
+    rec = (await asyncio.to_thread(entrant_records, t))[entrant.id]
+    return await render(request, "tournament_history.html", tid=tid, tour=t, entrant=entrant,
+                        games=games, rec=rec, line=lambda g: game_line(lang, t, g))
+
+
+async def sheets(request: Request) -> Response:
+    tid, t = await tournament(request)
+    games = [g for g in (t.current.games if t.current else []) if not g.bye]
+    return await render(request, "tournament_sheets.html", tid=tid, tour=t, games=games,
+                        rows=range(1, SHEET_ROWS + 1))

@@ -1,0 +1,98 @@
+"""What the room's pages and sockets share, built once by the app (``app.py``).
+
+Every shared object has one name, the same on the typed :class:`Shared` (read by handlers
+through :func:`shared`, so that mypy checks each use) and on Starlette's ``app.state``
+(where tests and tools look).  The room and its features (the lobby, ratings, tournaments)
+come from the composition root (:mod:`belote.server.composition`), which alone builds and
+wires them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, OrderedDict
+from dataclasses import dataclass, field, fields
+
+from starlette.datastructures import State
+from starlette.requests import HTTPConnection
+from starlette.templating import Jinja2Templates
+
+from belote.server.auth import PasswordHasherPool, RateLimiter
+from belote.server.auth.devices import KnownDevices
+from belote.server.auth.sessions import Sessions
+from belote.server.composition import Services
+from belote.server.config import Settings
+from belote.server.heavy import HeavyWork
+from belote.server.limits import CodeGuesses, KeyedLimiter
+from belote.server.lobby import LobbyFeed
+from belote.server.ratings.room import RatingsRoom
+from belote.server.room import Room
+from belote.server.tournament.room import TournamentRoom
+
+# The composition's objects the handlers use, each also on ``app.state`` under its name.
+FEATURES = ("room", "lobby", "ratings", "tournaments")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits on what one person or address may do (each refusal counted and logged)."""
+
+    lobby_chat: KeyedLimiter  # lobby chat lines per person: a burst, then a steady rate
+    login_by_name: RateLimiter
+    login_by_address: RateLimiter
+    signups: RateLimiter
+    new_guests: RateLimiter
+    # Wrong codes: invitation codes per address (guessing one is then hopeless), seat codes
+    # per session, per game at an address and per address (belote/server/limits.py).
+    code_guesses: CodeGuesses
+    seat_codes: CodeGuesses
+
+
+@dataclass(frozen=True)
+class Shared:
+    settings: Settings
+    services: Services  # the room and its features, wired (belote/server/composition.py)
+    heavy: HeavyWork  # replays, analyses, tournament draws: off the loop, in a niced process
+    sessions: Sessions
+    passwords: PasswordHasherPool
+    devices: KnownDevices
+    limits: Limits
+    refused: Counter[str]  # requests refused by a limit, by reason (each is logged too)
+    templates: Jinja2Templates
+    levels: tuple[str, ...]  # the bot levels offered (the plug-ins' included)
+    # Who may see a finished match's replay: (private, owners), read once from its log.
+    replay_access: OrderedDict[int, tuple[bool, frozenset[str]]] = field(
+        default_factory=OrderedDict)
+    # Plug-ins whose label could not be made at the start, and why (filled by the lifespan).
+    plugin_label_failures: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def room(self) -> Room:
+        return self.services.room
+
+    @property
+    def lobby(self) -> LobbyFeed:
+        return self.services.lobby
+
+    @property
+    def ratings(self) -> RatingsRoom:
+        return self.services.ratings
+
+    @property
+    def tournaments(self) -> TournamentRoom:
+        return self.services.tournaments
+
+    def publish(self, state: State) -> None:
+        """Put this bundle and each of its objects, under its own name, on ``app.state``."""
+        state.shared = self
+        for name in (*(item.name for item in fields(self)), *FEATURES):
+            setattr(state, name, getattr(self, name))
+
+
+def shared(conn: HTTPConnection) -> Shared:
+    """The app's shared objects, for a request or a WebSocket."""
+    found = conn.app.state.shared
+    assert isinstance(found, Shared)
+    return found
+
+
+__all__ = ["FEATURES", "Limits", "Shared", "shared"]
