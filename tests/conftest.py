@@ -59,6 +59,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.slow)
         if "postgres_url" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.postgres)
+    _slow_modules_first(items)
+
+
+def _slow_modules_first(items: list[pytest.Item]) -> None:
+    """The modules with a slow test run first, whole (their module fixtures set up once), in
+    their own order: the long engine and bot runs, then the browser's; then the rest.
+    pytest-xdist hands tests out in this order: a minute-long test started last would keep
+    one core busy after the other has run out of work."""
+    slow = {item.path for item in items if item.get_closest_marker("slow") is not None}
+    # stable: the order within each group stays
+    items.sort(key=lambda item: (item.path not in slow, item.path.is_relative_to(BROWSER)))
 
 
 # The bots this tree declares as ``belote.bots`` entry points (pyproject.toml: colver's agents),
