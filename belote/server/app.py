@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 from collections import Counter
 from collections.abc import AsyncIterator
 from datetime import timedelta
@@ -33,6 +32,7 @@ from belote.ai.plugins import label_failures, prepare_labels
 from belote.server.auth import PasswordHasherPool, RateLimiter
 from belote.server.auth.devices import KnownDevices
 from belote.server.auth.sessions import ServerSessions, Sessions, public_id
+from belote.server.collector import Collector
 from belote.server.composition import build
 from belote.server.config import Settings
 from belote.server.heavy import HeavyWork
@@ -125,12 +125,14 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
                             [level for level in LEVELS if level not in OWN_LEVELS])
     state.plugin_label_failures.clear()
     state.plugin_label_failures.update(label_failures)
-    # What start-up built lives as long as the server: keep it out of the collector's
-    # full passes, which otherwise pause every table (benchmarks/room_load.py).
-    gc.freeze()
+    # What start-up built lives as long as the server, and so do tables for their match:
+    # kept out of the collector's automatic full passes (belote/server/collector.py).
+    collector = Collector(state.settings.gc_freeze_seconds, state.settings.gc_full_seconds)
+    collector.start()
     try:
         yield
     finally:
+        await collector.stop()
         state.passwords.close()
         state.heavy.close()
         await state.services.close()

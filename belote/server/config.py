@@ -33,6 +33,11 @@ class Settings:
     # answers each from its message handler, which browsers do not slow down in a hidden tab
     # (its timers, and so its own pings, may come once a minute there).
     heartbeat_interval: float = 5.0
+    # The garbage collector (belote/server/collector.py): what has lived this long is moved
+    # out of its automatic full passes, which otherwise held the loop for a second at a
+    # thousand tables; a full pass of our own, timed and logged, every gc_full_seconds.
+    gc_freeze_seconds: float = 10.0
+    gc_full_seconds: float = 900.0
     # Origins allowed to open a WebSocket besides the server's own (Host header).
     allowed_origins: tuple[str, ...] = ()
     # Cookies carry the Secure flag (browsers keep them on https and on loopback).
