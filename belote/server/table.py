@@ -840,7 +840,8 @@ class Table:
 
     async def _bot_window(self, game: Game) -> bool:
         """Ask a bot whose belote window is open whether it announces, through the bot path
-        like any decision (at once for the levels that decide on the event loop); True when
+        like any decision (at once for the levels that decide windows on the event loop:
+        every built-in one, the expert included, belote.server.levels); True when
         it did.  Asked here, in the table's task, so that no card closes the window before
         the bot has answered; asked once per window (a bot that declines lets it close with
         the next card)."""
@@ -850,7 +851,8 @@ class Table:
         seat_no = window[0]
         self._window_asked = (seat_no, len(game.log))
         decision = await self.bots.decide(self.seats[seat_no].level,
-                                          game.observation(seat_no), table=self.id)
+                                          game.observation(seat_no), table=self.id,
+                                          window=True)
         if decision.action != A.ANNOUNCE_BELOTE:  # (the bot path checked it is legal)
             return False
         await self._commit("act", _bot_act(seat_no, decision))
