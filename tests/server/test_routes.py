@@ -107,6 +107,17 @@ def test_every_shared_object_is_on_the_app_state_under_its_own_name(
                  "levels", "replay_access", "plugin_label_failures"):
         assert getattr(state, name) is getattr(bundle, name), name
     assert state.lobby is state.services.lobby  # the composition root's, under one name
+    assert state.store is bundle.store is state.services.store
+
+
+def test_route_handlers_read_the_store_from_the_shared_objects_not_through_the_room() -> None:
+    # (review of issue 22: handlers reached the store as room.store)
+    routes = Path(belote.server.__file__).parent / "routes"
+    through_room = [f"{path.relative_to(routes)}:{n}"
+                    for path in sorted(routes.rglob("*.py"))
+                    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                    if re.search(r"\broom\.store\b", line)]
+    assert through_room == []
 
 
 def test_no_function_of_the_server_is_over_80_lines() -> None:
