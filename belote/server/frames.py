@@ -5,9 +5,11 @@ An ``update`` frame depends on the table, the change's items and the viewer alon
 So a broadcast builds each viewer's frame the first time a connection of that viewer needs
 it, and every other connection of the same viewer is sent the very same string: a table
 watched by four seats and forty spectators in two languages renders six frames, not
-forty-four.  Nothing of one connection's own goes in a shared frame: the ``done`` of its
-move, its errors, the sync that brings it what it missed (``since``) or what a bot played
-for it while it was away are built for it alone (:mod:`belote.server.table`).
+forty-four.  A whole-view ``sync`` (a join, a hello with ``since=0``) is shared the same way
+until the table next changes, so a reconnect storm renders one frame per kind of viewer.
+Nothing of one connection's own goes in a shared frame: the ``done`` of its move, its
+errors, the sync that brings it what it missed (``since``) or what a bot played for it
+while it was away are built for it alone (:mod:`belote.server.table`).
 """
 
 from __future__ import annotations
