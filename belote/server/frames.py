@@ -15,8 +15,22 @@ while it was away are built for it alone (:mod:`belote.server.table`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from belote.server.view import Item, TableState, Viewer, view_frame
+
+
+@dataclass(slots=True)
+class FrameCounts:
+    """Frames built and sent: running totals that outlive the tables that counted them."""
+
+    built: int = 0
+    sent: int = 0
+
+
+# Every table of this process, those the room has let go included (a table's own counters go
+# with it): what benchmarks/room_probe.py reads, one room per process.
+PROCESS_FRAMES = FrameCounts()
 
 
 class SharedFrames:

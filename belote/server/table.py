@@ -32,7 +32,7 @@ from belote.server import events as E
 from belote.server import protocol as P
 from belote.server.bots import BotPool, Decision
 from belote.server.connection import Connection
-from belote.server.frames import SharedFrames
+from belote.server.frames import PROCESS_FRAMES, SharedFrames
 from belote.server.limits import TokenBucket
 from belote.server.persistence import LogEntry, Store
 from belote.server.seats import Seat, seat_names
@@ -439,8 +439,7 @@ class Table:
 
     def _frame(self, conn: Connection, kind: str, items: list[Item]) -> str:
         """A frame for ``conn`` alone (a sync: what it missed, what was played for it)."""
-        self.frames_built += 1
-        self.frames_sent += 1
+        self._count_frames(1, 1)
         return view_frame(self, kind, items, self._viewer(conn))
 
     def _sync(self, conn: Connection, since: int = 0, away: list[int] | None = None) -> None:
@@ -470,8 +469,7 @@ class Table:
             self._syncs_of = made_at
         built = self._syncs.built
         frame = self._syncs.frame(self._viewer(conn))
-        self.frames_built += self._syncs.built - built
-        self.frames_sent += 1
+        self._count_frames(self._syncs.built - built, 1)
         return frame
 
     def _broadcast(self, items: list[Item]) -> None:
@@ -481,8 +479,13 @@ class Table:
         frames = SharedFrames(self, "update", items)
         for conn in list(self.connections):
             conn.send(frames.frame(self._viewer(conn)))
-        self.frames_built += frames.built
-        self.frames_sent += len(self.connections)
+        self._count_frames(frames.built, len(self.connections))
+
+    def _count_frames(self, built: int, sent: int) -> None:
+        self.frames_built += built
+        self.frames_sent += sent
+        PROCESS_FRAMES.built += built  # the process's totals: they outlive this table
+        PROCESS_FRAMES.sent += sent
 
     def send_error(self, conn: Connection, code: str, detail: str = "", move: int = 0) -> None:
         conn.send(error_frame(code, conn.lang, self.version, detail, move=move))
