@@ -330,8 +330,9 @@ def test_an_expert_tables_belote_windows_are_decided_on_the_loop_its_cards_in_th
     moves = [on_loop for o, on_loop in where_asked if A.ANNOUNCE_BELOTE not in o.legal_actions]
     assert said and windows and moves
     assert all(windows) and not any(moves)
-    inline = sum(on_loop for _, on_loop in where_asked)
-    assert pool.stats.decisions == len(where_asked) and pool.stats.inline == inline
+    # counted like any decision (a decision in the worker when the table stopped is not)
+    assert pool.stats.inline == sum(on_loop for _, on_loop in where_asked)
+    assert len(where_asked) - 1 <= pool.stats.decisions <= len(where_asked)
 
 
 # ------------------------------------------------------------------------ the wire codec

@@ -25,9 +25,9 @@ from concurrent.futures import (
 from belote.ai import DECLINE
 from belote.ai.decision import Decision, DecisionMethod, Fallback
 from belote.engine.observation import Observation
+from belote.server import levels
 from belote.server.bots.stats import BotStats, Counters
 from belote.server.bots.worker import decide, init_worker, warm_up
-from belote.server import levels
 
 log = logging.getLogger(__name__)
 
