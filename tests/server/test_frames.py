@@ -150,6 +150,8 @@ def test_whole_view_syncs_are_built_once_per_kind_of_viewer_until_the_table_chan
     [first], *others = [_outbox(c) for c in adas]
     assert all(sent[0] is first for sent in others)  # the same string
     assert first == view_frame(table, "sync", [], Viewer(HUMAN, "en"))  # a sync as built
+    for conn in (*watchers, french):
+        _outbox(conn)
     # Presence changes bump no version: the next sync is of the table as it is now
     table.seats[HUMAN].away_since = 1.0
     table._broadcast([])
