@@ -27,8 +27,10 @@ pool's decision latency and the event loop's lag, read from the room every few s
 ``--goal-tables`` (1,000) tables, half of them with one scripted human, normal bots
 elsewhere, with p99 <= 100 ms from action to broadcast and the bots' decision latency p99
 under the bot delay; then ``--expert-tables`` (50) tables, one scripted human each, expert
-bots elsewhere, with 0 fallbacks.  It prints both, with the load average, and "goal met" only
-if every condition holds:
+bots elsewhere, with 0 fallbacks.  The fallbacks are the server's own count (the bot pool's
+``fallback_total``, from the probe's lines around the measure), not rows of the tables'
+logs: a fallback that stored no move counts too.  It prints both, with the load average, and
+"goal met" only if every condition holds:
 
     .venv/bin/python benchmarks/room_load.py --goals --seconds 60
     .venv/bin/python benchmarks/room_load.py --goals --goal-tables 100 --seconds 20   # smaller
@@ -151,17 +153,16 @@ def own_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def logged_actions(db_path: Path | None) -> tuple[int, int] | None:
-    """Actions in the tables' logs, and how many of them were quick moves (a bot's
-    fallback: the pool's time limit passed, or its worker failed)."""
+def logged_actions(db_path: Path | None) -> int | None:
+    """Actions in the tables' logs (bots' included).  Not the fallbacks: a fallback that
+    stored no move (a declined belote window, a table let go meanwhile) leaves no row; they
+    come from the server's own counters (:func:`fallbacks_in_measure`)."""
     if db_path is None:
         return None
     with contextlib.closing(sqlite3.connect(f"file:{db_path}?mode=ro", uri=True,
                                             timeout=10)) as db:
-        acts, quick = db.execute(
-            "SELECT count(*), coalesce(sum(data LIKE '%\"quick\"%'), 0) FROM table_log "
-            "WHERE kind='act'").fetchone()
-        return int(acts), int(quick)
+        (acts,) = db.execute("SELECT count(*) FROM table_log WHERE kind='act'").fetchone()
+        return int(acts)
 
 
 POOL_LINE = re.compile(r"bot pool closing: (\d+) decisions, (\d+) fallbacks .*?"
@@ -213,6 +214,30 @@ def _number(text: str) -> float | None:
         return float(text)
     except ValueError:
         return None
+
+
+def _fallback_totals(text: str) -> list[int | None]:
+    """The bot pool's fallback_total on each probe line of ``text`` (None: not known)."""
+    return [int(found[1]) if found[1].isdigit() else None
+            for found in PROBE_LINE.findall(text)]
+
+
+def fallbacks_in_measure(log_bytes: bytes, log_from: int, log_to: int) -> tuple[int | None, str]:
+    """The bot pool's fallbacks during the measure, and where the figure comes from: the
+    difference of its running ``fallback_total`` between the room probe's last line before
+    the measure and its first line after it (``room_probe.py`` writes one when the server
+    stops), so every fallback counts, whether or not it stored a move; a few seconds around
+    the measure may count too (never fewer).  Without the probe, the pool's closing line:
+    the whole run, warm-up included.  None when the server's log says nothing."""
+    before = _fallback_totals(log_bytes[:log_from].decode(errors="replace"))
+    after = _fallback_totals(log_bytes[log_to:].decode(errors="replace"))
+    pool = pool_summary(log_bytes.decode(errors="replace"))
+    end = after[0] if after else (pool.fallbacks if pool is not None else None)
+    if end is None:
+        return None, "unknown: no probe line after the measure, no pool closing line"
+    if before and before[-1] is not None:
+        return end - before[-1], "the bot pool's fallback_total, probe lines around the measure"
+    return end, "the bot pool's fallback_total, the whole run (no probe line before the measure)"
 
 
 def probes(log_slice: str) -> Probes:
@@ -531,10 +556,8 @@ async def run(args: argparse.Namespace) -> Outcome:
           f"{args.tables - args.humans} all bots), {live} sustained (a frame in the last "
           f"{stale_after:.0f} s at the end); {room.tables_created} created in all; "
           f"{room.matches_finished} matches finished during the measure")
-    fallbacks = -1  # unknown (no SQLite file to read)
     if acts is not None and acts0 is not None:
-        count = acts[0] - acts0[0]
-        fallbacks = acts[1] - acts0[1]
+        count = acts - acts0
         print(f"actions: {count} in {elapsed:.1f} s = {count / elapsed:.1f}/s "
               f"across the room (bots included); human actions sent {room.human_actions}")
     print(f"frames received: {frames / elapsed:.1f}/s, "
@@ -553,8 +576,10 @@ async def run(args: argparse.Namespace) -> Outcome:
     log_text = log_bytes.decode(errors="replace")
     probed = probes(log_bytes[log_from:log_to].decode(errors="replace"))
     pool = pool_summary(log_text)
-    print(f"bot fallbacks (quick moves) during the measure: "
-          f"{fallbacks if fallbacks >= 0 else 'unknown'}")
+    counted, source = fallbacks_in_measure(log_bytes, log_from, log_to)
+    fallbacks = -1 if counted is None else counted  # -1: unknown, never "met"
+    print(f"bot fallbacks during the measure: "
+          f"{fallbacks if fallbacks >= 0 else 'unknown'} ({source})")
     if pool is not None:
         print(f"bot pool, whole run: {pool.decisions} decisions, {pool.fallbacks} fallbacks, "
               f"{pool.estimated} cards estimated by playouts (the expert's search with no "

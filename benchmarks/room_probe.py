@@ -5,15 +5,22 @@ A launcher for ``benchmarks/room_load.py`` (``--launcher benchmarks/room_probe.p
 runs it writes one line to its log every ``ROOM_PROBE_SECONDS`` (default 5)::
 
     room probe: decisions 1234 fallbacks 0 p50 0.4 p99 2.1 ms; loop lag p99 3.0 max 12.5 ms;
-    frames built 5678 sent 9012; tables 100
+    frames built 5678 sent 9012; tables 100; probe failures 0
 
 * ``decisions``, ``fallbacks``, ``p50``/``p99``: the bot pool's counters
-  (``BotPool.stats``; the percentiles over its latest decisions, see
-  ``belote.server.bots.stats.LATENCY_WINDOW``), read from the room, not guessed by clients;
+  (``BotPool.stats``: running totals, ``fallbacks`` its ``fallback_total``; the percentiles
+  over its latest decisions, see ``belote.server.bots.stats.LATENCY_WINDOW``), read from the
+  room, not guessed by clients (``room_load.py`` takes the fallbacks of its measure from
+  them: a fallback counts whether or not it stored a move);
 * ``loop lag``: how late a 50 ms timer of the event loop fires (its p99 and max since the
   last line): the time one request or one table step held the loop;
-* ``frames built`` / ``sent``: the tables' frame counters (one frame built per kind of
-  viewer, sent to each connection of that kind).
+* ``frames built`` / ``sent``: running totals of every table of the process, those the
+  room has let go included (``belote.server.frames.PROCESS_FRAMES``: one frame built per kind
+  of viewer, sent to each connection of that kind), so that the difference of two lines is
+  what was built and sent between them;
+* ``probe failures``: lines the probe could not write (each logged with its error).
+
+A last line is written when the server stops, so that a run's last figures are in the log.
 
 Nothing in the room is changed: the ASGI app is wrapped so that the probe starts with the
 app's lifespan and stops with it.
@@ -22,13 +29,14 @@ app's lifespan and stops with it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import time
 from typing import Any
 
 import uvicorn
+
+from belote.server.frames import PROCESS_FRAMES
 
 log = logging.getLogger("belote.probe")
 EVERY = float(os.environ.get("ROOM_PROBE_SECONDS", "5"))
@@ -39,7 +47,7 @@ def _ms(value: float | None) -> str:
     return "-" if value is None else f"{value * 1000:.1f}"
 
 
-def _line(room: Any, lags: list[float]) -> str:
+def _line(room: Any, lags: list[float], failures: int) -> str:
     bots = getattr(room, "bots", None)
     stats = getattr(bots, "stats", None)
     if stats is None:
@@ -49,26 +57,40 @@ def _line(room: Any, lags: list[float]) -> str:
                      f"p50 {_ms(stats.p50)} p99 {_ms(stats.p99)} ms")
     ordered = sorted(lags)
     p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] if ordered else None
-    tables = list(getattr(room, "tables", {}).values())
-    built = sum(getattr(t, "frames_built", 0) for t in tables)
-    sent = sum(getattr(t, "frames_sent", 0) for t in tables)
+    frames = PROCESS_FRAMES
     return (f"room probe: {decisions}; loop lag p99 {_ms(p99)} max "
-            f"{_ms(max(ordered, default=None))} ms; frames built {built} sent {sent}; "
-            f"tables {len(tables)}")
+            f"{_ms(max(ordered, default=None))} ms; frames built {frames.built} sent "
+            f"{frames.sent}; tables {len(getattr(room, 'tables', {}))}; probe failures "
+            f"{failures}")
 
 
-async def _probe(app: Any) -> None:
-    lags: list[float] = []
-    last = time.monotonic()
-    while True:
-        asked = time.monotonic()
-        await asyncio.sleep(TICK)
-        lags.append(max(0.0, time.monotonic() - asked - TICK))
-        if time.monotonic() - last >= EVERY:
-            last = time.monotonic()
-            with contextlib.suppress(Exception):  # a probe must never stop the room
-                log.info("%s", _line(app.state.room, lags))
-            lags = []
+class _Probe:
+    """The probe's lines, and the count of those it could not write."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.failures = 0
+        self.lags: list[float] = []
+
+    def write(self) -> None:
+        try:
+            line = _line(self.app.state.room, self.lags, self.failures)
+        except Exception:  # a probe must never stop the room: logged and counted
+            self.failures += 1
+            log.exception("room probe: no line (%d failures so far)", self.failures)
+        else:
+            log.info("%s", line)
+        self.lags = []
+
+    async def run(self) -> None:
+        last = time.monotonic()
+        while True:
+            asked = time.monotonic()
+            await asyncio.sleep(TICK)
+            self.lags.append(max(0.0, time.monotonic() - asked - TICK))
+            if time.monotonic() - last >= EVERY:
+                last = time.monotonic()
+                self.write()
 
 
 class Probed:
@@ -82,11 +104,13 @@ class Probed:
         if scope["type"] != "lifespan":
             await self.app(scope, receive, send)
             return
-        task = asyncio.create_task(_probe(self.app))
+        probe = _Probe(self.app)
+        task = asyncio.create_task(probe.run())
         try:
             await self.app(scope, receive, send)
         finally:
             task.cancel()
+            probe.write()  # the run's last figures (the pool's counters outlive its close)
 
 
 def _run(app: Any, *args: Any, **kwargs: Any) -> None:

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from belote.ai import plugins
+from belote.bot_group import BOT_GROUP
 
 # tests/helpers.py is imported as ``helpers`` by the test modules.
 sys.path.insert(0, str(Path(__file__).parent))
@@ -79,17 +80,17 @@ def _slow_modules_first(items: list[pytest.Item]) -> None:
 # names what was added, so a stale install is never silent.
 DECLARED_BOTS: dict[str, str] = tomllib.loads(
     (Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8")
-)["project"].get("entry-points", {}).get(plugins.GROUP, {})
+)["project"].get("entry-points", {}).get(BOT_GROUP, {})
 _installed_entry_points = plugins.entry_points
 _added_from_tree: list[str] = []
 
 
 def _tree_entry_points(**params: str) -> EntryPoints:
     found: EntryPoints = _installed_entry_points(**params)
-    if params.get("group") != plugins.GROUP:
+    if params.get("group") != BOT_GROUP:
         return found
     names = {ep.name for ep in found}
-    missing = [EntryPoint(name, value, plugins.GROUP) for name, value in DECLARED_BOTS.items()
+    missing = [EntryPoint(name, value, BOT_GROUP) for name, value in DECLARED_BOTS.items()
                if name not in names]
     for ep in missing:
         if ep.name not in _added_from_tree:

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from belote import bot_group
 from belote.ai import make_bot, plugins
+from belote.bot_group import BOT_GROUP, room_plugin_names
 from belote.cli import app
 from belote.cli.play import run_terminal_game
 from belote.oracles.colver.agents import REGISTERED
@@ -71,11 +73,11 @@ def test_arena_refuses_a_bad_plugin_before_any_play() -> None:
 
 def _declared(extra: dict[str, str] | None = None) -> Callable[..., EntryPoints]:
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    bots = {**declared["project"]["entry-points"][plugins.GROUP], **(extra or {})}
+    bots = {**declared["project"]["entry-points"][BOT_GROUP], **(extra or {})}
 
     def entry_points(**params: str) -> EntryPoints:
-        assert params == {"group": plugins.GROUP}
-        return EntryPoints(EntryPoint(n, v, plugins.GROUP) for n, v in bots.items())
+        assert params == {"group": BOT_GROUP}
+        return EntryPoints(EntryPoint(n, v, BOT_GROUP) for n, v in bots.items())
     return entry_points
 
 
@@ -102,6 +104,8 @@ def test_without_its_entry_point_a_colver_agent_is_an_unknown_bot(
 def test_the_room_offers_other_packages_plugins_not_colvers_agents(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # colver's agents need the arena's side channel (the whole deal): never a room level.
-    monkeypatch.setattr(plugins, "entry_points", _declared({"tiny": "belote_tiny_bot:TinyBot"}))
-    assert plugins.room_plugin_names() == ("tiny",)
+    declared = _declared({"tiny": "belote_tiny_bot:TinyBot"})
+    monkeypatch.setattr(bot_group, "entry_points", declared)  # what the room reads
+    monkeypatch.setattr(plugins, "entry_points", declared)  # what the bot layer loads
+    assert room_plugin_names() == ("tiny",)
     assert "colver-heuristic" in plugins.entry_point_names()

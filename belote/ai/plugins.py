@@ -13,7 +13,9 @@ anyone import code on the server)::
 This package declares colver's agents in the group too (``colver-heuristic``...,
 :mod:`belote.oracles.colver.agents`), so that ``belote.ai`` imports nothing from the oracles;
 they need the arena's side channel (the whole deal), so a room never offers an entry point of
-this package's own modules (:func:`room_plugin_names`), only those of other packages.
+this package's own modules, only those of other packages
+(:func:`belote.bot_group.room_plugin_names`, beside the group's name: one home, which the
+room reads without loading the bot layer).
 
 A ``module:Class`` is imported as ``python -m belote`` would import it, from the current
 directory too: the ``belote`` console script does not put the current directory on
@@ -33,25 +35,14 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from belote.ai.base import Player
-
-GROUP = "belote.bots"
-_OWN_PACKAGE = __name__.partition(".")[0]  # "belote"
+from belote.bot_group import BOT_GROUP
 
 log = logging.getLogger(__name__)
 
 
 def entry_point_names() -> tuple[str, ...]:
     """Names of the bots installed packages declare in the ``belote.bots`` group, sorted."""
-    return tuple(sorted({ep.name for ep in entry_points(group=GROUP)}))
-
-
-def room_plugin_names() -> tuple[str, ...]:
-    """The entry points a room offers as levels, sorted: those of other packages.  Bots this
-    package declares itself live in its own modules (``belote.``) and are arena bots (colver's
-    agents need the whole deal); the room's own levels are :data:`belote.server.levels.OWN_LEVELS`.
-    Reads names only: nothing is imported."""
-    return tuple(sorted({ep.name for ep in entry_points(group=GROUP)
-                         if not ep.value.startswith(f"{_OWN_PACKAGE}.")}))
+    return tuple(sorted({ep.name for ep in entry_points(group=BOT_GROUP)}))
 
 
 def _load_class(spec: str, from_cwd: bool = False) -> Any:
@@ -86,7 +77,7 @@ def load_plugin(name: str, seed: int | None = None) -> Player:
     if ":" in name:
         cls = _load_class(name, from_cwd=True)
     else:
-        found = [ep for ep in entry_points(group=GROUP) if ep.name == name]
+        found = [ep for ep in entry_points(group=BOT_GROUP) if ep.name == name]
         if not found:
             raise ValueError(f"no bot plug-in {name!r}")
         cls = _load_class(found[0].value)
@@ -122,7 +113,7 @@ def plugin_label(name: str) -> str:
 
 
 def _label(name: str) -> str:
-    found = [ep for ep in entry_points(group=GROUP) if ep.name == name]
+    found = [ep for ep in entry_points(group=BOT_GROUP) if ep.name == name]
     if not found:
         raise ValueError(f"no bot plug-in {name!r}")
     label = getattr(_load_class(found[0].value), "name", None)

@@ -5,16 +5,32 @@ An ``update`` frame depends on the table, the change's items and the viewer alon
 So a broadcast builds each viewer's frame the first time a connection of that viewer needs
 it, and every other connection of the same viewer is sent the very same string: a table
 watched by four seats and forty spectators in two languages renders six frames, not
-forty-four.  Nothing of one connection's own goes in a shared frame: the ``done`` of its
-move, its errors, the sync that brings it what it missed (``since``) or what a bot played
-for it while it was away are built for it alone (:mod:`belote.server.table`).
+forty-four.  A whole-view ``sync`` (a join, a hello with ``since=0``) is shared the same way
+until the table next changes, so a reconnect storm renders one frame per kind of viewer.
+Nothing of one connection's own goes in a shared frame: the ``done`` of its move, its
+errors, the sync that brings it what it missed (``since``) or what a bot played for it
+while it was away are built for it alone (:mod:`belote.server.table`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from belote.server.view import Item, TableState, Viewer, view_frame
+
+
+@dataclass(slots=True)
+class FrameCounts:
+    """Frames built and sent: running totals that outlive the tables that counted them."""
+
+    built: int = 0
+    sent: int = 0
+
+
+# Every table of this process, those the room has let go included (a table's own counters go
+# with it): what benchmarks/room_probe.py reads, one room per process.
+PROCESS_FRAMES = FrameCounts()
 
 
 class SharedFrames:

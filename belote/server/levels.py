@@ -15,7 +15,10 @@ Each level says where the room's bot path (:meth:`belote.server.bots.BotPool.dec
 it (:class:`RunsIn`): a bot that does not search decides in well under a millisecond, so
 on the event loop (a trip to a worker process would cost more than the decision); a
 searching bot, and any plug-in (whose cost nobody here knows), in the bot pool's worker
-processes, under its time limit and watchdog.
+processes, under its time limit and watchdog.  A level also says where its belote windows
+are decided (``windows_in``): the expert searches for its cards and bids, but announces a
+belote by rule, with the card, so its windows decide on the loop too; a window asked in
+the pool would queue behind card searches while the table's own task waits for it.
 
 This module imports no bot, nor the bot layer: the wire codec validates levels with it
 (the ``codec-imports-no-bot`` import contract); a level's bot is made by name, by the
@@ -26,12 +29,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from importlib.metadata import entry_points
 
-# The entry-point group of bot plug-ins (belote.ai.plugins.GROUP: read here without importing
-# the bot layer; tests/server/test_bots_path.py checks that the two agree).
-PLUGIN_GROUP = "belote.bots"
-_OWN_PACKAGE = __name__.partition(".")[0]  # "belote"
+# (the plug-ins' group and which of them a room offers: one home, below the bot layer)
+from belote.bot_group import room_plugin_names
 
 
 class RunsIn(StrEnum):
@@ -44,22 +44,21 @@ class RunsIn(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Level:
     name: str  # also the bot's name (belote.ai.registry.BOTS)
-    runs_in: RunsIn
+    runs_in: RunsIn  # its cards, bids and declarations
+    # Its belote windows (announce or let the window close): INLINE only for a bot whose
+    # answer there is a rule, no search (tests/server/test_bots_path.py checks each).
+    windows_in: RunsIn
 
 
-# The room's own levels, in the order the pages offer them.
-OWN = (Level("easy", RunsIn.INLINE), Level("normal", RunsIn.INLINE),
-       Level("expert", RunsIn.POOL))
+# The room's own levels, in the order the pages offer them.  The expert's belote windows
+# are the heuristic's rule (belote.ai.expert: "announcements follow the heuristic bot").
+OWN = (Level("easy", RunsIn.INLINE, RunsIn.INLINE),
+       Level("normal", RunsIn.INLINE, RunsIn.INLINE),
+       Level("expert", RunsIn.POOL, RunsIn.INLINE))
 # Built-in bots that are no level of the room but decide as cheaply (tests, benchmarks).
-UNOFFERED = (Level("random", RunsIn.INLINE), Level("heuristic", RunsIn.INLINE))
+UNOFFERED = (Level("random", RunsIn.INLINE, RunsIn.INLINE),
+             Level("heuristic", RunsIn.INLINE, RunsIn.INLINE))
 _BY_NAME = {level.name: level for level in (*OWN, *UNOFFERED)}
-
-
-def room_plugin_names() -> tuple[str, ...]:
-    """The entry points a room offers as levels, sorted: those of other packages (reads
-    names only: nothing is imported)."""
-    return tuple(sorted({ep.name for ep in entry_points(group=PLUGIN_GROUP)
-                         if not ep.value.startswith(f"{_OWN_PACKAGE}.")}))
 
 
 # The room's levels: its own three, then the plug-ins of other installed packages.
@@ -76,3 +75,14 @@ def runs_in(name: str) -> RunsIn:
 
 def runs_inline(name: str) -> bool:
     return runs_in(name) is RunsIn.INLINE
+
+
+def windows_in(name: str) -> RunsIn:
+    """Where the bot ``name`` decides its belote windows: a plug-in or any name not listed,
+    in the pool (nobody here knows whether it searches there)."""
+    level = _BY_NAME.get(name)
+    return RunsIn.POOL if level is None else level.windows_in
+
+
+def windows_inline(name: str) -> bool:
+    return windows_in(name) is RunsIn.INLINE

@@ -9,6 +9,7 @@ seen and a reconnecting client is sent the whole current view (``sync``).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -264,11 +265,16 @@ def _info(data: dict[str, Any]) -> AskInfo:
     return AskInfo(key)
 
 
+# The level of a bot that names none, in a frame or a form alike (a form posted by a plain
+# client, with the seat alone; the room's own pages always send the level they show).
+DEFAULT_LEVEL = "normal"
+
+
 def _level(data: dict[str, Any]) -> str:
-    level = data.get("level")
-    if level not in LEVELS:
+    level = data.get("level", DEFAULT_LEVEL)
+    if not isinstance(level, str) or level not in LEVELS:
         raise ProtocolError("bad_field", "level")
-    return str(level)
+    return level
 
 
 MAX_VERSION = 2**62
@@ -328,16 +334,17 @@ def decode(text: str | bytes) -> Inbound:
 
 # The frame types a form may send (its URL names the type): the seat commands.
 FORM_TYPES = ("sit", "stand", "bot", "unbot", "start")
-DEFAULT_LEVEL = "normal"  # a bot form that names no level
+# A form's number, as a frame's JSON number would be written: ASCII digits only (no sign,
+# space, underscore or other script's digits, all of which int() takes).
+_FORM_NUMBER = re.compile(r"[0-9]{1,2}")
 
 
 def _form_number(text: object) -> object:
     """A form field's text as the number a frame would carry, if it is one (otherwise left
-    as it is, for the field's check to refuse)."""
-    try:
-        return int(str(text))
-    except ValueError:
-        return text
+    as it is, for the field's check to refuse, as it refuses a frame's string)."""
+    if isinstance(text, str) and _FORM_NUMBER.fullmatch(text):
+        return int(text)
+    return text
 
 
 def decode_form(kind: str, form: Mapping[str, object]) -> SeatCommand:
@@ -346,7 +353,9 @@ def decode_form(kind: str, form: Mapping[str, object]) -> SeatCommand:
     ``bad_field`` naming the field)."""
     if kind not in FORM_TYPES:
         raise ProtocolError("unknown_type", kind[:32])
-    data: dict[str, Any] = {"level": str(form.get("level", DEFAULT_LEVEL))}
+    data: dict[str, Any] = {}
+    if "level" in form:  # (left out, it is left out of the frame too: one default)
+        data["level"] = form["level"]
     if "seat" in form:
         data["seat"] = _form_number(form["seat"])
     message: SeatCommand = _DECODERS[kind](data)

@@ -24,12 +24,14 @@ from belote.server.config import Settings
 from belote.server.heavy import HeavyWork
 from belote.server.limits import CodeGuesses, KeyedLimiter
 from belote.server.lobby import LobbyFeed
+from belote.server.persistence import Store
 from belote.server.ratings.room import RatingsRoom
 from belote.server.room import Room
 from belote.server.tournament.room import TournamentRoom
 
-# The composition's objects the handlers use, each also on ``app.state`` under its name.
-FEATURES = ("room", "lobby", "ratings", "tournaments")
+# The composition's objects the handlers use, each also on ``app.state`` under its name (the
+# store among them: handlers read it here, never through the room).
+FEATURES = ("store", "room", "lobby", "ratings", "tournaments")
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,10 @@ class Shared:
         default_factory=OrderedDict)
     # Plug-ins whose label could not be made at the start, and why (filled by the lifespan).
     plugin_label_failures: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def store(self) -> Store:
+        return self.services.store
 
     @property
     def room(self) -> Room:

@@ -32,7 +32,7 @@ from belote.server import events as E
 from belote.server import protocol as P
 from belote.server.bots import BotPool, Decision
 from belote.server.connection import Connection
-from belote.server.frames import SharedFrames
+from belote.server.frames import PROCESS_FRAMES, SharedFrames
 from belote.server.limits import TokenBucket
 from belote.server.persistence import LogEntry, Store
 from belote.server.seats import Seat, seat_names
@@ -175,6 +175,12 @@ class Table:
         # (seat or spectator, language, verbosity) and sends it to each of its connections.
         self.frames_built = 0
         self.frames_sent = 0
+        # The whole-view syncs of the table as it is now (a join, a hello with since=0: the
+        # same for every connection of a kind of viewer), shared until the next change or
+        # broadcast (which _broadcasts counts: a change of presence bumps no version).
+        self._syncs: SharedFrames | None = None
+        self._syncs_of: tuple[int, int] = (-1, -1)  # (version, broadcasts) they were made at
+        self._broadcasts = 0
         self.storage_failures = 0  # in a row; 0 once a change is stored again
         self.storage_failures_total = 0
         # The ids of the moves each seat's client numbered and the table played, from the
@@ -433,30 +439,53 @@ class Table:
 
     def _frame(self, conn: Connection, kind: str, items: list[Item]) -> str:
         """A frame for ``conn`` alone (a sync: what it missed, what was played for it)."""
-        self.frames_built += 1
-        self.frames_sent += 1
+        self._count_frames(1, 1)
         return view_frame(self, kind, items, self._viewer(conn))
 
     def _sync(self, conn: Connection, since: int = 0, away: list[int] | None = None) -> None:
         """The whole view, with the recent sentences the client has not heard (all of them
         if ``since`` is older than what the table keeps), and, for a player coming back,
-        what a bot played for them (``away``)."""
+        what a bot played for them (``away``).  A sync of all the recent sentences and no
+        away summary is the same for every connection of a kind of viewer: shared (a
+        reconnect storm builds one frame per kind of viewer, not one per connection)."""
         recent = list(self.recent)
         if since and recent and since >= recent[0][0] - 1:
-            recent = [(v, item) for v, item in recent if v > since]
-        items = [item for _, item in recent]
+            items = [item for v, item in recent if v > since]
+        elif not away:
+            conn.send(self._shared_sync(conn))
+            return
+        else:
+            items = [item for _, item in recent]
         if away:
             items.append(AwaySummary(tuple(away)))
         conn.send(self._frame(conn, "sync", items))
 
+    def _shared_sync(self, conn: Connection) -> str:
+        """``conn``'s whole-view sync, built once per kind of viewer until the table next
+        changes or broadcasts."""
+        made_at = (self.version, self._broadcasts)
+        if self._syncs is None or self._syncs_of != made_at:
+            self._syncs = SharedFrames(self, "sync", [item for _, item in self.recent])
+            self._syncs_of = made_at
+        built = self._syncs.built
+        frame = self._syncs.frame(self._viewer(conn))
+        self._count_frames(self._syncs.built - built, 1)
+        return frame
+
     def _broadcast(self, items: list[Item]) -> None:
         """Every connection hears of a change: one frame built per kind of viewer, the same
         string sent to each connection of that kind."""
+        self._broadcasts += 1  # the table changed: the shared syncs are of the past
         frames = SharedFrames(self, "update", items)
         for conn in list(self.connections):
             conn.send(frames.frame(self._viewer(conn)))
-        self.frames_built += frames.built
-        self.frames_sent += len(self.connections)
+        self._count_frames(frames.built, len(self.connections))
+
+    def _count_frames(self, built: int, sent: int) -> None:
+        self.frames_built += built
+        self.frames_sent += sent
+        PROCESS_FRAMES.built += built  # the process's totals: they outlive this table
+        PROCESS_FRAMES.sent += sent
 
     def send_error(self, conn: Connection, code: str, detail: str = "", move: int = 0) -> None:
         conn.send(error_frame(code, conn.lang, self.version, detail, move=move))
@@ -840,7 +869,8 @@ class Table:
 
     async def _bot_window(self, game: Game) -> bool:
         """Ask a bot whose belote window is open whether it announces, through the bot path
-        like any decision (at once for the levels that decide on the event loop); True when
+        like any decision (at once for the levels that decide windows on the event loop:
+        every built-in one, the expert included, belote.server.levels); True when
         it did.  Asked here, in the table's task, so that no card closes the window before
         the bot has answered; asked once per window (a bot that declines lets it close with
         the next card)."""
@@ -850,7 +880,8 @@ class Table:
         seat_no = window[0]
         self._window_asked = (seat_no, len(game.log))
         decision = await self.bots.decide(self.seats[seat_no].level,
-                                          game.observation(seat_no), table=self.id)
+                                          game.observation(seat_no), table=self.id,
+                                          window=True)
         if decision.action != A.ANNOUNCE_BELOTE:  # (the bot path checked it is legal)
             return False
         await self._commit("act", _bot_act(seat_no, decision))

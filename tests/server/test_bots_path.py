@@ -21,33 +21,35 @@ from belote.ai.decision import Decision, DecisionMethod, Fallback
 from belote.engine import actions as A
 from belote.engine.dealing import seeded_deck_source
 from belote.engine.observation import Observation
-from belote.engine.state import Game
+from belote.engine.state import Game, Phase
 from belote.rules import find_preset
 from belote.server.bots import BotPool, decide
 from belote.server.levels import (
     LEVELS,
+    OWN,
     OWN_LEVELS,
-    PLUGIN_GROUP,
+    UNOFFERED,
     RunsIn,
-    room_plugin_names,
     runs_in,
     runs_inline,
+    windows_in,
 )
 from belote.server.seats import Seat
 from belote.server.table import Table
 
 
 def test_the_levels_registry_says_where_each_level_decides() -> None:
-    from belote.ai import plugins
+    from belote import bot_group
 
     assert OWN_LEVELS == ("easy", "normal", "expert") and LEVELS[:3] == OWN_LEVELS
     assert runs_in("easy") is runs_in("normal") is runs_in("random") is RunsIn.INLINE
     assert runs_in("expert") is RunsIn.POOL
     # a plug-in or any other name: its cost is unknown, the pool bounds it
     assert runs_in("tiny") is RunsIn.POOL and not runs_inline("examples.first_legal_bot:X")
-    # read without the bot layer, the same plug-ins as the bot layer's own reading
-    assert PLUGIN_GROUP == plugins.GROUP
-    assert room_plugin_names() == plugins.room_plugin_names()
+    # the plug-ins' group and which of them a room offers: one home, below the bot layer,
+    # that the room reads without loading it and the bot layer loads plug-ins from
+    assert bot_group.BOT_GROUP == "belote.bots"
+    assert LEVELS[len(OWN_LEVELS):] == bot_group.room_plugin_names()
 
 
 def _observation() -> Observation:
@@ -200,6 +202,141 @@ def test_a_bots_belote_window_is_decided_through_the_bot_path(inline: bool) -> N
     assert all(o.seat != o.current_player for o in windows)
     assert pool.stats.decisions == len(asked)
     assert pool.stats.inline == (len(asked) if inline else 0)
+
+
+def _bare_belote(observation: Observation) -> int:
+    """withheld_belote's move, counting nothing: a belote card bare as soon as it may."""
+    belote = [a - A.PLAY_ANNOUNCE_BASE for a in observation.legal_actions
+              if A.PLAY_ANNOUNCE_BASE <= a < A.PASS]
+    return belote[0] if belote else decide("normal", observation).action
+
+
+def _belote_window() -> Observation:
+    """The observation of a seat whose belote window is open, out of its turn."""
+    decks = seeded_deck_source(3)
+    game = Game(find_preset("classic"))
+    for _ in range(5000):
+        window = game.seats_with_open_window()
+        if window:
+            return game.observation(window[0])
+        if game.phase == Phase.MATCH_OVER:
+            break
+        if game.phase == Phase.DEAL:
+            game.deal(decks())
+            continue
+        seat = game.current_player()
+        game.apply(_bare_belote(game.observation(seat)), seat)
+    raise AssertionError("no belote window in a match")
+
+
+def test_the_registry_says_where_belote_windows_are_decided_and_it_is_true() -> None:
+    # the expert searches its cards and bids in the pool, but its windows are a rule
+    assert runs_in("expert") is RunsIn.POOL and windows_in("expert") is RunsIn.INLINE
+    assert windows_in("tiny") is RunsIn.POOL  # a plug-in: nobody here knows its cost
+    window = _belote_window()
+    assert A.ANNOUNCE_BELOTE in window.legal_actions and window.seat != window.current_player
+    for level in (*OWN, *UNOFFERED):
+        if level.windows_in is RunsIn.INLINE:
+            decision = decide(level.name, window, time.monotonic() + 1.0)
+            # a rule (or a random slip), no search: no world solved, no searching method
+            assert decision.worlds is None, level.name
+            assert decision.method not in SEARCHED, (level.name, decision.method)
+
+
+SEARCHED = {DecisionMethod.EXACT, DecisionMethod.PLAYOUTS, DecisionMethod.SIMULATED,
+            DecisionMethod.ESTIMATED, DecisionMethod.HURRIED}
+
+
+def _loop_or_busy_worker(level: str, observation: Observation, deadline: float) -> Decision:
+    """On the loop: the normal bot's decision, marked RULE.  In the worker: it holds the
+    worker until ``_release`` is set (a long card search), marked HEURISTIC."""
+    if threading.current_thread() is threading.main_thread():
+        return dataclasses.replace(decide("normal", observation, deadline),
+                                   method=DecisionMethod.RULE)
+    _release.wait(10.0)
+    return dataclasses.replace(decide("normal", observation, deadline),
+                               method=DecisionMethod.HEURISTIC)
+
+
+_release = threading.Event()
+
+
+def test_a_searching_levels_belote_window_is_decided_on_the_loop_not_behind_its_searches(
+        ) -> None:
+    # (review of issue 22: an expert's window queued in the pool behind card searches while
+    # its table's task waited, and a late window fell back)
+    _release.clear()
+    window = _belote_window()
+
+    async def run() -> tuple[Decision, float, Decision, BotPool]:
+        pool = _Threads(1, 30.0, task=_loop_or_busy_worker, warm=no_warm_up)
+        try:
+            search = asyncio.create_task(pool.decide("expert", _observation(), table=1))
+            while pool.queued == 0:  # the expert's card search holds the one worker
+                await asyncio.sleep(0.001)
+            started = time.monotonic()
+            expert = await pool.decide("expert", window, table=2, window=True)
+            took = time.monotonic() - started
+            plugin = asyncio.create_task(pool.decide("tiny", window, table=3, window=True))
+            await asyncio.sleep(0.05)
+            _release.set()
+            await search
+            return expert, took, await plugin, pool
+        finally:
+            _release.set()
+            pool.close()
+
+    expert, took, plugin, pool = asyncio.run(run())
+    assert expert.method is DecisionMethod.RULE and expert.fallback is None  # on the loop
+    assert expert.action == A.ANNOUNCE_BELOTE and took < 1.0
+    assert plugin.method is DecisionMethod.HEURISTIC  # a plug-in's window: in the worker
+    # still the one path: counted like any decision
+    assert (pool.stats.decisions, pool.stats.inline, pool.stats.fallback_total) == (3, 1, 0)
+
+
+where_asked: list[tuple[Observation, bool]] = []
+
+
+def withheld_belote_where(level: str, observation: Observation, deadline: float) -> Decision:
+    """withheld_belote, noting whether each decision ran on the event loop."""
+    where_asked.append((observation, threading.current_thread() is threading.main_thread()))
+    return Decision(_bare_belote(observation), DecisionMethod.RULE)
+
+
+def test_an_expert_tables_belote_windows_are_decided_on_the_loop_its_cards_in_the_pool(
+        ) -> None:
+    where_asked.clear()
+
+    async def run() -> tuple[list[dict[str, Any]], BotPool]:
+        pool = BotPool(0, 30.0, task=withheld_belote_where, warm=no_warm_up)  # the registry
+        log = _Log()
+        table = Table(1, "classic", {}, log, pool, bot_delay=0.0)  # type: ignore[arg-type]
+        table._deck_source = seeded_deck_source(3)
+        table.start()
+        try:
+            await table.call(lambda: table.seat_everyone(
+                [Seat("bot", level="expert") for _ in range(4)]))
+            await table.call(lambda: table.start_match(0))
+            for _ in range(6000):
+                said = [d for kind, d in log.entries
+                        if kind == "act" and d["action"] == A.ANNOUNCE_BELOTE]
+                if said or table.finished:
+                    return said, pool
+                await asyncio.sleep(0.01)
+            raise AssertionError("no belote in a minute")
+        finally:
+            await table.stop()
+            pool.close()
+
+    said, pool = asyncio.run(run())
+    # a window out of turn: on the loop; a card or bid (no window open): in the pool
+    windows = [on_loop for o, on_loop in where_asked if o.seat != o.current_player]
+    moves = [on_loop for o, on_loop in where_asked if A.ANNOUNCE_BELOTE not in o.legal_actions]
+    assert said and windows and moves
+    assert all(windows) and not any(moves)
+    # counted like any decision (a decision in the worker when the table stopped is not)
+    assert pool.stats.inline == sum(on_loop for _, on_loop in where_asked)
+    assert len(where_asked) - 1 <= pool.stats.decisions <= len(where_asked)
 
 
 # ------------------------------------------------------------------------ the wire codec

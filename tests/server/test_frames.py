@@ -24,7 +24,7 @@ from belote.server import frames as frames_module
 from belote.server.connection import Connection
 from belote.server.seats import Seat, seat_names
 from belote.server.table import Table, TableLimits
-from belote.server.view import Item, Viewer, view_frame
+from belote.server.view import Item, Notice, Viewer, view_frame
 from tests.server.helpers import (
     Identities,
     ask_info,
@@ -134,6 +134,40 @@ def test_a_sync_is_its_connections_own() -> None:
     assert json.loads(sync)["t"] == "sync"
     assert any(e["kind"] == "away_summary" for e in json.loads(sync)["d"]["events"])
     assert _outbox(watcher) == []
+
+
+def test_whole_view_syncs_are_built_once_per_kind_of_viewer_until_the_table_changes(
+        ) -> None:
+    # (review of issue 22: a reconnect storm built one sync per connection)
+    table = _table()
+    adas = [Connection("uid-ada", "Ada", "en") for _ in range(4)]
+    watchers = [Connection(f"spectator-{n}", "", "en") for n in range(4)]
+    french = Connection("spectator-fr", "", "fr")
+    for conn in (*adas, *watchers, french):  # they join (or say hello with since=0)
+        table.connections.add(conn)
+        table._sync(conn)
+    assert (table.frames_built, table.frames_sent) == (3, 9)  # three kinds of viewer
+    [first], *others = [_outbox(c) for c in adas]
+    assert all(sent[0] is first for sent in others)  # the same string
+    assert first == view_frame(table, "sync", [], Viewer(HUMAN, "en"))  # a sync as built
+    for conn in (*watchers, french):
+        _outbox(conn)
+    # Presence changes bump no version: the next sync is of the table as it is now
+    table.seats[HUMAN].away_since = 1.0
+    table._broadcast([])
+    built = table.frames_built
+    table._sync(watchers[0])
+    [_update, resync] = _outbox(watchers[0])
+    assert table.frames_built == built + 1
+    assert json.loads(resync)["d"]["view"]["seats"][HUMAN]["away"] is True
+    # What a connection missed (since) or what was played for it (away) stays its own
+    table.version += 1
+    table.recent.append((table.version, Notice("sala.notice.ready", {"seat": HUMAN})))
+    built = table.frames_built
+    table._sync(watchers[1], since=table.version)
+    table._sync(watchers[2], since=table.version)
+    table._sync(adas[0], away=[0])
+    assert table.frames_built == built + 3
 
 
 def test_information_is_answered_for_the_askers_seat(client: TestClient) -> None:

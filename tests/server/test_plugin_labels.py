@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from belote.ai import plugins
+from belote.bot_group import BOT_GROUP
 from belote.server import app as app_module
 from belote.server.app import create_app
 from tests.server.conftest import client_for, make_settings
@@ -74,7 +75,7 @@ FAKE = {"named": "NamedBot", "nameless": "NamelessBot", "broken": "BrokenBot"}
 
 @pytest.fixture
 def fake_plugins(monkeypatch: pytest.MonkeyPatch) -> None:
-    found = [EntryPoint(name, f"{__name__}:{cls}", plugins.GROUP) for name, cls in FAKE.items()]
+    found = [EntryPoint(name, f"{__name__}:{cls}", BOT_GROUP) for name, cls in FAKE.items()]
     monkeypatch.setattr(plugins, "entry_points",
                         lambda group: [ep for ep in found if ep.group == group])
     monkeypatch.setattr(app_module, "LEVELS", (*app_module.OWN_LEVELS, *FAKE))

@@ -16,6 +16,7 @@ from belote.server import protocol as P
     ({"t": "sit", "d": {"seat": 3}}, P.Sit(3)),
     ({"t": "stand", "d": {}}, P.Stand()),
     ({"t": "bot", "d": {"seat": 1, "level": "expert"}}, P.AddBot(1, "expert")),
+    ({"t": "bot", "d": {"seat": 1}}, P.AddBot(1, P.DEFAULT_LEVEL)),  # a form's too
     ({"t": "unbot", "d": {"seat": 0}}, P.RemoveBot(0)),
     ({"t": "start"}, P.Start()),
     ({"t": "chat", "d": {"text": "  ciao   a tutti "}}, P.Chat("ciao a tutti")),
@@ -37,6 +38,8 @@ def test_decode_reads_every_inbound_type(frame: dict[str, object], message: P.In
     ('{"t": "act", "d": {"a": -1}}', "bad_field"),
     ('{"t": "sit", "d": {"seat": 4}}', "bad_field"),
     ('{"t": "bot", "d": {"seat": 1, "level": "godlike"}}', "bad_field"),
+    ('{"t": "bot", "d": {"seat": 1, "level": ["normal"]}}', "bad_field"),
+    ('{"t": "sit", "d": {"seat": "2"}}', "bad_field"),
     ('{"t": "chat", "d": {"text": "   "}}', "bad_chat"),
     ('{"t": "chat", "d": {"text": "' + "a" * (P.MAX_CHAT + 1) + '"}}', "bad_chat"),
     ('{"t": "explode"}', "unknown_type"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,8 @@ LONGEST = 80  # lines a function of belote/server may have
     ("stand", {}, {}),
     ("bot", {"seat": "1", "level": "expert"}, {"seat": 1, "level": "expert"}),
     ("bot", {"seat": "0"}, {"seat": 0, "level": "normal"}),  # the form's default level
+    ("bot", {"seat": "0"}, {"seat": 0}),  # the frame's: one default (protocol.DEFAULT_LEVEL)
+    ("sit", {"seat": "03"}, {"seat": 3}),  # ASCII digits
     ("unbot", {"seat": "3"}, {"seat": 3}),
     ("start", {}, {}),
 ])
@@ -40,6 +43,16 @@ def test_a_seat_form_decodes_into_the_message_of_the_same_frame(
     ("sit", {"seat": "two"}, "bad_field", "seat"),
     ("sit", {}, "bad_field", "seat"),
     ("bot", {"seat": "1", "level": "godlike"}, "bad_field", "level"),
+    ("bot", {"seat": "1", "level": ""}, "bad_field", "level"),
+    # what int() reads but no frame's number is (review of issue 22): a form accepts only
+    # what the frame accepts
+    ("sit", {"seat": " 2 "}, "bad_field", "seat"),
+    ("sit", {"seat": "+1"}, "bad_field", "seat"),
+    ("sit", {"seat": "\u0663"}, "bad_field", "seat"),  # ARABIC-INDIC DIGIT THREE
+    ("sit", {"seat": "1_0"}, "bad_field", "seat"),
+    ("sit", {"seat": "2\n"}, "bad_field", "seat"),
+    ("sit", {"seat": ""}, "bad_field", "seat"),
+    ("unbot", {"seat": "-0"}, "bad_field", "seat"),
     ("act", {"a": "3"}, "unknown_type", "act"),  # a form sends seat commands only
     ("chat", {"text": "hi"}, "unknown_type", "chat"),
 ])
@@ -66,6 +79,18 @@ def test_a_seat_the_table_lacks_is_refused_alike_by_form_and_frame(
     assert all(s.kind == "empty" for s in seats)
 
 
+def test_every_bot_form_of_the_lobby_sends_its_level(client: TestClient) -> None:
+    # (the level is optional on the wire, frame and form alike; the room's pages name it)
+    guest(client, "Ada")
+    table_id = create_table(client)
+    client.post(f"/tables/{table_id}/sit", data={"seat": "2"})
+    page = client.get("/").text
+    forms = re.findall(rf'<form[^>]*action="/tables/{table_id}/bot".*?</form>', page,
+                       re.DOTALL)
+    assert len(forms) == 3  # the three empty seats
+    assert all(re.search(r'<select[^>]*name="level"', form) for form in forms)
+
+
 def test_an_unknown_seat_form_is_not_found(client: TestClient) -> None:
     guest(client, "Ada")
     table_id = create_table(client)
@@ -82,6 +107,17 @@ def test_every_shared_object_is_on_the_app_state_under_its_own_name(
                  "levels", "replay_access", "plugin_label_failures"):
         assert getattr(state, name) is getattr(bundle, name), name
     assert state.lobby is state.services.lobby  # the composition root's, under one name
+    assert state.store is bundle.store is state.services.store
+
+
+def test_route_handlers_read_the_store_from_the_shared_objects_not_through_the_room() -> None:
+    # (review of issue 22: handlers reached the store as room.store)
+    routes = Path(belote.server.__file__).parent / "routes"
+    through_room = [f"{path.relative_to(routes)}:{n}"
+                    for path in sorted(routes.rglob("*.py"))
+                    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                    if re.search(r"\broom\.store\b", line)]
+    assert through_room == []
 
 
 def test_no_function_of_the_server_is_over_80_lines() -> None:

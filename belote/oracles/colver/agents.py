@@ -268,7 +268,7 @@ def make_colver_bot(name: str) -> Callable[[int | None], Player]:
 # and the commands know them by name while ``belote.ai`` imports nothing from here.  Each is a
 # class made with the seed alone whose ``name`` says its name without making one (colver is
 # needed only to make one: ColverUnavailableError otherwise).  The room does not offer them:
-# they need the arena's side channel (belote.ai.plugins.room_plugin_names).
+# they need the arena's side channel (belote.bot_group.room_plugin_names).
 
 
 class _RegisteredColverAgent(ColverAgentPlayer):

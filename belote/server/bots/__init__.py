@@ -5,7 +5,10 @@ declaration, a belote window) goes through it and comes back as a
 - **Where.** A level that does not search (easy, normal: well under a millisecond) decides
   on the event loop, where a trip to a worker would cost more than the decision; a searching
   level (the expert) and any plug-in think outside it, in a pool of worker processes, under
-  a time limit.  The levels' registry says which (:mod:`belote.server.levels`).  An inline
+  a time limit.  A belote window (announce or not, asked in the table's own task) decides
+  on the loop for every built-in level, the expert's included: its answer is a rule, and in
+  the pool it would queue behind card searches while its table waits; a plug-in's goes to
+  the pool.  The levels' registry says which (:mod:`belote.server.levels`).  An inline
   decision still counts (latency, method), still falls back when it raises or answers an
   illegal action, and is late past the time limit; one that holds the loop over
   ``SLOW_INLINE`` is logged and counted.

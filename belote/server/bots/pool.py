@@ -25,9 +25,9 @@ from concurrent.futures import (
 from belote.ai import DECLINE
 from belote.ai.decision import Decision, DecisionMethod, Fallback
 from belote.engine.observation import Observation
+from belote.server import levels
 from belote.server.bots.stats import BotStats, Counters
 from belote.server.bots.worker import decide, init_worker, warm_up
-from belote.server.levels import runs_inline
 
 log = logging.getLogger(__name__)
 
@@ -73,14 +73,21 @@ class BotPool:
 
     ``task`` and ``warm`` are what workers run for a decision and once when they start; tests
     replace them with module-level (picklable) functions.  ``inline`` says which levels
-    decide on the event loop (by the same ``task``): the levels' registry by default.
+    decide on the event loop (by the same ``task``), ``windows_inline`` which decide their
+    belote windows there: the levels' registry by default (a caller that replaces
+    ``inline`` alone moves the windows with it).
     """
 
     def __init__(self, workers: int | None, timeout: float, *, task: Task = decide,
                  warm: Callable[[], None] = warm_up, hung_margin: float = HUNG_MARGIN,
-                 inline: Callable[[str], bool] = runs_inline) -> None:
+                 inline: Callable[[str], bool] = levels.runs_inline,
+                 windows_inline: Callable[[str], bool] | None = None) -> None:
         self.workers = resolve_workers(workers)
         self._inline = inline  # which levels decide on the event loop (belote.server.levels)
+        if windows_inline is None:
+            windows_inline = (levels.windows_inline if inline is levels.runs_inline
+                              else inline)
+        self._windows_inline = windows_inline
         self.timeout = timeout
         self.hung_margin = hung_margin
         self._task = task
@@ -111,14 +118,16 @@ class BotPool:
         return self._counters.snapshot()
 
     async def decide(self, level: str, observation: Observation, *,
-                     table: int | None = None) -> Decision:
+                     table: int | None = None, window: bool = False) -> Decision:
         """The decision of a ``level`` bot for ``observation``: every decision of the room
         (cards, bids, declarations, belote windows) comes through here.  Never raises for
         the bot's sake: a late, failing, illegal or lost decision is the heuristic bot's
         move (``Decision.fallback`` says why), counted and logged with ``table`` and the
-        observation's seat.  A level that does not search decides at once, on the loop."""
+        observation's seat.  A level that does not search decides at once, on the loop;
+        so does a belote ``window`` (announce or not) of a level that decides it by rule,
+        as the table's own task waits for it (belote.server.levels)."""
         started = time.monotonic()
-        if self._inline(level):
+        if self._windows_inline(level) if window else self._inline(level):
             self._counters.inline += 1
             answer, fallback, error = self._decide_inline(level, observation, started)
         else:

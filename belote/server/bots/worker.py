@@ -23,7 +23,12 @@ from belote.engine.observation import Observation
 
 log = logging.getLogger(__name__)
 
+# One bot per level per thread: a bot keeps state within a decision (the expert its
+# deadline and method), and with 0 workers the server's event loop (the inline levels, every
+# built-in level's belote windows) and the pool's thread decide at the same time.  The main
+# thread's (a worker process's, the event loop's) are these; other threads have their own.
 _BOTS: dict[str, Bot] = {}
+_LOCAL = threading.local()
 
 # linux/prctl.h
 PR_SET_PDEATHSIG = 1
@@ -44,10 +49,20 @@ def decide(level: str, observation: Observation, deadline: float | None = None) 
     ``deadline`` (``time.monotonic()`` seconds, one clock for every process of the machine):
     when the answer is wanted; a bot that searches (the expert) starts no second world after
     it, its own hard limit bounding the first (:func:`belote.ai.expert.make_clock`)."""
-    bot = _BOTS.get(level)
+    bots = _bots()
+    bot = bots.get(level)
     if bot is None:
-        bot = _BOTS[level] = make_decider(level)
+        bot = bots[level] = make_decider(level)
     return bot.decide(observation, deadline)
+
+
+def _bots() -> dict[str, Bot]:
+    if threading.current_thread() is threading.main_thread():
+        return _BOTS
+    bots: dict[str, Bot] | None = getattr(_LOCAL, "bots", None)
+    if bots is None:
+        bots = _LOCAL.bots = {}
+    return bots
 
 
 def think(level: str, observation: Observation, deadline: float | None = None) -> int:

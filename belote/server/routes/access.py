@@ -40,7 +40,7 @@ async def may_replay(conn: HTTPConnection, table_id: int) -> bool:
     if access is None:
         # A table no longer held in memory: its log says, once (it never changes).
         private, found = False, set()
-        for entry in await state.room.store.log(table_id):
+        for entry in await state.store.log(table_id):
             if entry.kind == "setup":
                 private = bool(entry.data.get("private", False))
             elif entry.kind == "seats":

@@ -72,7 +72,7 @@ async def guest(request: Request) -> Response:
     # Names are unique among connected guests: one who left does not keep the name.
     if not await _free_guest_name(request, name, key):
         return back(request, "/", "name_in_use")
-    if await state.room.store.account_by_key(key) is not None:
+    if await state.store.account_by_key(key) is not None:
         return back(request, "/", "name_registered")
     state.limits.new_guests.hit(address_key)
     try:
@@ -80,7 +80,7 @@ async def guest(request: Request) -> Response:
     except AuthError as error:
         return back(request, "/", error.code)
     # A sign-up may have taken the name between the check and the claim: look again.
-    if await state.room.store.account_by_key(key) is not None:
+    if await state.store.account_by_key(key) is not None:
         await state.sessions.end(request.session.pop("sid"))
         return back(request, "/", "name_registered")
     return back(request, "/")
@@ -92,7 +92,7 @@ async def login_page(request: Request) -> Response:
 
 
 async def _account_named(request: Request, name: str) -> Account | None:
-    store = shared(request).room.store
+    store = shared(request).store
     found = await store.account_by_key(name_key(name))
     if found is not None and found.name != name:
         # Two old accounts that fold alike (migration 0002): the exact name wins.
@@ -124,7 +124,7 @@ async def login(request: Request) -> Response:
     assert found is not None
     limits.login_by_name.clear(name_limit_key)
     if needs_rehash(found.password_hash):
-        await state.room.store.set_password_hash(found.id, await state.passwords.hash(password))
+        await state.store.set_password_hash(found.id, await state.passwords.hash(password))
     await start_session(request, found.name, name_key(found.name), found.id)
     return state.devices.remember(back(request, "/"), found.id)
 
@@ -152,7 +152,7 @@ async def register(request: Request) -> Response:
     # between the check above and the insert.
     reserved = state.sessions.reserve(key) if holder is None else None
     try:
-        account = await state.room.store.add_user(name, await state.passwords.hash(password),
+        account = await state.store.add_user(name, await state.passwords.hash(password),
                                                   key)
     except NameTaken:
         return refused(request, "login.html", 409, "name_taken", mode="register")

@@ -46,7 +46,7 @@ async def lobby(request: Request) -> Response:
     if isinstance(page, Response):
         return page
     state = shared(request)
-    finished = await state.room.store.list_tables("finished", limit=FINISHED_LISTED)
+    finished = await state.store.list_tables("finished", limit=FINISHED_LISTED)
     return render(request, "lobby.html", listing=page, tables=page["tables"],
                   presets=list(PRESETS), levels=state.levels, finished=[r.id for r in finished],
                   lobby_data=lobby_strings(language(request), state.levels))

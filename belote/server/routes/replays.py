@@ -40,7 +40,7 @@ async def finished_record(request: Request) -> dict[str, Any] | Response:
     """The record of a FINISHED match, or the refusal to give (404: no such table;
     409: a match still open, whose replay, record and analysis are never served)."""
     table_id = int(request.path_params["table_id"])
-    row = await shared(request).room.store.table(table_id)
+    row = await shared(request).store.table(table_id)
     if row is None or row.status == "expired":  # expired: no match was ever played
         raise HTTPException(404)
     status, key = 0, ""

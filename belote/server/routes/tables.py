@@ -131,7 +131,7 @@ async def table_page(request: Request) -> Response:
     table_id = int(request.path_params["table_id"])
     room = shared(request).room
     if table_id not in room.tables:
-        row = await room.store.table(table_id)
+        row = await shared(request).store.table(table_id)
         if row is not None and row.status == "finished":
             return back(request, f"/replay/{table_id}")
         if row is not None and row.status == "broken":

@@ -351,6 +351,9 @@
     } else if (frame.t === "error") {
       playInFlight = false;
       beloteQueued = false;
+      // Keys pressed too fast: no answer will come for what was asked, so the next press
+      // asks again (said below, like every refusal) instead of being ignored for a while.
+      if (data.code === "info_too_fast") asked.clear();
       const move = data.move ? moves.get(data.move) : null;
       if (data.move) moves.delete(data.move);
       const reason = data.text + (data.detail ? " " + data.detail : "");
@@ -875,9 +878,11 @@
     },
   };
 
-  // The information keys' answers are made by the room when a key asks (frames do not carry
-  // them); a view that does carry one is read at once.  A question waiting for its answer
-  // is not sent again (a key held down), unless the answer is long overdue (a lost frame).
+  // The information keys' answers are made by the room when a key asks: the page sends
+  // "info" with the question and says the `info` frame that answers it (the room's frames
+  // carry no answers; a view that does, as the scripted views of older browser tests do, is
+  // read at once).  A question waiting for its answer is not sent again (a key held down),
+  // unless the answer is long overdue (a lost frame) or the room refused it as too fast.
   const asked = new Map(); // question -> when it was sent
   const ASK_AGAIN_MS = 3000;
   function info(question) {

@@ -42,7 +42,7 @@ async def do_bind(request: Request, tid: int, t: Tournament, data: FormData) -> 
     it, the player scores and takes their seats with no code."""
     name = account_name(data, "account")
     key = name_key(name) if name else ""
-    if key and await shared(request).room.store.account_by_key(key) is None:
+    if key and await shared(request).store.account_by_key(key) is None:
         raise TournamentError("no_account", name=name)
     await service(request).change(tid, "bound", {"entrant": form_int(data, "entrant"),
                                                  "player": form_int(data, "player"),
@@ -100,7 +100,7 @@ async def do_close(request: Request, tid: int, t: Tournament, data: FormData) ->
 async def do_organiser(request: Request, tid: int, t: Tournament, data: FormData) -> str:
     name = account_name(data, "name")
     key = name_key(name)
-    if not name or await shared(request).room.store.account_by_key(key) is None:
+    if not name or await shared(request).store.account_by_key(key) is None:
         raise TournamentError("no_subject", subject=name)
     await service(request).store.add_organiser(tid, key)
     return CHANGED
