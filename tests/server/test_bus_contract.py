@@ -241,7 +241,8 @@ def test_a_subscriber_name_is_taken_once(make_bus: Callable[[], Bus]) -> None:
 def test_the_room_and_its_features_work_on_the_loopback_wire_bus(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The lobby lists, ratings record and the bus carries only JSON: no subscriber relied
-    on the table object."""
+    on the table object (the lobby's list is built from the delivered events alone, see
+    test_lobby_events.py; what no event says it asks the room by id)."""
     wire = LoopbackWireBus()
 
     def on_the_wire(settings: Settings, offload: Any = None) -> Any:
@@ -252,6 +253,8 @@ def test_the_room_and_its_features_work_on_the_loopback_wire_bus(
     with client_for(app) as client:
         register(client, "Ada Lovelace")
         table_id = create_table(client, target=1)
+        assert client.portal is not None
+        client.portal.call(wire.flush)  # delivered later, as from another process
         assert app.state.lobby.summaries("en")[0]["id"] == table_id
         with connect(client, table_id) as ws:
             send(ws, "sit", seat=0)
@@ -259,7 +262,6 @@ def test_the_room_and_its_features_work_on_the_loopback_wire_bus(
                 send(ws, "bot", seat=seat, level="easy")
             send(ws, "start")
             play_to_the_end(ws)
-        assert client.portal is not None
         client.portal.call(wire.flush)
         client.portal.call(app.state.ratings.close)
         assert "Matches played: 1." in client.get("/players/Ada%20Lovelace").text
