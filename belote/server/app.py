@@ -98,7 +98,7 @@ def compose(settings: Settings) -> Shared:
                         account_idle=timedelta(days=settings.session_days))
 
     def close_sockets(ids: list[str]) -> None:  # a session ended: its sockets close
-        room.disconnect({public_id(i) for i in ids})
+        services.disconnect({public_id(i) for i in ids})
 
     sessions.on_end.append(close_sockets)
     refused: Counter[str] = Counter()

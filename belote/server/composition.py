@@ -1,9 +1,10 @@
 """The composition root: the room, the table-event bus and the features, built and wired in
 one place (and nowhere else: the room knows no feature, a feature knows no other).
 
-To add a feature: build it here from the narrow interfaces it declares (the room, the
-store), subscribe it to the bus, add its tables' module to the imports below (its schema)
-and its opening and closing to :class:`Services`.
+To add a feature: build it here from the narrow interfaces it declares (the room, as one of
+:mod:`belote.server.directory`'s protocols, by table id; the store), subscribe it to the
+bus, add its tables' module to the imports below (its schema) and its opening and closing
+to :class:`Services`.
 """
 
 from __future__ import annotations
@@ -49,6 +50,14 @@ class Services:
         self.lobby.start()
         await self.tournaments.open()  # results of tables finished while the room was down
         await self.ratings.open()  # matches finished while the room was down
+
+    def connected(self, uid: str) -> bool:
+        """Whether this person has a socket open: at a table, or in the lobby."""
+        return self.room.connected(uid) or self.lobby.connected(uid)
+
+    def disconnect(self, uids: set[str]) -> int:
+        """Close every socket of these people (their session ended), telling them why."""
+        return self.room.disconnect(uids) + self.lobby.disconnect(uids)
 
     async def close(self) -> None:
         await self.room.close()  # no table publishes any more

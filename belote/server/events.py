@@ -55,12 +55,24 @@ class TableEvent:
 
 @dataclass(frozen=True, slots=True)
 class TableOpened(TableEvent):
-    """A new table, its settings made (the lobby lists it unless it is private)."""
+    """A new table, its settings made (the lobby lists it unless it is private); also each
+    table the room resumes when it opens, as it stands (``status``, ``seats``).
+
+    It carries all a listing needs, so that a subscriber builds its own from the events:
+    ``flags`` is the flags changed from the preset, as JSON text (immutable, and what a wire
+    carries anyway); ``status`` is ``waiting``, ``playing`` or ``finished``."""
 
     kind: ClassVar[str] = "opened"
     preset: str
     name: str = ""
     private: bool = False
+    flags: str = "{}"
+    seats: tuple[SeatState, ...] = ()
+    status: str = "waiting"
+
+    def flag_values(self) -> dict[str, Any]:
+        found: dict[str, Any] = json.loads(self.flags)
+        return found
 
 
 @dataclass(frozen=True, slots=True)

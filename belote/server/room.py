@@ -4,35 +4,60 @@ The room knows no feature.  Each table's events (:mod:`belote.server.events`) co
 first, for the room's own bookkeeping (a broken table, a finished one to let go), then go
 on the bus, where the lobby, ratings and tournaments hear of them
 (:mod:`belote.server.composition` builds and wires them).  What a feature asks of the room
-it asks through a narrow interface of its own (e.g. :class:`belote.server.lobby.LobbyTables`).
+it asks by table id, through the narrow interfaces of :mod:`belote.server.directory`, which
+the room implements (plain data in and out: never a table object).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
+from belote.i18n import translate
 from belote.rules import PRESETS, find_preset
 from belote.rules.flags import rules_with_flags
+from belote.server import protocol as P
 from belote.server.bots import BotPool
 from belote.server.config import Settings
-from belote.server.connection import Connection
-from belote.server.events import TableBroken, TableClosed, TableEvent, TableOpened
+from belote.server.directory import Attendance, HeldSeat, SeatHeld
+from belote.server.events import TableBroken, TableClosed, TableEvent, TableOpened, seating
 from belote.server.limits import KeyedLimiter
 from belote.server.persistence import Store
+from belote.server.seats import Seat
 from belote.server.table import Table, TableError, TableLimits
 from belote.server.view import error_frame
 
 log = logging.getLogger(__name__)
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud or typed
 CODE_LENGTH = 6
+# Seconds an expired table waits for its last connections to leave before it stops.
+DRAIN_SECONDS = 5.0
 
 
 def invitation_code() -> str:
     return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+
+
+def status(table: Table) -> str:
+    return "finished" if table.finished else ("playing" if table.game is not None
+                                              else "waiting")
+
+
+def opened(table: Table) -> TableOpened:
+    """The table as it stands, for the subscribers that list tables."""
+    return TableOpened(table.id, table.version, table.preset, table.name, table.private,
+                       json.dumps(table.flags), seating(table.seats), status(table))
+
+
+def attended(table: Table, uids: set[str]) -> bool:
+    """Whether a human seated here is connected: at the table, or among ``uids``."""
+    owners = {s.owner for s in table.seats if s.kind == "human" and s.owner is not None}
+    return bool(owners & uids) or any(c.uid in owners for c in table.connections)
 
 
 class Room:
@@ -45,9 +70,9 @@ class Room:
         self._publish = publish
         self.bots: BotPool | None = None
         self.tables: dict[int, Table] = {}
-        self.lobby: set[Connection] = set()  # the sockets in the lobby
         self.secret = ""
         self._stopping: set[asyncio.Task[None]] = set()
+        self._draining: set[asyncio.Task[None]] = set()  # expired tables' last watchers
         self.broken: dict[int, str] = {}  # tables that could not be restored, and why
         self.table_limits = TableLimits(
             chat_burst=settings.chat_burst, chat_per_minute=settings.chat_per_minute,
@@ -62,8 +87,8 @@ class Room:
         self.sockets_dropped = 0
 
     async def open(self) -> None:
-        """Resume the stored open tables (the store is open).  Nothing is published: a
-        subscriber reads the tables there are when it starts."""
+        """Resume the stored open tables (the store is open); each is published as it stands
+        (``TableOpened``), so that subscribers know the tables there are."""
         self.secret = await self.store.secret()
         self.bots = BotPool(self.settings.bot_workers, self.settings.bot_timeout)
         # Every open table comes back, however many there are: oldest first.
@@ -81,6 +106,7 @@ class Room:
                           error)
                 await self.store.set_status(row.id, "broken")
                 continue
+            self._publish(opened(table))
             table.start()
         log.info("room open: %d tables resumed, %d broken", len(self.tables), len(self.broken))
 
@@ -89,8 +115,11 @@ class Room:
         for the subscribers' last writes."""
         log.info("connections: %d sockets let go as stalled, %d dropped, %d frames dropped",
                  self.sockets_stalled, self.sockets_dropped, self.frames_dropped)
+        for task in self._draining:
+            task.cancel()  # the table stops all the same (see _drain)
         await asyncio.gather(*(t.stop() for t in self.tables.values()),
                              *list(self._stopping))
+        await asyncio.gather(*list(self._draining), return_exceptions=True)
         if self.bots is not None:
             self.bots.close()
 
@@ -134,7 +163,7 @@ class Room:
         if name or private or pause:
             code = invitation_code() if private else ""
             await table.call(lambda: table.configure(name, private, code, pause))
-        self._on_event(TableOpened(table.id, table.version, preset, name, private))
+        self._on_event(opened(table))
         return table
 
     def table_by_code(self, code: str) -> Table:
@@ -163,24 +192,24 @@ class Room:
 
     # ------------------------------------------------------------------ sockets
     def connected(self, uid: str) -> bool:
-        """Whether this person has a socket open (in the lobby or at a table)."""
-        tables = [t.connections for t in self.tables.values()]
+        """Whether this person has a socket open at a table (the lobby's sockets are the
+        lobby's: :meth:`belote.server.composition.Services.connected` asks both)."""
         return any(conn.uid == uid and not conn.closed
-                   for connections in [self.lobby, *tables] for conn in connections)
+                   for table in self.tables.values() for conn in table.connections)
 
     def disconnect(self, uids: set[str]) -> int:
-        """Close every open socket of these people (their session ended): they are told why,
-        and their seats are handled as any dropped connection's.  Returns how many closed."""
+        """Close every open socket of these people at a table (their session ended): they are
+        told why, and their seats are handled as any dropped connection's.  Returns how many
+        closed."""
         closed = 0
-        tables = [t.connections for t in self.tables.values()]
-        for connections in [self.lobby, *tables]:
-            for conn in list(connections):
+        for table in self.tables.values():
+            for conn in list(table.connections):
                 if conn.uid in uids and not conn.closed:
                     conn.send(error_frame("signed_out", conn.lang, 0))
                     conn.close()
                     closed += 1
         if closed:
-            log.info("%d sockets closed: their session ended", closed)
+            log.info("%d sockets closed at tables: their session ended", closed)
         return closed
 
     def open_socket(self, address: str) -> bool:
@@ -223,27 +252,108 @@ class Room:
         task.add_done_callback(self._stopping.discard)
         self._publish(TableClosed(table.id, table.version, "finished"))
 
-    async def expire(self, table: Table, idle: Callable[[], bool]) -> bool:
-        """Close a table waiting for players that ``idle()`` says nobody attends: stored as
-        ``expired`` and out of the room, no request finds it any more; ``False``: it is
-        not (it started, or somebody came), and nothing changed.  The look and the close
-        run in the table's own task: no sit or start can slip in between.  The caller tells
-        its watchers and stops it."""
-        tid = table.id
+    # ------------------------------------------------------------------ by id (directory.py)
+    async def seats_held(self, table_ids: Collection[int],
+                         uids: Collection[str]) -> list[SeatHeld]:
+        """:meth:`belote.server.directory.LobbyTables.seats_held`."""
+        wanted = set(uids)
+        found = []
+        for tid in table_ids:
+            table = self.tables.get(tid)
+            for n, seat in enumerate(table.seats if table is not None else ()):
+                if seat.kind == "human" and seat.owner is not None and seat.owner in wanted:
+                    found.append(SeatHeld(seat.owner, tid, n))
+        return found
+
+    async def attendance(self, table_ids: Collection[int],
+                         uids: Collection[str]) -> dict[int, Attendance]:
+        """:meth:`belote.server.directory.LobbyTables.attendance`."""
+        here = set(uids)
+        return {tid: Attendance(len(table.connections), attended(table, here))
+                for tid in table_ids if (table := self.tables.get(tid)) is not None}
+
+    async def expire(self, table_id: int, uids: Collection[str]) -> bool:
+        """Close a table waiting for players that nobody seated attends (at the table, or
+        among ``uids``): stored as ``expired`` and out of the room, no request finds it any
+        more, its watchers told why and let go; ``False``: it is not (it started, or
+        somebody came), and nothing changed.  The look and the close run in the table's own
+        task: no sit or start can slip in between."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return False
+        here = set(uids)
 
         async def check() -> bool:
             if (table.game is not None or table.finished
-                    or self.tables.get(tid) is not table or not idle()):
+                    or self.tables.get(table_id) is not table or attended(table, here)):
                 return False
-            del self.tables[tid]  # from now on no request finds it
+            del self.tables[table_id]  # from now on no request finds it
             try:
-                await self.store.expire_table(tid)
+                await self.store.expire_table(table_id)
             except Exception:
-                self.tables[tid] = table
+                self.tables[table_id] = table
                 raise
             return True
 
-        expired = bool(await table.call(check))
-        if expired:
-            self._publish(TableClosed(tid, table.version, "expired"))
-        return expired
+        if not await table.call(check):
+            return False
+        self._publish(TableClosed(table_id, table.version, "expired"))
+        task = asyncio.create_task(self._drain(table))
+        self._draining.add(task)
+        task.add_done_callback(self._draining.discard)
+        return True
+
+    async def _drain(self, table: Table) -> None:
+        """An expired table's watchers are told why it went and their sockets close; it stops
+        once they have left (their leave runs in its task), or after ``DRAIN_SECONDS``."""
+        try:
+            for conn in list(table.connections):
+                conn.send(P.encode_message(P.Error("expired", translate(
+                    conn.lang, "lobby.table_expired", number=table.id)), table.version))
+                conn.close()
+            deadline = time.monotonic() + DRAIN_SECONDS
+            while table.connections and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+        finally:
+            await table.stop()
+
+    async def open_table(self, preset: str, flag_texts: Sequence[str], *,
+                         name: str = "") -> int:
+        """:meth:`belote.server.directory.TournamentTables.open_table`."""
+        return (await self.create_table(preset, list(flag_texts), name=name)).id
+
+    async def hold_seats(self, table_id: int, seats: Sequence[HeldSeat], *,
+                         start: int | None = None) -> None:
+        """:meth:`belote.server.directory.TournamentTables.hold_seats`."""
+        table = self.table(table_id)
+        held = [Seat("human", s.name, s.label, standin=s.standin) for s in seats]
+
+        async def hold() -> None:
+            # The table's own seat change, stored in its log like any other (table.py).
+            await table.seat_everyone(held)
+            if start is not None:
+                await table.start_match(start)
+        await table.call(hold)
+
+    async def claim_seat(self, table_id: int, seat: int, labels: Collection[str], uid: str,
+                         account: int | None = None, *, held: Collection[str] = (),
+                         start: int | None = None) -> bool:
+        """:meth:`belote.server.directory.TournamentTables.claim_seat`."""
+        table = self.table(table_id)
+        holds, owners = set(held), tuple(labels)
+
+        async def take() -> bool:
+            if not await table.take_reserved(seat, owners, uid, account):
+                return False
+            if start is not None and table.game is None and not any(
+                    s.owner in holds and not s.standin for s in table.seats):
+                await table.start_match(start)
+            return True
+        return bool(await table.call(take))
+
+    async def table_status(self, table_id: int) -> str | None:
+        """:meth:`belote.server.directory.TournamentTables.table_status`."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return None
+        return "broken" if table.broken is not None else status(table)

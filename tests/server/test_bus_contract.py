@@ -41,7 +41,7 @@ from belote.server.events import (
 from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import connect, create_table, play_to_the_end, send
 from tests.server.test_ratings import finished_record, register
-from tests.server.wire_bus import LoopbackWireBus
+from tests.server.wire_bus import LoopbackWireBus, PlainDataDirectory
 
 BUSES: dict[str, Callable[[], Bus]] = {"in_process": InProcessBus,
                                        "loopback_wire": LoopbackWireBus}
@@ -241,27 +241,37 @@ def test_a_subscriber_name_is_taken_once(make_bus: Callable[[], Bus]) -> None:
 def test_the_room_and_its_features_work_on_the_loopback_wire_bus(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The lobby lists, ratings record and the bus carries only JSON: no subscriber relied
-    on the table object."""
+    on the table object (the lobby's list is built from the delivered events alone, see
+    test_lobby_events.py; what no event says it asks the room by id)."""
     wire = LoopbackWireBus()
+    asked: list[PlainDataDirectory] = []
 
     def on_the_wire(settings: Settings, offload: Any = None) -> Any:
-        return build(settings, offload, bus=wire)
+        services = build(settings, offload, bus=wire)
+        # The lobby and tournaments ask the room as across a wire: plain data only.
+        for feature in (services.lobby, services.tournaments):
+            feature.directory = PlainDataDirectory(services.room)
+            asked.append(feature.directory)
+        return services
 
     monkeypatch.setattr(app_module, "build", on_the_wire)
     app = create_app(make_settings(tmp_path))
     with client_for(app) as client:
         register(client, "Ada Lovelace")
         table_id = create_table(client, target=1)
+        assert client.portal is not None
+        client.portal.call(wire.flush)  # delivered later, as from another process
         assert app.state.lobby.summaries("en")[0]["id"] == table_id
+        assert f'href="/table/{table_id}"' in client.get("/").text
         with connect(client, table_id) as ws:
             send(ws, "sit", seat=0)
             for seat in (1, 2, 3):
                 send(ws, "bot", seat=seat, level="easy")
             send(ws, "start")
             play_to_the_end(ws)
-        assert client.portal is not None
         client.portal.call(wire.flush)
         client.portal.call(app.state.ratings.close)
         assert "Matches played: 1." in client.get("/players/Ada%20Lovelace").text
         assert app.state.lobby.summaries("en") == []
     assert wire.sent > 0 and wire.failures == {}
+    assert asked[0].asked["seats_held"] and asked[0].asked["attendance"]

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 from collections import Counter
+from typing import Any
 
 from belote.server.bus import Handler, Subscribers, refuse_closed
 from belote.server.events import TableEvent, from_wire, to_wire
@@ -57,3 +59,44 @@ class LoopbackWireBus:
             self._receiver.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._receiver
+
+
+def plain(value: Any) -> None:
+    """Raise ``AssertionError`` unless ``value`` is plain data a wire can carry: numbers,
+    strings, None, lists, tuples, sets and dicts of them, frozen dataclasses of them."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return
+    if isinstance(value, list | tuple | set | frozenset):
+        for item in value:
+            plain(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            plain(key)
+            plain(item)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type) and (
+            value.__dataclass_params__.frozen):  # type: ignore[attr-defined]
+        for field in dataclasses.fields(value):
+            plain(getattr(value, field.name))
+    else:
+        raise AssertionError(f"not plain data: {type(value).__name__}")
+
+
+class PlainDataDirectory:
+    """The room as a feature sees it across a wire (belote/server/directory.py): every
+    question is awaited, and its arguments and answer are plain data; ``asked`` counts them."""
+
+    def __init__(self, room: Any) -> None:
+        self._room = room
+        self.asked: Counter[str] = Counter()
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._room, name)
+
+        async def ask(*args: Any, **kwargs: Any) -> Any:
+            plain(args)
+            plain(kwargs)
+            answer = await method(*args, **kwargs)
+            plain(answer)
+            self.asked[name] += 1
+            return answer
+        return ask

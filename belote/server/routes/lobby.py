@@ -31,18 +31,19 @@ def lobby_strings(lang: str, levels: tuple[str, ...]) -> str:
     return json.dumps({"strings": found, "levels": list(levels)}, ensure_ascii=False)
 
 
-def lobby_page(request: Request) -> dict[str, Any] | Response:
+async def lobby_page(request: Request) -> dict[str, Any] | Response:
     """The page of the list asked for (``?page=N``), or the error page for a bad number."""
     try:
         number = page_number(request.query_params.get("page"))
     except ValueError:
         return error_page(request, 400, "lobby.error.bad_page")
     who = identity(request)
-    return shared(request).lobby.page(language(request), who[0] if who else None, number)
+    return await shared(request).lobby.page(language(request), who[0] if who else None,
+                                            number)
 
 
 async def lobby(request: Request) -> Response:
-    page = lobby_page(request)
+    page = await lobby_page(request)
     if isinstance(page, Response):
         return page
     state = shared(request)
@@ -53,7 +54,7 @@ async def lobby(request: Request) -> Response:
 
 
 async def tables_fragment(request: Request) -> Response:
-    page = lobby_page(request)
+    page = await lobby_page(request)
     if isinstance(page, Response):
         return page
     return render(request, "_tables.html", listing=page, tables=page["tables"],

@@ -190,14 +190,13 @@ async def lobby_socket(websocket: WebSocket) -> None:
     if conn is None:
         return
     state = shared(websocket)
-    room, lobby = state.room, state.lobby
+    lobby = state.lobby
     try:
         # The page the listener shows: its sync carries that page; diffs cover them all.
         page = page_number(websocket.query_params.get("page"))
     except ValueError:
         page = 1
-    room.lobby.add(conn)
-    lobby.sync(conn, page)
+    await lobby.join(conn, page)
 
     def wire_error(code: str) -> None:
         conn.send(error_frame(code, conn.lang, lobby.version, family="wire"))
@@ -209,14 +208,14 @@ async def lobby_socket(websocket: WebSocket) -> None:
                 return
             lobby.say(conn.name, message.text)
         elif isinstance(message, P.Hello):
-            lobby.sync(conn, page)
+            await lobby.sync(conn, page)
         else:
             wire_error("not_here" if conn.name else "sign_in")
 
     try:
         await _pump(websocket, conn, on_message, wire_error, lambda: lobby.version)
     finally:
-        room.lobby.discard(conn)
+        lobby.leave(conn)
 
 
 routes = [

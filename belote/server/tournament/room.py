@@ -23,14 +23,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, Protocol
 
+from belote.server.directory import HeldSeat, TournamentTables
 from belote.server.events import TableEvent, TableFinished
 from belote.server.heavy import HeavyFailed
+from belote.server.name_keys import name_key
 from belote.server.persistence import TableRow
-from belote.server.seats import Seat
-from belote.server.table import Table
+from belote.server.table import TableError
 from belote.server.tournament.service import Offload, Tournaments
 from belote.server.tournament.store import TournamentStore
 from belote.tournament.model import Game, TournamentError
@@ -44,27 +45,19 @@ TABLE_NAME = 40  # characters of a table name in the room (as the lobby form all
 OPEN_PER_ACCOUNT = 10  # tournaments not finished that one account may hold (docs/tournaments.md)
 
 
-def _key(name: str) -> str:
-    from belote.server.auth.names import name_key
-
-    return name_key(name)
-
-
 def held_for(game_id: int, seat_no: int) -> str:
     """The owner label of a seat held for its drawn player: the place, not the name."""
     return f"{RESERVED}{game_id}:{seat_no}"
 
 
-class TournamentTables(Protocol):
-    """What tournaments ask of the room (:class:`belote.server.room.Room` is one): open a
-    table for a game, find a game's table to seat its players."""
-
-    @property
-    def tables(self) -> Mapping[int, Table]: ...
-
-    async def create_table(self, preset: str, flag_texts: list[str],
-                           creator: str | None = None, *, name: str = "",
-                           private: bool = False, pause: bool = False) -> Table: ...
+def held_labels(game: Game) -> tuple[tuple[str, ...], ...]:
+    """Each seat's labels: the place (``held_for``), and, for a table opened before seats
+    were held by place, the player's name key (taken at that same place only)."""
+    labels: list[tuple[str, ...]] = [() for _ in range(4)]
+    for side, seat_numbers in enumerate(SEATS_OF_SIDE):
+        for player, seat_no in zip(game.lineup[side], seat_numbers, strict=True):
+            labels[seat_no] = (held_for(game.id, seat_no), RESERVED + name_key(player))
+    return tuple(labels)
 
 
 class StoredTables(Protocol):
@@ -77,8 +70,9 @@ class StoredTables(Protocol):
 class TournamentRoom:
     def __init__(self, directory: TournamentTables, stored: StoredTables, store: TournamentStore,
                  offload: Offload | None = None) -> None:
-        """``offload`` runs a draw's pairing elsewhere (the app passes
-        :meth:`belote.server.heavy.HeavyWork.run`); None: a worker thread."""
+        """``directory`` opens and seats tables by id (the room); ``offload`` runs a draw's
+        pairing elsewhere (the app passes :meth:`belote.server.heavy.HeavyWork.run`); None:
+        a worker thread."""
         self.directory = directory
         self.stored = stored
         self._offload = offload
@@ -127,26 +121,21 @@ class TournamentRoom:
             # Named after the tournament, its round and table, as the console lists them.
             suffix = f" · {game.round}.{game.table}"
             name = t.s.name[:TABLE_NAME - len(suffix)].rstrip() + suffix
-            table = await self.directory.create_table(t.s.preset, flags, name=name)
-            await self.service.change(tid, "table", {"game": game.id, "table_id": table.id},
+            table_id = await self.directory.open_table(t.s.preset, flags, name=name)
+            await self.service.change(tid, "table", {"game": game.id, "table_id": table_id},
                                       by)
-            await self._seat(table, game, t.s.standins)
+            await self._seat(table_id, game, t.s.standins)
             opened += 1
         return opened
 
-    async def _seat(self, table: Table, game: Game, standins: bool) -> None:
-        seats = [Seat() for _ in range(4)]
+    async def _seat(self, table_id: int, game: Game, standins: bool) -> None:
+        """Each seat held for its drawn player; with stand-ins the match starts at once."""
+        seats = [HeldSeat("", "") for _ in range(4)]
         for side, seat_numbers in enumerate(SEATS_OF_SIDE):
             for player, seat_no in zip(game.lineup[side], seat_numbers, strict=True):
-                seats[seat_no] = Seat("human", player, held_for(game.id, seat_no),
-                                      standin=standins)
-
-        async def reserve() -> None:
-            # The table's own seat change, stored in its log like any other (table.py).
-            await table.seat_everyone(seats)
-            if standins:
-                await table.start_match(game.id)
-        await table.call(reserve)
+                seats[seat_no] = HeldSeat(player, held_for(game.id, seat_no), standins)
+        await self.directory.hold_seats(table_id, seats,
+                                        start=game.id if standins else None)
 
     async def claim(self, tid: int, game_id: int, seat: tuple[int, int], uid: str,
                     account: int | None = None) -> int:
@@ -154,23 +143,25 @@ class TournamentRoom:
         the seat held for that seat's player; returns its table."""
         t = await self.service.get(tid)
         game = t.game(game_id)
-        if game.table_id is None or game.table_id not in self.directory.tables:
+        table_id = game.table_id
+        if table_id is None or await self.directory.table_status(table_id) is None:
             raise TournamentError("no_table")
-        table = self.directory.tables[game.table_id]
         seat_no = SEATS_OF_SIDE[seat[0]][seat[1]]
-        # The place the code names; a table opened before places were held (its seats held
-        # under the player's name key) is taken at that same place only.
-        owners = (held_for(game.id, seat_no), RESERVED + _key(game.lineup[seat[0]][seat[1]]))
-
-        async def take() -> None:
-            if not await table.take_reserved(seat_no, owners, uid, account):
-                raise TournamentError("not_your_seat")
-            reserved = any(s.owner and s.owner.startswith(RESERVED) and not s.standin
-                           for s in table.seats)
-            if table.game is None and not reserved:
-                await table.start_match(game.id)
-        await table.call(take)
-        return table.id
+        # The place the code names; once no seat is held for its player any more (a
+        # stand-in's aside), the match starts, in the same step of the table.
+        labels = held_labels(game)
+        try:
+            taken = await self.directory.claim_seat(
+                table_id, seat_no, labels[seat_no], uid, account,
+                held=[label for seat_labels in labels for label in seat_labels],
+                start=game.id)
+        except TableError as error:
+            if error.code == "no_table":  # gone since the look (the room let it go)
+                raise TournamentError("no_table") from None
+            raise
+        if not taken:
+            raise TournamentError("not_your_seat")
+        return table_id
 
     # ------------------------------------------------------------------ results
     def on_event(self, event: TableEvent) -> None:
