@@ -39,10 +39,12 @@ def test_a_tournament_opens_holds_and_starts_its_table_by_id_with_plain_data(
         tid = two_marcos(people)
         game = tournament(client, tid).game(1)
         table = app.state.room.tables[game.table_id]
-        assert [s.name for s in table.seats] == ["Marco", "Marco", "Anna", "Luca"]
+        (north, south), (east, west) = game.lineup  # which pair sits N-S: the draw's
+        assert [s.name for s in table.seats] == [north, east, south, west]
+        assert sorted(s.name for s in table.seats) == ["Anna", "Luca", "Marco", "Marco"]
         assert table.game is None  # no stand-ins: it waits for its four players
-        for side, seat, who in ((0, 0, "Marco NS"), (1, 0, "Marco EW"), (0, 1, "Anna"),
-                                (1, 1, "Luca")):
+        for side, seat, who in ((0, 0, "Marco NS"), (1, 0, "Marco EW"), (0, 1, south),
+                                (1, 1, west)):
             people.guest(who)
             give_code(people, who, tid, 1, game.codes[side][seat])
             response = people.use(who).post(f"/tournaments/{tid}/games/1/claim",
