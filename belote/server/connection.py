@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+from belote.server.view import error_frame
 
 SEND_QUEUE = 256  # frames a slow client may lag behind before it is dropped
 
@@ -72,3 +75,15 @@ class Connection:
     def gone(self) -> None:
         """The socket is closed (by either side): nothing more is queued for it."""
         self.state = ConnectionState.CLOSED
+
+
+def sign_out(connections: Iterable[Connection], uids: set[str]) -> int:
+    """Close the open connections of these people (their session ended), telling each why;
+    returns how many closed.  The lobby's listeners and the tables' players alike."""
+    closed = 0
+    for conn in list(connections):
+        if conn.uid in uids and not conn.closed:
+            conn.send(error_frame("signed_out", conn.lang, 0))
+            conn.close()
+            closed += 1
+    return closed

@@ -44,7 +44,7 @@ from belote.i18n.sheet import flag_sentence
 from belote.rules import Rules, find_preset
 from belote.server import protocol as P
 from belote.server.config import Settings
-from belote.server.connection import Connection
+from belote.server.connection import Connection, sign_out
 from belote.server.directory import Attendance, LobbyTables
 from belote.server.events import (
     HandScored,
@@ -58,7 +58,6 @@ from belote.server.events import (
     TableOpened,
 )
 from belote.server.seats import seat_names
-from belote.server.view import error_frame
 
 log = logging.getLogger(__name__)
 
@@ -275,12 +274,7 @@ class LobbyFeed:
     def disconnect(self, uids: set[str]) -> int:
         """Close the lobby sockets of these people (their session ended), telling them why;
         returns how many closed."""
-        closed = 0
-        for conn in list(self.listeners):
-            if conn.uid in uids and not conn.closed:
-                conn.send(error_frame("signed_out", conn.lang, 0))
-                conn.close()
-                closed += 1
+        closed = sign_out(self.listeners, uids)
         if closed:
             log.info("%d lobby sockets closed: their session ended", closed)
         return closed

@@ -24,13 +24,13 @@ from belote.rules.flags import rules_with_flags
 from belote.server import protocol as P
 from belote.server.bots import BotPool
 from belote.server.config import Settings
+from belote.server.connection import sign_out
 from belote.server.directory import Attendance, HeldSeat, SeatHeld
 from belote.server.events import TableBroken, TableClosed, TableEvent, TableOpened, seating
 from belote.server.limits import KeyedLimiter
 from belote.server.persistence import Store
 from belote.server.seats import Seat
 from belote.server.table import Table, TableError, TableLimits
-from belote.server.view import error_frame
 
 log = logging.getLogger(__name__)
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud or typed
@@ -201,13 +201,7 @@ class Room:
         """Close every open socket of these people at a table (their session ended): they are
         told why, and their seats are handled as any dropped connection's.  Returns how many
         closed."""
-        closed = 0
-        for table in self.tables.values():
-            for conn in list(table.connections):
-                if conn.uid in uids and not conn.closed:
-                    conn.send(error_frame("signed_out", conn.lang, 0))
-                    conn.close()
-                    closed += 1
+        closed = sum(sign_out(table.connections, uids) for table in self.tables.values())
         if closed:
             log.info("%d sockets closed at tables: their session ended", closed)
         return closed

@@ -1,20 +1,9 @@
-"""The Pinasca tournament (seed 001): game scores and the neighbourhood ranking.
+"""The Pinasca tournament (seed 001): the neighbourhood ranking (game scores: a rule).
 
 =====================================  ==========================================================
 rule                                   regulation sentence (seed 001)
 =====================================  ==========================================================
-a game is won at the target (1500)     "Le partite si vinceranno all'arrivo ai 1500 punti."
-the winner scores its total + 2000     "Ad ogni partita vinta si sommeranno ai 1500 della
-+ what the loser lacks to the target   vittoria un bonus di 2000 punti, in aggiunta ai punti che
-                                       mancano all'avversario per arrivare a 1500"
-the loser scores its own total         "La Squadra B segnerà 1200 punti, la Squadra A segnerà
-                                       1500+2000+300 per un totale di 3800 punti"
-past the target: the winner's whole    "Nel caso che la squadra vincitrice superi la soglia dei
-total, the difference still from 1500  1500 punti, verranno accreditati il totale dei punti
-                                       fatti, ma la differenza con l'altra squadra verrà
-                                       calcolata sempre sulla base dei 1500."
-a loser past 1500 adds nothing         RULES.md *(reading)*: "1500 - loser's total, floored at 0"
-(floor at 0)
+a game's score                         belote.rules.game_score (a rule: its own table there)
 the neighbourhood's total: every       "Per la classifica finale saranno sommati i punti di tutte
 game of both its pairs                 le partite di entrambe le squadre di quartiere."
 ranking points 5, 3, 2, last 1         "alla 1a squadra classificata verranno assegnati 5 punti
