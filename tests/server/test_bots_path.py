@@ -200,8 +200,12 @@ def test_a_bots_belote_window_is_decided_through_the_bot_path(inline: bool) -> N
     # asked of the window's seat, out of turn, through the path: counted like any decision
     assert {o.seat for o in windows} == {d["seat"] for d in said}
     assert all(o.seat != o.current_player for o in windows)
-    assert pool.stats.decisions == len(asked)
-    assert pool.stats.inline == (len(asked) if inline else 0)
+    # Every answer is counted.  On the loop, every decision asked is answered at once; the
+    # table was stopped once the belote was said, so a decision asked in the pool's thread
+    # at that moment may have lost its table before its answer came back (nothing to count).
+    low = len(asked) if inline else len(asked) - 1
+    assert low <= pool.stats.decisions <= len(asked)
+    assert pool.stats.inline == (pool.stats.decisions if inline else 0)
 
 
 def _bare_belote(observation: Observation) -> int:
