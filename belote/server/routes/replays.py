@@ -5,8 +5,10 @@ the heavy work (rendering, analysis) runs off the event loop (:mod:`belote.serve
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+from collections.abc import Iterator
 from typing import Any
 
 from markupsafe import Markup
@@ -58,16 +60,23 @@ async def finished_record(request: Request) -> dict[str, Any] | Response:
     return row.record
 
 
+@contextlib.contextmanager
+def _heavy_failed_is_503() -> Iterator[None]:
+    """A heavy-work process lost with the job (logged and counted there): "try again"."""
+    try:
+        yield
+    except HeavyFailed:
+        raise Refusal(503, "limits.heavy_failed", HEAVY_RETRY) from None
+
+
 async def replay_page(request: Request) -> Response:
     table_id = int(request.path_params["table_id"])
     record = await finished_record(request)
     if isinstance(record, Response):
         return record
     lang = language(request)
-    try:
+    with _heavy_failed_is_503():
         page = await shared(request).heavy.replay(table_id, record, lang, address(request))
-    except HeavyFailed:
-        raise Refusal(503, "limits.heavy_failed", HEAVY_RETRY) from None
     strings = {key.removeprefix("replays."): text for key, text in messages(lang).items()
                if key.startswith(PAGE_PREFIXES)}
     # The deals and the steps come escaped from the heavy-work process (replay.py).
@@ -83,10 +92,8 @@ async def replay_record(request: Request) -> Response:
     record = await finished_record(request)
     if isinstance(record, Response):
         return record
-    try:
+    with _heavy_failed_is_503():
         text = await shared(request).heavy.record(table_id, record, address(request))
-    except HeavyFailed:
-        raise Refusal(503, "limits.heavy_failed", HEAVY_RETRY) from None
     return Response(text, media_type="application/json", headers={
         "content-disposition": f'attachment; filename="belote-table-{table_id}.json"'})
 
