@@ -19,6 +19,7 @@ from belote.i18n import card_name
 from belote.notation import parse_action, to_card
 from belote.records import record_rules, replay, to_record
 from belote.rules import find_preset
+from belote.server.heavy import HeavyFailed
 from belote.server.persistence import Store
 from belote.sim.match import play_match
 from tests.server.helpers import (
@@ -204,3 +205,18 @@ def test_a_broken_table_says_so_and_an_expired_one_is_not_found(app: Any,
         assert client.get(f"/replay/{broken}{suffix}").status_code == 410
         assert client.get(f"/replay/{expired}{suffix}").status_code == 404
     assert "could not be replayed" in client.get(f"/replay/{broken}.json").json()["error"]
+
+
+@pytest.mark.parametrize("path, job", [("/replay/{}", "replay"), ("/replay/{}.json", "record")])
+def test_a_heavy_job_lost_with_its_process_answers_try_again(
+        app: Any, client: TestClient, match: tuple[int, dict[str, Any]],
+        monkeypatch: pytest.MonkeyPatch, path: str, job: str) -> None:
+    async def lost(*args: Any) -> Any:
+        raise HeavyFailed("the heavy-work process died")
+
+    monkeypatch.setattr(app.state.heavy, job, lost)
+    table_id, _record = match
+    response = client.get(path.format(table_id))
+    assert response.status_code == 503
+    assert "Retry-After" in response.headers
+    assert "please try again" in response.text
