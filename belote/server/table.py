@@ -202,7 +202,12 @@ class Table:
         if self._bot_task is not None:
             self._bot_task.cancel()
         if self._task is not None and self._task is not asyncio.current_task():
-            self._task.cancel()
+            # Cancelled again until it ends: on Python 3.11, asyncio.wait_for may swallow a
+            # cancellation that comes as its awaited answer arrives (a bot's decision), and
+            # the task would go back to waiting for commands, holding stop() for ever.
+            while not self._task.done():
+                self._task.cancel()
+                await asyncio.wait({self._task}, timeout=0.5)
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
