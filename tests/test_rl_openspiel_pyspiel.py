@@ -66,6 +66,13 @@ def test_game_type_agrees_with_the_states(game: Any) -> None:
     assert state.information_state_string(0) != state.information_state_string(1)
 
 
+def test_observers_other_than_one_seat_are_refused(game: Any) -> None:
+    public_only = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE)
+    with pytest.raises(ValueError, match="observes one seat"):
+        game.make_py_observer(public_only)
+
+
 @pytest.mark.parametrize("preset", ["classic", "valdostana"])
 def test_max_game_length_follows_max_deals(game: Any, preset: str) -> None:
     lengths = [_load(preset, deals).max_game_length() for deals in (1, 2, 3)]

@@ -128,6 +128,11 @@ def register(pyspiel: Any, **params: Any) -> Any:
         tensor and string; otherwise the observation tensor and string."""
 
         def __init__(self, iig_obs_type: Any, params: Any) -> None:
+            if iig_obs_type is not None and (
+                    not iig_obs_type.public_info
+                    or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+                raise ValueError("python_belote observes one seat: its own cards and "
+                                 "everything public (with perfect recall or not)")
             self.history = iig_obs_type is None or iig_obs_type.perfect_recall
             size = INFORMATION_STATE_SIZE if self.history else OBSERVATION_SIZE
             self.tensor = np.zeros(size, np.float32)
