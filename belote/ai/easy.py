@@ -27,5 +27,6 @@ class EasyBot(HeuristicBot):
         if plays and len(plays) > 1 and self._rng.random() < EASY_SLIP:
             # a slip of strength, never of the rules' bonus: the king-first belote is kept
             slip = king_before_queen(observation, self._rng.choice(plays), plays)
-            return slip, DecisionMethod.RANDOM
+            announce = A.PLAY_ANNOUNCE_BASE + slip  # and announced, as the heuristic does
+            return (announce if announce in legal else slip), DecisionMethod.RANDOM
         return super()._pick(observation)

@@ -120,8 +120,8 @@ def bluff(game: Game, seat: int) -> list[Event]:
                       else spoken_name(d) for d in ordered)
     game._declared[seat] = declared
     if decl_rules.name_only:
-        said = named_declaration(claimed, declared, decl_rules, game.trump)
-        game._announced[seat] = [] if said is None else [said]
+        named = named_declaration(claimed, declared, decl_rules, game.trump)
+        game._announced[seat] = [] if named is None else [named]
     else:
         game._announced[seat] = declared
     game._bluffs[seat] = fake

@@ -11,8 +11,9 @@ the catalogs do not know yet still appears, as ``sheet.generic`` ("flag: value")
 
 Sections: dealing and seating, bidding, card play obligations, belote, declarations, scoring,
 match (:data:`SECTIONS`).  With fewer than four players a sentence has its own variant where
-the four-seat one speaks of teams and partners (:func:`seat_variants`).  :func:`sheet_lines` gives the lines with their section, flag and
-message key (tests check that every flag has its own sentence).
+the four-seat one speaks of teams and partners (:func:`seat_variants`).  :func:`sheet_lines`
+gives the lines with their section, flag and message key (tests check that every flag has its
+own sentence).
 
 The sheet lives with the catalogs: :mod:`belote.rules` holds the flags (and checks them, see
 :mod:`belote.rules.flags`) and imports nothing from :mod:`belote.i18n`.
@@ -247,9 +248,9 @@ def flag_sentence(rules: Rules, flag: str, value: Any, lang: str) -> tuple[str, 
         suffix, values = _token(value), {}
     values.setdefault("value", value)
     keys = ([f"sheet.{flag}.{suffix}"] if suffix is not None else []) + [f"sheet.{flag}"]
-    for key in (seat_key for key in keys for seat_key in seat_variants(rules, key)):
-        if has_message(lang, key):
-            return key, translate(lang, key, **values)
+    for found in (variant for key in keys for variant in seat_variants(rules, key)):
+        if has_message(lang, found):
+            return found, translate(lang, found, **values)
     return "sheet.generic", translate(lang, "sheet.generic", flag=flag, value=shown(value))
 
 
