@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from belote.ai.belote_order import king_before_queen
 from belote.ai.decision import Decision, DecisionMethod, elapsed_ms, only_move
 from belote.ai.fitting import FittingWorlds
 from belote.ai.heuristic import HeuristicBot
@@ -379,6 +380,7 @@ class ExpertBot:
         else:
             self._count_seat_fallback("card by the pure-Python search")
             card = self._play_seats(observation, plays)
+        card = king_before_queen(observation, card, plays)  # a king-first belote is kept
         announce = A.PLAY_ANNOUNCE_BASE + card
         return announce if announce in legal else card
 

@@ -59,8 +59,9 @@ from belote.errors import IllegalActionError
 from belote.rules.base import Rules
 from belote.rules.declarations import (
     Declaration,
-    best_declaration,
     find_declarations,
+    named_declaration,
+    said_name,
     score_declarations,
     spoken_name,
     spoken_names_held,
@@ -612,9 +613,9 @@ class Game:
             # Seed 000 (valdostana): "l'accuso di una combinazione di valore +basso rende
             # nulla quella di valore +alto eventualmente posseduta".
             declared = valdostana_valid(name, held, decl_rules, self.trump)
-            best = best_declaration(declared, decl_rules, self.trump)
-            self._announced[seat] = [] if best is None else [best]  # what the name says
-            names = (name,)
+            said = named_declaration(name, declared, decl_rules, self.trump)
+            self._announced[seat] = [] if said is None else [said]  # what the name says
+            names = (said_name(name, said, decl_rules),)
         self._declared[seat] = declared
         self.declarations_said.append((seat, names))
         return [DeclarationAnnounced(seat, names)]
@@ -622,28 +623,31 @@ class Game:
     def _resolve_declarations(self, events: list[Event]) -> None:
         decl_rules = self.rules.declarations
         assert decl_rules is not None and self.contract is not None
-        declared = [d or [] for d in self._declared]
-        # A valdostana player's valid list already holds his lower, unannounced accusi.
-        counted, points, winner = self._declaration_score(declared)
+        announced = [d or [] for d in self._announced]
+        # Only what was announced decides which side scores; a valdostana player's valid list
+        # (``_declared``) adds his lower, unannounced accusi to a winning side's count.
+        counted, points, winner = self._declaration_score(
+            announced, [d or [] for d in self._declared])
         self._points_as_announced = self._points_if_shown = points
         self._counted = counted
         if decl_rules.show_on_request:
             # Seed 000: shown only if asked; until then only what was said counts.
-            self._points_as_announced = self._declaration_score(
-                [d or [] for d in self._announced])[1]
+            self._points_as_announced = self._declaration_score(announced)[1]
             self._pending_show, self._counted = counted, ()
         self._rescore_declarations()
         if self.declarations_said:  # public: said whether a bluff was among them or not
             events.append(DeclarationsResolved(winner, self.declaration_points))
 
     def _declaration_score(
-        self, declared: list[list[Declaration]]
+        self, declared: list[list[Declaration]], held: list[list[Declaration]] | None = None
     ) -> tuple[tuple[tuple[Declaration, ...], ...], tuple[int, ...], int | None]:
-        """(counted per seat, side points, winning side) of these declarations."""
+        """(counted per seat, side points, winning side) of these declarations; ``held``: what
+        each seat may count besides (rules.declarations.score_declarations)."""
         decl_rules = self.rules.declarations
         assert decl_rules is not None and self.contract is not None
         score = score_declarations(declared, decl_rules, self.trump,
                                    first_to_declare=(self.dealer + 1) % self.players,
+                                   held=held,
                                    taker_team=self.rules.side_of(self.contract.taker))
         # A "beloté" sequence is worth its table value plus the belote's own 20 (seed 000:
         # "sommando i punti della tabella precedente ai punti Belote"), and the belote scores
