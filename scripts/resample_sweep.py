@@ -79,7 +79,7 @@ def main() -> int:
                     costs.append(time.perf_counter() - started)
                     if sample.observation(seat) != game.observation(seat):
                         failures.append(f"observation differs (seat {seat})")
-                except Exception as exc:  # noqa: BLE001 - every failure is counted
+                except Exception as exc:
                     failures.append(f"{type(exc).__name__}: {exc} (seat {seat}, "
                                     f"log {len(game.log)} entries)")
                     if len(failures) == 1:

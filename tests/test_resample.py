@@ -5,7 +5,7 @@ from the true hands survives, and the hidden hands really vary."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -256,6 +256,13 @@ def test_finished_hands_are_drawn_once_and_never_the_true_decks() -> None:
     pytest.fail("no position after two hands")
 
 
+def _counting(push: Callable[..., object], pushed: list[int]) -> Callable[..., object]:
+    def counting(self: Game, seat: int, action: int) -> object:
+        pushed.append(action)
+        return push(self, seat, action)
+    return counting
+
+
 def test_undo_restores_the_game_replaying_one_hand_at_most(
         monkeypatch: pytest.MonkeyPatch) -> None:
     for game, _ in positions("valdostana", seed=31, count=60):
@@ -268,13 +275,7 @@ def test_undo_restores_the_game_replaying_one_hand_at_most(
             else:
                 replayed.apply(what, who)  # type: ignore[arg-type]
         pushed: list[int] = []
-        original = Game._push
-
-        def counting(self: Game, seat: int, action: int) -> object:
-            pushed.append(action)
-            return original(self, seat, action)
-
-        monkeypatch.setattr(Game, "_push", counting)
+        monkeypatch.setattr(Game, "_push", _counting(Game._push, pushed))
         game.undo()
         monkeypatch.undo()
         hand = len(game.log) - max(i for i, (w, _) in enumerate(game.log) if w == CHANCE)
