@@ -28,7 +28,7 @@ from belote.ai.fitting import FittingWorlds
 from belote.ai.heuristic import HeuristicBot
 from belote.ai.likelihood import BidModel, auction_moves, normalised, play_log_likelihood
 from belote.ai.showing import table_talk
-from belote.ai.worlds import Knowledge, knowledge, sample_whole_world
+from belote.ai.worlds import ConventionEvidence, Knowledge, knowledge, sample_whole_world
 from belote.cards import ACES, ALL_CARDS, card_list
 from belote.engine import actions as A
 from belote.engine.events import Event
@@ -40,6 +40,9 @@ from belote.engine.search_seats import SeatSolver, SeatsPosition, lines_of
 from belote.engine.tricks import CARD_POINTS
 from belote.rules.base import Rules
 
+# The bots' conventions (passo, aspetto, ancora/alzo, signals), read as soft evidence where
+# the sampler used to take them as facts (issue 23; the expert's own model: engineer models).
+CONVENTIONS = ConventionEvidence()
 log = logging.getLogger(__name__)
 
 # Double-dummy worlds flatter the taker (every finesse works): a bid must beat passing by
@@ -494,7 +497,7 @@ class ExpertBot:
         leader = obs.trick[0][0] if obs.trick else obs.leader
         totals = dict.fromkeys(plays, 0.0)
         for _ in range(SEAT_ESTIMATE_WORLDS):
-            world = sample_whole_world(info, self.rng, deadline=time.monotonic())
+            world = sample_whole_world(info, self.rng, model=CONVENTIONS)
             position = SeatPosition(rules, world, trick, leader, obs.trump,
                                     _widow_points(obs, world))
             for card in plays:
@@ -562,7 +565,7 @@ class ExpertBot:
             world, fitted = fitting.draw(info, obs, stop)
             now = time.monotonic()
             return world, clock.world_stop(worlds, now) - now, fitted
-        world = sample_whole_world(info, self.rng, deadline=stop)
+        world = sample_whole_world(info, self.rng, model=CONVENTIONS)
         return world, clock.world_stop(worlds, now) - now, True
 
     def _estimate(self, obs: Observation, plays: list[int], info: Knowledge,
@@ -575,7 +578,7 @@ class ExpertBot:
         assert rules is not None and obs.seat is not None
         scores = dict.fromkeys(plays, 0.0)
         for _ in range(ESTIMATE_WORLDS):
-            world = sample_whole_world(info, self.rng, deadline=time.monotonic())
+            world = sample_whole_world(info, self.rng, model=CONVENTIONS)
             outcomes = self._playouts(rules, _position(obs, world), plays)
             in_world = _card_scores(obs, outcomes, cache)
             for card in plays:

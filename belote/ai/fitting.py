@@ -20,13 +20,13 @@ is tested only against the signals given since it was drawn.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
+import math
 import random
 import time
 
 from belote.ai.likelihood import BidModel, bids_readable, hands_at_deal
-from belote.ai.worlds import Knowledge, fits, sample_whole_world
+from belote.ai.worlds import ConventionEvidence, Knowledge, fits, sample_whole_world, world_of
 from belote.cards import CardSet
 from belote.engine.observation import Observation
 
@@ -41,7 +41,9 @@ DRAWS = 600
 KEPT = 256
 
 
-Signal = tuple[int, int, bool]  # a discard signal, as belote.engine.knowledge reads it
+# The bots' conventions as soft evidence (issue 23: no longer facts of the sampler); a kept
+# deal is weighed again by what was said since it was drawn.
+CONVENTIONS = ConventionEvidence()
 
 
 class FittingWorlds:
@@ -58,9 +60,9 @@ class FittingWorlds:
         self.draws = 0  # worlds drawn in all
         self.misfits = 0  # worlds handed out that the model did not fit
         self.key: tuple[object, ...] | None = None  # the hand the kept deals belong to
-        # this hand's fitting deals, as dealt, each with the discard signals it was accepted
-        # under: signals are weighed by rejection, once each (belote.engine.knowledge)
-        self.deals: list[tuple[Deal, frozenset[Signal]]] = []
+        # this hand's fitting deals, as dealt, each with the conventions' log-likelihood it
+        # was accepted under: what is said later is weighed by rejection, once
+        self.deals: list[tuple[Deal, float]] = []
 
     @staticmethod
     def applies(obs: Observation) -> bool:
@@ -83,22 +85,20 @@ class FittingWorlds:
         if key != self.key:
             self.key, self.deals = key, []
             return []
-        signals = frozenset(info.signals)
         out: list[World] = []
-        still: list[tuple[Deal, frozenset[Signal]]] = []
+        still: list[tuple[Deal, float]] = []
         for deal, weighed in self.deals:
             if any(played_by[s] & ~deal[s] for s in range(4)):
                 continue
             world = tuple(obs.hand if s == obs.seat else deal[s] & ~obs.played
                           for s in range(4))
-            fresh = tuple(x for x in info.signals if x not in weighed)
-            if len(fresh) < len(info.signals):
-                facts = dataclasses.replace(info, signals=fresh)
-            else:
-                facts = info
-            if fits(facts, world, self.rng):
-                out.append(world)
-                still.append((deal, weighed | signals))
+            if not fits(info, world):
+                continue
+            now = CONVENTIONS.log_likelihood(obs, world_of(info, world, self.rng))
+            if now < weighed and self.rng.random() >= math.exp(now - weighed):
+                continue
+            out.append(world)
+            still.append((deal, now))
         self.deals = still
         self.rng.shuffle(out)
         return out
@@ -112,13 +112,14 @@ class FittingWorlds:
         fewest = -1
         tries = 0
         for tries in range(1, self.max_draws + 1):
-            world = sample_whole_world(info, self.rng, deadline=stop)
+            world = sample_whole_world(info, self.rng, model=CONVENTIONS)
             deal = hands_at_deal(obs, world)
             misfits = self.model.misfits(obs, deal)
             self.draws += 1
             if misfits == 0:
                 if len(self.deals) < self.max_kept:
-                    self.deals.append((deal, frozenset(info.signals)))
+                    weight = CONVENTIONS.log_likelihood(obs, world_of(info, world, self.rng))
+                    self.deals.append((deal, weight))
                 return world, True
             if fewest < 0 or misfits < fewest:
                 best, fewest = world, misfits

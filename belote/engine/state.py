@@ -44,6 +44,7 @@ from belote.engine.events import (
     TrickWon,
     TurnedCardTaken,
 )
+from belote.engine.evidence import Evidence
 from belote.engine.obligations import (
     Refusal,
     RefusalReason,
@@ -115,6 +116,13 @@ class Game:
         self._uncut: tuple[Card, ...] = ()  # the deck offered to the cutter
         self.cut_depth = 0  # cards the last cut moved under the deck (0: knocked, no cut)
         self._log: list[tuple[int, object]] = []  # (seat or CHANCE, action or deck)
+        # undo's snapshot stack: (log length, the game as it was) before each deal; a game
+        # in it is never changed (undo restores a clone).
+        self._snapshots: list[tuple[int, Game]] = []
+        # Game.resample's finished hands, drawn once per seat (belote.engine.resample): seat
+        # -> (the log they stand for, the resampled game, the true game there).  Shared by
+        # clones (each entry is checked against the log before use).
+        self._resample_cache: dict[int, tuple[tuple[tuple[int, object], ...], Game, Game]] = {}
         self._reset_hand()
 
     def _reset_hand(self) -> None:
@@ -304,6 +312,7 @@ class Game:
         if len(deck) != NUM_CARDS or sorted(deck) != list(range(NUM_CARDS)):
             raise IllegalActionError("a deck must hold each of the 32 cards exactly once")
         deck = tuple(deck)
+        self._snapshots.append((len(self._log), self.clone()))
         self._log.append((CHANCE, deck))
         return self._receive(deck)
 
@@ -787,6 +796,7 @@ class Game:
         other._team_shown = self._team_shown[:]
         other.declarations_said = self.declarations_said[:]
         other._log = self._log[:]
+        other._snapshots = self._snapshots[:]
         return other
 
     @property
@@ -795,27 +805,42 @@ class Game:
         return list(self._log)
 
     def undo(self) -> None:
-        """Take back the last deal or action (replays the match without it)."""
+        """Take back the last deal or action.  Cost flat in the match: the game as it was
+        before the hand's deal is kept (a snapshot per deal) and at most the actions of the
+        hand since are replayed."""
         if not self._log:
             raise IllegalActionError("nothing to undo")
-        replayed = Game(self.rules, self.first_dealer)
-        for who, what in self._log[:-1]:
+        target = len(self._log) - 1
+        snapshots = self._snapshots
+        while snapshots and snapshots[-1][0] >= target:
+            snapshots.pop()
+        if snapshots:
+            start, snapshot = snapshots[-1]
+            replayed = snapshot.clone()
+        else:
+            start, replayed = 0, Game(self.rules, self.first_dealer)
+        for who, what in self._log[start:target]:
             if who == CHANCE:
+                replayed._snapshots.append((len(replayed._log), replayed.clone()))
                 replayed._log.append((who, what))
                 replayed._receive(what)  # type: ignore[arg-type]
             else:
                 replayed._log.append((who, what))
                 replayed._push(who, what)  # type: ignore[arg-type]
+        replayed._resample_cache = self._resample_cache
         self.__dict__.update(replayed.__dict__)
 
     def remaining_cards(self) -> CardSet:
         return ALL_CARDS & ~self.played
 
-    def resample(self, seat: int, rng: random.Random | int | None = None) -> Game:
-        """A game consistent with everything ``seat`` knows, the other hands drawn at random
+    def resample(self, seat: int, rng: random.Random | int | None = None,
+                 model: Evidence | None = None) -> Game:
+        """A game consistent with the rules' facts that ``seat`` has seen, the other hands
+        drawn at random: uniformly, or weighed by ``model`` (soft evidence, e.g.
+        :class:`belote.engine.convention_evidence.ConventionEvidence`)
         (:mod:`belote.engine.resample`); this game is unchanged."""
         from belote.engine.resample import resample
 
-        return resample(self, seat, rng)
+        return resample(self, seat, rng, model=model)
 
     resample_from_infostate = resample  # OpenSpiel's name
