@@ -122,15 +122,8 @@ def test_only_the_player_to_move_has_legal_actions() -> None:
     assert all(state.legal_actions(seat) == [] for seat in range(4) if seat != mover)
 
 
-# Main's sampler takes the bots' auction words as facts: after random "aspetto"/"passo" it
-# finds no world (issue 23, item 1; engineer "sampler" fixes it: then this passes, XPASS).
-_WORDS_AS_FACTS = pytest.mark.xfail(raises=RuntimeError, strict=False,
-                                    reason="issue 23 item 1: auction words taken as facts")
-
-
 @pytest.mark.parametrize(("preset", "resample_share"), [
-    ("classic", 0.2), ("pinasca", 0.2), ("valdostana", 0.0),
-    pytest.param("valdostana", 0.2, marks=_WORDS_AS_FACTS)])
+    ("classic", 0.2), ("pinasca", 0.2), ("valdostana", 0.0), ("valdostana", 0.2)])
 def test_information_state_string_names_exactly_one_information_set(
         preset: str, resample_share: float) -> None:
     # Independent reference: a seat's information set is what it observed after each step

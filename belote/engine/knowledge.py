@@ -212,7 +212,7 @@ def _names_of(hand: CardSet, decl: DeclarationRules, trump: int) -> tuple[str, .
     names of every declaration it holds, as the engine says them."""
     held = find_declarations(hand, decl, trump)
     if decl.name_only:
-        return tuple(sorted(spoken_names_held(held)))
+        return tuple(sorted(spoken_names_held(held, decl)))
     return tuple(sorted(d.name if decl.carre_rank_said or d.kind != "carre"
                         else spoken_name(d) for d in held))
 

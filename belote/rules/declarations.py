@@ -618,12 +618,16 @@ def spoken_name(decl: Declaration) -> str:
 SPOKEN_LENGTHS: dict[str, int] = {"tierce": 3, "cinquante": 4, "cent": 5}
 
 
-def spoken_names_held(held: Sequence[Declaration]) -> set[str]:
+def spoken_names_held(held: Sequence[Declaration],
+                      rules: DeclarationRules | None = None) -> set[str]:
     """Every name a valdostana player may announce: each combination's own, and the shorter
-    sequences inside a longer one (a tierce inside a cinquante: seed 000, "Warning 2")."""
+    sequences inside a longer one (a tierce inside a cinquante: seed 000, "Warning 2").
+    With ``rules``, a carré is named as the table hears it (:func:`said_name`: with its
+    rank where ``carre_rank_said``); without, as the action that announces it."""
     names: set[str] = set()
     for d in held:
-        names.add(spoken_name(d))
+        name = spoken_name(d)
+        names.add(name if rules is None else said_name(name, d, rules))
         if d.kind == "sequence":
             names.update(n for n, length in SPOKEN_LENGTHS.items() if length <= d.length)
     return names
