@@ -895,6 +895,13 @@ def solve_value(hands: np.ndarray, leader: int, trump: int, flags: int, last_bon
 # auction without pass words or support calls (coinche, colver's rules), all cards dealt
 # before the bidding, belote, no declarations; belote.rl.batch refuses other rules.
 #
+# Speed: every _bg_* helper that takes an array is inlined (inline="always") and the loops
+# over the games (batch_step, batch_check, batch_masks, batch_random_actions and
+# batch_rollouts below) are compiled without numba's runtime (_nrt=False): numba otherwise
+# counts the references of each array passed to a helper, an atomic increment and decrement
+# per call, which was more than half of a step's time (perf, issue 23).  So no _bg_* helper
+# may allocate (an _nrt=False kernel cannot; numba refuses to compile it).
+#
 # One int64 row per game, fields named below.  Action ids are the engine's
 # (belote.engine.actions): cards 0..31, card + belote 32..63, pass 64, announce 72,
 # contro 76, surcontro 77, contracts 100 + 4 * level index + suit.
@@ -960,14 +967,14 @@ _CLAIM_UNPLAYED, _CLAIM_FIRST_OPEN, _CLAIM_SAID, _CLAIM_SECOND_OPEN = 0, 1, 2, 3
 _CLAIM_COMPLETE, _CLAIM_VOID = 4, 5
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _bg_random(st: np.ndarray, g: int) -> int:
     x = (int(st[g, BG_RNG]) * 25214903917 + 11) & _LCG_MASK
     st[g, BG_RNG] = x
     return x >> 16
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _bg_deal(st: np.ndarray, decks: np.ndarray, g: int, rp: np.ndarray) -> None:
     """Shuffle a deck, deal it as Game._deal does (packets from the dealer's left) and open
     the auction."""
@@ -1000,7 +1007,7 @@ def _bg_deal(st: np.ndarray, decks: np.ndarray, g: int, rp: np.ndarray) -> None:
     st[g, BG_TO_ACT] = (dealer + 1) & 3
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _bg_new_match(st: np.ndarray, g: int) -> None:
     st[g, BG_DEALER] = 0
     st[g, BG_DEAL_NO] = 0
@@ -1068,7 +1075,7 @@ def _bg_may_say(stage: int, card: int, trump: int, king_first: int) -> bool:
     return stage == _CLAIM_SAID or (stage == _CLAIM_UNPLAYED and not (king_first and rank == 5))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _bg_legal(st: np.ndarray, g: int, rp: np.ndarray, legal: np.ndarray,
               n_legal: np.ndarray) -> None:
     """The sorted legal actions of the player to move (Game.legal_actions())."""
@@ -1304,7 +1311,7 @@ def _bg_play(st: np.ndarray, g: int, seat: int, action: int, rp: np.ndarray,
     return _bg_score(st, g, rp, out)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def batch_check(actions: np.ndarray, legal: np.ndarray, n_legal: np.ndarray) -> int:
     """The first game whose action is not among its legal ones, or -1."""
     for g in range(actions.shape[0]):
@@ -1330,7 +1337,7 @@ def batch_reset(st: np.ndarray, decks: np.ndarray, rp: np.ndarray, seed: int,
         _bg_legal(st, g, rp, legal, n_legal)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def batch_step(st: np.ndarray, decks: np.ndarray, actions: np.ndarray, rp: np.ndarray,
                legal: np.ndarray, n_legal: np.ndarray, scores: np.ndarray,
                ended: np.ndarray) -> int:
@@ -1361,7 +1368,7 @@ def batch_step(st: np.ndarray, decks: np.ndarray, actions: np.ndarray, rp: np.nd
     return done
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def batch_masks(legal: np.ndarray, n_legal: np.ndarray, mask: np.ndarray) -> None:
     """``mask[g, a]`` = 1 for each legal action of game ``g``, else 0."""
     for g in range(mask.shape[0]):
@@ -1370,7 +1377,7 @@ def batch_masks(legal: np.ndarray, n_legal: np.ndarray, mask: np.ndarray) -> Non
             mask[g, legal[g, k]] = 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def batch_random_actions(legal: np.ndarray, n_legal: np.ndarray, rng: np.ndarray,
                          out: np.ndarray) -> None:
     """A uniformly drawn legal action per game (the 48-bit generator in ``rng[0]``)."""
