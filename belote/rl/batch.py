@@ -18,8 +18,13 @@ declarations, no ottava, the litige tie rule, the multiplier on the contract.  B
 announced by the player to move only (with the card, or ``announce_belote`` on their own
 turn): the batch has no out-of-turn actions.
 
+:meth:`BatchedGames.rollouts` plays each match's hand to its end ``n`` times by uniformly
+random legal play, inside one compiled loop, without moving the matches: a value estimate,
+and the like-for-like twin of colver's ``Env.rollout`` (``benchmarks/engine.py``).
+
 The twin is :class:`belote.engine.state.Game`: ``tests/test_rl_batch.py`` replays batched
-matches in it and compares legal actions, observations, points and scores at every step.
+matches in it and compares legal actions, observations, points and scores at every step;
+``tests/test_rl_rollout.py`` replays rollouts in it.
 """
 
 from __future__ import annotations
