@@ -15,6 +15,7 @@ from belote.engine import actions as A
 from belote.engine.events import AllPassed, HandScored
 from belote.oracles.colver.agents import COLVER_RULES
 from belote.rl.batch import BatchedGames
+from belote.rl.compiled import CompiledGame
 from belote.rules import PRESETS, Rules
 
 COINCHE = PRESETS["coinche"]
@@ -166,3 +167,25 @@ def test_the_seed_repeats_the_rollouts_and_bad_counts_are_refused() -> None:
         first.rollouts(0)
     with pytest.raises(ValueError, match="int64"):
         first.rollouts(1, np.zeros(4, dtype=np.int32))
+
+
+def test_the_compiled_game_rolls_out_its_hand_as_the_engine_plays_it() -> None:
+    compiled = CompiledGame(COLVER_RULES, seed=9)
+    game = Game(COLVER_RULES)
+    game.deal(compiled.deck)
+    rng = random.Random(1)
+    for step in range(12):
+        if step % 3 == 0:
+            trace = np.full(2000, -9, dtype=np.int64)
+            means = compiled.rollout(5, trace)
+            rollouts = split(trace)
+            assert len(rollouts) == 5
+            scores = [replay(game, *r) for r in rollouts]
+            assert means == (sum(s[0] for s in scores) / 5, sum(s[1] for s in scores) / 5)
+        action = pick(game.legal_actions(), rng)
+        compiled.step(action)
+        game.apply(action)
+        if game.phase == Phase.DEAL:
+            game.deal(compiled.deck)
+    assert CompiledGame(COLVER_RULES, seed=4).rollout(30) == CompiledGame(
+        COLVER_RULES, seed=4).rollout(30)
