@@ -1,10 +1,37 @@
-"""Random-play throughput, like for like: our engine against colver's Python step loop.
+"""Random-play throughput, like for like: our engine against colver's, one run.
 
-Every loop plays complete random hands under the same rules (``--rules``, default
-``colver``: :data:`belote.oracles.colver.agents.COLVER_RULES`, coinche aligned with colver 0.11.1),
-from the first bid to the last card, an action drawn uniformly among the legal ones at every
-step.  They run in one process, interleaved (the order rotates each repeat); each prints its
-hands per second and its steps (actions) per hand, so that the ratios compare the same work.
+First, the like-for-like rows of issue 23 item 6 (printed first, with their own verdict):
+colver's native ``Env.rollout(n)`` (Rust, one thread, no observation) against our batch's
+``BatchedGames.rollouts(n)`` (one compiled loop, one thread, no observation), under colver's
+rules (``COLVER_RULES``, ``--rules colver``), on the same 16 deals, from the same phase:
+
+* ``colver rollout bid`` / ``batch rollout bid``: from the start of the auction.  What
+  ``Env.rollout`` plays, found by experiment (colver 0.11.1; its stub says only "random
+  rollouts from current state"): from the env's current state, which it leaves as it is,
+  every action drawn uniformly among ``Env.legal_actions()`` (bids, coinche and surcoinche
+  included; card play among the legal cards, not ``legal_actions_reduced``: on a fixed deal
+  its mean rewards agree with a Python loop of uniform ``legal_actions`` within the noise,
+  and differ by 6 standard errors from uniform ``legal_actions_reduced``); the same deal
+  every time (no redeal); a hand all four pass scores 0 and counts.  Ours plays the same
+  policy (the belote holder announcing with each card that may carry it, since colver's
+  belote needs no word).
+* ``colver rollout play`` / ``batch rollout play``: from the first card, the first speaker
+  having bid 80 in a suit that varies by deal and the others passed (colver:
+  ``set_contract`` + ``set_phase_playing``); each side's first player and legal cards are
+  checked to agree.
+
+The verdict needs both ratios >= 1.0, colver's rules, and each side on one thread (CPU time
+over wall time <= 1.2 in every rollout row; our kernels use no numba parallelism).  The
+ratios in CPU time are printed beside them, for a loaded machine.  For information, the
+batch's step loop (``batch``, below) over colver's rollouts from the auction: the unlike
+comparison the issue measured at 0.33 (new decks, sorted legal lists, one Python call per
+step on our side).  ``--rollouts-only`` runs just these rows (a few seconds).
+
+The other rows compare every hand from the first bid to the last card, an action drawn
+uniformly among the legal ones at every step, against colver's Python-driven ``Env.step``
+loop.  They run in one process, interleaved (the order rotates each repeat); each prints
+its hands per second and its steps (actions) per hand, so that the ratios compare the same
+work.
 
 Without a tensor:
 
@@ -44,6 +71,7 @@ masks >= 10x colver's hands per second.  The ``Game`` API's tracked tensor gets 
 against 5 us, for information (see :func:`goal`).
 
     python benchmarks/engine.py [--hands N] [--repeat R] [--rules colver] [--json]
+                                [--rollouts-only]
 """
 
 from __future__ import annotations
@@ -58,6 +86,9 @@ import sys
 import time
 from collections.abc import Callable
 
+import numpy as np
+
+from belote.engine import actions as A
 from belote.engine.dealing import seeded_deck_source
 from belote.engine.state import Game, Phase
 from belote.oracles.presets import arena_rules
@@ -66,6 +97,12 @@ from belote.rl.compiled import CompiledGame
 from belote.rl.tensors import observation_tensor
 from belote.rl.tracker import TensorTracker
 from belote.rules import Rules
+
+# Rollouts (issue 23, item 6): ``Env.rollout(n)`` against ``BatchedGames.rollouts(n)`` on the
+# same deals, from the same phase.
+ROLLOUT_DEALS = 16
+ROLLOUT_SCALE = 100  # rollouts per timed loop: --hands x 100 (a rollout is ~1 us)
+PHASES = ("bid", "play")
 
 BIDDING, PLAYING, MATCH_OVER = Phase.BIDDING, Phase.PLAYING, Phase.MATCH_OVER
 BATCH = 1024
@@ -171,6 +208,78 @@ def compiled_loop(n_hands: int, seed: int, rules: Rules) -> Result:
         _, legal = step(choice(legal))
         steps += 1
     return game.hands_played / (time.perf_counter() - start), steps / game.hands_played
+
+
+def rollout_tables(rules: Rules, seed: int, phase: str) -> tuple[BatchedGames, list[object]]:
+    """``ROLLOUT_DEALS`` deals (the batch's own, dealer seat 0) as a ``BatchedGames`` and as
+    colver ``Env`` objects with the same hands.  ``phase`` "bid": both at the start of the
+    auction; "play": the first speaker has bid 80 in a suit that varies by deal, the three
+    others passed (colver: ``set_contract`` + ``set_phase_playing``), the same seat to lead.
+    Each side's first player and legal actions are checked to agree."""
+    from colver import Env
+
+    from belote.oracles.colver.bridge import from_colver_cards, to_colver_cards, to_colver_suit
+
+    batch = BatchedGames(ROLLOUT_DEALS, rules, seed=seed)
+    games = []
+    for g in range(ROLLOUT_DEALS):
+        game = Game(rules)
+        game.deal([int(c) for c in batch.decks[g]])
+        games.append(game)
+    suits = np.arange(ROLLOUT_DEALS, dtype=np.int64) % 4
+    if phase == "play":
+        for action in (100 + suits, np.full(ROLLOUT_DEALS, A.PASS), np.full(ROLLOUT_DEALS, A.PASS),
+                       np.full(ROLLOUT_DEALS, A.PASS)):
+            batch.step(action)
+            for g, game in enumerate(games):
+                game.apply(int(action[g]))
+    envs: list[object] = []
+    for g, game in enumerate(games):
+        env = Env.deal_with_hands(game.dealer, [to_colver_cards(h) for h in game.hands])
+        if phase == "play":
+            taker = (game.dealer + 1) % 4
+            env.set_contract(to_colver_suit(int(suits[g])), 80, taker % 2, 0)
+            env.set_phase_playing()
+            assert from_colver_cards(env.legal_actions()) == game.hands[taker]
+        assert env.current_player() == game.current_player() == int(batch.to_play[g])
+        envs.append(env)
+    return batch, envs
+
+
+def rollout_loop(n_hands: int, seed: int, rules: Rules, phase: str, side: str) -> Result:
+    """``n_hands`` random rollouts spread over ``ROLLOUT_DEALS`` deals from ``phase``: colver's
+    ``Env.rollout(n)`` on each deal (``side`` "colver") or one ``BatchedGames.rollouts(n)``
+    over all of them ("batch").  The clock covers the rollouts only; the CPU time over the
+    wall time is kept in ``ROLLOUT_CPU_SHARE`` (about 1: one thread)."""
+    batch, envs = rollout_tables(rules, seed, phase)
+    per_deal = max(n_hands // ROLLOUT_DEALS, 1)
+    wall, cpu = time.perf_counter(), time.process_time()
+    if side == "colver":
+        for env in envs:
+            env.rollout(per_deal)  # type: ignore[attr-defined]
+    else:
+        batch.rollouts(per_deal)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    name = f"{side} rollout {phase}"
+    ROLLOUT_CPU_SHARE.setdefault(name, []).append(cpu / wall)
+    ROLLOUT_CPU_RATE.setdefault(name, []).append(per_deal * ROLLOUT_DEALS / cpu)
+    # colver's actions per rollout are not observable: "-" in the table
+    return per_deal * ROLLOUT_DEALS / wall, ROLLOUT_STEPS[phase] if side == "batch" else 0.0
+
+
+ROLLOUT_CPU_SHARE: dict[str, list[float]] = {}  # CPU time / wall time, per row and repeat
+ROLLOUT_CPU_RATE: dict[str, list[float]] = {}  # rollouts per CPU second, per row and repeat
+ROLLOUT_STEPS: dict[str, float] = {}
+
+
+def rollout_steps(rules: Rules, phase: str) -> float:
+    """Our rollouts' mean actions per hand from ``phase`` (traced, outside the clock)."""
+    batch, _ = rollout_tables(rules, 0, phase)
+    n = 200
+    trace = np.full(n * ROLLOUT_DEALS * 50, -9, dtype=np.int64)
+    batch.rollouts(n, trace)
+    actions = int(np.count_nonzero(trace >= 0))
+    return actions / (n * ROLLOUT_DEALS)
 
 
 def compiled_observation_us(rules: Rules, calls: int = 20000) -> float:
@@ -285,7 +394,20 @@ def machine() -> dict[str, object]:
     }
 
 
-def loops(rules: Rules, with_colver: bool) -> dict[str, Loop]:
+def rollout_loops(rules: Rules) -> dict[str, Loop]:
+    """The like-for-like rows of issue 23 item 6 (colver installed, rules the batch models)."""
+    out: dict[str, Loop] = {}
+    for phase in PHASES:
+        for side in ("colver", "batch"):
+            out[f"{side} rollout {phase}"] = (
+                lambda n, s, phase=phase, side=side:
+                rollout_loop(n * ROLLOUT_SCALE, s, rules, phase, side))
+    return out
+
+
+def loops(rules: Rules, with_colver: bool, rollouts_only: bool = False) -> dict[str, Loop]:
+    if rollouts_only:
+        return rollout_loops(rules) if with_colver and not batch_rule_problems(rules) else {}
     out: dict[str, Loop] = {
         "ours": lambda n, s: ours_loop(n, s, rules),
         "ours +scratch": lambda n, s: ours_loop(n, s, rules, "scratch"),
@@ -299,22 +421,33 @@ def loops(rules: Rules, with_colver: bool) -> dict[str, Loop]:
         out["compiled step"] = lambda n, s: compiled_loop(n, s, rules)
         out["batch"] = lambda n, s: batch_loop(n * 20, s, rules)
         out["batch +obs"] = lambda n, s: batch_loop(n * 20, s, rules, tensors=True)
+        if with_colver:
+            out |= rollout_loops(rules)
     return out
 
 
-def run(n_hands: int, repeat: int, rules: Rules) -> dict[str, object]:
-    table = loops(rules, colver_version() is not None)
+def run(n_hands: int, repeat: int, rules: Rules, rollouts_only: bool = False
+        ) -> dict[str, object]:
+    table = loops(rules, colver_version() is not None, rollouts_only)
+    if not table:
+        raise SystemExit("--rollouts-only needs colver and rules the batch models")
     names = list(table)
     rates: dict[str, list[float]] = {name: [] for name in names}
     steps: dict[str, list[float]] = {name: [] for name in names}
-    if "batch" in table:
+    if not batch_rule_problems(rules):
         warm_batch = BatchedGames(1, rules)  # compile or load the kernels outside the clock
         warm_batch.observations()
         warm_batch.masks()
         warm_batch.step(warm_batch.random_actions())
+        warm_batch.rollouts(1)
         warm = CompiledGame(rules)
         warm.step(warm.legal_actions()[0])
         warm.observation_tensor()
+    if any(" rollout " in name for name in table):
+        ROLLOUT_CPU_SHARE.clear()
+        ROLLOUT_CPU_RATE.clear()
+        for phase in PHASES:
+            ROLLOUT_STEPS[phase] = rollout_steps(rules, phase)
     for r in range(repeat):
         order = names[r % len(names):] + names[:r % len(names)]  # rotate for fairness
         for name in order:
@@ -325,6 +458,27 @@ def run(n_hands: int, repeat: int, rules: Rules) -> dict[str, object]:
     per_hand = {name: statistics.mean(values) for name, values in steps.items()}
     ratios: dict[str, float] = {}
     tensor_us: dict[str, float] = {}
+    like = like_for_like(med)
+    cpu_rates = {name: statistics.median(v) for name, v in ROLLOUT_CPU_RATE.items()}
+    for phase in PHASES:
+        ours, theirs = f"batch rollout {phase}", f"colver rollout {phase}"
+        if ours in cpu_rates and theirs in cpu_rates:
+            like[f"{ours} / {theirs}, in CPU time"] = cpu_rates[ours] / cpu_rates[theirs]
+    result: dict[str, object] = {
+        "like_for_like": like,
+        "goal_rollouts": rollout_goal(like, rules),
+        "machine": machine(),
+        "load_average": os.getloadavg(),
+        "rules": rules.name,
+        "hands": n_hands,
+        "repeat": repeat,
+        "rates": rates,
+        "medians": med,
+        "steps_per_hand": per_hand,
+        "cpu_over_wall": {name: statistics.median(v) for name, v in ROLLOUT_CPU_SHARE.items()},
+    }
+    if rollouts_only:
+        return result
     spent = {name: 1e6 / med[name] for name in ("ours", "ours +scratch", "ours +tracked")}
     for name in ("ours +scratch", "ours +tracked"):
         tensor_us[f"{name} (wall, loops above)"] = (spent[name] - spent["ours"]) / per_hand[
@@ -351,18 +505,51 @@ def run(n_hands: int, repeat: int, rules: Rules) -> dict[str, object]:
         for name in ("compiled step", "batch", "batch +obs"):
             if name in med:
                 ratios[f"{name} / colver"] = med[name] / med["colver"]
-    return {
-        "goal": goal(ratios, tensor_us),
-        "machine": machine(),
-        "rules": rules.name,
-        "hands": n_hands,
-        "repeat": repeat,
-        "rates": rates,
-        "medians": med,
-        "steps_per_hand": per_hand,
-        "tensor_us_per_step": tensor_us,
-        "ratios": ratios,
-    }
+    result |= {"goal": goal(ratios, tensor_us), "tensor_us_per_step": tensor_us,
+               "ratios": ratios}
+    return result
+
+
+def like_for_like(med: dict[str, float]) -> dict[str, float]:
+    """Issue 23 item 6: our batch's rollouts over colver's ``Env.rollout``, phase by phase
+    (same rules, deals, phase and policy, one thread each, no observation on either side);
+    then, for information, the batch's step loop (from the deal, new decks, legal lists)
+    over the same colver rollouts from the auction: the unlike comparison of before."""
+    out: dict[str, float] = {}
+    for phase in PHASES:
+        ours, theirs = f"batch rollout {phase}", f"colver rollout {phase}"
+        if ours in med and theirs in med:
+            out[f"{ours} / {theirs}"] = med[ours] / med[theirs]
+    if "batch" in med and "colver rollout bid" in med:
+        out["batch (step loop) / colver rollout bid"] = med["batch"] / med["colver rollout bid"]
+    return out
+
+
+ONE_THREAD = 1.2  # CPU time over wall time above this: more than one thread was busy
+
+
+def rollout_goal(like: dict[str, float], rules: Rules) -> dict[str, object]:
+    """Issue 23, item 6, every condition on this run's figures: the batch's rollouts at
+    least as many hands per second as colver's ``Env.rollout`` from each phase, under
+    colver's rules, each side on one thread (CPU time over wall time <= ONE_THREAD)."""
+    shares = {name: statistics.median(v) for name, v in ROLLOUT_CPU_SHARE.items()}
+    rows: list[dict[str, object]] = []
+    for phase in PHASES:
+        key = f"batch rollout {phase} / colver rollout {phase}"
+        value = like.get(key)
+        rows.append({"check": key, "value": value, "goal": ">= 1",
+                     "met": value is not None and value >= 1.0})
+    colver_rules = arena_rules("colver")
+    rows.append({"check": "rules are colver's preset", "value": rules.name,
+                 "goal": colver_rules.name, "met": rules == colver_rules})
+    for side in ("colver", "batch"):
+        worst = max((v for k, v in shares.items() if k.startswith(side)), default=None)
+        rows.append({"check": f"{side} on one thread (CPU / wall, worst row)", "value": worst,
+                     "goal": f"<= {ONE_THREAD:g}",
+                     "met": worst is not None and worst <= ONE_THREAD})
+    return {"met": all(bool(r["met"]) for r in rows), "checks": rows}
+
+
 
 
 COMPILED_TENSOR = "compiled (CPU, kernel call from Python)"
@@ -393,6 +580,28 @@ def goal(ratios: dict[str, float], tensor_us: dict[str, float]) -> dict[str, obj
     return {"met": all(bool(r["met"]) for r in rows if r["counted"]), "checks": rows}
 
 
+def print_lead(result: dict[str, object]) -> None:
+    """The like-for-like ratios first (issue 23 item 6), with their verdict."""
+    like = result["like_for_like"]
+    verdict = result["goal_rollouts"]
+    assert isinstance(like, dict) and isinstance(verdict, dict)
+    if not like:
+        return
+    print("like for like: random rollouts, colver's rules, same deals and phase, one thread, "
+          "no observation")
+    for label, value in like.items():
+        note = ("  (info: unlike work, the old comparison)" if "step loop" in label
+                else "  (info: per CPU second, for a loaded machine)" if "CPU" in label else "")
+        print(f"  ratio {label}: {value:.2f}{note}")
+    for row in verdict["checks"]:
+        value = row["value"]
+        shown = "absent" if value is None else (f"{value:.2f}" if isinstance(value, float)
+                                                else str(value))
+        print(f"  goal check: {row['check']} = {shown} (goal {row['goal']}): "
+              f"{'met' if row['met'] else 'NOT met'}")
+    print("issue 23 item 6: goal met" if verdict["met"] else "issue 23 item 6: goal not met")
+
+
 def print_table(result: dict[str, object]) -> None:
     m = result["machine"]
     assert isinstance(m, dict)
@@ -402,13 +611,26 @@ def print_table(result: dict[str, object]) -> None:
     )
     if m["cpu_model"]:
         print(f"cpu: {m['cpu_model']}")
+    load = result["load_average"]
+    assert isinstance(load, tuple)
+    print(f"load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print_lead(result)
     print(f"random hands per second, {result['hands']} hands x {result['repeat']} repeats "
-          f"(batch: x20), rules {result['rules']} on our side, interleaved")
+          f"(batch: x20, rollouts: x{ROLLOUT_SCALE}), rules {result['rules']} on our side, "
+          "interleaved")
     rates, med, per_hand = result["rates"], result["medians"], result["steps_per_hand"]
     assert isinstance(rates, dict) and isinstance(med, dict) and isinstance(per_hand, dict)
     for name in med:
         runs = " ".join(f"{v:>9,.0f}" for v in rates.get(name, []))
-        print(f"{name:<15} median {med[name]:>11,.0f}  steps/hand {per_hand[name]:5.1f}  {runs}")
+        hand = f"{per_hand[name]:5.1f}" if per_hand[name] else "    -"
+        print(f"{name:<19} median {med[name]:>11,.0f}  steps/hand {hand}  {runs}")
+    shares = result["cpu_over_wall"]
+    assert isinstance(shares, dict)
+    if shares:
+        print("CPU / wall time of the rollout rows: " + ", ".join(
+            f"{name} {v:.2f}" for name, v in shares.items()))
+    if "goal" not in result:
+        return
     tensor_us = result["tensor_us_per_step"]
     assert isinstance(tensor_us, dict)
     for name, us in tensor_us.items():
@@ -438,10 +660,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", default="colver", help="rules for our engine "
                         "(colver: coinche aligned with colver; any preset name)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--rollouts-only", action="store_true",
+                        help="only the like-for-like rollout rows (issue 23 item 6)")
     args = parser.parse_args(argv)
     if args.hands <= 0 or args.repeat <= 0:
         parser.error("--hands and --repeat must be positive")
-    result = run(args.hands, args.repeat, arena_rules(args.rules))
+    result = run(args.hands, args.repeat, arena_rules(args.rules), args.rollouts_only)
     if args.json:
         print(json.dumps(result, indent=2))
     else:

@@ -895,6 +895,13 @@ def solve_value(hands: np.ndarray, leader: int, trump: int, flags: int, last_bon
 # auction without pass words or support calls (coinche, colver's rules), all cards dealt
 # before the bidding, belote, no declarations; belote.rl.batch refuses other rules.
 #
+# Speed: every _bg_* helper that takes an array is inlined (inline="always") and the loops
+# over the games (batch_step, batch_check, batch_masks, batch_random_actions and
+# batch_rollouts below) are compiled without numba's runtime (_nrt=False): numba otherwise
+# counts the references of each array passed to a helper, an atomic increment and decrement
+# per call, which was more than half of a step's time (perf, issue 23).  So no _bg_* helper
+# may allocate (an _nrt=False kernel cannot; numba refuses to compile it).
+#
 # One int64 row per game, fields named below.  Action ids are the engine's
 # (belote.engine.actions): cards 0..31, card + belote 32..63, pass 64, announce 72,
 # contro 76, surcontro 77, contracts 100 + 4 * level index + suit.
@@ -960,14 +967,14 @@ _CLAIM_UNPLAYED, _CLAIM_FIRST_OPEN, _CLAIM_SAID, _CLAIM_SECOND_OPEN = 0, 1, 2, 3
 _CLAIM_COMPLETE, _CLAIM_VOID = 4, 5
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _bg_random(st: np.ndarray, g: int) -> int:
     x = (int(st[g, BG_RNG]) * 25214903917 + 11) & _LCG_MASK
     st[g, BG_RNG] = x
     return x >> 16
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _bg_deal(st: np.ndarray, decks: np.ndarray, g: int, rp: np.ndarray) -> None:
     """Shuffle a deck, deal it as Game._deal does (packets from the dealer's left) and open
     the auction."""
@@ -1000,7 +1007,7 @@ def _bg_deal(st: np.ndarray, decks: np.ndarray, g: int, rp: np.ndarray) -> None:
     st[g, BG_TO_ACT] = (dealer + 1) & 3
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _bg_new_match(st: np.ndarray, g: int) -> None:
     st[g, BG_DEALER] = 0
     st[g, BG_DEAL_NO] = 0
@@ -1010,43 +1017,78 @@ def _bg_new_match(st: np.ndarray, g: int) -> None:
     st[g, BG_POT_TEAM] = -1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
+def _bg_bid_count(st: np.ndarray, g: int, rp: np.ndarray) -> int:
+    """How many bids the player to move may make (the auction's legality, one home: the
+    order of :func:`_bg_kth_bid`)."""
+    seat = st[g, BG_TO_ACT]
+    bidder = st[g, BG_BIDDER]
+    ours = bidder >= 0 and (bidder & 1) == (seat & 1)
+    doubled = st[g, BG_DOUBLED]
+    if doubled == 0:
+        contro = 1 if bidder >= 0 and not ours else 0
+        return 1 + contro + 4 * (rp[BR_LEVELS] - st[g, BG_LEVEL] - 1)
+    if doubled == 1 and ours:
+        return 2
+    return 1
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _bg_kth_bid(st: np.ndarray, g: int, k: int) -> int:
+    """The ``k``-th legal bid (``k < _bg_bid_count``), in sorted order: pass, contro,
+    surcontro, then the contracts above the standing one, level by level, suit by suit."""
+    if k == 0:
+        return 64
+    if st[g, BG_DOUBLED] == 1:
+        return 77
+    bidder = st[g, BG_BIDDER]
+    if bidder >= 0 and (bidder & 1) != (st[g, BG_TO_ACT] & 1):
+        if k == 1:
+            return 76
+        k -= 1
+    return 100 + 4 * (st[g, BG_LEVEL] + 1) + k - 1
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _bg_card_mask(st: np.ndarray, g: int, rp: np.ndarray) -> int:
+    """The cards the player to move may play (Game's legal_plays), as a mask."""
+    seat = st[g, BG_TO_ACT]
+    n = st[g, BG_TRICK_N]
+    hand = st[g, BG_HANDS + seat]
+    if n == 0:
+        return hand
+    trump = st[g, BG_TRUMP]
+    w = 0
+    led = st[g, BG_TRICK] >> 3
+    for i in range(1, n):
+        if K_WIN[trump, led, st[g, BG_TRICK + i]] > K_WIN[trump, led, st[g, BG_TRICK + w]]:
+            w = i
+    return _legal(hand, st[g, BG_TRICK], st[g, BG_TRICK + w], n, w, trump, rp[BR_FLAGS])
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _bg_may_say(stage: int, card: int, trump: int, king_first: int) -> bool:
+    """Whether the belote holder may announce with ``card`` at claim stage ``stage``."""
+    rank = card & 7
+    if card >> 3 != trump or (rank != 5 and rank != 6):
+        return False
+    return stage == _CLAIM_SAID or (stage == _CLAIM_UNPLAYED and not (king_first and rank == 5))
+
+
+@njit(cache=True, error_model="numpy", inline="always")
 def _bg_legal(st: np.ndarray, g: int, rp: np.ndarray, legal: np.ndarray,
               n_legal: np.ndarray) -> None:
     """The sorted legal actions of the player to move (Game.legal_actions())."""
-    seat = st[g, BG_TO_ACT]
-    k = 0
     if st[g, BG_PHASE] == 1:
-        legal[g, 0] = 64
-        k = 1
-        bidder = st[g, BG_BIDDER]
-        ours = bidder >= 0 and (bidder & 1) == (seat & 1)
-        if st[g, BG_DOUBLED] == 0:
-            if bidder >= 0 and not ours:
-                legal[g, k] = 76
-                k += 1
-            for i in range(st[g, BG_LEVEL] + 1, rp[BR_LEVELS]):
-                for s in range(4):
-                    legal[g, k] = 100 + 4 * i + s
-                    k += 1
-        elif st[g, BG_DOUBLED] == 1 and ours:
-            legal[g, k] = 77
-            k += 1
-        n_legal[g] = k
+        count = _bg_bid_count(st, g, rp)
+        for k in range(count):
+            legal[g, k] = _bg_kth_bid(st, g, k)
+        n_legal[g] = count
         return
-    n = st[g, BG_TRICK_N]
-    hand = st[g, BG_HANDS + seat]
+    seat = st[g, BG_TO_ACT]
     trump = st[g, BG_TRUMP]
-    if n == 0:
-        mask = hand
-    else:
-        w = 0
-        led = st[g, BG_TRICK] >> 3
-        for i in range(1, n):
-            if K_WIN[trump, led, st[g, BG_TRICK + i]] > K_WIN[trump, led, st[g, BG_TRICK + w]]:
-                w = i
-        mask = _legal(hand, st[g, BG_TRICK], st[g, BG_TRICK + w], n, w, trump,
-                      rp[BR_FLAGS])
+    mask = _bg_card_mask(st, g, rp)
+    k = 0
     m = mask
     while m:
         legal[g, k] = lowest_card(m)
@@ -1059,10 +1101,7 @@ def _bg_legal(st: np.ndarray, g: int, rp: np.ndarray, legal: np.ndarray,
         while m:
             c = lowest_card(m)
             m &= m - 1
-            rank = c & 7
-            may = stage == _CLAIM_SAID or (stage == _CLAIM_UNPLAYED
-                                           and not (rp[BR_KING_FIRST] and rank == 5))
-            if may and c >> 3 == trump and (rank == 5 or rank == 6):
+            if _bg_may_say(stage, c, trump, rp[BR_KING_FIRST]):
                 legal[g, k] = 32 + c
                 k += 1
         if stage in (_CLAIM_FIRST_OPEN, _CLAIM_SECOND_OPEN):
@@ -1071,14 +1110,14 @@ def _bg_legal(st: np.ndarray, g: int, rp: np.ndarray, legal: np.ndarray,
     n_legal[g] = k
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _bg_close_windows(st: np.ndarray, g: int) -> None:
     stage = st[g, BG_CLAIM_STAGE]
     if st[g, BG_CLAIM_SEAT] >= 0 and stage in (_CLAIM_FIRST_OPEN, _CLAIM_SECOND_OPEN):
         st[g, BG_CLAIM_STAGE] = _CLAIM_VOID
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _bg_say(st: np.ndarray, g: int, rp: np.ndarray) -> None:
     seat = st[g, BG_CLAIM_SEAT]
     if st[g, BG_CLAIM_STAGE] == _CLAIM_FIRST_OPEN:
@@ -1090,7 +1129,7 @@ def _bg_say(st: np.ndarray, g: int, rp: np.ndarray) -> None:
         st[g, BG_BELOTE + (seat & 1)] += rp[BR_BELOTE_POINTS]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _bg_bid(st: np.ndarray, g: int, seat: int, action: int, rp: np.ndarray) -> int:
     """Game._bid with the auction: 0 goes on, 1 all passed, 2 the contract is set."""
     st[g, BG_LAST_BID + seat] = action
@@ -1137,7 +1176,7 @@ def _bg_bid(st: np.ndarray, g: int, seat: int, action: int, rp: np.ndarray) -> i
     return 2
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _bg_score(st: np.ndarray, g: int, rp: np.ndarray, out: np.ndarray) -> int:
     """engine.scoring.score_hand for the supported flags; adds to the totals, writes the
     hand's scores to ``out[g]``; the winning team of the match, or -1."""
@@ -1168,7 +1207,9 @@ def _bg_score(st: np.ndarray, g: int, rp: np.ndarray, out: np.ndarray) -> int:
         outcome = 1
     own0 = p0 + b0
     own1 = p1 + b1
-    s = np.zeros(2, dtype=np.int64)
+    s = out[g]  # the hand's scores by team, written in place (no allocation: see rollouts)
+    s[0] = 0
+    s[1] = 0
     belote_tt = b0 if tt == 0 else b1
     belote_dt = b1 if tt == 0 else b0
     new_pot = 0
@@ -1200,8 +1241,6 @@ def _bg_score(st: np.ndarray, g: int, rp: np.ndarray, out: np.ndarray) -> int:
             new_pot += pot
     st[g, BG_POT] = new_pot
     st[g, BG_POT_TEAM] = tt if outcome == 2 else -1
-    out[g, 0] = s[0]
-    out[g, 1] = s[1]
     t0 = st[g, BG_TOTALS] + s[0]
     t1 = st[g, BG_TOTALS + 1] + s[1]
     st[g, BG_TOTALS] = t0
@@ -1216,7 +1255,7 @@ def _bg_score(st: np.ndarray, g: int, rp: np.ndarray, out: np.ndarray) -> int:
     return 0 if t0 > t1 else 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _bg_play(st: np.ndarray, g: int, seat: int, action: int, rp: np.ndarray,
              out: np.ndarray) -> int:
     """Game._play (and the trick's end): -2 goes on, -1 hand over, 0/1 the match's
@@ -1272,7 +1311,7 @@ def _bg_play(st: np.ndarray, g: int, seat: int, action: int, rp: np.ndarray,
     return _bg_score(st, g, rp, out)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def batch_check(actions: np.ndarray, legal: np.ndarray, n_legal: np.ndarray) -> int:
     """The first game whose action is not among its legal ones, or -1."""
     for g in range(actions.shape[0]):
@@ -1298,7 +1337,7 @@ def batch_reset(st: np.ndarray, decks: np.ndarray, rp: np.ndarray, seed: int,
         _bg_legal(st, g, rp, legal, n_legal)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def batch_step(st: np.ndarray, decks: np.ndarray, actions: np.ndarray, rp: np.ndarray,
                legal: np.ndarray, n_legal: np.ndarray, scores: np.ndarray,
                ended: np.ndarray) -> int:
@@ -1329,7 +1368,7 @@ def batch_step(st: np.ndarray, decks: np.ndarray, actions: np.ndarray, rp: np.nd
     return done
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def batch_masks(legal: np.ndarray, n_legal: np.ndarray, mask: np.ndarray) -> None:
     """``mask[g, a]`` = 1 for each legal action of game ``g``, else 0."""
     for g in range(mask.shape[0]):
@@ -1338,7 +1377,7 @@ def batch_masks(legal: np.ndarray, n_legal: np.ndarray, mask: np.ndarray) -> Non
             mask[g, legal[g, k]] = 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def batch_random_actions(legal: np.ndarray, n_legal: np.ndarray, rng: np.ndarray,
                          out: np.ndarray) -> None:
     """A uniformly drawn legal action per game (the 48-bit generator in ``rng[0]``)."""
@@ -1494,6 +1533,112 @@ def single_step(S: np.ndarray, P: np.ndarray, obs: np.ndarray, action: int) -> i
 def single_observation(S: np.ndarray, P: np.ndarray, obs: np.ndarray) -> None:
     """Fill ``obs`` with the observation of the player to move."""
     batch_observations(S[0], P[0], P[1], obs.reshape((1, obs.shape[0])))
+
+
+# ----------------------------------------------------------------------------- rollouts
+# Uniformly random continuations of a batched game's hand, played inside one compiled loop:
+# the twin of colver's ``Env.rollout`` (benchmarks/engine.py) and a value estimate for
+# search.  The rules are the batch's own kernels (_bg_bid_count/_bg_kth_bid for the
+# auction, _bg_card_mask for the card play, _bg_bid, _bg_play and _bg_score to apply and
+# score): no rule is written twice.  What this path leaves out, and the step loop pays for:
+# no sorted list of legal actions, no observation, no check of a caller's action, no
+# Python between actions, no new deal (each rollout starts again from the same state),
+# and no reference counting: batch_rollouts is compiled without numba's runtime (_nrt=False)
+# and every helper it calls with an array is inlined (inline="always"), so passing ``st``
+# or ``rp`` to a helper costs no atomic increment and decrement (they were more than half
+# of a rollout's time, measured with perf); hence it allocates nothing (the caller passes
+# its buffers) and the helpers must not allocate either.
+#
+# The policy: a bid drawn uniformly among the legal bids; a card drawn uniformly among the
+# legal cards, the belote holder announcing with every card that may carry it (so each card
+# counts once, as in colver's rollout, whose belote needs no word).
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _draw(rng: np.ndarray, count: int) -> int:
+    """A pseudo-random int in ``0 .. count - 1`` (``0 < count < 2**31``): the 48-bit LCG
+    of _next_random, scaled by a multiply instead of a division."""
+    x = (int(rng[0]) * 25214903917 + 11) & _LCG_MASK
+    rng[0] = x
+    return ((x >> 16) * count) >> 32
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _draw_card(mask: int, rng: np.ndarray) -> int:
+    """A card drawn uniformly from a non-empty mask."""
+    for _ in range(_draw(rng, popcount(mask))):
+        mask &= mask - 1
+    return lowest_card(mask)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _rollout_hand(work: np.ndarray, rp: np.ndarray, rng: np.ndarray, scores: np.ndarray,
+                  trace: np.ndarray, at: int) -> int:
+    """Play ``work``'s hand (one BG_* row) to its end with the random policy above; the
+    hand's scores in ``scores[0]`` (zeros if all passed).  Each action is written to
+    ``trace[at]``, ``at + 1``, ... while there is room; returns the next free index, or
+    ``-at - 1`` when the hand ended with all four passing."""
+    king_first = rp[BR_KING_FIRST]
+    cap = trace.shape[0]
+    while True:
+        seat = work[0, BG_TO_ACT]
+        if work[0, BG_PHASE] == 1:
+            action = _bg_kth_bid(work, 0, _draw(rng, _bg_bid_count(work, 0, rp)))
+            if at < cap:
+                trace[at] = action
+            at += 1
+            if _bg_bid(work, 0, seat, action, rp) == 1:
+                scores[0, 0] = 0
+                scores[0, 1] = 0
+                return -at - 1
+        else:
+            card = _draw_card(_bg_card_mask(work, 0, rp), rng)
+            action = card
+            if work[0, BG_CLAIM_SEAT] == seat and _bg_may_say(
+                    work[0, BG_CLAIM_STAGE], card, work[0, BG_TRUMP], king_first):
+                action = 32 + card
+            if at < cap:
+                trace[at] = action
+            at += 1
+            if _bg_play(work, 0, seat, action, rp, scores) != -2:
+                return at
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def batch_rollouts(st: np.ndarray, rp: np.ndarray, n: int, rng: np.ndarray, out: np.ndarray,
+                   trace: np.ndarray, work: np.ndarray, scores: np.ndarray) -> int:
+    """For each game ``g``: ``n`` random continuations of its hand from its state (``st`` is
+    not changed), the hands' scores summed by team in ``out[g]`` (an all-pass hand scores 0
+    and counts as a rollout, as in colver's ``Env.rollout``).  ``trace`` (may be empty):
+    the actions of every rollout in order, each rollout followed by -1 (all passed: -2), as
+    far as there is room.  ``work`` (1, st.shape[1]) and ``scores`` (1, 2): scratch (this
+    kernel allocates nothing, see above).  Returns the number of rollouts whose hand was
+    played to the end."""
+    cap = trace.shape[0]
+    fields = st.shape[1]
+    at = 0
+    played = 0
+    for g in range(st.shape[0]):
+        s0 = 0
+        s1 = 0
+        for _ in range(n):
+            for f in range(fields):
+                work[0, f] = st[g, f]
+            at = _rollout_hand(work, rp, rng, scores, trace, at)
+            end = -1
+            if at < 0:
+                at = -at - 1
+                end = -2
+            else:
+                played += 1
+                s0 += scores[0, 0]
+                s1 += scores[0, 1]
+            if at < cap:
+                trace[at] = end
+            at += 1
+        out[g, 0] = s0
+        out[g, 1] = s1
+    return played
 
 
 # ----------------------------------------------------------------------------- any seat count

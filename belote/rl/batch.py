@@ -18,8 +18,13 @@ declarations, no ottava, the litige tie rule, the multiplier on the contract.  B
 announced by the player to move only (with the card, or ``announce_belote`` on their own
 turn): the batch has no out-of-turn actions.
 
+:meth:`BatchedGames.rollouts` plays each match's hand to its end ``n`` times by uniformly
+random legal play, inside one compiled loop, without moving the matches: a value estimate,
+and the like-for-like twin of colver's ``Env.rollout`` (``benchmarks/engine.py``).
+
 The twin is :class:`belote.engine.state.Game`: ``tests/test_rl_batch.py`` replays batched
-matches in it and compares legal actions, observations, points and scores at every step.
+matches in it and compares legal actions, observations, points and scores at every step;
+``tests/test_rl_rollout.py`` replays rollouts in it.
 """
 
 from __future__ import annotations
@@ -144,6 +149,9 @@ class BatchedGames:
         self._off = np.array([OBSERVATION_LAYOUT[p].start for p in _OBS_PARTS], dtype=np.int64)
         self._rng = np.array([(seed * 0x9E3779B1 + 12345) & ((1 << 48) - 1)], dtype=np.int64)
         self._actions = np.zeros(n, dtype=np.int64)
+        self._rollout_sums = np.zeros((n, 2), dtype=np.int64)
+        self._rollout_work = np.zeros((1, k.BG_FIELDS), dtype=np.int64)
+        self._rollout_scores = np.zeros((1, 2), dtype=np.int64)
         self.hands_played = 0  # hands played to the end (all-pass hands not counted)
         k.batch_reset(self._st, self._decks, self._rp, seed, self._legal, self._n_legal)
 
@@ -174,6 +182,27 @@ class BatchedGames:
         seeded from ``seed``).  Overwritten by the next call."""
         self._k.batch_random_actions(self._legal, self._n_legal, self._rng, self._actions)
         return self._actions
+
+    def rollouts(self, n: int, trace: IntArray | None = None) -> npt.NDArray[np.float64]:
+        """``(n_matches, 2)``: each match's hand played ``n`` times from its state to its end
+        by uniformly random legal play, the mean score of the hand by team (team 0: seats 0
+        and 2).  The matches do not move.  Like colver's ``Env.rollout(n)``: one compiled
+        loop, no observation, no new deal; from the auction a bid is drawn among the legal
+        bids (a hand all four pass scores 0 and counts), in the card play a card among the
+        legal cards, the belote holder announcing whenever the card may carry it.  The
+        batch's own generator draws (seeded from ``seed``).  ``trace`` (int64, filled as far
+        as it goes): every action of every rollout in order, each rollout followed by -1
+        (-2 if all passed), for replays in tests."""
+        if type(n) is not int or n <= 0:
+            raise ValueError(f"n must be a positive int, not {n!r}")
+        if trace is None:
+            trace = np.zeros(0, dtype=np.int64)
+        elif trace.dtype != np.int64 or trace.ndim != 1 or not trace.flags.c_contiguous:
+            raise ValueError("trace must be a contiguous 1-d int64 array")
+        self._k.batch_rollouts(self._st, self._rp, n, self._rng, self._rollout_sums, trace,
+                               self._rollout_work, self._rollout_scores)
+        means: npt.NDArray[np.float64] = self._rollout_sums / n
+        return means
 
     # ------------------------------------------------------------------ arrays
     def masks(self) -> npt.NDArray[np.int8]:

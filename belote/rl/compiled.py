@@ -76,6 +76,11 @@ class CompiledGame:
         self._P[0] = rule_params(rules)
         self._P[1, :len(_OBS_PARTS)] = [OBSERVATION_LAYOUT[p].start for p in _OBS_PARTS]
         self._step = k.single_step
+        # Env.rollout's twin (:meth:`rollout`): its own generator and scratch buffers
+        self._rollout_rng = np.zeros(1, dtype=np.int64)
+        self._rollout_sums = np.zeros((1, 2), dtype=np.int64)
+        self._rollout_work = np.zeros((1, width), dtype=np.int64)
+        self._rollout_scores = np.zeros((1, 2), dtype=np.int64)
         self.reset(seed)
 
     # ------------------------------------------------------------------ stepping
@@ -86,6 +91,8 @@ class CompiledGame:
         actions."""
         if seed is not None and (type(seed) is not int or not 0 <= seed < 1 << 48):
             raise ValueError(f"seed must be an int from 0 to 2**48 - 1, not {seed!r}")
+        if seed is not None:
+            self._rollout_rng[0] = (seed * 0x9E3779B1 + 12345) & ((1 << 48) - 1)
         obs = _empty(OBSERVATION_SIZE, _FLOAT32)
         code = int(self._k.single_reset(self._S, self._P, -1 if seed is None else seed, obs))
         legal: list[int] = self._legal_row[:code >> 3].tolist()
@@ -107,6 +114,23 @@ class CompiledGame:
                                      f"legal: {self.legal_actions()}")
         legal: list[int] = self._legal_row[:code >> 3].tolist()
         return obs, legal
+
+    def rollout(self, n: int, trace: npt.NDArray[np.int64] | None = None
+                ) -> tuple[float, float]:
+        """The hand in play played ``n`` times from here to its end by uniformly random
+        legal play; the mean score of the hand by team (team 0: seats 0 and 2).  The game
+        does not move.  The twin of colver's ``Env.rollout(n)``, with the policy of
+        :meth:`belote.rl.batch.BatchedGames.rollouts` (``trace`` as there)."""
+        if type(n) is not int or n <= 0:
+            raise ValueError(f"n must be a positive int, not {n!r}")
+        if trace is None:
+            trace = np.zeros(0, dtype=np.int64)
+        elif trace.dtype != np.int64 or trace.ndim != 1 or not trace.flags.c_contiguous:
+            raise ValueError("trace must be a contiguous 1-d int64 array")
+        self._k.batch_rollouts(self._S[0], self._P[0], n, self._rollout_rng,
+                               self._rollout_sums, trace, self._rollout_work,
+                               self._rollout_scores)
+        return (int(self._rollout_sums[0, 0]) / n, int(self._rollout_sums[0, 1]) / n)
 
     # ------------------------------------------------------------------ reading
     def legal_actions(self) -> list[int]:
