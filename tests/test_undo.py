@@ -79,6 +79,9 @@ def test_undo_all_the_way_back_through_clones_and_pickles(preset: str) -> None:
             step(branch, rng, source)
     unpickled = pickle.loads(pickle.dumps(game))
     assert "_undo" in vars(unpickled) and unpickled._undo is None
+    for seat in range(game.players):  # it resamples as the game does
+        sample = unpickled.resample(seat, random.Random(seat))
+        assert sample.observation(seat) == game.observation(seat)
     for before in reversed(history):
         game.undo()
         unpickled.undo()  # the first undo rebuilds the stack from the log

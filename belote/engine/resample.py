@@ -9,31 +9,36 @@ uniformly with no ``model``, weighed by an :class:`~belote.engine.evidence.Evide
 
 How, hand by hand (each deal of the match's log is one segment):
 
-1. The hand in progress is drawn at its current state: the seat's observation gives the
-   facts (:func:`~belote.engine.knowledge.knowledge`) and
+1. A finished hand is not replayed.  Where every card dealt was played, each seat's cards
+   are public (the cards it played) and any deck that deals them replays the same hand with
+   the same outcome, whichever came in which packet (the bidding does not read the hands):
+   the deck is built at once (:func:`_deck_of`): ``seat``'s own cards and the turned card
+   where they were, every other seat's cards in its slots in a uniformly random order (which
+   came first is unknown to ``seat``), the monte or the undealt cards anywhere else.  Where
+   all passed, nothing but ``seat``'s packets and the turned card was seen: the rest is
+   shuffled.  A hand that ended otherwise (an ottava) is drawn at its *pivot*, the last
+   state ``seat`` saw with the cards still out, with what the last action showed, and its
+   few actions are replayed: ``seat`` must see the same after them.  The decks are drawn
+   once per game and seat and kept (``Game._resample_cache``, keyed by the log they stand
+   for; never the true decks).
+2. The hand in progress starts from the match as it stood at its deal (the dealer, the
+   scores, the pot: public, ``Game._hand_records``), with the finished hands' log before it.
+   It is drawn at its current state: the seat's observation gives the facts
+   (:func:`~belote.engine.knowledge.knowledge`) and
    :func:`~belote.engine.knowledge.sample_world` draws the other hands (exactly uniform, see
-   there).  The cards each seat played in the hand are added back, and a deck is built that
-   deals exactly those hands: ``seat``'s own cards stay where they were; which of another
-   seat's cards came in the first packets is unknown to ``seat``, so every split is equally
-   likely (the seat's cards are put in its slots in a uniformly random order); the cards
-   still in the deck or in the monte fill the other slots in random order.
-2. A finished hand is drawn at its *pivot*, the last state ``seat`` saw with the cards still
-   out (before the hand's last action), with what that action showed (the last card's
-   holder, an ottava's suit); the game replayed through the last action must give ``seat``
-   the same observation as the real one after it (scores, the monte's points at the last
-   trick).  Finished hands are drawn once per game and seat and kept
-   (``Game._resample_cache``, keyed by the log they stand for): a resample in the tenth hand
-   replays only the hand in progress.  Nothing in that cache comes from the true hidden
-   cards: it holds games built from sampled decks only.
-3. The segment's actions are replayed, each one validated, on the game so far with that
-   deck, and ``seat``'s observation must come out equal.  The facts drawn within make this
-   almost always so; what they leave to the replay (declaration points and who scores them,
-   the monte's points) is rejected and drawn again, at most ``tries`` times.
+   there).  The cards each seat played in the hand are added back and a deck is built that
+   deals exactly those hands (as in 1); the hand's actions are replayed on it, each one
+   validated, and ``seat``'s observation must come out equal.  The facts drawn within make
+   this almost always so; what they leave to the replay (declaration points and who scores
+   them, the monte's points) is rejected and drawn again, at most ``tries`` times.  A game
+   between hands replays its last hand that way, on the match as it stood at that deal.
 
-Because the result is a replay of the log, everything the engine derives from the hands
-(belote claims, declarations held, legal masks) comes from the sampled hands: nothing computed
-from the true hands survives.  :class:`ResampleError` (a ``RuntimeError``) is the only error
-for a position no deal explains.
+The result's log is the whole match with the drawn decks: replayed from the start, it gives
+the same game (an undo past the hand in progress does that once, to rebuild its stack).
+Everything the engine derives from the hands (belote claims, declarations held, legal masks)
+comes from the sampled hands: nothing computed from the true hands survives.
+:class:`ResampleError` (a ``RuntimeError``) is the only error for a position no deal
+explains.
 """
 
 from __future__ import annotations
@@ -78,8 +83,9 @@ def resample(game: Game, seat: int, rng: random.Random | int | None = None,
     base = _game_at(game, last, entries[:last.log_index], records[:-1])
     if not in_progress:
         # The last finished hand, replayed on the match as it was at its start.
-        segment = entries[last.log_index:]
-        if not _replay(base, list(segment[0][1]), segment[1:]):  # type: ignore[arg-type]
+        drawn: tuple[Card, ...] = entries[last.log_index][1]  # type: ignore[assignment]
+        finished_actions: list[tuple[int, int]] = entries[last.log_index + 1:]  # type: ignore[assignment]
+        if not _replay(base, list(drawn), finished_actions):
             raise ResampleError("a finished hand drawn could not be replayed")
         return base
     deck: tuple[Card, ...] = log[last.log_index][1]  # type: ignore[assignment]
@@ -104,9 +110,9 @@ def resample(game: Game, seat: int, rng: random.Random | int | None = None,
 def _game_at(game: Game, record: HandRecord, log: list[tuple[int, object]],
              records: tuple[HandRecord, ...]) -> Game:
     """A new game where ``game`` stood when the hand of ``record`` was about to be dealt
-    (everything public: the dealer, the scores, the pot), its log ``log`` and its earlier
-    hands ``records``.  The last hand's cards and tricks are not there: the next deal clears
-    them, and an undo past that deal rebuilds the game from the log."""
+    (everything public: the dealer, the scores, the pot, the last cut), its log ``log`` and
+    its earlier hands ``records``.  The last hand's cards and tricks are not there: the next
+    deal clears them, and an undo past that deal rebuilds the game from the log."""
     from belote.engine.state import Game
 
     result = Game(game.rules, game.first_dealer)
@@ -115,6 +121,7 @@ def _game_at(game: Game, record: HandRecord, log: list[tuple[int, object]],
     result.hands_scored = record.hands_scored
     result.totals = list(record.totals)
     result.pot_state = record.pot
+    result.cut_depth = record.cut_depth
     result._log = list(log)
     result._hand_records = records
     return result

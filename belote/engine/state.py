@@ -11,7 +11,6 @@ The engine is pure: no clock, no I/O, no randomness.  Decks come from the caller
 
 from __future__ import annotations
 
-import copy
 import operator
 import random
 from collections.abc import Sequence
@@ -114,6 +113,7 @@ class HandRecord(NamedTuple):
     hands_scored: int
     totals: tuple[int, ...]
     pot: Pot
+    cut_depth: int  # the last cut before this deal (the previous hand's)
     contract: Contract | None = None
 
 
@@ -355,7 +355,7 @@ class Game:
         events: list[Event] = []
         self._hand_records = (*self._hand_records, HandRecord(
             len(self._log) - 1, self.dealer, self.deal_no, self.hands_scored,
-            tuple(self.totals), self.pot_state))
+            tuple(self.totals), self.pot_state, self.cut_depth))
         if self.deal_no == 0:
             events.append(MatchStarted(self.rules.name, self.rules.target_score, self.dealer))
         if not self.rules.cut_deck:
