@@ -44,10 +44,11 @@ explains.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from typing import TYPE_CHECKING
 
-from belote.cards import NUM_CARDS, SUIT_MASKS, Card, CardSet
+from belote.cards import ALL_CARDS, NUM_CARDS, SUIT_MASKS, Card, CardSet
 from belote.engine import actions as A
 from belote.engine.bidding.base import Contract
 from belote.engine.evidence import Evidence
@@ -179,7 +180,9 @@ def _finished_deck(game: Game, seat: int, record: HandRecord, deck: tuple[Card, 
         if action < A.PASS:
             played[who] |= 1 << (action & 31)
             cards += 1
-    depth = next((A.cut_depth(a) for _, a in actions if A.is_cut(a)), 0)
+    # With a cut, the cutter's is the hand's first action (Phase.CUT).
+    depth = (A.cut_depth(actions[0][1])
+             if rules.cut_deck and actions and A.is_cut(actions[0][1]) else 0)
     contract = record.contract
     drawn: list[Card] | None = None
     if cards == n * rules.hand_size and contract is not None:
@@ -258,7 +261,7 @@ def _pivot_knowledge(truth: Game, seat: int, last: tuple[int, int]) -> Knowledge
     return info
 
 
-Positions = tuple[list[list[int]], list[list[int]], int]
+Positions = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int]
 
 
 def _deck_positions(truth: Game) -> Positions:
@@ -268,6 +271,7 @@ def _deck_positions(truth: Game) -> Positions:
     return _positions(truth.rules, truth.dealer, truth.contract, truth.cut_depth)
 
 
+@functools.lru_cache(maxsize=4096)
 def _positions(rules: Rules, dealer: int, contract: Contract | None, depth: int) -> Positions:
     """:func:`_deck_positions` for a hand dealt by ``dealer`` under ``contract`` after a cut
     of ``depth`` cards: the card dealt ``i``-th came from index ``(i + depth) % 32``."""
@@ -289,12 +293,11 @@ def _positions(rules: Rules, dealer: int, contract: Contract | None, depth: int)
             size = 2 if s == contract.taker and contract.takes_turned_card else 3
             completion[s].extend(range(position, position + size))
             position += size
-    if depth:
-        first = [[(i + depth) % NUM_CARDS for i in f] for f in first]
-        completion = [[(i + depth) % NUM_CARDS for i in c] for c in completion]
-        if turned_at >= 0:
-            turned_at = (turned_at + depth) % NUM_CARDS
-    return first, completion, turned_at
+    if turned_at >= 0:
+        turned_at = (turned_at + depth) % NUM_CARDS
+    return (tuple(tuple((i + depth) % NUM_CARDS for i in f) for f in first),
+            tuple(tuple((i + depth) % NUM_CARDS for i in c) for c in completion),
+            turned_at)
 
 
 def _played_by(truth: Game) -> list[CardSet]:
@@ -341,7 +344,7 @@ def _deck_of(deck: tuple[Card, ...], seat: int, positions: Positions,
         for s, cards in enumerate(dealt):
             if s == seat:
                 continue
-            held = [c for c in range(NUM_CARDS) if cards >> c & 1 and not used >> c & 1]
+            held = _cards(cards & ~used)
             slots = first[s] + completion[s]
             if len(held) != len(slots):
                 return None
@@ -349,7 +352,7 @@ def _deck_of(deck: tuple[Card, ...], seat: int, positions: Positions,
             for index, card in zip(slots, held, strict=True):
                 new[index] = card
                 used |= 1 << card
-    rest = [c for c in range(NUM_CARDS) if not used >> c & 1]
+    rest = _cards(ALL_CARDS & ~used)
     rng.shuffle(rest)
     free = [i for i, c in enumerate(new) if c < 0]
     if len(free) != len(rest):
@@ -357,6 +360,16 @@ def _deck_of(deck: tuple[Card, ...], seat: int, positions: Positions,
     for index, card in zip(free, rest, strict=True):
         new[index] = card
     return new
+
+
+def _cards(cards: CardSet) -> list[Card]:
+    """The cards of a set, lowest first."""
+    found = []
+    while cards:
+        low = cards & -cards
+        found.append(low.bit_length() - 1)
+        cards ^= low
+    return found
 
 
 def _replay(game: Game, deck: list[Card], actions: list[tuple[int, int]]) -> bool:
