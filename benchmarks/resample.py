@@ -1,10 +1,10 @@
 """What a resample and an undo cost along a match (issue 23: cost flat in the match, <= 1 ms
 per resample in classic at any point; ``undo`` O(1) in the match's length).
 
-Normal bots play a match; in the 1st and the 10th hand, at the first trick and mid-hand, the
-player to move's game is resampled: the first call of a game (it draws and keeps the
-finished hands' decks) on ``--repeat`` fresh clones, then ``--repeat`` calls on one game; and
-the last action is undone.  Then ``deal``/``apply`` over whole matches of random play (what
+Normal bots play a match; in the 1st and the 10th hand, in the bidding, at the first trick
+and mid-hand, the player to move's game is resampled: the first call of a game (it draws and
+keeps the finished hands' decks) on ``--repeat`` fresh clones, then ``--repeat`` calls on
+one game; and the last action is undone.  Then ``deal``/``apply`` over whole matches of random play (what
 undo's snapshots cost each action).  A "goal met" line is printed only when every classic
 resample figure, first call or repeat, is at most 1 ms.
 
@@ -24,14 +24,16 @@ from belote.rules import PRESETS
 
 
 def play_until(rules_name: str, seed: int, hand: int, trick: int) -> Game | None:
-    """A match of normal bots stopped in hand ``hand`` (1-based) at trick ``trick``."""
+    """A match of normal bots stopped in hand ``hand`` (1-based) at trick ``trick`` (-1: in
+    the bidding, after its first call)."""
     rules = PRESETS[rules_name]
     source = seeded_deck_source(seed)
     bots = [make_bot("normal", seed + s) for s in range(rules.players)]
     game = Game(rules, 0)
     while not game.is_terminal():
-        if (game.phase == Phase.PLAYING and game.hands_scored == hand - 1
-                and game.trick_no == trick and not game.trick):
+        if game.hands_scored == hand - 1 and (
+                (game.phase == Phase.PLAYING and game.trick_no == trick and not game.trick)
+                or (trick < 0 and game.phase == Phase.BIDDING and game.bid_history)):
             return game
         if game.current_player() == CHANCE:
             game.deal(source())
@@ -117,14 +119,15 @@ def main() -> None:
     classic: list[float] = []
     for preset in args.presets.split(","):
         for hand in (1, 10):
-            for trick in (0, 4):
+            for trick in (-1, 0, 4):
                 seed = args.seed
                 game = None
                 while game is None:  # a match long enough
                     game = play_until(preset, seed, hand, trick)
                     seed += 1
                 first, later, undo, apply = measure(game, args.repeat)
-                print(f"{preset:12} {hand:4} {trick:5} {first:9.3f} {later:12.3f} "
+                point = "bid" if trick < 0 else str(trick)
+                print(f"{preset:12} {hand:4} {point:>5} {first:9.3f} {later:12.3f} "
                       f"{undo:8.4f} {apply:15.4f}", flush=True)
                 if preset == "classic":
                     classic += [first, later]
