@@ -4,9 +4,9 @@ per resample in classic at any point; ``undo`` O(1) in the match's length).
 Normal bots play a match; in the 1st and the 10th hand, in the bidding, at the first trick
 and mid-hand, the player to move's game is resampled: the first call of a game (it draws and
 keeps the finished hands' decks) on ``--repeat`` fresh clones, then ``--repeat`` calls on
-one game; and the last action is undone.  Then ``deal``/``apply`` over whole matches of random play (what
-undo's snapshots cost each action).  A "goal met" line is printed only when every classic
-resample figure, first call or repeat, is at most 1 ms.
+one game; and the last action is undone.  Then ``deal``/``apply`` over whole matches of
+random play (what undo's snapshots cost each action).  A "goal met" line is printed only
+when every classic resample figure, first call or repeat, is at most 1 ms.
 
     python benchmarks/resample.py [--repeat N] [--presets classic,valdostana] [--seed S]
 """
