@@ -66,11 +66,12 @@ def walk(
 
 def state_dict(game: Game) -> dict[str, Any]:
     """A deep copy of the game's attributes, without memo caches (which may legitimately
-    differ) and with the stateless strategy objects named by their type."""
+    differ) and the undo stack (history, not state), and with the stateless strategy objects
+    named by their type."""
     return {
         key: type(value).__name__ if key == "_bidding" else copy.deepcopy(value)
         for key, value in vars(game).items()
-        if "cache" not in key
+        if "cache" not in key and key != "_undo"
     }
 
 

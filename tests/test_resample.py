@@ -316,3 +316,97 @@ def test_named_accusi_constrain_the_draw(preset: str) -> None:
         if checked == 8:
             return
     assert checked >= 3
+
+
+def _replayed(log: list[tuple[int, object]], game: Game) -> Game:
+    """A new game through ``log``, every deal and action validated."""
+    replayed = Game(game.rules, game.first_dealer)
+    for who, what in log:
+        if who == CHANCE:
+            replayed.deal(what)  # type: ignore[arg-type]
+        else:
+            replayed.apply(what, who)  # type: ignore[arg-type]
+    return replayed
+
+
+def _state(game: Game) -> dict[str, object]:
+    return {k: v for k, v in vars(game).items()
+            if k not in ("_undo", "_resample_cache", "_mask_cache")}
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_resampled_log_replays_to_the_resampled_game(preset: str) -> None:
+    # Finished hands are not replayed and the hand in progress starts from the match as it
+    # stood: the log must still be complete, and replaying it must give that very game (the
+    # OpenSpiel state replays it), down to every attribute; undo goes back through it.
+    rng = random.Random(8)
+    for game, seat in positions(preset, seed=13, count=12):
+        sample = game.resample(seat, rng)
+        replayed = _replayed(sample.log, game)
+        assert _state(sample) == _state(replayed)
+        assert sample.observation(seat) == game.observation(seat)
+        for _ in range(min(6, len(sample.log))):  # past the hand in progress's deal too
+            sample.undo()
+            replayed.undo()
+            assert _state(sample) == _state(replayed)
+
+
+def test_a_late_resample_replays_no_finished_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 23: "finished hands are not replayed", the first call of a game included.
+    pushed_at: list[int] = []
+    original = Game._push
+
+    def recording(self: Game, seat: int, action: int) -> object:
+        pushed_at.append(self.deal_no)
+        return original(self, seat, action)
+
+    checked = 0
+    for game, seat in positions("classic", seed=32, count=400):
+        if game.hands_scored < 3 or game.phase != Phase.PLAYING:
+            continue
+        game._resample_cache = {}  # nothing drawn yet: the first call
+        monkeypatch.setattr(Game, "_push", recording)
+        sample = game.resample(seat, random.Random(checked))
+        monkeypatch.undo()
+        assert set(pushed_at) == {game.deal_no}  # the hand in progress only
+        assert sample.observation(seat) == game.observation(seat)
+        pushed_at.clear()
+        checked += 1
+        if checked == 5:
+            return
+    pytest.fail("too few late positions")
+
+
+def _first_packets(deck: tuple[int, ...], game: Game, dealer: int, depth: int) -> list[int]:
+    """The cards of each seat's first packets in ``deck`` (as logged, before the cut)."""
+    from belote.engine.resample import _positions
+
+    first, _, _ = _positions(game.rules, dealer, None, depth)
+    return [sum(1 << deck[i] for i in slots) for slots in first]
+
+
+def test_finished_hands_keep_only_what_the_seat_saw() -> None:
+    # A finished hand's deck: the seat's own packets and the turned card where they were;
+    # every other seat dealt the cards it played (public), but which of them came in its
+    # first packets (hidden) and an all-passed hand's other hands (hidden) are drawn.
+    rng = random.Random(14)
+    for game, seat in positions("classic", seed=33, count=400):
+        records = game._hand_records
+        if len(records) < 4 or game.phase != Phase.PLAYING:
+            continue
+        decks = [game.log[r.log_index][1] for r in records[:-1]]
+        same_first = 0
+        for _ in range(10):
+            game._resample_cache = {}
+            sample = game.resample(seat, rng)
+            for record, true_deck, drawn in zip(
+                    records, decks, [sample.log[r.log_index][1] for r in records[:-1]],
+                    strict=False):
+                truth = _first_packets(true_deck, game, record.dealer, 0)  # type: ignore[arg-type]
+                mine = _first_packets(drawn, game, record.dealer, 0)  # type: ignore[arg-type]
+                assert mine[seat] == truth[seat]
+                assert drawn[20] == true_deck[20]  # type: ignore[index]  # the turned card
+                same_first += sum(mine[s] == truth[s] for s in range(4) if s != seat)
+        assert same_first < 10 * 3 * len(decks) // 2  # the hidden split is drawn, not copied
+        return
+    pytest.fail("no position after three hands")

@@ -11,11 +11,11 @@ The engine is pure: no clock, no I/O, no randomness.  Decks come from the caller
 
 from __future__ import annotations
 
-import copy
 import operator
 import random
 from collections.abc import Sequence
 from enum import IntEnum
+from typing import Any, NamedTuple, TypeAlias
 
 from belote.cards import ALL_CARDS, NUM_CARDS, SUIT_MASKS, Card, CardSet, Rank, card_list
 from belote.engine import actions as A
@@ -85,6 +85,37 @@ class Phase(IntEnum):
 # Belote claim stages: the holder of K and Q of a belote suit moves through these.
 _UNPLAYED, _FIRST_OPEN, _BELOTE_SAID, _SECOND_OPEN, _COMPLETE, _VOID = range(6)
 
+# The game's lists that actions change in place: copied by clone(), and handed to the undo
+# snapshot (the game goes on with a copy) by an action that may change them.
+_MUTABLE_LISTS = (
+    "totals", "hands", "bid_history", "trick", "trick_history", "shown_cards", "card_points",
+    "tricks_won", "belote_points", "belote_said", "_declared", "_announced", "_bluffs",
+    "_examined", "penalty_points", "_team_shown", "declarations_said",
+)
+
+# An undo snapshot: (the log's length before the deal or action, the snapshot before, what the
+# game was then): all its attributes (one dict), or only the attributes that change: a card
+# that does not end its trick (hands, played, trick, to_play, _mask_cache), a bid that does not
+# end the bidding (bids, bid_history, _mask_cache) (see _push).  A persistent stack: clones
+# share it, and nothing in it is ever changed.
+_Undo: TypeAlias = "tuple[Any, ...]"
+_BID_FIELDS = operator.attrgetter(*BidState.__slots__)
+
+
+class HandRecord(NamedTuple):
+    """One deal of the match, as everybody saw it start: where it is in the log, the match
+    before it, and the contract once the bidding made one (public facts only: a resample
+    copies them, :mod:`belote.engine.resample`)."""
+
+    log_index: int
+    dealer: int
+    deal_no: int
+    hands_scored: int
+    totals: tuple[int, ...]
+    pot: Pot
+    cut_depth: int  # the last cut before this deal (the previous hand's)
+    contract: Contract | None = None
+
 
 def _action_id(action: object) -> int:
     """An action id from an int-like value (numpy integers); anything else is refused."""
@@ -116,13 +147,15 @@ class Game:
         self._uncut: tuple[Card, ...] = ()  # the deck offered to the cutter
         self.cut_depth = 0  # cards the last cut moved under the deck (0: knocked, no cut)
         self._log: list[tuple[int, object]] = []  # (seat or CHANCE, action or deck)
-        # undo's snapshot stack: (log length, the game as it was) before each deal; a game
-        # in it is never changed (undo restores a clone).
-        self._snapshots: list[tuple[int, Game]] = []
+        # undo's snapshot stack, one per deal and action (see _save); None below the first
+        # snapshot kept (a fresh game, one unpickled or resampled): undo rebuilds it then.
+        self._undo: _Undo | None = None
+        self._hand_records: tuple[HandRecord, ...] = ()  # one per deal of the log
         # Game.resample's finished hands, drawn once per seat (belote.engine.resample): seat
-        # -> (the log they stand for, the resampled game, the true game there).  Shared by
+        # -> (the log they stand for, that log with the decks drawn, its hands).  Shared by
         # clones (each entry is checked against the log before use).
-        self._resample_cache: dict[int, tuple[tuple[tuple[int, object], ...], Game, Game]] = {}
+        self._resample_cache: dict[int, tuple[tuple[tuple[int, object], ...],
+                                              list[tuple[int, object]], int]] = {}
         self._reset_hand()
 
     def _reset_hand(self) -> None:
@@ -312,13 +345,17 @@ class Game:
         if len(deck) != NUM_CARDS or sorted(deck) != list(range(NUM_CARDS)):
             raise IllegalActionError("a deck must hold each of the 32 cards exactly once")
         deck = tuple(deck)
-        self._snapshots.append((len(self._log), self.clone()))
         self._log.append((CHANCE, deck))
+        self._save(_MUTABLE_LISTS)
         return self._receive(deck)
 
     def _receive(self, deck: tuple[Card, ...]) -> list[Event]:
-        """A shuffled deck arrives: it is cut first where the rules say so, then dealt."""
+        """A shuffled deck arrives (already in the log): it is cut first where the rules say
+        so, then dealt."""
         events: list[Event] = []
+        self._hand_records = (*self._hand_records, HandRecord(
+            len(self._log) - 1, self.dealer, self.deal_no, self.hands_scored,
+            tuple(self.totals), self.pot_state, self.cut_depth))
         if self.deal_no == 0:
             events.append(MatchStarted(self.rules.name, self.rules.target_score, self.dealer))
         if not self.rules.cut_deck:
@@ -369,9 +406,11 @@ class Game:
             self.hands[contract.taker] |= 1 << self.turned
             events.append(TurnedCardTaken(contract.taker, self.turned))
         # Seed 002: "se reanuda a partir del tomador" (rules.deal_rest_from_taker).
-        first = contract.taker if self.rules.deal_rest_from_taker else (self.dealer + 1) % 4
-        for i in range(4 if self.rules.turned_card else 0):
-            seat = (first + i) % 4
+        n_seats = self.players
+        first = (contract.taker if self.rules.deal_rest_from_taker
+                 else (self.dealer + 1) % n_seats)
+        for i in range(n_seats if self.rules.turned_card else 0):
+            seat = (first + i) % n_seats
             n = 2 if seat == contract.taker and contract.takes_turned_card else 3
             given = 0
             for card in self.deck[position:position + n]:
@@ -381,6 +420,8 @@ class Game:
             events.append(CardsDealt(seat, given))
         self.contract = contract
         self.trump = contract.trump
+        records = self._hand_records
+        self._hand_records = (*records[:-1], records[-1]._replace(contract=contract))
         self._claims = self._find_belote_claims()
         if self.rules.declarations is not None:
             self._held = [
@@ -471,7 +512,26 @@ class Game:
         return auction is not None and A.contract_level_index(action) < len(auction.levels)
 
     def _push(self, seat: int, action: int) -> list[Event]:
-        """Apply an action known to be legal.  Does NOT check legality."""
+        """Apply an action known to be legal, already in the log (its undo snapshot is taken
+        here).  Does NOT check legality."""
+        if action < A.PASS:
+            if len(self.trick) < self.players - 1 and not self._claims and not self._counted:
+                # Most cards: not the trick's last, no belote claim, no declaration to show
+                # (see _play): only these change, two lists of them in place.
+                hands, trick = self.hands, self.trick
+                self._undo = (len(self._log) - 1, self._undo,
+                              hands, self.played, trick, self.to_play, self._mask_cache)
+                self.hands, self.trick = hands[:], trick[:]
+            else:
+                self._save_play()
+        elif self.phase == Phase.BIDDING:  # a bid: the only action of the bidding
+            # Most bids change only these two, in place; the one that ends the bidding
+            # makes this snapshot whole (_bid).
+            bids, history = self.bids, self.bid_history
+            self._undo = (len(self._log) - 1, self._undo, bids, history, self._mask_cache)
+            self.bids, self.bid_history = BidState(*_BID_FIELDS(bids)), history[:]
+        else:
+            self._save(_MUTABLE_LISTS)
         self._mask_cache = -1
         if action < A.PASS:
             return self._play(seat, action & 31, action >= A.PLAY_ANNOUNCE_BASE)
@@ -495,6 +555,8 @@ class Game:
         events: list[Event] = [BidMade(seat, action, self.bids.round)]
         self.bid_history.append((seat, action))
         result = self._bidding.apply(self.bids, seat, action, self.turned, self.rules)
+        if result is not False:
+            self._whole_bid_snapshot()
         if result is True:
             next_dealer = (self.dealer + 1) % self.players
             events.append(AllPassed(self.deal_no + 1, next_dealer))
@@ -774,30 +836,76 @@ class Game:
                 claim[2] = _VOID
 
     # ------------------------------------------------------------------ history
+    def _save(self, changed: tuple[str, ...]) -> None:
+        """Push the undo snapshot of the game before the logged deal or action just appended.
+
+        The snapshot keeps the game's attributes as they are, the very objects; the game goes
+        on with copies of the lists the action may change in place (``changed``), so nothing a
+        snapshot holds is ever changed and clones may share the stack."""
+        state = self.__dict__
+        self._undo = (len(self._log) - 1, self._undo, state.copy())
+        for name in changed:
+            state[name] = state[name][:]
+        self._claims = [claim[:] for claim in self._claims]
+        if self.phase == Phase.BIDDING:  # the bidding system changes it in place
+            self.bids = BidState(*_BID_FIELDS(self.bids))
+
+    def _whole_bid_snapshot(self) -> None:
+        """The bid being pushed ends the bidding: its snapshot (_push) becomes the whole game
+        before it, and the game goes on with copies of what the deal's completion or the
+        redeal changes in place."""
+        assert self._undo is not None
+        length, before, bids, history, mask = self._undo
+        whole = self.__dict__.copy()
+        whole.update(bids=bids, bid_history=history, _mask_cache=mask, _undo=before)
+        self._undo = (length, before, whole)
+        self.hands = self.hands[:]
+        self._claims = [claim[:] for claim in self._claims]
+
+    def _save_play(self) -> None:
+        """:meth:`_save` for a card play, the common action, kept lean: only the lists a play
+        changes in place are copied, those of the trick's and the hand's end when it ends
+        them, the belote claims and the shown cards when they may change (see _play)."""
+        self._undo = (len(self._log) - 1, self._undo, self.__dict__.copy())
+        self.hands = self.hands[:]
+        self.trick = self.trick[:]
+        if len(self.trick) == self.players - 1:  # the trick ends: _finish_trick, _score_hand
+            self.trick_history = self.trick_history[:]
+            self.card_points = self.card_points[:]
+            self.tricks_won = self.tricks_won[:]
+            self.totals = self.totals[:]
+        if self._claims:
+            self._claims = [claim[:] for claim in self._claims]
+            self.belote_said = self.belote_said[:]
+            self.belote_points = self.belote_points[:]
+        if self._counted:
+            self.shown_cards = self.shown_cards[:]
+
     def clone(self) -> Game:
-        other = copy.copy(self)
-        other.totals = self.totals[:]
-        other.hands = self.hands[:]
-        other.bids = copy.copy(self.bids)
-        other.bid_history = self.bid_history[:]
-        other.trick = self.trick[:]
-        other.trick_history = self.trick_history[:]
-        other.shown_cards = self.shown_cards[:]
-        other.card_points = self.card_points[:]
-        other.tricks_won = self.tricks_won[:]
-        other.belote_points = self.belote_points[:]
-        other.belote_said = self.belote_said[:]
+        other = Game.__new__(Game)
+        state = other.__dict__
+        state.update(self.__dict__)
+        for name in _MUTABLE_LISTS:
+            state[name] = state[name][:]
+        other.bids = BidState(*_BID_FIELDS(self.bids))
         other._claims = [claim[:] for claim in self._claims]
-        other._declared = self._declared[:]
-        other._announced = self._announced[:]
-        other._bluffs = self._bluffs[:]
-        other._examined = self._examined[:]
-        other.penalty_points = self.penalty_points[:]
-        other._team_shown = self._team_shown[:]
-        other.declarations_said = self.declarations_said[:]
         other._log = self._log[:]
-        other._snapshots = self._snapshots[:]
-        return other
+        return other  # the undo stack is shared: nothing in it is ever changed
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the undo stack (rebuilt from the log by the first undo that needs
+        it) and without resampling's cache."""
+        state = self.__dict__.copy()
+        state["_undo"] = None
+        state["_resample_cache"] = {}
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.__dict__.pop("_snapshots", None)  # the older per-deal stack
+        self._undo = None
+        if "_hand_records" not in state:  # pickled before the hand records
+            self._hand_records = self._replayed(len(self._log))._hand_records
 
     @property
     def log(self) -> list[tuple[int, object]]:
@@ -805,30 +913,42 @@ class Game:
         return list(self._log)
 
     def undo(self) -> None:
-        """Take back the last deal or action.  Cost flat in the match: the game as it was
-        before the hand's deal is kept (a snapshot per deal) and at most the actions of the
-        hand since are replayed."""
+        """Take back the last deal or action, in constant time: each deal and action pushed
+        a snapshot of the game before it (python-chess's move stack).  Where the stack does
+        not reach (a game unpickled or resampled), the log is replayed once to rebuild it."""
         if not self._log:
             raise IllegalActionError("nothing to undo")
         target = len(self._log) - 1
-        snapshots = self._snapshots
-        while snapshots and snapshots[-1][0] >= target:
-            snapshots.pop()
-        if snapshots:
-            start, snapshot = snapshots[-1]
-            replayed = snapshot.clone()
-        else:
-            start, replayed = 0, Game(self.rules, self.first_dealer)
-        for who, what in self._log[start:target]:
+        node = self._undo
+        if node is None or node[0] != target:
+            node = self._replayed(target + 1)._undo
+            assert node is not None and node[0] == target
+        # What the game changes in place from here on is copied first (_push, _save): the
+        # snapshot's own lists stay as they are, for the clones that share it.
+        if len(node) == 3:  # the whole game
+            log, cache = self._log, self._resample_cache
+            state = self.__dict__
+            state.clear()
+            state.update(node[2])
+            self._log, self._resample_cache = log, cache
+        elif len(node) == 5:  # a bid that did not end the bidding (_push)
+            _, _, self.bids, self.bid_history, self._mask_cache = node
+        else:  # a card that did not end its trick (_push)
+            _, _, self.hands, self.played, self.trick, self.to_play, self._mask_cache = node
+        self._log.pop()
+        self._undo = node[1]
+
+    def _replayed(self, length: int) -> Game:
+        """A new game through the first ``length`` entries of the log, its undo stack whole."""
+        game = Game(self.rules, self.first_dealer)
+        for who, what in self._log[:length]:
+            game._log.append((who, what))
             if who == CHANCE:
-                replayed._snapshots.append((len(replayed._log), replayed.clone()))
-                replayed._log.append((who, what))
-                replayed._receive(what)  # type: ignore[arg-type]
+                game._save(_MUTABLE_LISTS)
+                game._receive(what)  # type: ignore[arg-type]
             else:
-                replayed._log.append((who, what))
-                replayed._push(who, what)  # type: ignore[arg-type]
-        replayed._resample_cache = self._resample_cache
-        self.__dict__.update(replayed.__dict__)
+                game._push(who, what)  # type: ignore[arg-type]
+        return game
 
     def remaining_cards(self) -> CardSet:
         return ALL_CARDS & ~self.played

@@ -19,19 +19,23 @@ from math import comb
 from belote.cards import CardSet
 
 
-@lru_cache(maxsize=4096)
-def _splits(n: int, bins: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """Every split of ``n`` cards over ``bins`` (bin indices) with its number of ways."""
+@lru_cache(maxsize=16384)
+def _splits(n: int, caps: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Every split of ``n`` cards over bins that take at most ``caps`` cards each, with its
+    number of ways (in lexicographic order of the parts).  Bounded as it is built: a group of
+    27 cards over 4 bins has 4,060 splits, but only those that fit are walked."""
     out: list[tuple[tuple[int, ...], int]] = []
+    last = len(caps) - 1
 
     def walk(i: int, left: int, parts: list[int], ways: int) -> None:
-        if i == len(bins) - 1:
-            out.append(((*parts, left), ways))
+        if i == last:
+            if left <= caps[i]:
+                out.append(((*parts, left), ways))
             return
-        for k in range(left + 1):
+        for k in range(max(0, left - sum(caps[i + 1:])), min(left, caps[i]) + 1):
             walk(i + 1, left - k, [*parts, k], ways * comb(left, k))
 
-    if bins:
+    if caps:
         walk(0, n, [], 1)
     elif n == 0:
         out.append(((), 1))
@@ -69,14 +73,11 @@ class Deal:
         """Each split of group ``index`` that fits ``room``: the room left and its ways."""
         bins = self.bins[index]
         n = len(self.groups[index][1])
-        for parts, ways in _splits(n, bins):
+        for parts, ways in _splits(n, tuple(room[b] for b in bins)):
             left = list(room)
             for b, k in zip(bins, parts, strict=True):
                 left[b] -= k
-                if left[b] < 0:
-                    break
-            else:
-                yield tuple(left), ways
+            yield tuple(left), ways
 
     def draw(self, rng: random.Random) -> list[CardSet] | None:
         """One deal drawn uniformly (each bin's cards), or None if there is none."""
