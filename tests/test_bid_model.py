@@ -18,7 +18,7 @@ from belote.ai.expert import ExpertBot
 from belote.ai.fitting import FittingWorlds
 from belote.ai.likelihood import hands_at_deal
 from belote.ai.worlds import fits, knowledge, sample_world
-from belote.cards import ACES, ALL_CARDS, CardSet
+from belote.cards import ALL_CARDS, CardSet
 from belote.cli.arena import result_table
 from belote.engine import actions as A
 from belote.engine.observation import Observation
@@ -186,7 +186,7 @@ def test_worlds_that_fitted_are_reused_later_in_the_hand_and_forgotten_at_the_ne
             held = tuple(game.hands)
             game.apply(bot.choose(obs), who)
             if not draws and bot.last_worlds:  # the real deal, as if drawn and fitted
-                fitting.deals.append((hands_at_deal(obs, held), frozenset()))
+                fitting.deals.append((hands_at_deal(obs, held), 0.0))
             if bot.last_worlds:  # a search (not a single legal card)
                 draws.append(fitting.draws)
         else:
@@ -325,10 +325,8 @@ def test_fits_checks_each_fact_on_its_own() -> None:
     broken[s], broken[t] = truth[s] ^ take | give, truth[t] ^ give | take
     no_forbidden = dataclasses.replace(info, forbidden=(0, 0, 0, 0))
     assert fits(no_forbidden, truth, rng) and not fits(no_forbidden, tuple(broken), rng)
-    # a soft fact: a seat promised more aces than it holds
-    aces = list(info.min_aces)
-    aces[a] = (truth[a] & ACES).bit_count() + 1
-    assert not fits(dataclasses.replace(info, min_aces=tuple(aces)), truth, rng)
+    # (issue 23: the bots' conventions, e.g. promised aces, are evidence, no longer facts
+    # that fits checks: ConventionEvidence weighs them)
 
 
 def _less(sizes: tuple[int, ...], seat: int) -> tuple[int, ...]:
@@ -336,24 +334,25 @@ def _less(sizes: tuple[int, ...], seat: int) -> tuple[int, ...]:
 
 
 def test_a_kept_deal_is_weighed_once_per_signal(monkeypatch: pytest.MonkeyPatch) -> None:
-    import belote.engine.knowledge as knowledge_module
+    # Issue 23: signals and the other conventions are evidence (fitting.CONVENTIONS); a kept
+    # deal carries the log-likelihood it was accepted under and is weighed again only by
+    # what was said since.
+    import belote.ai.fitting as fitting_module
 
-    monkeypatch.setattr(knowledge_module, "SIGNAL_ODDS", 1e12)  # a false signal: rejected
+    class Unlikely:
+        def log_likelihood(self, obs: Observation, world: object) -> float:
+            return -60.0  # as if a signal said the opposite of the deal
+
+    monkeypatch.setattr(fitting_module, "CONVENTIONS", Unlikely())
     obs, truth = _coinche_card_decision(5)
-    seat = obs.seat
-    assert seat is not None
     info = knowledge(obs)
-    other = (seat + 1) % 4
-    ace = next(c for c in range(32) if ACES >> c & 1 and info.unseen >> c & 1)
-    false_signal = (other, ace, not truth[other] >> ace & 1)  # says the opposite of the deal
-    signalled = dataclasses.replace(info, signals=(false_signal,))
     deal = hands_at_deal(obs, truth)
     fitting = FittingWorlds(NeverFits(), random.Random(0))
     fitting.kept(obs, info)  # sets the hand
-    fitting.deals = [(deal, frozenset({false_signal}))]  # drawn when it was given
-    assert len(fitting.kept(obs, signalled)) == 1  # not weighed a second time
-    fitting.deals = [(deal, frozenset())]  # drawn before it
-    assert fitting.kept(obs, signalled) == [] and fitting.deals == []  # weighed, dropped
+    fitting.deals = [(deal, -60.0)]  # drawn when it was said
+    assert len(fitting.kept(obs, info)) == 1  # not weighed a second time
+    fitting.deals = [(deal, 0.0)]  # drawn before it
+    assert fitting.kept(obs, info) == [] and fitting.deals == []  # weighed, dropped
 
 
 @pytest.mark.slow
@@ -383,8 +382,8 @@ def test_a_kept_deal_whose_seats_played_each_others_cards_is_dropped() -> None:
     info = knowledge(obs)
     fitting = FittingWorlds(NeverFits(), random.Random(0))
     fitting.kept(obs, info)  # sets the hand
-    fitting.deals = [((crossed[0], crossed[1], crossed[2], crossed[3]), frozenset()),
-                     (deal, frozenset())]
+    fitting.deals = [((crossed[0], crossed[1], crossed[2], crossed[3]), 0.0),
+                     (deal, 0.0)]
     # the crossed deal leaves the same cards in hand as the real one: only the deal tells
     assert fits(info, tuple(truth), random.Random(0))
     assert fitting.kept(obs, info) == [tuple(truth)]

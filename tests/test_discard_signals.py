@@ -16,7 +16,7 @@ import random
 import pytest
 
 from belote.ai.heuristic import HeuristicBot
-from belote.ai.worlds import knowledge, sample_world
+from belote.ai.worlds import ConventionEvidence, knowledge, sample_world
 from belote.cards import Suit
 from belote.engine.obligations import legal_plays
 from belote.engine.observation import Observation
@@ -123,7 +123,7 @@ def test_signals_are_read_by_every_seat_and_not_when_off() -> None:
                                  tricks=(first,)))[2].wanted == {C}
     off = position("off", 3, "KS QS 7H 8C JD QD AH", [], tricks=(first,))
     assert read_signals(off) == {}
-    assert knowledge(off).signals == ()
+    assert ConventionEvidence().statements(off) == []  # no signal read as evidence
 
 
 def _ace_counts(flag: str, samples: int = 400) -> tuple[int, int]:
@@ -133,17 +133,18 @@ def _ace_counts(flag: str, samples: int = 400) -> tuple[int, int]:
     obs = position(flag, 0, "KS QS 7S 8C 9C JD QD", [], tricks=(first,))
     info = knowledge(obs)
     rng = random.Random(13)
+    model = ConventionEvidence()
     spades = clubs = 0
     for _ in range(samples):
-        world = sample_world(info, rng)
+        world = sample_world(info, rng, model=model)
         spades += world[2] >> parse_card("AS") & 1
         clubs += world[2] >> parse_card("AC") & 1
     return spades, clubs
 
 
 def test_world_sampling_weighs_the_signal() -> None:
-    # The expert samples worlds with signals as soft evidence (belote.ai.worlds: a true
-    # signal SIGNAL_ODDS times as likely as a false one).
+    # Signals are soft evidence (issue 23: ConventionEvidence, a true signal SIGNAL_ODDS
+    # times as likely as a false one), weighed when the sampler is given the model.
     off_spades, off_clubs = _ace_counts("off")
     no_spades, no_clubs = _ace_counts("no_gradimento")
     _, yes_clubs = _ace_counts("gradimento")
@@ -152,17 +153,17 @@ def test_world_sampling_weighs_the_signal() -> None:
 
 
 def test_world_sampling_off_changes_nothing() -> None:
-    # Off, the knowledge is exactly what it was before signals existed: the same position
-    # read under NO gradimento differs only by its signals.
+    # Signals are evidence, never facts (issue 23): the facts read under NO gradimento are
+    # those read with signals off, and only the evidence differs.
     first = (1, ("8D", "7C", "9D", "10D"))
-    off = knowledge(position("off", 0, "KS QS 7S 8C 9C JD QD", [], tricks=(first,)))
-    on = knowledge(position("no_gradimento", 0, "KS QS 7S 8C 9C JD QD", [], tricks=(first,)))
-    assert off.signals == () and on.signals
-    assert off == dataclasses.replace(on, signals=(), rules=off.rules)
+    off_obs = position("off", 0, "KS QS 7S 8C 9C JD QD", [], tricks=(first,))
+    on_obs = position("no_gradimento", 0, "KS QS 7S 8C 9C JD QD", [], tricks=(first,))
+    off, on = knowledge(off_obs), knowledge(on_obs)
+    model = ConventionEvidence()
+    assert model.statements(off_obs) == [] and model.statements(on_obs)
+    assert off == dataclasses.replace(on, rules=off.rules)
     a, b = random.Random(5), random.Random(5)
-    stripped = dataclasses.replace(on, signals=())
-    assert [sample_world(off, a) for _ in range(30)] == [
-        sample_world(stripped, b) for _ in range(30)]
+    assert [sample_world(off, a) for _ in range(30)] == [sample_world(on, b) for _ in range(30)]
 
 
 def test_rule_sheet_says_each_value_in_every_language() -> None:

@@ -9,11 +9,11 @@ from belote.ai.expert import ExpertBot
 from belote.ai.fitting import EvidenceWorlds
 from belote.ai.heuristic import HeuristicBot
 from belote.ai.models import TableSeat, meet_all, models_for
-from belote.ai.models.auction import auction_moves, bid_view, world_of
+from belote.ai.models.auction import auction_moves, bid_view
 from belote.ai.models.logit_bids import Context, colver_bidder
 from belote.ai.models.seats import BASE_RATE, PRIOR_ODDS, KnownBidder
 from belote.ai.models.words import ASPETTO, PASSO, claims
-from belote.ai.worlds import knowledge
+from belote.ai.worlds import WORD_ODDS, knowledge, world_of
 from belote.cards import ACES
 from belote.engine import actions as A
 from belote.engine.bidding import bidding_system
@@ -69,7 +69,7 @@ def test_a_truthful_bots_passo_weighs_a_world_with_an_ace_down_not_out() -> None
     seats = [TableSeat.bot("normal")] * 4
     models = models_for(seats, obs.seat or 0)
     real = _world(game, claim.seat)
-    assert models.log_likelihood(obs, real) > -1e-9 or not claim.holds(real.dealt[claim.seat])
+    assert models.log_likelihood(obs, real) > -1e-9 or not claim.holds(real)
     hands = list(game.hands)
     other = next(s for s in range(4) if s not in (claim.seat, obs.seat) and hands[s] & ACES)
     ace = (hands[other] & ACES) & -(hands[other] & ACES)
@@ -78,7 +78,7 @@ def test_a_truthful_bots_passo_weighs_a_world_with_an_ace_down_not_out() -> None
     hands[claim.seat] = hands[claim.seat] & ~(1 << spare) | ace
     lied = World(tuple(hands), tuple(hands), tuple(hands))
     weight = models.log_likelihood(obs, lied)
-    assert math.isfinite(weight) and weight <= -math.log(1000.0) + 1e-9
+    assert math.isfinite(weight) and weight <= -math.log(WORD_ODDS) + 1e-9
 
 
 def test_an_unknown_seats_words_are_trusted_by_a_weak_prior_and_learned() -> None:
@@ -127,7 +127,7 @@ def test_worlds_drawn_by_rejection_are_accepted_by_the_evidence() -> None:
     for _ in range(5):
         world, fitted = source.draw(info, obs, stop=float("inf"))
         if fitted:
-            assert models.log_likelihood(obs, world_of(obs, world, random.Random(0))) > -7.0
+            assert models.log_likelihood(obs, world_of(info, world, random.Random(0))) > -7.0
     assert source.draws >= 5
 
 
@@ -137,7 +137,7 @@ def test_take_or_pass_worlds_draw_which_five_cards_each_seat_bid_with() -> None:
         return
     seat = game.current_player()
     obs = game.observation(seat)
-    world = world_of(obs, tuple(game.hands), random.Random(2))
+    world = world_of(knowledge(obs), tuple(game.hands), random.Random(2))
     for s in range(4):
         if s != seat:
             assert world.first[s].bit_count() == 5 and world.first[s] & ~world.dealt[s] == 0

@@ -366,7 +366,7 @@ def test_worlds_sampled_for_an_opponent_hold_the_bluffed_sequence_or_not() -> No
     game.apply(_card(game))
     assert ITALIAN.declarations is not None
     kinds = set()
-    for seed in range(12):
+    for seed in range(40):  # uniform worlds (issue 23): about 1 in 8 holds it here
         world = game.resample(2, seed)
         dealt = world.hands[1] | 1 << world.trick[1]  # seat 0 led, seat 1 played second
         held = find_declarations(dealt, ITALIAN.declarations, world.trump)

@@ -8,7 +8,7 @@ import random
 
 from helpers import game_in_play, play_cards
 
-from belote.ai.worlds import knowledge, sample_world
+from belote.ai.worlds import ConventionEvidence, knowledge, sample_world
 from belote.cards import ACES, SUIT_MASKS, Rank
 from belote.engine import CHANCE, Game, seeded_deck_source
 from belote.engine import actions as A
@@ -115,8 +115,10 @@ def test_undertrumping_proves_no_higher_trump() -> None:
     assert info.forbidden[3] & higher == higher
 
 
-def test_passo_forbids_aces_and_aspetto_requires_one() -> None:
-    # RULES.md: "passo (pass, 'I hold no ace') and aspetto (pass, 'I hold at least one ace')".
+def test_passo_and_aspetto_are_evidence_not_facts() -> None:
+    # RULES.md: "passo (pass, 'I hold no ace') and aspetto (pass, 'I hold at least one ace')"
+    # are said truthfully by bots; nothing obliges a person to (issue 23): the facts leave
+    # every hand possible, the bots' conventions (ConventionEvidence) weigh them.
     rules = PRESETS["valdostana"]
     source = seeded_deck_source(4)
     game = Game(rules, 0)
@@ -128,12 +130,16 @@ def test_passo_forbids_aces_and_aspetto_requires_one() -> None:
     game.apply(A.ASPETTO)
     seat = game.current_player()
     info = knowledge(game.observation(seat))
-    assert info.forbidden[first] & ACES == ACES & info.unseen | (info.forbidden[first] & ACES)
-    assert info.min_aces[second] == 1
-    for _ in range(20):
-        world = sample_world(info, random.Random(_))
-        assert not world[first] & ACES
-        assert world[second] & ACES or not info.unseen & ACES
+    assert not info.forbidden[first] & ACES and not info.forbidden[second]
+    rng = random.Random(3)
+    uniform = [sample_world(info, rng) for _ in range(300)]
+    model = ConventionEvidence()
+    weighed = [sample_world(info, rng, model=model) for _ in range(300)]
+    passo_aces = sum(bool(w[first] & ACES) for w in uniform)
+    assert passo_aces > 50  # a liar's world stays possible: uniform, a third hold an ace
+    assert sum(bool(w[first] & ACES) for w in weighed) < passo_aces / 3
+    assert (sum(not w[second] & ACES for w in weighed)
+            < sum(not w[second] & ACES for w in uniform) / 2 + 5)
 
 
 def test_announced_belote_puts_the_other_card_in_the_announcers_hand() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from belote.ai.belote_order import king_before_queen
 from belote.ai.decision import DecisionMethod
 from belote.ai.heuristic import HeuristicBot
 from belote.engine import actions as A
@@ -24,5 +25,8 @@ class EasyBot(HeuristicBot):
         legal = observation.legal_actions
         plays = [a for a in legal if a < A.PLAY_ANNOUNCE_BASE]
         if plays and len(plays) > 1 and self._rng.random() < EASY_SLIP:
-            return self._rng.choice(plays), DecisionMethod.RANDOM
+            # a slip of strength, never of the rules' bonus: the king-first belote is kept
+            slip = king_before_queen(observation, self._rng.choice(plays), plays)
+            announce = A.PLAY_ANNOUNCE_BASE + slip  # and announced, as the heuristic does
+            return (announce if announce in legal else slip), DecisionMethod.RANDOM
         return super()._pick(observation)

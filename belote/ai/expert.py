@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from belote.ai.belote_order import king_before_queen
 from belote.ai.decision import Decision, DecisionMethod, elapsed_ms, only_move
 from belote.ai.fitting import EvidenceWorlds, FittingWorlds
 from belote.ai.heuristic import HeuristicBot
@@ -29,7 +30,7 @@ from belote.ai.likelihood import BidModel, auction_moves, normalised, play_log_l
 from belote.ai.models import SeatModels, TableSeat, models_for
 from belote.ai.models.logit_bids import LogitBidder
 from belote.ai.showing import table_talk
-from belote.ai.worlds import Knowledge, knowledge, sample_whole_world
+from belote.ai.worlds import ConventionEvidence, Knowledge, knowledge, sample_whole_world
 from belote.cards import ACES, ALL_CARDS, card_list
 from belote.engine import actions as A
 from belote.engine.events import CardPlayed, Event, HandScored, HandStarted
@@ -42,6 +43,9 @@ from belote.engine.search_seats import SeatSolver, SeatsPosition, lines_of
 from belote.engine.tricks import CARD_POINTS
 from belote.rules.base import Rules
 
+# The bots' conventions (passo, aspetto, ancora/alzo, signals), read as soft evidence where
+# the sampler used to take them as facts (issue 23; the expert's own model: engineer models).
+CONVENTIONS = ConventionEvidence()
 log = logging.getLogger(__name__)
 
 # Double-dummy worlds flatter the taker (every finesse works): a bid must beat passing by
@@ -432,6 +436,7 @@ class ExpertBot:
         else:
             self._count_seat_fallback("card by the pure-Python search")
             card = self._play_seats(observation, plays)
+        card = king_before_queen(observation, card, plays)  # a king-first belote is kept
         announce = A.PLAY_ANNOUNCE_BASE + card
         return announce if announce in legal else card
 
@@ -549,7 +554,7 @@ class ExpertBot:
         leader = obs.trick[0][0] if obs.trick else obs.leader
         totals = dict.fromkeys(plays, 0.0)
         for _ in range(SEAT_ESTIMATE_WORLDS):
-            world = sample_whole_world(info, self.rng, deadline=time.monotonic())
+            world = sample_whole_world(info, self.rng, model=CONVENTIONS)
             position = SeatPosition(rules, world, trick, leader, obs.trump,
                                     _widow_points(obs, world))
             for card in plays:
@@ -617,7 +622,7 @@ class ExpertBot:
             world, fitted = fitting.draw(info, obs, stop)
             now = time.monotonic()
             return world, clock.world_stop(worlds, now) - now, fitted
-        world = sample_whole_world(info, self.rng, deadline=stop)
+        world = sample_whole_world(info, self.rng, model=CONVENTIONS)
         return world, clock.world_stop(worlds, now) - now, True
 
     def _estimate(self, obs: Observation, plays: list[int], info: Knowledge,
@@ -630,7 +635,7 @@ class ExpertBot:
         assert rules is not None and obs.seat is not None
         scores = dict.fromkeys(plays, 0.0)
         for _ in range(ESTIMATE_WORLDS):
-            world = sample_whole_world(info, self.rng, deadline=time.monotonic())
+            world = sample_whole_world(info, self.rng, model=CONVENTIONS)
             outcomes = self._playouts(rules, _position(obs, world), plays)
             in_world = _card_scores(obs, outcomes, cache)
             for card in plays:

@@ -20,7 +20,6 @@ is tested only against the signals given since it was drawn.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import math
 import random
@@ -28,7 +27,7 @@ import time
 from typing import Protocol
 
 from belote.ai.likelihood import BidModel, bids_readable, hands_at_deal
-from belote.ai.worlds import Knowledge, fits, sample_whole_world
+from belote.ai.worlds import ConventionEvidence, Knowledge, fits, sample_whole_world, world_of
 from belote.cards import CardSet
 from belote.engine.evidence import World as EvidenceWorld
 from belote.engine.observation import Observation
@@ -52,7 +51,9 @@ class SeatEvidence(Protocol):
     def log_likelihood(self, obs: Observation, world: EvidenceWorld) -> float: ...
 
 
-Signal = tuple[int, int, bool]  # a discard signal, as belote.engine.knowledge reads it
+# The bots' conventions as soft evidence (issue 23: no longer facts of the sampler); a kept
+# deal is weighed again by what was said since it was drawn.
+CONVENTIONS = ConventionEvidence()
 
 
 class FittingWorlds:
@@ -69,9 +70,9 @@ class FittingWorlds:
         self.draws = 0  # worlds drawn in all
         self.misfits = 0  # worlds handed out that the model did not fit
         self.key: tuple[object, ...] | None = None  # the hand the kept deals belong to
-        # this hand's fitting deals, as dealt, each with the discard signals it was accepted
-        # under: signals are weighed by rejection, once each (belote.engine.knowledge)
-        self.deals: list[tuple[Deal, frozenset[Signal]]] = []
+        # this hand's fitting deals, as dealt, each with the conventions' log-likelihood it
+        # was accepted under: what is said later is weighed by rejection, once
+        self.deals: list[tuple[Deal, float]] = []
 
     @staticmethod
     def applies(obs: Observation) -> bool:
@@ -94,22 +95,20 @@ class FittingWorlds:
         if key != self.key:
             self.key, self.deals = key, []
             return []
-        signals = frozenset(info.signals)
         out: list[World] = []
-        still: list[tuple[Deal, frozenset[Signal]]] = []
+        still: list[tuple[Deal, float]] = []
         for deal, weighed in self.deals:
             if any(played_by[s] & ~deal[s] for s in range(4)):
                 continue
             world = tuple(obs.hand if s == obs.seat else deal[s] & ~obs.played
                           for s in range(4))
-            fresh = tuple(x for x in info.signals if x not in weighed)
-            if len(fresh) < len(info.signals):
-                facts = dataclasses.replace(info, signals=fresh)
-            else:
-                facts = info
-            if fits(facts, world, self.rng):
-                out.append(world)
-                still.append((deal, weighed | signals))
+            if not fits(info, world):
+                continue
+            now = CONVENTIONS.log_likelihood(obs, world_of(info, world, self.rng))
+            if now < weighed and self.rng.random() >= math.exp(now - weighed):
+                continue
+            out.append(world)
+            still.append((deal, now))
         self.deals = still
         self.rng.shuffle(out)
         return out
@@ -123,13 +122,14 @@ class FittingWorlds:
         fewest = -1
         tries = 0
         for tries in range(1, self.max_draws + 1):
-            world = sample_whole_world(info, self.rng, deadline=stop)
+            world = sample_whole_world(info, self.rng, model=CONVENTIONS)
             deal = hands_at_deal(obs, world)
             misfits = self.model.misfits(obs, deal)
             self.draws += 1
             if misfits == 0:
                 if len(self.deals) < self.max_kept:
-                    self.deals.append((deal, frozenset(info.signals)))
+                    weight = CONVENTIONS.log_likelihood(obs, world_of(info, world, self.rng))
+                    self.deals.append((deal, weight))
                 return world, True
             if fewest < 0 or misfits < fewest:
                 best, fewest = world, misfits
@@ -191,7 +191,7 @@ class EvidenceWorlds:
                 continue
             hands = tuple(obs.hand if s == obs.seat else deal.dealt[s] & ~obs.played
                           for s in range(4))
-            if not fits(dataclasses.replace(info, signals=()), hands, self.rng):
+            if not fits(info, hands):
                 continue
             now = self.evidence.log_likelihood(
                 obs, EvidenceWorld(hands, deal.dealt, deal.first))
@@ -205,14 +205,12 @@ class EvidenceWorlds:
     def draw(self, info: Knowledge, obs: Observation, stop: float) -> tuple[World, bool]:
         """A world accepted by the evidence (kept for later) and True, or the likeliest of
         the draws made by ``max_draws`` or ``stop`` and False, counted and logged."""
-        from belote.ai.models.auction import world_of
-
         best: World = ()
         best_ll = -math.inf
         tries = 0
         for tries in range(1, self.max_draws + 1):
             hands = sample_whole_world(info, self.rng, deadline=stop)
-            world = world_of(obs, hands, self.rng)
+            world = world_of(info, hands, self.rng)
             ll = self.evidence.log_likelihood(obs, world)
             self.draws += 1
             if self._accept(ll):

@@ -3,7 +3,9 @@
 Seed 000 ("Le mosse"): the taker leading first leads the trump Jack, then the 9 ("mossa
 Casaro"); the partner of the caller, leading first, leads a low trump ("Casaro indotta");
 on partner's Ace one gives the 10 of that suit.  Seed 002: one does not trump a trick the
-partner is already winning.  It always announces belote and rebelote with the card.  Where
+partner is already winning.  It always announces belote and rebelote with the card, and
+where the king must come first (seed 002) it plays the king before the queen
+(:mod:`belote.ai.belote_order`).  Where
 the rules' ``discard_signals`` say so (seed 000 "Gradimento"), its first discard of a hand
 signals truthfully and it leads the suit its partner's discard asked for
 (:mod:`belote.engine.signals`).
@@ -14,6 +16,7 @@ from __future__ import annotations
 import random
 import time
 
+from belote.ai.belote_order import king_before_queen
 from belote.ai.bidding import choose_bid
 from belote.ai.decision import Decision, DecisionMethod, elapsed_ms, only_move
 from belote.ai.showing import table_talk
@@ -84,6 +87,7 @@ class HeuristicBot:
             card, method = plays[0], DecisionMethod.ONLY_MOVE
         else:
             card, method = self._play(observation, plays), DecisionMethod.HEURISTIC
+            card = king_before_queen(observation, card, plays)  # keep a king-first belote
         announce = A.PLAY_ANNOUNCE_BASE + card
         return (announce if announce in legal else card), method
 
@@ -115,7 +119,9 @@ class HeuristicBot:
             if obs.taker != obs.seat and obs.trick_no == 0:  # Casaro indotta
                 return min(trumps, key=lambda c: TRUMP_STRENGTH[c & 7])
         side = [c for c in plays if trump >= 4 or c >> 3 != trump]
-        signal = read_signals(obs).get((obs.seat + 2) % 4)
+        partner = obs.ruleset.partner_of(obs.seat) if obs.ruleset is not None else (
+            (obs.seat + 2) % 4)  # without the rules object, four seats
+        signal = None if partner is None else read_signals(obs).get(partner)
         if signal is not None:
             # the partner's discard asked for a suit: lead it (its master, else low to the ace)
             asked = [c for c in side if c >> 3 in signal.wanted]

@@ -28,6 +28,11 @@ def _easy(seed: int | None) -> Player:
     return EasyBot(seed)
 
 
+def _liar(seed: int | None) -> Player:
+    from belote.ai.liar import LiarBot
+    return LiarBot(seed)
+
+
 def _expert(**options: Any) -> Callable[[int | None], Player]:
     def make(seed: int | None) -> Player:
         from belote.ai.expert import ExpertBot
@@ -56,6 +61,9 @@ BOTS: dict[str, Callable[[int | None], Player]] = {
                             min_bid_worlds=4, bid_budget_ms=600_000, bid_hard_ms=600_000),
     "normal": _heuristic("normal"),
     "easy": _easy,
+    # The normal bot saying passo/aspetto, ancora/alzo and its first discard at random: the
+    # conventions read as evidence must never fail on it (issue 23).
+    "liar": _liar,
 }
 
 

@@ -3,77 +3,136 @@ hidden-card sampling.  :func:`belote.engine.resample.resample` (``Game.resample`
 expert's world sampling (:mod:`belote.ai.worlds`, which re-exports these names) both draw
 from here.
 
-From one seat's :class:`Observation` we infer, from public facts only:
+Facts, not evidence.  From one seat's :class:`Observation` we keep only what the rules make
+certain (RULES.md), whoever the other players are:
 
-* cards whose place is known: the turned card with the taker, the partner card of an
-  announced belote (the queen after "belote" with the king), declarations shown;
+* cards whose place is known: the seat's own, the cards seen (played, in the trick, the
+  turned card with the taker), declarations shown, the other card of an announced belote;
 * what each card played proves under the obligations of the rules in force
   (:func:`belote.engine.obligations.proven_absent`): a player who did not follow the led
   suit, where following is owed, has none of it; one who had to trump or to overtrump and
-  did not holds no trump (or no trump above the one on the table then);
-* auction words: "passo" says no ace, "aspetto" at least one (said truthfully by bots,
-  RULES.md), "ancora" two cards of the partner's suit, "alzo" three or more; the conventional
-  answers (seed 000) "do", "ancora", "alzo" 10/20 one, two, three or more cards of it, one of
-  them the 9 (10) or the Jack (20);
-* discard signals (rules ``discard_signals``, :mod:`belote.engine.signals`): each player's first
-  discard says which suit's ace they hold (wanted) or do not (not wanted).
+  did not holds no trump (or no trump above the one on the table then).  These are
+  rectangular facts (a card may or may not be in a hand);
+* declarations named (an accuso "tierce" without its cards, a pinasca announcement): the
+  hand was dealt one of the combinations that carry the name.  An either-or fact
+  (:class:`NamedFact`), not rectangular;
+* the monte (fewer than four players) or, during a take-or-pass auction, the deck: unseen
+  cards in no hand, any card.
 
-Then the unseen cards are dealt at random to the other seats within those constraints (most
-constrained cards first, retrying on a dead end).  Hard constraints are always respected;
-the ace and support-call counts are checked by rejection, and dropped only if a world cannot
-be found in a reasonable number of tries.
+Words said by convention (passo "no ace", aspetto, ancora/alzo, the conventional answers,
+discard signals) are NOT facts: a person may say them of any hand.  They are evidence,
+weighed by :class:`belote.engine.convention_evidence.ConventionEvidence` when a caller passes
+it as ``model``.
 
-Signals are soft evidence, weighed rather than obeyed (a player may have had no true signal
-to give).  The model: a player sends a signal that is true of his hand ``SIGNAL_ODDS`` times
-as often as one that is false, so a world is accepted with likelihood 1 when each signal is
-true of it (the wanted suit's ace in the signaller's hand, an unwanted suit's ace not) and
-``1 / SIGNAL_ODDS`` per false one: rejection sampling from the prior of the hard constraints
-times that likelihood.  A signal about an ace already played or in the sampling seat's hand
-tells nothing about the hidden cards and is skipped.
+Drawing (:func:`sample_world`).  With no model, every world consistent with the facts is
+equally likely:
+
+1. The rectangular facts: unseen cards are grouped by the set of bins (other seats, plus the
+   monte or the undealt deck) allowed to hold them and dealt exactly uniformly by counting
+   completions over capacity vectors (:mod:`belote.engine.uniform`): no retry loop.
+2. The named declarations: each fact is a list of options (card sets one of which the hand
+   holds).  A tuple of options, one per fact, is drawn with probability proportional to the
+   number of worlds that hold all of them (cards fixed, the rest counted as in 1), then a
+   world within it, accepted with probability 1 / (the number of option tuples that world
+   holds): every consistent world comes out with the same probability.  Beyond
+   ``MAX_OPTION_TUPLES`` tuples the later facts are checked by rejection.
+3. Residual facts, checked by rejection on the drawn world: the exact names a hand with
+   those cards would announce (an option holds the name's cards; the names said are a
+   function of the whole hand), and the tricks seen (:func:`could_have_played`: exact
+   already under follow-suit rules, either-or without them).  At most ``MAX_DRAWS`` draws;
+   no world in them raises :class:`ResampleError` (a position no hand can explain).
+
+With a ``model`` (an :class:`belote.engine.evidence.Evidence`), worlds are weighed by
+``exp(log_likelihood)``: where the model states an upper bound of its log-likelihood
+(``max_log_likelihood``, as ConventionEvidence does: 0) by rejection, exact, accepting a
+uniform world with probability ``exp(ll - bound)``, at most ``MODEL_DRAWS`` uniform draws
+(past that, sampling-importance-resampling over those draws: counted in
+``SAMPLER_STATS``); with no bound, by sampling-importance-resampling over ``MODEL_DRAWS``
+uniform draws (biased by O(1/MODEL_DRAWS), never failing: a model with no bound cannot be
+used for exact rejection).
 """
 
 from __future__ import annotations
 
+import itertools
+import logging
+import math
 import random
-import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING
 
-from belote.cards import ACES, SUIT_MASKS, CardSet, Rank
-from belote.engine import actions as A
-from belote.engine.bidding import conventions as C
+from belote.cards import CardSet, Rank
+from belote.engine.evidence import Evidence, World
 from belote.engine.obligations import could_have_played, proven_absent
 from belote.engine.observation import Observation
-from belote.engine.signals import read_signals
+from belote.engine.uniform import Deal, group_cards
 from belote.rules.base import Rules
+from belote.rules.declarations import (
+    DeclarationRules,
+    find_declarations,
+    spoken_name,
+    spoken_names_held,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+log = logging.getLogger(__name__)
+
+# Either-or facts enumerated together at most (their options' product); the rest by rejection.
+MAX_OPTION_TUPLES = 512
+# Draws before giving up on a world (only residual facts can reject; a legal position's true
+# world is among those drawn from, so this bounds impossible inputs only).
+MAX_DRAWS = 20_000
+# Uniform draws a model's weights choose among (rejection cap, or the SIR pool).
+MODEL_DRAWS = 64
+# How often the sampler fell back or rejected, for benchmarks and logs.
+SAMPLER_STATS = {"draws": 0, "rejected": 0, "model_fallbacks": 0}
+
+
+class ResampleError(RuntimeError):
+    """No world (or game) is consistent with what the seat has seen: impossible input."""
+
+
+@dataclass(frozen=True)
+class NamedFact:
+    """Seat ``seat`` was dealt a hand announcing ``names`` (a multiset, sorted; with
+    ``bluff``: or those names less that one, a sequence name that may be a bluff); one of
+    ``options`` (card sets to hold now) is held: a necessary condition enumerated by the
+    sampler, the names themselves checked on the whole hand."""
+
+    seat: int
+    names: tuple[str, ...]
+    name_only: bool
+    bluff: str | None
+    options: tuple[CardSet, ...]
 
 
 @dataclass(frozen=True)
 class Knowledge:
-    """What ``seat`` knows about the other hands right now."""
+    """What ``seat`` knows about the other hands right now: facts only."""
 
     seat: int
     own: CardSet  # the seat's own hand
-    unseen: CardSet  # cards in other hands whose place is unknown
+    unseen: CardSet  # cards in other hands (or the monte / the deck) whose place is unknown
     # Per seat (as many as the rules' players):
     known: tuple[CardSet, ...]  # cards known to be in each hand
     forbidden: tuple[CardSet, ...]  # cards a seat cannot hold
     sizes: tuple[int, ...]  # how many unknown cards each seat holds
-    min_aces: tuple[int, ...]  # a seat must hold at least this many aces
-    suit_counts: tuple[tuple[int, int, int], ...]  # (seat, suit, count) with count -1: >= 3
     # The hand's cards so far, (leader, cards) by trick, oldest first, under ``trump`` and
-    # ``rules``: a world must be able to have played them (either-or facts, see
-    # belote.engine.obligations.could_have_played).  No rules: nothing to check.
+    # ``rules``: a world must be able to have played them (could_have_played).
     tricks: tuple[tuple[int, tuple[int, ...]], ...] = ()
     trump: int = -1
     rules: Rules | None = None
-    # Soft facts: (seat, card) a conventional answer says the seat holds; discard signals as
-    # (seat, ace, True: held / False: not held), weighed by SIGNAL_ODDS.
-    honours: tuple[tuple[int, int], ...] = ()
-    signals: tuple[tuple[int, int, bool], ...] = ()
+    played: tuple[CardSet, ...] = ()  # each seat's cards played this hand
+    named: tuple[NamedFact, ...] = ()  # declarations named, not shown
+    # The observation read (for a model's log-likelihood); not part of the facts' identity.
+    observation: Observation | None = field(default=None, compare=False, repr=False)
 
-
-# How many times more often a player signals the truth about an ace than not (see above).
-SIGNAL_ODDS = 4.0
+    @cached_property
+    def _plan(self) -> _Plan:
+        return _Plan(self)
 
 
 def _infer_play(rules: Rules, trump: int, leader: int, cards: tuple[int, ...],
@@ -85,7 +144,7 @@ def _infer_play(rules: Rules, trump: int, leader: int, cards: tuple[int, ...],
 
 
 def knowledge(obs: Observation) -> Knowledge:
-    """What ``obs.seat`` can deduce about the other hands."""
+    """What ``obs.seat`` can deduce about the other hands (facts only: see the module doc)."""
     seat = obs.seat
     if seat is None:
         raise ValueError("a spectator has no hand to reason from")
@@ -99,7 +158,7 @@ def knowledge(obs: Observation) -> Knowledge:
     if obs.turned is not None and obs.taker is not None and obs.phase == 2:
         known[obs.taker] |= 1 << obs.turned
     for s in range(n):
-        known[s] |= obs.shown[s]
+        known[s] |= obs.shown[s] if s < len(obs.shown) else 0
     if obs.trump is not None and obs.trump < 4:
         said: dict[int, int] = {}
         for who, _word in obs.belote_said:
@@ -115,44 +174,13 @@ def knowledge(obs: Observation) -> Knowledge:
     tricks = tuple(obs.tricks)
     if obs.trick:
         tricks += ((obs.trick[0][0], tuple(c for _, c in obs.trick)),)
+    played = [0] * n
+    for leader, cards in tricks:
+        for i, card in enumerate(cards):
+            played[(leader + i) % n] |= 1 << card
     if obs.trump is not None:
         for leader, cards in tricks:
             _infer_play(rules, obs.trump, leader, cards, forbidden)
-    min_aces = [0] * n
-    suit_counts: list[tuple[int, int, int]] = []
-    auction = rules.auction
-    if auction is not None and auction.pass_words:
-        spoken = set()
-        for who, action in obs.bids:
-            if who in spoken or who == seat:
-                continue
-            if action == A.PASS:
-                forbidden[who] |= ACES  # "passo": no ace
-                spoken.add(who)
-            elif action == A.ASPETTO:
-                min_aces[who] = 1  # "aspetto": at least one ace
-                spoken.add(who)
-    honours: list[tuple[int, int]] = []
-    if auction is not None and (auction.support_calls or auction.conventional_bids):
-        standing: dict[int, int] = {}
-        for who, action in obs.bids:
-            if A.CONTRACT_BASE <= action < A.CONTRACT_END:
-                standing[who % 2] = A.contract_suit(action)
-            elif C.is_suit_only(action):
-                standing[who % 2] = action - A.NAME_SUIT_BASE
-            elif action in (A.ANCORA, A.ALZO) and who != seat and who % 2 in standing:
-                suit = standing[who % 2]
-                suit_counts.append((who, suit, 2 if action == A.ANCORA else -1))
-            elif C.is_raise(action) and who != seat and who % 2 in standing:
-                suit = standing[who % 2]
-                word, points = C.RAISES[action]
-                suit_counts.append((who, suit, C.PROMISED_TRUMPS[word]))
-                honours.append((who, suit * 8 + C.PROMISED_HONOUR[points]))
-    signals = [(who, suit * 8 + Rank.ACE, held)
-               for who, signal in (read_signals(obs) if rules.partners else {}).items()
-               if who != seat
-               for held, suits in ((True, signal.wanted), (False, signal.unwanted))
-               for suit in suits]
     sizes = [0] * n
     for s in range(n):
         if s != seat:
@@ -161,6 +189,7 @@ def knowledge(obs: Observation) -> Knowledge:
     unseen = ~out & ~in_trick & 0xFFFFFFFF
     for s in range(n):
         unseen &= ~known[s]
+    named = _named_facts(obs, seat, known, forbidden, unseen, played)
     return Knowledge(
         seat=seat,
         own=obs.hand,
@@ -168,82 +197,225 @@ def knowledge(obs: Observation) -> Knowledge:
         known=tuple(known),
         forbidden=tuple(forbidden),
         sizes=tuple(sizes),
-        min_aces=tuple(min_aces),
-        suit_counts=tuple(suit_counts),
         tricks=tricks if obs.trump is not None else (),
         trump=obs.trump if obs.trump is not None else -1,
         rules=rules,
-        honours=tuple((s, c) for s, c in honours if not (out | in_trick) >> c & 1),
-        signals=tuple((s, c, held) for s, c, held in signals if not (out | in_trick) >> c & 1),
+        played=tuple(played),
+        named=named,
+        observation=obs,
     )
 
 
-def _allowed(info: Knowledge) -> dict[int, list[int]]:
-    """For each unseen card, the seats that may hold it (the same for every attempt)."""
-    return {c: [s for s in range(len(info.sizes)) if s != info.seat and info.sizes[s] > 0
-                and not info.forbidden[s] >> c & 1]
-            for c in range(32) if info.unseen >> c & 1}
+# ---------------------------------------------------------------- declarations named
+def _names_of(hand: CardSet, decl: DeclarationRules, trump: int) -> tuple[str, ...]:
+    """What a hand announces (sorted): the name-only rules' every name it may say, else the
+    names of every declaration it holds, as the engine says them."""
+    held = find_declarations(hand, decl, trump)
+    if decl.name_only:
+        return tuple(sorted(spoken_names_held(held, decl)))
+    return tuple(sorted(d.name if decl.carre_rank_said or d.kind != "carre"
+                        else spoken_name(d) for d in held))
 
 
-def _deal_once(info: Knowledge, rng: random.Random, hard_only: bool,
-               allowed: dict[int, list[int]]) -> tuple[CardSet, ...] | None:
-    n = len(info.sizes)
-    # The monte (fewer than four players) holds the unseen cards no hand does: a last,
-    # hidden "seat" n that may hold any card.
-    room = [*info.sizes, max(0, len(allowed) - sum(info.sizes))]
-    hands = [*info.known, 0]
-    cards = list(allowed)
-    rng.shuffle(cards)
-    cards.sort(key=lambda c: len(allowed[c]))
-    for card in cards:
-        seats = [s for s in (*allowed[card], n) if room[s] > 0]
-        if not seats:
-            return None
-        total = sum(room[s] for s in seats)
-        pick = rng.randrange(total)
-        for s in seats:
-            pick -= room[s]
-            if pick < 0:
+@lru_cache(maxsize=64)
+def _combinations(decl: DeclarationRules, trump: int) -> dict[str, tuple[CardSet, ...]]:
+    """Each name, the smallest card sets (runs, carrés) that announce it."""
+    candidates = [sum(1 << (s * 8 + r) for s in range(4)) for r in range(8)]  # carrés
+    for suit in range(4):
+        for length in range(3, 9):
+            for start in range(0, 9 - length):
+                candidates.append(((1 << length) - 1) << (suit * 8 + start))
+    by_name: dict[str, list[CardSet]] = {}
+    for cards in candidates:
+        for name in set(_names_of(cards, decl, trump)):
+            by_name.setdefault(name, []).append(cards)
+    out: dict[str, tuple[CardSet, ...]] = {}
+    for name, sets in by_name.items():
+        minimal = [c for c in sets if not any(o != c and o & c == o for o in sets)]
+        out[name] = tuple(minimal)
+    return out
+
+
+def _named_facts(obs: Observation, seat: int, known: list[CardSet], forbidden: list[CardSet],
+                 unseen: CardSet, played: list[CardSet]) -> tuple[NamedFact, ...]:
+    rules = obs.ruleset
+    assert rules is not None
+    decl = rules.declarations
+    if decl is None or obs.trump is None or not obs.declarations_said:
+        return ()
+    combos = _combinations(decl, obs.trump)
+    facts = []
+    for index, (who, said) in enumerate(obs.declarations_said):
+        if who == seat:
+            continue
+        bluff = None
+        if decl.bluffs_allowed and rules.partners:
+            # showing.bluff: a sequence equal to the last one an opponent announced may be
+            # said without being held.
+            for other, names in reversed(obs.declarations_said[:index]):
+                if other % 2 != who % 2:
+                    sequences = [x for x in names if x.startswith("sequence")]
+                    if sequences:
+                        if sequences[0] in said:
+                            bluff = sequences[0]
+                        break
+        sure = list(said)
+        if bluff is not None:
+            sure.remove(bluff)
+        # Each name surely held gives an option list; the first one still open is enumerated,
+        # the others are checked as residual facts with the names.
+        may_hold = played[who] | known[who] | (unseen & ~forbidden[who])
+        options: tuple[CardSet, ...] = ()
+        for name in sorted(set(sure)):
+            possible = tuple(c & unseen for c in combos.get(name, ())
+                             if c & may_hold == c)
+            if not possible:
+                options = ()  # impossible: left to the residual check, which will refuse
                 break
-        hands[s] |= 1 << card
-        room[s] -= 1
-    if any(room) or not _respects(info, hands[:n], hard_only, rng):
-        return None
-    return tuple(hands[:n])
+            if any(p == 0 for p in possible):
+                continue  # held for sure (cards played or known)
+            options = tuple(sorted(set(possible)))
+            break
+        facts.append(NamedFact(who, tuple(sorted(said)), decl.name_only, bluff, options))
+    return tuple(facts)
 
 
-def _respects(info: Knowledge, hands: list[CardSet], hard_only: bool,
-              rng: random.Random) -> bool:
-    """Whether the other seats' ``hands`` (the sampling seat's entry ignored) could have
-    played the tricks seen and, unless ``hard_only``, meet the soft constraints."""
-    n = len(info.sizes)
-    if info.rules is not None and info.tricks:
+def _names_hold(fact: NamedFact, dealt: CardSet, decl: DeclarationRules, trump: int) -> bool:
+    names = _names_of(dealt, decl, trump)
+    if fact.name_only:
+        return all(name in names for name in fact.names)
+    if names == fact.names:
+        return True
+    if fact.bluff is None:
+        return False
+    rest = list(fact.names)
+    rest.remove(fact.bluff)
+    return names == tuple(rest)
+
+
+# ---------------------------------------------------------------- drawing
+class _Plan:
+    """The counting done once per :class:`Knowledge`: bins, groups and option tuples."""
+
+    def __init__(self, info: Knowledge) -> None:
+        n = len(info.sizes)
+        self.info = info
+        self.seats = [s for s in range(n) if s != info.seat and info.sizes[s] > 0]
+        bin_of = {s: b for b, s in enumerate(self.seats)}
+        capacity = [info.sizes[s] for s in self.seats]
+        cards = [c for c in range(32) if info.unseen >> c & 1]
+        spare = len(cards) - sum(capacity)
+        if spare < 0 or any(size < 0 for size in info.sizes):
+            raise ResampleError("more cards in hands than unseen cards: no world fits")
+        self.spare_bin = len(capacity) if spare > 0 else -1
+        if spare > 0:
+            capacity.append(spare)  # the monte / the deck: any card
+        allowed: dict[int, int] = {}
+        for c in cards:
+            mask = 0
+            for s in self.seats:
+                if not info.forbidden[s] >> c & 1:
+                    mask |= 1 << bin_of[s]
+            if spare > 0:
+                mask |= 1 << self.spare_bin
+            allowed[c] = mask
+        self.bin_of = bin_of
+        self.capacity = capacity
+        self.allowed = allowed
+        # Either-or facts enumerated (seat, options) while their product stays small.
+        self.enumerated: list[NamedFact] = []
+        product = 1
+        for fact in info.named:
+            if fact.options and fact.seat in bin_of:
+                if product * len(fact.options) > MAX_OPTION_TUPLES:
+                    break
+                product *= len(fact.options)
+                self.enumerated.append(fact)
+        self.choices: list[tuple[int, list[CardSet], Deal]] = []
+        for combo in itertools.product(*(f.options for f in self.enumerated)):
+            fixed = [0] * len(capacity)
+            taken = 0
+            ok = True
+            for fact, option in zip(self.enumerated, combo, strict=True):
+                b = bin_of[fact.seat]
+                if option & taken & ~fixed[b] or any(
+                        not allowed[c] >> b & 1 for c in range(32) if option >> c & 1):
+                    ok = False
+                    break
+                fixed[b] |= option
+                taken |= option
+            if not ok:
+                continue
+            room = [capacity[b] - fixed[b].bit_count() for b in range(len(capacity))]
+            if any(r < 0 for r in room):
+                continue
+            deal = Deal(group_cards({c: m for c, m in allowed.items() if not taken >> c & 1}),
+                        room)
+            weight = deal.count()
+            if weight:
+                self.choices.append((weight, fixed, deal))
+        self.total = sum(w for w, _, _ in self.choices)
+        if self.total == 0:
+            raise ResampleError("no world is consistent with the facts seen")
+
+    def draw(self, rng: random.Random) -> tuple[CardSet, ...]:
+        """One world drawn uniformly among those consistent with every fact."""
+        info = self.info
+        for _ in range(MAX_DRAWS):
+            SAMPLER_STATS["draws"] += 1
+            pick = rng.randrange(self.total)
+            chosen = self.choices[-1]
+            for choice in self.choices:
+                if pick < choice[0]:
+                    chosen = choice
+                    break
+                pick -= choice[0]
+            _, fixed, deal = chosen
+            dealt = deal.draw(rng)
+            assert dealt is not None
+            bins = [d | f for d, f in zip(dealt, fixed, strict=True)]
+            hands = list(info.known)
+            hands[info.seat] = 0
+            for s, b in self.bin_of.items():
+                hands[s] |= bins[b]
+            if self.enumerated:
+                held = 1
+                for fact in self.enumerated:
+                    held *= sum(1 for o in fact.options if hands[fact.seat] & o == o)
+                if held > 1 and rng.randrange(held):
+                    SAMPLER_STATS["rejected"] += 1
+                    continue
+            if _residual_ok(info, hands):
+                return tuple(hands)
+            SAMPLER_STATS["rejected"] += 1
+        raise ResampleError(f"no world consistent with what was seen in {MAX_DRAWS} draws")
+
+
+def _residual_ok(info: Knowledge, hands: Sequence[CardSet]) -> bool:
+    """The facts not dealt exactly: names announced, and the tricks seen."""
+    rules = info.rules
+    if rules is None:
+        return True
+    if info.named:
+        decl = rules.declarations
+        assert decl is not None
+        for fact in info.named:
+            dealt = hands[fact.seat] | info.played[fact.seat]
+            if not _names_hold(fact, dealt, decl, info.trump):
+                return False
+    if info.tricks:
         full = list(hands)
         full[info.seat] = info.own
-        if not could_have_played(full, info.tricks, info.trump, info.rules):
+        if not could_have_played(full, info.tricks, info.trump, rules):
             return False
-    if hard_only:
-        return True
-    for s in range(n):
-        if info.min_aces[s] and (hands[s] & ACES).bit_count() < info.min_aces[s]:
-            return False
-    for s, suit, count in info.suit_counts:
-        held = (hands[s] & SUIT_MASKS[suit]).bit_count()
-        if (count >= 0 and held != count) or (count < 0 and held < 3):
-            return False
-    for s, card in info.honours:
-        if not hands[s] >> card & 1:
-            return False
-    for s, card, held in info.signals:
-        if bool(hands[s] >> card & 1) != held and rng.random() * SIGNAL_ODDS >= 1.0:
-            return False  # a false signal: accepted with likelihood 1 / SIGNAL_ODDS
     return True
 
 
-def fits(info: Knowledge, hands: tuple[CardSet, ...], rng: random.Random) -> bool:
-    """Whether a world drawn earlier (each seat's cards in hand now; the sampling seat's
-    entry ignored) is still one :func:`sample_world` could draw: the cards known and
-    forbidden, the counts, the tricks seen and the soft constraints."""
+def fits(info: Knowledge, hands: tuple[CardSet, ...],
+         rng: random.Random | None = None) -> bool:
+    """Whether a world (each seat's cards in hand now; the sampling seat's entry ignored) is
+    consistent with the facts of ``info``: one :func:`sample_world` could draw.  ``rng`` is
+    not used (kept for callers of the old, partly soft, check)."""
     held = 0
     for s in range(len(info.sizes)):
         if s == info.seat:
@@ -253,32 +425,70 @@ def fits(info: Knowledge, hands: tuple[CardSet, ...], rng: random.Random) -> boo
                 or free & ~info.unseen or free & held or free.bit_count() != info.sizes[s]):
             return False
         held |= free
-    return _respects(info, list(hands), False, rng)
+    return _residual_ok(info, hands)
 
 
-def sample_world(info: Knowledge, rng: random.Random, tries: int = 200,
-                 deadline: float | None = None) -> tuple[CardSet, ...]:
-    """The other seats' hands in one random world (the sampling seat's own hand is 0).
+def world_of(info: Knowledge, hands: Sequence[CardSet], rng: random.Random) -> World:
+    """The :class:`World` an evidence model reads: every hand now, as dealt, and the first
+    packets (where a turned card splits the deal, which of a seat's dealt cards came first
+    is not known to the sampling seat: drawn uniformly)."""
+    full = list(hands)
+    full[info.seat] = info.own
+    played = info.played or (0,) * len(full)
+    dealt = tuple(h | p for h, p in zip(full, played, strict=True))
+    rules = info.rules
+    obs = info.observation
+    if (rules is None or not rules.turned_card or obs is None or obs.taker is None
+            or obs.phase != 2):
+        return World(tuple(full), dealt, dealt)
+    first_size = sum(rules.deal_packets)
+    turned = 1 << obs.turned if obs.turned is not None else 0
+    first = []
+    for cards in dealt:
+        pool = [c for c in range(32) if cards >> c & 1 and not turned >> c & 1]
+        chosen = 0
+        for c in rng.sample(pool, min(first_size, len(pool))):
+            chosen |= 1 << c
+        first.append(chosen)
+    return World(tuple(full), dealt, tuple(first))
 
-    Past ``deadline`` (``time.monotonic()``), or after ``tries`` attempts, the soft
-    constraints (ace and support-call counts) are dropped: a decision short of time takes
-    a world that only respects the hard ones rather than rejecting on."""
-    allowed = _allowed(info)
-    for attempt in range(2 * tries):
-        hard_only = attempt >= tries or (
-            deadline is not None and attempt % 8 == 7 and time.monotonic() > deadline)
-        if hard_only and attempt < tries:
-            tries = attempt  # from now on
-        world = _deal_once(info, rng, hard_only, allowed)
-        if world is not None:
-            return world
-    raise RuntimeError("no world is consistent with what was seen")
+
+def sample_world(info: Knowledge, rng: random.Random, tries: int | None = None,
+                 deadline: float | None = None,
+                 model: Evidence | None = None) -> tuple[CardSet, ...]:
+    """The other seats' hands in one random world (the sampling seat's own hand is 0):
+    uniform among the worlds consistent with the facts, or weighed by ``model`` (see the
+    module doc).  ``tries`` and ``deadline`` are accepted for older callers and not used:
+    the draw is exact and needs no retry budget.  Raises :class:`ResampleError` only when no
+    world fits (impossible input)."""
+    plan = info._plan
+    if model is None:
+        return plan.draw(rng)
+    obs = info.observation
+    if obs is None:
+        raise ValueError("a model needs the knowledge's observation (knowledge(obs))")
+    bound = getattr(model, "max_log_likelihood", None)
+    pool: list[tuple[float, tuple[CardSet, ...]]] = []
+    for _ in range(MODEL_DRAWS):
+        hands = plan.draw(rng)
+        weight = model.log_likelihood(obs, world_of(info, hands, rng))
+        if bound is not None and math.log(1.0 - rng.random()) <= weight - bound:
+            return hands  # accepted with probability exp(weight - bound)
+        pool.append((weight, hands))
+    if bound is not None:
+        SAMPLER_STATS["model_fallbacks"] += 1
+        log.debug("model rejection: no world accepted in %d draws; resampling them",
+                  MODEL_DRAWS)
+    top = max(w for w, _ in pool)
+    weights = [math.exp(w - top) for w, _ in pool]
+    return rng.choices([h for _, h in pool], weights)[0]
 
 
 def sample_whole_world(info: Knowledge, rng: random.Random,
-                       deadline: float | None = None) -> tuple[CardSet, ...]:
+                       deadline: float | None = None,
+                       model: Evidence | None = None) -> tuple[CardSet, ...]:
     """:func:`sample_world` with the sampling seat's own hand in its place: every hand of
     one world, as a search takes it."""
-    world = list(sample_world(info, rng, deadline=deadline))
+    world = list(sample_world(info, rng, deadline=deadline, model=model))
     world[info.seat] = info.own
     return tuple(world)

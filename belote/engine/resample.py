@@ -3,27 +3,37 @@
 :func:`resample` returns a new :class:`~belote.engine.state.Game` that ``seat`` cannot tell
 from the real one: same rules, same actions in the same order, same cards in ``seat``'s own
 hand (in the same packets), same turned card; the other hands are drawn at random among those
-consistent with everything ``seat`` has seen.
+consistent with the rules' facts that ``seat`` has seen (:mod:`belote.engine.knowledge`):
+uniformly with no ``model``, weighed by an :class:`~belote.engine.evidence.Evidence` with one
+(for the hand in progress; finished hands are always drawn uniformly).
 
 How, hand by hand (each deal of the match's log is one segment):
 
-1. The *pivot* of a segment is the last state of it that ``seat`` saw with the cards still
-   out: the current state for the hand in progress, the state before the last action for a
-   finished hand (its last card, its last pass, or an ottava).
-2. :func:`belote.engine.knowledge.knowledge` turns ``seat``'s observation at the pivot into hard
-   facts (cards whose holder is known, voids and trump ceilings that the card-play
-   obligations prove, the auction's words) and :func:`~belote.engine.knowledge.sample_world` draws
-   the other hands within them.  The cards each seat played in the hand are added back, and
-   a deck is built that deals exactly those hands (``seat``'s own cards stay where they were;
-   which of another seat's cards came in the first packets is unknown, so it is drawn too).
-3. The segment's actions are replayed, each one validated, on a fresh game with that deck;
-   ``seat``'s observation at the pivot must come out equal.  A draw that breaks anything (a
-   declaration the sampled hand does not hold, a belote announced without K+Q, declaration
-   points that differ) is rejected and drawn again.
+1. The hand in progress is drawn at its current state: the seat's observation gives the
+   facts (:func:`~belote.engine.knowledge.knowledge`) and
+   :func:`~belote.engine.knowledge.sample_world` draws the other hands (exactly uniform, see
+   there).  The cards each seat played in the hand are added back, and a deck is built that
+   deals exactly those hands: ``seat``'s own cards stay where they were; which of another
+   seat's cards came in the first packets is unknown to ``seat``, so every split is equally
+   likely (the seat's cards are put in its slots in a uniformly random order); the cards
+   still in the deck or in the monte fill the other slots in random order.
+2. A finished hand is drawn at its *pivot*, the last state ``seat`` saw with the cards still
+   out (before the hand's last action), with what that action showed (the last card's
+   holder, an ottava's suit); the game replayed through the last action must give ``seat``
+   the same observation as the real one after it (scores, the monte's points at the last
+   trick).  Finished hands are drawn once per game and seat and kept
+   (``Game._resample_cache``, keyed by the log they stand for): a resample in the tenth hand
+   replays only the hand in progress.  Nothing in that cache comes from the true hidden
+   cards: it holds games built from sampled decks only.
+3. The segment's actions are replayed, each one validated, on the game so far with that
+   deck, and ``seat``'s observation must come out equal.  The facts drawn within make this
+   almost always so; what they leave to the replay (declaration points and who scores them,
+   the monte's points) is rejected and drawn again, at most ``tries`` times.
 
 Because the result is a replay of the log, everything the engine derives from the hands
 (belote claims, declarations held, legal masks) comes from the sampled hands: nothing computed
-from the true hands survives.
+from the true hands survives.  :class:`ResampleError` (a ``RuntimeError``) is the only error
+for a position no deal explains.
 """
 
 from __future__ import annotations
@@ -34,80 +44,130 @@ from typing import TYPE_CHECKING
 
 from belote.cards import SUIT_MASKS, Card, CardSet
 from belote.engine import actions as A
-from belote.engine.knowledge import Knowledge, knowledge, sample_world
+from belote.engine.evidence import Evidence
+from belote.engine.knowledge import Knowledge, ResampleError, knowledge, sample_world
 from belote.engine.observation import observe
 from belote.errors import IllegalActionError
 
 if TYPE_CHECKING:
     from belote.engine.state import Game
 
-DEFAULT_TRIES = 2000  # draws per hand before giving up with an error
+__all__ = ["DEFAULT_TRIES", "ResampleError", "resample"]
 
+DEFAULT_TRIES = 2000  # draws per hand whose replay may still disagree, before an error
 
-class ResampleError(RuntimeError):
-    """No game consistent with the seat's information state was found in the tries allowed."""
+Segment = tuple[tuple[Card, ...], list[tuple[int, int]]]
 
 
 def resample(game: Game, seat: int, rng: random.Random | int | None = None,
-             tries: int = DEFAULT_TRIES) -> Game:
+             tries: int = DEFAULT_TRIES, model: Evidence | None = None) -> Game:
     """A game consistent with everything ``seat`` knows in ``game`` (see the module doc)."""
-    from belote.engine.state import CHANCE, Game, Phase
+    from belote.engine.state import CHANCE, Phase
 
     if type(seat) is not int or not 0 <= seat < game.players:
         raise ValueError(f"seat must be 0..{game.players - 1}, not {seat!r}")
     if not isinstance(rng, random.Random):
         rng = random.Random(rng)
-    log = game.log
-    segments: list[tuple[tuple[Card, ...], list[tuple[int, int]]]] = []
-    for who, what in log:
+    log = game._log
+    in_progress = game.phase in (Phase.CUT, Phase.BIDDING, Phase.PLAYING)
+    current = len(log)
+    if in_progress:
+        current = max(i for i, (who, _) in enumerate(log) if who == CHANCE)
+    result = _finished_hands(game, seat, current, rng, tries).clone()
+    result._resample_cache = {}
+    if not in_progress:
+        return result
+    deck: tuple[Card, ...] = log[current][1]  # type: ignore[assignment]
+    actions: list[tuple[int, int]] = log[current + 1:]  # type: ignore[assignment]
+    if game.phase == Phase.CUT:
+        # Nothing of this deck is dealt yet: any order is consistent.
+        if not _replay(result, rng.sample(range(len(deck)), len(deck)), actions):
+            raise ResampleError("the offered deck could not be replayed")
+        return result
+    target = observe(game, seat)
+    info = _turned_out(game, knowledge(target))
+    for _attempt in range(tries):
+        world = sample_world(info, rng, model=model)
+        candidate = result.clone()
+        if (_replay(candidate, _build_deck(game, seat, deck, world, rng), actions)
+                and observe(candidate, seat) == target):
+            candidate._resample_cache = {}
+            return candidate
+    raise ResampleError(f"no deal of the hand in progress consistent with seat {seat}'s "
+                        f"view was found in {tries} draws")
+
+
+def _finished_hands(game: Game, seat: int, end: int, rng: random.Random, tries: int) -> Game:
+    """A game whose log has ``game``'s actions up to ``end`` (finished hands only), each
+    deck drawn for ``seat``; kept in ``game._resample_cache`` and extended hand by hand."""
+    from belote.engine.state import CHANCE, Game
+
+    prefix = tuple(game._log[:end])
+    cache = game._resample_cache
+    cached = cache.get(seat)
+    if cached is not None and cached[0] == prefix:
+        return cached[1]
+    truth = Game(game.rules, game.first_dealer)
+    result = Game(game.rules, game.first_dealer)
+    start = 0
+    if cached is not None and len(cached[0]) <= end and prefix[:len(cached[0])] == cached[0]:
+        start, result, truth = len(cached[0]), cached[1].clone(), cached[2].clone()
+    segments: list[Segment] = []
+    for who, what in prefix[start:]:
         if who == CHANCE:
             segments.append((what, []))  # type: ignore[arg-type]
         else:
             segments[-1][1].append((who, what))  # type: ignore[arg-type]
-    in_progress = game.phase in (Phase.CUT, Phase.BIDDING, Phase.PLAYING)
-
-    truth = Game(game.rules, game.first_dealer)
-    result = Game(game.rules, game.first_dealer)
-    for index, (deck, actions) in enumerate(segments):
-        finished = index < len(segments) - 1 or not in_progress
-        seen = actions[:-1] if finished else actions
+    for deck, actions in segments:
+        result = _finished_hand(truth, result, seat, deck, actions, rng, tries)
         truth.deal(deck)
-        for who, action in seen:
+        for who, action in actions:
             truth.apply(action, who)
-        pivot_obs = observe(truth, seat)
-        info = _pivot_knowledge(truth, seat, actions[-1] if finished else None)
-        start = result.clone()
-        for _attempt in range(tries):
-            candidate = start.clone()
-            if truth.phase == Phase.CUT:
-                # Nothing of this deck is dealt yet: any order is consistent.
-                new_deck = rng.sample(range(len(deck)), len(deck))
-            else:
-                new_deck = _build_deck(truth, seat, deck, info, rng)
-            if _replay(candidate, new_deck, seen) and observe(candidate, seat) == pivot_obs:
-                break
-        else:
-            raise ResampleError(
-                f"no deal of hand {index + 1} consistent with seat {seat}'s view "
-                f"was found in {tries} draws")
-        result = candidate
-        if finished:
-            who, action = actions[-1]
-            truth.apply(action, who)
-            result.apply(action, who)  # the pivot matched, so the last action is legal
+    truth._resample_cache, result._resample_cache = {}, {}
+    cache[seat] = (prefix, result, truth)
     return result
 
 
-def _pivot_knowledge(truth: Game, seat: int, last: tuple[int, int] | None) -> Knowledge:
-    """What ``seat`` knows at the pivot, plus what the segment's last action showed."""
+def _finished_hand(truth: Game, result: Game, seat: int, deck: tuple[Card, ...],
+                   actions: list[tuple[int, int]], rng: random.Random, tries: int) -> Game:
+    """``result`` with one finished hand (``deck``, ``actions``) drawn for ``seat``."""
+    pivot = truth.clone()
+    pivot._resample_cache = {}
+    pivot.deal(deck)
+    seen = actions[:-1]
+    for who, action in seen:
+        pivot.apply(action, who)
+    last = actions[-1]
+    after = pivot.clone()
+    after.apply(last[1], last[0])
+    target = observe(after, seat)
+    info = _pivot_knowledge(pivot, seat, last)
+    for _attempt in range(tries):
+        candidate = result.clone()
+        if pivot.phase == 4:  # Phase.CUT: nothing of this deck was dealt
+            new_deck = rng.sample(range(len(deck)), len(deck))
+        else:
+            new_deck = _build_deck(pivot, seat, deck, sample_world(info, rng), rng)
+        if (_replay(candidate, new_deck, actions) and observe(candidate, seat) == target):
+            return candidate
+    raise ResampleError(f"no deal of hand {truth.deal_no + 1} consistent with seat {seat}'s "
+                        f"view was found in {tries} draws")
+
+
+def _turned_out(truth: Game, info: Knowledge) -> Knowledge:
+    """During the auction the turned card lies face up: in no hand."""
+    if truth.turned >= 0 and truth.contract is None and info.unseen >> truth.turned & 1:
+        return dataclasses.replace(info, unseen=info.unseen & ~(1 << truth.turned))
+    return info
+
+
+def _pivot_knowledge(truth: Game, seat: int, last: tuple[int, int]) -> Knowledge:
+    """What ``seat`` knows at a finished hand's pivot, plus what its last action showed."""
     obs = observe(truth, seat)
-    if last is not None and A.is_bid(last[1]):
+    if A.is_bid(last[1]):
         obs = dataclasses.replace(obs, bids=(*obs.bids, last))
-    info = knowledge(obs)
-    if truth.turned >= 0 and truth.contract is None:
-        # During the auction the turned card lies face up: in no hand.
-        info = dataclasses.replace(info, unseen=info.unseen & ~(1 << truth.turned))
-    if last is not None and A.is_play(last[1]) and last[0] != seat:
+    info = _turned_out(truth, knowledge(obs))
+    if A.is_play(last[1]) and last[0] != seat:
         # The hand's last card was seen: it was in that hand (with a monte, fewer than four
         # players, the sampler could otherwise leave it out).
         card = A.played_card(last[1])
@@ -118,7 +178,7 @@ def _pivot_knowledge(truth: Game, seat: int, last: tuple[int, int] | None) -> Kn
             sizes[last[0]] -= 1
         info = dataclasses.replace(info, unseen=info.unseen & ~(1 << card),
                                    known=tuple(known), sizes=tuple(sizes))
-    if last is not None and last[1] == A.OTTAVA and last[0] != seat:
+    if last[1] == A.OTTAVA and last[0] != seat:
         # The ottava shows the whole suit: its holder is public.
         shown = next(m for m in SUIT_MASKS if truth.hands[last[0]] & m == m)
         known = list(info.known)
@@ -184,34 +244,10 @@ def _played_by(truth: Game) -> list[CardSet]:
     return played
 
 
-def _sample_hands(info: Knowledge, rng: random.Random) -> tuple[CardSet, ...]:
-    """The other seats' hands now; during the auction some unseen cards are still in the
-    deck, and with fewer than four players the monte is never seen, so a random set of them
-    (any card no other seat may hold among them) stays out."""
-    unseen = [c for c in range(32) if info.unseen >> c & 1]
-    spare = len(unseen) - sum(info.sizes)
-    if spare <= 0:
-        return sample_world(info, rng)
-    others = [s for s in range(len(info.sizes)) if s != info.seat]
-    nowhere = [c for c in unseen if all(info.forbidden[s] >> c & 1 for s in others)]
-    free = [c for c in unseen if c not in nowhere]
-    for _attempt in range(50):
-        rng.shuffle(free)
-        kept = nowhere + free[:spare - len(nowhere)]
-        mask = info.unseen
-        for c in kept:
-            mask &= ~(1 << c)
-        try:
-            return sample_world(dataclasses.replace(info, unseen=mask), rng, tries=20)
-        except RuntimeError:
-            continue
-    raise ResampleError("no hands consistent with the auction were found")
-
-
-def _build_deck(truth: Game, seat: int, deck: tuple[Card, ...], info: Knowledge,
+def _build_deck(truth: Game, seat: int, deck: tuple[Card, ...], world: tuple[CardSet, ...],
                 rng: random.Random) -> list[Card]:
-    """A deck that deals one sampled world at ``truth``'s pivot, ``seat``'s cards unmoved."""
-    world = _sample_hands(info, rng)
+    """A deck that deals ``world`` (the other hands at ``truth``'s state), ``seat``'s cards
+    unmoved, each other seat's cards in its slots in a uniformly random order."""
     first, completion, turned_at = _deck_positions(truth)
     new: list[Card] = [-1] * len(deck)
     used = 0
@@ -231,7 +267,7 @@ def _build_deck(truth: Game, seat: int, deck: tuple[Card, ...], info: Knowledge,
                 and contract.takes_turned_card):
             cards &= ~(1 << deck[turned_at])
         held = [c for c in range(32) if cards >> c & 1]
-        rng.shuffle(held)  # which of them came in the first packets is unknown to ``seat``
+        rng.shuffle(held)  # which came in the first packets is unknown: every split alike
         slots = first[s] + completion[s]
         if len(held) != len(slots):
             raise ResampleError(f"seat {s} would be dealt {len(held)} cards, not {len(slots)}")

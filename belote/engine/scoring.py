@@ -133,7 +133,15 @@ def _score_three(rules: Rules, facts: HandFacts, pot: Pot) -> HandOutcome:
         points[capot] += rules.capot_bonus * (factor if rules.senza_capot_multiplied else 1)
     scores = [0] * sides
     scores[tt] = two.scores[0]
-    own = [points[d] + facts.belote[d] + facts.declarations[d] for d in defenders]
+    # A multiplied failed contract multiplies the defence line's score (seed 000: "si
+    # applicano ai Punti i relativi Coefficienti moltiplicativi (2 e 4) e la Linea Vincente si
+    # aggiudica il bottino"): each defender's own points are multiplied with it, so what is
+    # shared is only the taker's part; unmultiplied, a defender who took nothing got a share
+    # of the other defender's own points (a capot's 162 x 2 split 288 / 36).
+    line_factor = (facts.multiplier if two.outcome == "failed"
+                   and rules.multiplier_scope == "lines" else 1)
+    own = [(points[d] + facts.belote[d] + facts.declarations[d]) * line_factor
+           for d in defenders]
     pot_side: int | None = None
     defence = two.scores[1]
     if two.pot_winner == 1:
@@ -145,7 +153,8 @@ def _score_three(rules: Rules, facts: HandFacts, pot: Pot) -> HandOutcome:
     if capot in defenders and defence < sum(own):
         # A fixed failed score (valdostana's 162, "il massimo") holds no capot bonus: the
         # defender who made the capot keeps his own card points, as a line of two would.
-        own[defenders.index(capot)] -= points[capot] - facts.card_points[capot] * factor
+        own[defenders.index(capot)] -= ((points[capot] - facts.card_points[capot] * factor)
+                                        * line_factor)
     if defence == sum(own):
         shares = own
     elif defence > sum(own):

@@ -41,12 +41,13 @@ from belote.engine.events import (
 )
 from belote.rules.declarations import (
     Declaration,
-    best_declaration,
+    named_declaration,
     sequence_value,
     sort_declarations,
     spoken_name,
     spoken_names_held,
     valdostana_valid,
+    winning_side,
 )
 
 if TYPE_CHECKING:
@@ -119,8 +120,8 @@ def bluff(game: Game, seat: int) -> list[Event]:
                       else spoken_name(d) for d in ordered)
     game._declared[seat] = declared
     if decl_rules.name_only:
-        best = best_declaration(declared, decl_rules, game.trump)
-        game._announced[seat] = [] if best is None else [best]
+        named = named_declaration(claimed, declared, decl_rules, game.trump)
+        game._announced[seat] = [] if named is None else [named]
     else:
         game._announced[seat] = declared
     game._bluffs[seat] = fake
@@ -161,8 +162,9 @@ def request_show(game: Game, seat: int) -> list[Event]:
     if game.declaration_points != before:
         # Valdostana: the lower accusi that were not announced count now.
         points = game.declaration_points
-        events.append(DeclarationsResolved(
-            None if points[0] == points[1] else int(points[1] > points[0]), points))
+        # The side that scores the most, for any number of sides (a request with three
+        # players named none when it compared only the first two).
+        events.append(DeclarationsResolved(winning_side(points), points))
     return events
 
 

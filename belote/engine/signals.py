@@ -14,7 +14,10 @@ resto del tavolo"):
   or the led suit (the player holds none of the led suit).
 
 A convention, not a rule: bots give signals truthfully when their hand allows it and read
-them as likely, never as certain.
+them as likely, never as certain.  The seed's signal speaks to the partner ("trasferire
+convenzionalmente al compagno"): with fewer than four players nobody has a partner, so no
+discard is read as a signal there (``Rules.partners``); seats go round the rules' number of
+players.
 """
 
 from __future__ import annotations
@@ -47,16 +50,16 @@ def _ace(suit: int) -> Card:
 
 
 def first_discards(tricks: Iterable[tuple[int, Sequence[Card]]],
-                   trump: int | None) -> dict[int, tuple[Card, int]]:
+                   trump: int | None, players: int = 4) -> dict[int, tuple[Card, int]]:
     """Each seat's first discard of the hand as seat -> (card, led suit), from ``tricks``
-    given as (leader, cards in play order), oldest first."""
+    given as (leader, cards in play order), oldest first, at a table of ``players``."""
     found: dict[int, tuple[Card, int]] = {}
     for leader, cards in tricks:
         if not cards:
             continue
         led = cards[0] >> 3
         for i, card in enumerate(cards[1:], start=1):
-            seat = (leader + i) % 4
+            seat = (leader + i) % players
             if seat not in found and card >> 3 != led and not _is_trump(card, trump):
                 found[seat] = (card, led)
     return found
@@ -81,18 +84,25 @@ def _tricks(obs: Observation) -> list[tuple[int, tuple[Card, ...]]]:
     return tricks
 
 
+def _players(obs: Observation) -> int:
+    """Seats at the table: the rules say, four without them (the observation's default)."""
+    return obs.ruleset.players if obs.ruleset is not None else 4
+
+
 def read_signals(obs: Observation) -> dict[int, Signal]:
-    """The signals given so far this hand, by seat, under the table's convention."""
+    """The signals given so far this hand, by seat, under the table's convention; none
+    without partnerships (a signal speaks to a partner)."""
     rules = obs.ruleset
     convention = rules.discard_signals if rules is not None else OFF
-    if convention == OFF or obs.trump is None:
+    if convention == OFF or obs.trump is None or (rules is not None and not rules.partners):
         return {}
     return {seat: meaning(convention, seat, card, led, obs.trump)
-            for seat, (card, led) in first_discards(_tricks(obs), obs.trump).items()}
+            for seat, (card, led)
+            in first_discards(_tricks(obs), obs.trump, _players(obs)).items()}
 
 
 def has_signalled(obs: Observation, seat: int) -> bool:
-    return seat in first_discards(_tricks(obs), obs.trump)
+    return seat in first_discards(_tricks(obs), obs.trump, _players(obs))
 
 
 def signal_cards(hand: CardSet, discards: Sequence[Card], led: int, trump: int | None,

@@ -44,6 +44,7 @@ from belote.engine.events import (
     TrickWon,
     TurnedCardTaken,
 )
+from belote.engine.evidence import Evidence
 from belote.engine.obligations import (
     Refusal,
     RefusalReason,
@@ -59,8 +60,9 @@ from belote.errors import IllegalActionError
 from belote.rules.base import Rules
 from belote.rules.declarations import (
     Declaration,
-    best_declaration,
     find_declarations,
+    named_declaration,
+    said_name,
     score_declarations,
     spoken_name,
     spoken_names_held,
@@ -114,6 +116,13 @@ class Game:
         self._uncut: tuple[Card, ...] = ()  # the deck offered to the cutter
         self.cut_depth = 0  # cards the last cut moved under the deck (0: knocked, no cut)
         self._log: list[tuple[int, object]] = []  # (seat or CHANCE, action or deck)
+        # undo's snapshot stack: (log length, the game as it was) before each deal; a game
+        # in it is never changed (undo restores a clone).
+        self._snapshots: list[tuple[int, Game]] = []
+        # Game.resample's finished hands, drawn once per seat (belote.engine.resample): seat
+        # -> (the log they stand for, the resampled game, the true game there).  Shared by
+        # clones (each entry is checked against the log before use).
+        self._resample_cache: dict[int, tuple[tuple[tuple[int, object], ...], Game, Game]] = {}
         self._reset_hand()
 
     def _reset_hand(self) -> None:
@@ -303,6 +312,7 @@ class Game:
         if len(deck) != NUM_CARDS or sorted(deck) != list(range(NUM_CARDS)):
             raise IllegalActionError("a deck must hold each of the 32 cards exactly once")
         deck = tuple(deck)
+        self._snapshots.append((len(self._log), self.clone()))
         self._log.append((CHANCE, deck))
         return self._receive(deck)
 
@@ -612,9 +622,9 @@ class Game:
             # Seed 000 (valdostana): "l'accuso di una combinazione di valore +basso rende
             # nulla quella di valore +alto eventualmente posseduta".
             declared = valdostana_valid(name, held, decl_rules, self.trump)
-            best = best_declaration(declared, decl_rules, self.trump)
-            self._announced[seat] = [] if best is None else [best]  # what the name says
-            names = (name,)
+            said = named_declaration(name, declared, decl_rules, self.trump)
+            self._announced[seat] = [] if said is None else [said]  # what the name says
+            names = (said_name(name, said, decl_rules),)
         self._declared[seat] = declared
         self.declarations_said.append((seat, names))
         return [DeclarationAnnounced(seat, names)]
@@ -622,28 +632,31 @@ class Game:
     def _resolve_declarations(self, events: list[Event]) -> None:
         decl_rules = self.rules.declarations
         assert decl_rules is not None and self.contract is not None
-        declared = [d or [] for d in self._declared]
-        # A valdostana player's valid list already holds his lower, unannounced accusi.
-        counted, points, winner = self._declaration_score(declared)
+        announced = [d or [] for d in self._announced]
+        # Only what was announced decides which side scores; a valdostana player's valid list
+        # (``_declared``) adds his lower, unannounced accusi to a winning side's count.
+        counted, points, winner = self._declaration_score(
+            announced, [d or [] for d in self._declared])
         self._points_as_announced = self._points_if_shown = points
         self._counted = counted
         if decl_rules.show_on_request:
             # Seed 000: shown only if asked; until then only what was said counts.
-            self._points_as_announced = self._declaration_score(
-                [d or [] for d in self._announced])[1]
+            self._points_as_announced = self._declaration_score(announced)[1]
             self._pending_show, self._counted = counted, ()
         self._rescore_declarations()
         if self.declarations_said:  # public: said whether a bluff was among them or not
             events.append(DeclarationsResolved(winner, self.declaration_points))
 
     def _declaration_score(
-        self, declared: list[list[Declaration]]
+        self, declared: list[list[Declaration]], held: list[list[Declaration]] | None = None
     ) -> tuple[tuple[tuple[Declaration, ...], ...], tuple[int, ...], int | None]:
-        """(counted per seat, side points, winning side) of these declarations."""
+        """(counted per seat, side points, winning side) of these declarations; ``held``: what
+        each seat may count besides (rules.declarations.score_declarations)."""
         decl_rules = self.rules.declarations
         assert decl_rules is not None and self.contract is not None
         score = score_declarations(declared, decl_rules, self.trump,
                                    first_to_declare=(self.dealer + 1) % self.players,
+                                   held=held,
                                    taker_team=self.rules.side_of(self.contract.taker))
         # A "beloté" sequence is worth its table value plus the belote's own 20 (seed 000:
         # "sommando i punti della tabella precedente ai punti Belote"), and the belote scores
@@ -783,6 +796,7 @@ class Game:
         other._team_shown = self._team_shown[:]
         other.declarations_said = self.declarations_said[:]
         other._log = self._log[:]
+        other._snapshots = self._snapshots[:]
         return other
 
     @property
@@ -791,27 +805,42 @@ class Game:
         return list(self._log)
 
     def undo(self) -> None:
-        """Take back the last deal or action (replays the match without it)."""
+        """Take back the last deal or action.  Cost flat in the match: the game as it was
+        before the hand's deal is kept (a snapshot per deal) and at most the actions of the
+        hand since are replayed."""
         if not self._log:
             raise IllegalActionError("nothing to undo")
-        replayed = Game(self.rules, self.first_dealer)
-        for who, what in self._log[:-1]:
+        target = len(self._log) - 1
+        snapshots = self._snapshots
+        while snapshots and snapshots[-1][0] >= target:
+            snapshots.pop()
+        if snapshots:
+            start, snapshot = snapshots[-1]
+            replayed = snapshot.clone()
+        else:
+            start, replayed = 0, Game(self.rules, self.first_dealer)
+        for who, what in self._log[start:target]:
             if who == CHANCE:
+                replayed._snapshots.append((len(replayed._log), replayed.clone()))
                 replayed._log.append((who, what))
                 replayed._receive(what)  # type: ignore[arg-type]
             else:
                 replayed._log.append((who, what))
                 replayed._push(who, what)  # type: ignore[arg-type]
+        replayed._resample_cache = self._resample_cache
         self.__dict__.update(replayed.__dict__)
 
     def remaining_cards(self) -> CardSet:
         return ALL_CARDS & ~self.played
 
-    def resample(self, seat: int, rng: random.Random | int | None = None) -> Game:
-        """A game consistent with everything ``seat`` knows, the other hands drawn at random
+    def resample(self, seat: int, rng: random.Random | int | None = None,
+                 model: Evidence | None = None) -> Game:
+        """A game consistent with the rules' facts that ``seat`` has seen, the other hands
+        drawn at random: uniformly, or weighed by ``model`` (soft evidence, e.g.
+        :class:`belote.engine.convention_evidence.ConventionEvidence`)
         (:mod:`belote.engine.resample`); this game is unchanged."""
         from belote.engine.resample import resample
 
-        return resample(self, seat, rng)
+        return resample(self, seat, rng, model=model)
 
     resample_from_infostate = resample  # OpenSpiel's name

@@ -10,8 +10,10 @@ levels, declaration points, card orders from :mod:`belote.rules.tables`) are wri
 the catalogs do not know yet still appears, as ``sheet.generic`` ("flag: value").
 
 Sections: dealing and seating, bidding, card play obligations, belote, declarations, scoring,
-match (:data:`SECTIONS`).  :func:`sheet_lines` gives the lines with their section, flag and
-message key (tests check that every flag has its own sentence).
+match (:data:`SECTIONS`).  With fewer than four players a sentence has its own variant where
+the four-seat one speaks of teams and partners (:func:`seat_variants`).  :func:`sheet_lines`
+gives the lines with their section, flag and message key (tests check that every flag has its
+own sentence).
 
 The sheet lives with the catalogs: :mod:`belote.rules` holds the flags (and checks them, see
 :mod:`belote.rules.flags`) and imports nothing from :mod:`belote.i18n`.
@@ -207,6 +209,12 @@ def _target(rules: Rules, value: Any, lang: str) -> tuple[str | None, dict[str, 
     return _token(value), {"target": rules.target_score}
 
 
+def _cut_min(rules: Rules, value: Any, lang: str) -> tuple[str | None, dict[str, Any]]:
+    # Without a cut the minimum is never used: say so rather than describe a cut that the
+    # sheet says does not happen (issue 23: "the deck is not cut" beside "a cut leaves 3").
+    return (None if rules.cut_deck else "no_cut"), {}
+
+
 FORMATTERS: dict[str, Formatter] = {
     "deal_packets": _deal_packets,
     "widow": _widow,
@@ -216,6 +224,7 @@ FORMATTERS: dict[str, Formatter] = {
     "last_trick_bonus": _last_trick,
     "capot_bonus": _capot,
     "target_strict": _target,
+    "cut_min_cards": _cut_min,
 }
 
 
@@ -239,9 +248,9 @@ def flag_sentence(rules: Rules, flag: str, value: Any, lang: str) -> tuple[str, 
         suffix, values = _token(value), {}
     values.setdefault("value", value)
     keys = ([f"sheet.{flag}.{suffix}"] if suffix is not None else []) + [f"sheet.{flag}"]
-    for key in keys:
-        if has_message(lang, key):
-            return key, translate(lang, key, **values)
+    for found in (variant for key in keys for variant in seat_variants(rules, key)):
+        if has_message(lang, found):
+            return found, translate(lang, found, **values)
     return "sheet.generic", translate(lang, "sheet.generic", flag=flag, value=shown(value))
 
 
@@ -258,11 +267,21 @@ def _order_text(order: Iterable[int], points: dict[Any, int], lang: str) -> str:
     )
 
 
+def seat_variants(rules: Rules, key: str) -> list[str]:
+    """The message keys to try for ``key``, most specific first: with fewer than four
+    players ``KEY.seatsN`` (N players) then ``KEY.fewer_seats`` (no partners, each player his
+    own side: docs/rules-2-3-players.md), then ``KEY`` itself, the four-seat sentence."""
+    if rules.partners:
+        return [key]
+    return [f"{key}.seats{rules.players}", f"{key}.fewer_seats", key]
+
+
 def _fixed_lines(rules: Rules, lang: str) -> dict[tuple[str, str], list[tuple[str, str]]]:
     """Rules no flag changes, as (section, "before"/"after") -> [(key, text)]."""
 
     def say(key: str, **values: Any) -> tuple[str, str]:
-        return key, translate(lang, key, **values)
+        found = next((k for k in seat_variants(rules, key) if has_message(lang, k)), key)
+        return found, translate(lang, found, **values)
 
     fixed: dict[tuple[str, str], list[tuple[str, str]]] = {
         ("deal", "before"): [say("sheet.common")],
@@ -333,6 +352,7 @@ __all__ = [
     "flag_sentence",
     "levels_text",
     "rule_sheet",
+    "seat_variants",
     "section_of",
     "sheet_lines",
 ]

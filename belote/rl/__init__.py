@@ -11,8 +11,11 @@ from belote.rl.tensors import (
     LAYOUT,
     OBSERVATION_LAYOUT,
     OBSERVATION_SIZE,
+    STATE_LAYOUT,
+    STATE_SIZE,
     information_state_tensor,
     observation_tensor,
+    state_tensor,
 )
 
 __all__ = [
@@ -21,6 +24,8 @@ __all__ = [
     "NUM_ACTIONS",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
+    "STATE_LAYOUT",
+    "STATE_SIZE",
     "CompiledGame",
     "action_name",
     "hand_returns",
@@ -28,4 +33,5 @@ __all__ = [
     "legal_action_mask",
     "match_returns",
     "observation_tensor",
+    "state_tensor",
 ]

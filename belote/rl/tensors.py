@@ -7,8 +7,14 @@ the viewer's team first.  So a policy learned for one seat serves at every seat.
 
 The observation tensor is what the seat sees now: its hand, the table, the auction's state,
 who played which card this hand.  The information state adds the order of everything
-(perfect recall within the hand): every bid in sequence and every trick card by card.  Both
-hold only what the seat may know: its own hand, never another (``hand_sizes`` counts them).
+(perfect recall within the hand): every bid in sequence, every trick card by card, and the
+cards the seat held while it bid (``bidding_hand``: where the auction comes after the first
+packets, the five cards it took or passed on; the turned card is public and apart).  Both
+hold only what the seat may know: its own hands, never another (``hand_sizes`` counts them).
+
+:func:`state_tensor` is something else, for training only: the global state a centralised
+critic reads (:data:`STATE_LAYOUT`), with every seat's hand.  It must never reach a policy
+that acts at a seat.
 
 Parts (sizes in brackets; "x/k" means the value divided by k, so most features lie in 0..1):
 
@@ -32,6 +38,7 @@ Parts (sizes in brackets; "x/k" means the value divided by k, so most features l
 | ``scores`` | 9 | card points /162, tricks /8, declarations /500, totals / target (1) |
 | ``bid_history`` | 880 | the last 40 bids in order: 4 (relative seat) + 18 features (2) |
 | ``trick_history`` | 1056 | per trick 0..7: leader (4), each relative seat's card (4 x 32) (2) |
+| ``bidding_hand`` | 32 | the viewer's cards during the auction (its first packets) (2) |
 
 (1) each pair with the viewer's team first, then the pot / target.  (2) information state
 only.  Longer auctions keep their last 40 bids in ``bid_history``; ``last_bid`` still holds
@@ -42,6 +49,17 @@ surcontro, a contract's suit (4) and its level index+1 / number of levels.  A co
 raise (valdostana do/ancora/alzo 10/20) sets its word (ancora, alzo; do: the take slot, never
 said in an auction) and, in the level feature, its raise in level steps / number of levels;
 the suit-only opening is the named suit.
+
+The global state (:data:`STATE_LAYOUT`, :data:`STATE_SIZE`) is seat 0's information state
+(so its relative seats are the absolute seats, team 0 first) followed by two parts:
+
+| name | size | meaning |
+|---|---|---|
+| ``hands`` | 128 | 4 seats x 32: every seat's cards now |
+| ``bidding_hands`` | 128 | 4 seats x 32: every seat's cards during the auction |
+
+The order of the cards still in the stock (during the auction: who will get which) is not in
+it; to a critic it is chance still to come, like the next deal.
 """
 
 from __future__ import annotations
@@ -51,6 +69,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from belote.cards import CardSet
 from belote.engine import actions as A
 from belote.engine.bidding.conventions import RAISES
 from belote.engine.state import Phase
@@ -73,7 +92,10 @@ _COMMON: tuple[tuple[str, int], ...] = (
 )
 _HISTORY: tuple[tuple[str, int], ...] = (
     ("bid_history", MAX_BIDS * (4 + BID_FEATURES)), ("trick_history", 8 * (4 + 128)),
+    ("bidding_hand", 32),
 )
+# The global state's own parts, after seat 0's information state (training only).
+_GLOBAL: tuple[tuple[str, int], ...] = (("hands", 4 * 32), ("bidding_hands", 4 * 32))
 
 
 def _layout(parts: tuple[tuple[str, int], ...]) -> dict[str, slice]:
@@ -87,8 +109,10 @@ def _layout(parts: tuple[tuple[str, int], ...]) -> dict[str, slice]:
 
 LAYOUT: dict[str, slice] = _layout(_COMMON + _HISTORY)
 OBSERVATION_LAYOUT: dict[str, slice] = _layout(_COMMON)
-INFORMATION_STATE_SIZE = LAYOUT["trick_history"].stop
-OBSERVATION_SIZE = OBSERVATION_LAYOUT["scores"].stop
+STATE_LAYOUT: dict[str, slice] = _layout(_COMMON + _HISTORY + _GLOBAL)
+INFORMATION_STATE_SIZE = sum(size for _, size in _COMMON + _HISTORY)
+OBSERVATION_SIZE = sum(size for _, size in _COMMON)
+STATE_SIZE = sum(size for _, size in _COMMON + _HISTORY + _GLOBAL)
 
 _O = {name: s.start for name, s in LAYOUT.items()}
 _PHASE, _DEALER, _TO_ACT, _HAND, _TURNED = (_O[n] for n in
@@ -98,7 +122,7 @@ _TRUMP, _TAKER, _CONTRACT, _SIZES = (_O[n] for n in ("trump", "taker", "contract
 _TRICK, _PLAYED, _SHOWN, _BELOTE = (_O[n] for n in ("current_trick", "played_by", "shown",
                                                      "belote_said"))
 _DECLARED, _LAST_BID, _SCORES = (_O[n] for n in ("declared", "last_bid", "scores"))
-_BIDS, _TRICKS = _O["bid_history"], _O["trick_history"]
+_BIDS, _TRICKS, _BIDDING = _O["bid_history"], _O["trick_history"], _O["bidding_hand"]
 
 _SIMPLE_BID = {A.PASS: 0, A.TAKE: 1, A.SENZA: 6, A.TUTTE: 7, A.ASPETTO: 8, A.ANCORA: 9,
                A.ALZO: 10, A.CONTRO: 11, A.SURCONTRO: 12}
@@ -148,6 +172,29 @@ def check_four_seats(players: int) -> None:
     if players != 4:
         raise BeloteError(f"the RL tensors encode four seats, not {players}; 3- and 2-player "
                           "games play through belote.engine.state.Game")
+
+
+def bidding_hand(game: Game, seat: int) -> CardSet:
+    """The cards ``seat`` held during this hand's auction: its first packets (its whole hand
+    where every card is dealt before the auction); 0 while no hand is dealt.
+
+    During the play they are read from the deck as dealt (``game.deck``, after any cut) and
+    the deal's packets, the way the engine dealt them; a resampled world keeps the seat's own
+    cards where they were in the deck, so its answer does not change."""
+    if game.phase == Phase.BIDDING:
+        return game.hands[seat]
+    if game.phase != Phase.PLAYING:
+        return 0
+    deck, players = game.deck, game.players
+    if len(deck) != 32:
+        raise BeloteError("the game has no deck: the cards each seat bid on are unknown")
+    turn = (seat - game.dealer - 1) % players  # the dealer deals from the next seat on
+    cards = position = 0
+    for packet in game.rules.deal_packets:
+        for card in deck[position + turn * packet:position + (turn + 1) * packet]:
+            cards |= 1 << card
+        position += packet * players
+    return cards
 
 
 def _fill(game: Game, viewer: int, out: Tensor, history: bool) -> None:
@@ -211,6 +258,8 @@ def _fill(game: Game, viewer: int, out: Tensor, history: bool) -> None:
             base = _BIDS + slot * (4 + BID_FEATURES)
             ones.append(base + (s - viewer) % 4)
             _bid_features(action, levels, base + 4, ones, out)
+        bid_on = bidding_hand(game, viewer)
+        ones.extend(_BIDDING + c for c in _CARDS if bid_on >> c & 1)
     out[ones] = 1.0
     _fill_scores(game, viewer, out)
 
@@ -260,4 +309,21 @@ def observation_tensor(game: Game, seat: int) -> Tensor:
     """``seat``'s observation (:data:`OBSERVATION_LAYOUT`), a new float32 array."""
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     _fill(game, _viewer(seat), out, history=False)
+    return out
+
+
+def state_tensor(game: Game) -> Tensor:
+    """The global state (:data:`STATE_LAYOUT`), a new float32 array: seat 0's information
+    state, then every seat's hand and bidding hand.  For training only (a centralised
+    critic): it holds every hidden card."""
+    out = np.zeros(STATE_SIZE, dtype=np.float32)
+    _fill(game, 0, out[:INFORMATION_STATE_SIZE], history=True)
+    if game.phase == Phase.BIDDING or game.phase == Phase.PLAYING:
+        hands, bid_on = STATE_LAYOUT["hands"].start, STATE_LAYOUT["bidding_hands"].start
+        ones: list[int] = []
+        for seat in range(4):
+            held, first = game.hands[seat], bidding_hand(game, seat)
+            ones.extend(hands + seat * 32 + c for c in _CARDS if held >> c & 1)
+            ones.extend(bid_on + seat * 32 + c for c in _CARDS if first >> c & 1)
+        out[ones] = 1.0
     return out

@@ -4,12 +4,12 @@
 microseconds).  A :class:`TensorTracker` drives a :class:`~belote.engine.state.Game`
 (``tracker.deal(deck)``, ``tracker.apply(action)``: the game's own validated calls) and
 updates one buffer from the events each call returns.  The buffer is the tensor of a viewer
-at seat 0 (relative seats are then absolute seats, team 0 first) plus every seat's hand: a
-card sets three entries, a bid a few.  A seat's tensor is that buffer read through a fixed
-permutation (:data:`PERMUTATIONS`: the seat blocks rotated, the teams swapped for seats 1
-and 3, the seat's own hand in the hand part), one ``numpy.take``.  The result is the same
-vector as the from-scratch builder, entry for entry (``tests/test_rl_tracker.py`` checks it
-at every step of random matches of every preset).
+at seat 0 (relative seats are then absolute seats, team 0 first) plus every seat's hand and
+bidding hand: a card sets three entries, a bid a few.  A seat's tensor is that buffer read
+through a fixed permutation (:data:`PERMUTATIONS`: the seat blocks rotated, the teams swapped
+for seats 1 and 3, the seat's own hands in the hand parts), one ``numpy.take``.  The result
+is the same vector as the from-scratch builder, entry for entry
+(``tests/test_rl_tracker.py`` checks it at every step of random matches of every preset).
 
 If the game moves without the tracker (``game.apply`` called directly, ``undo``), the next
 call notices it (the game's log differs from what the tracker saw) and rebuilds from
@@ -59,8 +59,9 @@ from belote.rl.tensors import (
 )
 
 _SIZE = INFORMATION_STATE_SIZE
-_HANDS = _SIZE  # the buffer's extra part: seat s's hand at _HANDS + 32 * s
-_BUFFER = _SIZE + 4 * 32
+_HANDS = _SIZE  # the buffer's extra parts: seat s's hand at _HANDS + 32 * s,
+_BIDDING_HANDS = _HANDS + 4 * 32  # its cards during the auction at _BIDDING_HANDS + 32 * s
+_BUFFER = _BIDDING_HANDS + 4 * 32
 _BID_SLOT = 4 + T.BID_FEATURES
 
 # The parts made of 4 relative-seat blocks: (offset, block size).
@@ -83,6 +84,8 @@ def _permutation(viewer: int) -> npt.NDArray[np.intp]:
             for j in range(block):
                 perm[offset + rel * block + j] = offset + seat * block + j
     perm[T._HAND:T._HAND + 32] = np.arange(_HANDS + 32 * viewer, _HANDS + 32 * viewer + 32)
+    perm[T._BIDDING:T._BIDDING + 32] = np.arange(_BIDDING_HANDS + 32 * viewer,
+                                                 _BIDDING_HANDS + 32 * viewer + 32)
     if viewer & 1:  # the scores' pairs put the viewer's team first
         for pair in range(4):
             perm[T._SCORES + 2 * pair] = T._SCORES + 2 * pair + 1
@@ -266,13 +269,20 @@ class TensorTracker:
         buf[:] = 0.0
         T._fill(game, 0, buf[:_SIZE], history=True)
         buf[T._HAND:T._HAND + 32] = 0.0
+        buf[T._BIDDING:T._BIDDING + 32] = 0.0
         buf[T._PHASE:T._TO_ACT + 4] = 0.0  # phase, dealer and player to act
         self._turn_on = [-1, -1, -1]  # the entries _write_turn set to 1 (-1: none)
         if game.phase == 1 or game.phase == 2:
             for seat, hand in enumerate(game.hands):
+                bid_on = T.bidding_hand(game, seat)
                 for c in range(32):
                     if hand >> c & 1:
                         buf[_HANDS + 32 * seat + c] = 1.0
+                    if bid_on >> c & 1:
+                        buf[_BIDDING_HANDS + 32 * seat + c] = 1.0
+        # cards dealt from now on are the completion, after the auction (a new hand's first
+        # packets come with its HandStarted)
+        self._first_packets = False
         self._sizes = [h.bit_count() for h in game.hands]
         self._in_trick = len(game.trick)
         self._bids = len(game.bid_history)
@@ -349,27 +359,32 @@ class TensorTracker:
         self._sizes = [0, 0, 0, 0]
         self._in_trick = 0
         self._bids = 0
+        self._first_packets = True  # the CardsDealt that follow are the cards bid on
         if e.turned is not None:
             self._buf[T._TURNED + e.turned] = 1.0
         T._fill_scores(self.game, 0, self._buf)
 
-    def _add_cards(self, seat: int, cards: int) -> None:
+    def _add_cards(self, seat: int, cards: int, bid_on: bool = False) -> None:
         buf = self._mv
         base = _HANDS + 32 * seat
+        first = _BIDDING_HANDS + 32 * seat
         self._sizes[seat] += cards.bit_count()
         while cards:
             low = cards & -cards
             buf[base + low.bit_length() - 1] = 1.0
+            if bid_on:
+                buf[first + low.bit_length() - 1] = 1.0
             cards ^= low
         buf[T._SIZES + seat] = self._sizes[seat] / 8
 
     def _cards_dealt(self, e: CardsDealt) -> None:
-        self._add_cards(e.seat, e.cards)
+        self._add_cards(e.seat, e.cards, self._first_packets)
 
     def _turned_taken(self, e: TurnedCardTaken) -> None:
         self._add_cards(e.seat, 1 << e.card)
 
     def _contract(self, e: ContractSet) -> None:
+        self._first_packets = False  # the completion follows
         # the capot flag is not in the event: the game's contract is read (set by now)
         T._fill_contract(self.game, 0, self._buf)
 

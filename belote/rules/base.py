@@ -166,6 +166,11 @@ class Rules:
         """Whether seats play in partnerships (only four players do)."""
         return self.players == 4
 
+    def partner_of(self, seat: int) -> int | None:
+        """The partner of ``seat``, who faces him (seat + 2) with four players; None with
+        fewer, where nobody has a partner (docs/rules-2-3-players.md)."""
+        return (seat + 2) % 4 if self.players == 4 else None
+
     @property
     def hand_size(self) -> int:
         """Cards each player holds once the deal is complete: the tricks of a hand."""

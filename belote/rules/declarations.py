@@ -575,9 +575,8 @@ def score_declarations(
             for d in ordered[seat])
         for side in range(sides)
     )
-    top = max(points)
-    winner = points.index(top) if points.count(top) == 1 else None
-    return DeclarationScore(team_points=points, counted=ordered, winner_team=winner)
+    return DeclarationScore(team_points=points, counted=ordered,
+                            winner_team=winning_side(points))
 
 
 def _same_length(
@@ -619,12 +618,16 @@ def spoken_name(decl: Declaration) -> str:
 SPOKEN_LENGTHS: dict[str, int] = {"tierce": 3, "cinquante": 4, "cent": 5}
 
 
-def spoken_names_held(held: Sequence[Declaration]) -> set[str]:
+def spoken_names_held(held: Sequence[Declaration],
+                      rules: DeclarationRules | None = None) -> set[str]:
     """Every name a valdostana player may announce: each combination's own, and the shorter
-    sequences inside a longer one (a tierce inside a cinquante: seed 000, "Warning 2")."""
+    sequences inside a longer one (a tierce inside a cinquante: seed 000, "Warning 2").
+    With ``rules``, a carré is named as the table hears it (:func:`said_name`: with its
+    rank where ``carre_rank_said``); without, as the action that announces it."""
     names: set[str] = set()
     for d in held:
-        names.add(spoken_name(d))
+        name = spoken_name(d)
+        names.add(name if rules is None else said_name(name, d, rules))
         if d.kind == "sequence":
             names.update(n for n, length in SPOKEN_LENGTHS.items() if length <= d.length)
     return names
@@ -639,6 +642,35 @@ def _inner_sequence(
     start = outer.top - length + 1
     found = _sequences(((1 << length) - 1) << (8 * outer.suit + start), rules, trump)
     return found[0]
+
+
+def named_declaration(
+    name: str, valid: Sequence[Declaration], rules: DeclarationRules, trump: int
+) -> Declaration | None:
+    """The combination a name-only announcement of ``name`` stands for: the best of the
+    player's ``valid`` ones (:func:`valdostana_valid`) that the name names, or None.
+
+    Only announced accusi decide which line scores (seed 000: "si decide quale accuso è di
+    maggior valore" after "Gli accusi devono essere annunciati"); the lower, unannounced
+    ones in ``valid`` count for the line that wins, never toward winning."""
+    named = [d for d in valid if name in (d.name, spoken_name(d))]
+    return best_declaration(named, rules, trump)
+
+
+def said_name(name: str, said: Declaration | None, rules: DeclarationRules) -> str:
+    """The words of a name-only announcement of ``name`` standing for ``said``: the name, and
+    a carré's rank where ``carre_rank_said`` (seed 000 names each carré by its rank, "Carré di
+    Fanti J (Vallet)", "Carré di 9"; only the suit, "il colore", is not said)."""
+    if said is not None and said.kind == "carre" and rules.carre_rank_said:
+        return said.name
+    return name
+
+
+def winning_side(points: Sequence[int]) -> int | None:
+    """The side whose declarations score the most, None when the most is shared (for any
+    number of sides: the one definition :class:`DeclarationScore` and the engine use)."""
+    top = max(points)
+    return points.index(top) if top and list(points).count(top) == 1 else None
 
 
 def valdostana_valid(
@@ -695,7 +727,9 @@ __all__ = [
     "find_declarations",
     "is_trump_suit",
     "italian_key",
+    "named_declaration",
     "pinasca_key",
+    "said_name",
     "score_declarations",
     "sequence_value",
     "sort_declarations",
@@ -704,4 +738,5 @@ __all__ = [
     "spoken_names_held",
     "valdostana_key",
     "valdostana_valid",
+    "winning_side",
 ]

@@ -4,16 +4,15 @@ A bid says something about the hand it was made with: every card dealt before an
 in take-or-pass, the first five of a seat's eight (:attr:`belote.engine.evidence.World.
 first`).  :func:`auction_moves` replays the public auction once per decision (what was
 legal at each bid is the same in every world); :func:`bid_view` is what the bidder saw then,
-with a world's hand in place of the one nobody knows; :func:`world_of` turns a sampled
-world (the cards in hand now) into the :class:`~belote.engine.evidence.World` the evidence
-reads, drawing which five cards each seat held at a take-or-pass auction (the split is not
-known: drawing it with the world marginalises over it).
+with a world's hand in place of the one nobody knows (the engine's
+:func:`belote.engine.knowledge.world_of` draws which five cards each seat held at a
+take-or-pass auction: the split is not known, drawing it with the world marginalises over
+it).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections.abc import Sequence
 
 from belote.cards import CardSet
@@ -70,24 +69,6 @@ def hands_at_deal(obs: Observation, hands: Sequence[CardSet]) -> tuple[CardSet, 
         for i, card in enumerate(cards):
             dealt[(leader + i) % n] |= 1 << card
     return tuple(dealt)
-
-
-def world_of(obs: Observation, hands: Sequence[CardSet], rng: random.Random) -> World:
-    """The :class:`World` of a sampled deal (each seat's cards in hand now, ``obs.seat``'s
-    own included).  With a turned card, each other seat's first five cards are drawn among
-    its eight (the taker's turned card is never one of them)."""
-    dealt = hands_at_deal(obs, hands)
-    rules = obs.ruleset
-    if rules is None or not rules.turned_card or obs.turned is None or obs.taker is None:
-        return World(tuple(hands), dealt, dealt)
-    first = list(dealt)
-    for s, cards in enumerate(dealt):
-        if s == obs.seat or cards.bit_count() <= FIRST_CARDS:
-            continue
-        pool = cards & ~(1 << obs.turned) if s == obs.taker else cards
-        chosen = rng.sample([c for c in range(32) if pool >> c & 1], FIRST_CARDS)
-        first[s] = sum(1 << c for c in chosen)
-    return World(tuple(hands), dealt, tuple(first))
 
 
 def bidding_hand(world: World, seat: int) -> CardSet:

@@ -14,8 +14,9 @@ table's composition (:class:`~belote.ai.models.table.TableSeat`):
   Beta counts of how often its bids were the normal bidder's on its real hand, from a
   weak prior;
 * **its words** (passo, aspetto, the support calls, discard signals: :mod:`.words`): a bot
-  of this package says them truthfully (``BOT_WORD_ODDS``; signals ``BOT_SIGNAL_ODDS``:
-  a bot may have had no true signal to give); anyone else is trusted by Beta counts of how
+  of this package says them truthfully, weighed as the engine weighs the bots'
+  conventions (``WORD_ODDS``; signals ``SIGNAL_ODDS``: a bot may have had no true signal to
+  give); anyone else is trusted by Beta counts of how
   often its words were true of its hand, each kind on its own, from a weak prior
   (``PRIOR_ODDS``, worth ``PRIOR_COUNT`` hands).  The weight of a word is its likelihood
   ratio: a seat whose words are true as often as chance says nothing (the "liar").
@@ -37,6 +38,7 @@ from belote.ai.models.auction import AuctionMove, auction_moves, bid_view, biddi
 from belote.ai.models.logit_bids import LogitBidder, colver_bidder
 from belote.ai.models.table import TableSeat
 from belote.ai.models.words import ASPETTO, PASSO, SIGNAL, SUPPORT, Claim, claims
+from belote.ai.worlds import SIGNAL_ODDS, WORD_ODDS
 from belote.cards import CardSet
 from belote.engine.evidence import World
 from belote.engine.observation import Observation
@@ -50,8 +52,6 @@ KNOWN_BIDDERS = frozenset({"normal", "heuristic", "easy"})
 # truthfully): the built-in bots and the expert's variants.
 TRUTHFUL = frozenset({"normal", "heuristic", "easy", "expert"})
 KNOWN_TRUST = 0.999  # a known bidder's bid, as the model of it sees it
-BOT_WORD_ODDS = 1000.0  # a truthful bot's word is this many times likelier true than false
-BOT_SIGNAL_ODDS = 4.0  # as belote.engine.knowledge weighs the bots' signals
 # Someone unknown: their words are believed PRIOR_ODDS to 1 until their hands say otherwise,
 # as if PRIOR_COUNT hands had shown it; their bids are the normal bidder's PRIOR_AGREEMENT
 # of the time, as if PRIOR_COUNT bids had shown it.  Not tuned.
@@ -185,7 +185,7 @@ class SeatModels:
             if model is None:
                 continue
             r = model.log_odds(claim.kind)
-            held = claim.holds(world.dealt[claim.seat])
+            held = claim.holds(world)
             total += (0.0 if held else -r) if r >= 0 else (r if held else 0.0)
         for move in moves:
             model = self.models.get(move[0])
@@ -201,12 +201,14 @@ class SeatModels:
         known once the hand is played out) into its tallies.  Take-or-pass hands teach
         the words only (which five cards a seat bid with is not known)."""
         moves, said = auction_moves(obs), claims(obs)
+        rules = obs.ruleset
+        whole = rules is not None and not rules.turned_card  # the auction's hand is known
         for claim in said:
             model = self.models.get(claim.seat)
-            if model is not None and claim.kind in model.words:
-                model.words[claim.kind].add(claim.holds(dealt[claim.seat]))
-        rules = obs.ruleset
-        if rules is not None and not rules.turned_card:
+            if model is not None and claim.kind in model.words and (
+                    whole or claim.hand == "dealt"):
+                model.words[claim.kind].add(claim.holds_in(dealt[claim.seat]))
+        if whole:
             for move in moves:
                 model = self.models.get(move[0])
                 if model is None or not isinstance(model.bids, KnownBidder) or \
@@ -248,8 +250,8 @@ def models_for(seats: Sequence[TableSeat], me: int, *,
                 0.7 if _truthful(seat.bids) else PRIOR_AGREEMENT))
         model = SeatModel(bids)
         if _truthful(seat.level):
-            model.odds = {PASSO: math.log(BOT_WORD_ODDS), ASPETTO: math.log(BOT_WORD_ODDS),
-                          SUPPORT: math.log(BOT_WORD_ODDS), SIGNAL: math.log(BOT_SIGNAL_ODDS)}
+            model.odds = {PASSO: math.log(WORD_ODDS), ASPETTO: math.log(WORD_ODDS),
+                          SUPPORT: math.log(WORD_ODDS), SIGNAL: math.log(SIGNAL_ODDS)}
         else:
             model.words = {kind: Tally.prior(1.0 / (1.0 + (1.0 - base) / (base * PRIOR_ODDS)))
                            for kind, base in BASE_RATE.items()}
