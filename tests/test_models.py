@@ -179,3 +179,23 @@ def test_the_expert_builds_its_models_when_told_who_sits_where() -> None:
     bot._seat_evidence(game.observation(seat))
     assert bot.models is not None and seat not in bot.models.models
     assert ExpertBot(1, seat_models=False)._seat_evidence(game.observation(seat)) is None
+
+
+def test_the_expert_learns_each_seats_words_from_a_hand_played_out() -> None:
+    from belote.ai.models.words import PASSO
+    from belote.sim.arena import play_hand
+
+    bot = ExpertBot(3, max_worlds=1, min_worlds=1, bid_worlds=1, min_bid_worlds=1)
+    players = [bot, HeuristicBot(1), HeuristicBot(2), HeuristicBot(3)]
+    meet_all(players, [TableSeat.bot("expert")] + [TableSeat.person()] * 3)
+    deck = list(range(32))
+    for seed in range(6):
+        random.Random(seed).shuffle(deck)
+        play_hand(VALDOSTANA, players, deck, 1)
+        if bot.models is not None and bot.models.learned_hands:
+            break
+    assert bot.models is not None and bot.models.learned_hands >= 1
+    prior = models_for([TableSeat.person()] * 4, 0).models[1].words[PASSO]
+    tallies = [bot.models.models[s].words[PASSO] for s in (1, 2, 3)]
+    # the normal bots' passo is true: every count learned went to "true"
+    assert all(t.false == prior.false for t in tallies)

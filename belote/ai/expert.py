@@ -370,6 +370,8 @@ class ExpertBot:
                                      learned_bidders=self.learned_bidders)
             self.evidence = EvidenceWorlds(self.models, self.rng)
             self._models_seat = obs.seat
+            if not obs.played:  # built before any card: this hand can be learned from
+                self._hand_cards = [0, 0, 0, 0]
         assert self.evidence is not None
         return self.evidence if self.evidence.applies(obs) else None
 
