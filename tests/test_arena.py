@@ -248,3 +248,64 @@ def test_a_pair_records_each_sides_compute_per_card_move() -> None:
     data = result.to_dict()
     assert data["ms_per_move_a"] >= 0 and data["worlds_per_move_b"] is None
     assert ArenaResult.from_dict(data).compute()[0].moves == result.compute()[0].moves
+
+
+def test_a_side_is_one_bot_or_two_joined_by_a_plus() -> None:
+    from belote.sim.arena import team
+
+    assert team("normal") == ("normal", "normal")
+    assert team("expert+normal") == ("expert", "normal")
+    with pytest.raises(ValueError):
+        team("a+b+c")
+    with pytest.raises(ValueError):
+        team("normal+")
+
+
+def test_mixed_teams_swap_the_sides_cards_and_name_the_teams() -> None:
+    rules = find_preset("classic")
+    # a side of two normal bots written as a mixed team is the same side
+    assert play_pair(rules, "normal+normal", "random", 9, 3) == play_pair(
+        rules, "normal", "random", 9, 3)
+    # each side's seats: A's first bot at seat 0 then 1, its second at 2 then 3
+    pair = play_pair(rules, "random+normal", "normal+random", 9, 3)
+    mirror = play_pair(rules, "normal+random", "random+normal", 9, 3)
+    assert pair.margin == -mirror.margin
+    result = run_arena(rules, "heuristic+random", "normal", 2, seed=4)
+    data = result.to_dict()
+    assert data["team_a"] == ["heuristic", "random"] and data["team_b"] == ["normal", "normal"]
+    with pytest.raises(ValueError, match="unknown bot"):
+        run_arena(rules, "normal+nobody", "normal", 1)
+
+
+def test_every_player_is_told_who_sits_where_before_the_hand() -> None:
+    from belote.ai.models import TableSeat
+    from belote.sim import arena
+
+    told: list[tuple[TableSeat, ...]] = []
+
+    class Listener:
+        def __init__(self, seed: int | None = None) -> None:
+            self.inner = make_bot("normal", seed)
+            self.name = "listener"
+
+        def meet(self, seats: tuple[TableSeat, ...]) -> None:
+            told.append(seats)
+
+        def notify(self, event: Event) -> None:
+            pass
+
+        def choose(self, observation: Observation) -> int:
+            return self.inner.choose(observation)
+
+    original = arena.make_bot
+    try:
+        arena.make_bot = lambda name, seed=None: (  # type: ignore[assignment]
+            Listener(seed) if name == "listener" else original(name, seed))
+        arena.play_pair(find_preset("classic"), "listener+normal", "random", 1, 0,
+                        bidder="normal")
+    finally:
+        arena.make_bot = original  # type: ignore[assignment]
+    assert len(told) == 2  # one listener per play
+    assert told[0] == (TableSeat("listener", "normal"), TableSeat("random", "normal"),
+                       TableSeat("normal", "normal"), TableSeat("random", "normal"))
+    assert told[1][1] == TableSeat("listener", "normal")

@@ -24,14 +24,17 @@ from dataclasses import dataclass
 
 from belote.ai.belote_order import king_before_queen
 from belote.ai.decision import Decision, DecisionMethod, elapsed_ms, only_move
-from belote.ai.fitting import FittingWorlds
+from belote.ai.fitting import EvidenceWorlds, FittingWorlds
 from belote.ai.heuristic import HeuristicBot
 from belote.ai.likelihood import BidModel, auction_moves, normalised, play_log_likelihood
+from belote.ai.models import SeatModels, TableSeat, models_for
+from belote.ai.models.logit_bids import LogitBidder
 from belote.ai.showing import table_talk
 from belote.ai.worlds import ConventionEvidence, Knowledge, knowledge, sample_whole_world
 from belote.cards import ACES, ALL_CARDS, card_list
 from belote.engine import actions as A
-from belote.engine.events import Event
+from belote.engine.events import CardPlayed, Event, HandScored, HandStarted
+from belote.engine.evidence import World as EvidenceWorld
 from belote.engine.observation import Observation
 from belote.engine.pysearch import SeatPosition, playouts, side_totals, solve
 from belote.engine.scoring import HandFacts, Pot, hand_total, score_hand
@@ -60,6 +63,9 @@ PLAYOUTS = 24  # per card and world, where the search is not exact
 # A search gets this share of the time left as its node limit: the rest covers the Python
 # around it (sampling, scoring) and a machine busier than the measured rate says.
 SAFETY = 0.75
+# Bidding worlds weighed by the seat models are drawn by rejection: at most this many draws
+# per world (a draw is cheap next to its solving).
+BID_DRAWS = 50
 # Bidding values whole deals within this many points (fewer MTD(f) passes, so more worlds
 # in the bid's time: half the mean cost of 4 points, a tenth of the tail): the sampling's
 # own noise is far larger.
@@ -258,9 +264,22 @@ class ExpertBot:
                  bid_worlds: int = 32, min_bid_worlds: int = 1,
                  bid_margin: float | None = None, hard_ms: float = 300.0,
                  bid_hard_ms: float = 800.0, likelihood_eps: float | None = None,
-                 likelihood_bids: bool = False, bid_model: BidModel | None = None) -> None:
+                 likelihood_bids: bool = False, bid_model: BidModel | None = None,
+                 seat_models: bool = True,
+                 learned_bidders: dict[str, LogitBidder] | None = None) -> None:
         self.name = name
         self.rng = random.Random(seed)
+        # The table's composition once told (``meet``): the other seats' models are built
+        # from it (belote.ai.models) and the worlds drawn weighed by them (EvidenceWorlds),
+        # unless ``seat_models`` is off or a bid model is given.  Never told: no model.
+        self.use_seat_models = seat_models
+        self.learned_bidders = dict(learned_bidders or {})
+        self.seats: tuple[TableSeat, ...] | None = None
+        self.models: SeatModels | None = None
+        self.evidence: EvidenceWorlds | None = None
+        self._models_seat: int | None = None
+        self._hand_cards: list[int] = []  # each seat's cards played this hand (learning)
+        self._hand_obs: Observation | None = None  # this hand's last observation
         # None: worlds are drawn within the hard facts only; else among those whose hands
         # the bid model says would have made the bids heard (belote.ai.fitting)
         self.fitting = None if bid_model is None else FittingWorlds(bid_model, self.rng)
@@ -298,6 +317,7 @@ class ExpertBot:
         self.hurried = 0  # decisions that had to be the heuristic's (no world in time)
         self.estimated = 0  # cards valued by playouts (no world solved exactly in time)
         self.given_up = 0  # worlds given up for taking more than their share of the time
+        self.bid_misfits = 0  # bidding worlds the seat models did not accept in BID_DRAWS
         self.bids_kept = 0  # bids where the worlds did not overturn the heuristic's choice
         # Decisions with fewer than four players made without the compiled solver: bids
         # by the heuristic, cards by the pure-Python search where the exact search is too
@@ -333,8 +353,42 @@ class ExpertBot:
         finally:
             self.deadline = None
 
+    def meet(self, seats: tuple[TableSeat, ...]) -> None:
+        """The table's composition (:mod:`belote.ai.models.table`): each seat's level, or
+        a person.  The models of the other seats are built at this seat's next decision and
+        kept (and learned) while the table stays the same."""
+        if seats != self.seats:
+            self.seats = tuple(seats)
+            self.models, self.evidence, self._models_seat = None, None, None
+
+    def _seat_evidence(self, obs: Observation) -> EvidenceWorlds | None:
+        """The worlds weighed by the other seats' models, where they read something."""
+        if not self.use_seat_models or self.seats is None or obs.seat is None:
+            return None
+        if self.models is None or self._models_seat != obs.seat:
+            self.models = models_for(self.seats, obs.seat,
+                                     learned_bidders=self.learned_bidders)
+            self.evidence = EvidenceWorlds(self.models, self.rng)
+            self._models_seat = obs.seat
+            if not obs.played:  # built before any card: this hand can be learned from
+                self._hand_cards = [0, 0, 0, 0]
+        assert self.evidence is not None
+        return self.evidence if self.evidence.applies(obs) else None
+
     def notify(self, event: Event) -> None:
-        pass
+        """Learning: once a hand is played out every card is known, and the seat models
+        score each seat's words and bids against its real hand."""
+        if self.models is None:
+            return
+        if isinstance(event, HandStarted):
+            self._hand_cards, self._hand_obs = [0, 0, 0, 0], None
+        elif isinstance(event, CardPlayed) and len(self._hand_cards) == 4:
+            self._hand_cards[event.seat] |= 1 << event.card
+        elif isinstance(event, HandScored) and self._hand_obs is not None:
+            dealt = self._hand_cards
+            if len(dealt) == 4 and all(h.bit_count() == 8 for h in dealt):
+                self.models.learn(self._hand_obs, dealt)
+            self._hand_cards, self._hand_obs = [], None
 
     def solver(self, rules: Rules) -> Solver:
         if rules not in self._solvers:
@@ -347,6 +401,7 @@ class ExpertBot:
         return self._seat_solvers[rules]
 
     def choose(self, observation: Observation) -> int:
+        self._hand_obs = observation
         legal = observation.legal_actions
         if A.ANNOUNCE_BELOTE in legal or A.OTTAVA in legal or A.KNOCK in legal:
             return self.fallback.choose(observation)
@@ -403,7 +458,9 @@ class ExpertBot:
                    if self.likelihood_eps is not None and self.likelihood_bids else ())
         worlds = 0
         # worlds that fit the bids heard, where a model reads them
-        fitting = self.fitting if self.fitting and FittingWorlds.applies(obs) else None
+        fitting: FittingWorlds | EvidenceWorlds | None = (
+            self.fitting if self.fitting and FittingWorlds.applies(obs)
+            else None if self.fitting else self._seat_evidence(obs))
         kept = [] if fitting is None else fitting.kept(obs, info)
         misfits = 0  # worlds solved that the bid model did not fit
         while (drawn := self._next_world(info, obs, clock, worlds, fitting, kept)) is not None:
@@ -428,8 +485,10 @@ class ExpertBot:
             worlds += 1
             misfits += not fitted
         self.last_worlds = worlds
-        if self.fitting is not None:
+        if fitting is not None:
             self.last_misfits = misfits
+        elif self.fitting is None:
+            self.last_misfits = None
         self.last_method = "exact" if exact else "playouts"
         preferred = self.fallback.choose(obs) & 31
         if worlds == 0:
@@ -545,7 +604,7 @@ class ExpertBot:
         return preferred if preferred in choices else min(choices)
 
     def _next_world(self, info: Knowledge, obs: Observation, clock: Clock, worlds: int,
-                    fitting: FittingWorlds | None = None,
+                    fitting: FittingWorlds | EvidenceWorlds | None = None,
                     kept: list[tuple[int, ...]] | None = None,
                     ) -> tuple[tuple[int, ...], float, bool] | None:
         """The next sampled world (every hand, ours included), the seconds left to solve
@@ -707,6 +766,36 @@ class ExpertBot:
                     hands[s] |= 1 << card
             yield (hands[0], hands[1], hands[2], hands[3])
 
+    def _weighed(self, obs: Observation, rules: Rules, seat: int,
+                 count: int) -> Iterable[tuple[int, int, int, int]]:
+        """``count`` bidding worlds (:meth:`_worlds_for_bidding`) weighed by the seat
+        models: accepted with chance ``exp(log_likelihood)``, at most BID_DRAWS draws each
+        (past that the last draw, counted in ``bid_misfits``); without a model that reads
+        the bids heard, the deals as drawn."""
+        evidence = self._seat_evidence(obs) if self.fitting is None else None
+        if evidence is None:
+            yield from self._worlds_for_bidding(obs, rules, seat, count)
+            return
+        turned = obs.turned
+        tries = 0
+        for deal in self._worlds_for_bidding(obs, rules, seat, BID_DRAWS * count):
+            tries += 1
+            first = list(deal)
+            if turned is not None:  # take-or-pass: each seat bids with 5 of its 8
+                for s in range(4):
+                    if s != obs.seat:
+                        pool = [c for c in range(32)
+                                if deal[s] >> c & 1 and c != turned]
+                        first[s] = sum(1 << c for c in self.rng.sample(pool, 5))
+            world = EvidenceWorld(deal, deal, tuple(first))
+            ll = evidence.evidence.log_likelihood(obs, world)
+            if tries < BID_DRAWS and ll < 0.0 and self.rng.random() >= math.exp(ll):
+                continue
+            if tries >= BID_DRAWS and ll < 0.0:
+                self.bid_misfits += 1
+            tries = 0
+            yield deal
+
     def _standing(self, obs: Observation, rules: Rules) -> tuple[int, int, int, int] | None:
         """The auction's standing contract as (taker seat, trump, level, multiplier)."""
         standing = obs.standing_contract()
@@ -732,7 +821,7 @@ class ExpertBot:
         # each candidate's score minus passing's, world by world (paired: same worlds)
         diffs: dict[int, list[float]] = {a: [] for a in candidates}
         counted = 0
-        for world in self._worlds_for_bidding(obs, rules, seat, self.bid_worlds):
+        for world in self._weighed(obs, rules, seat, self.bid_worlds):
             stop = clock.stop_before(counted)
             now = time.monotonic()
             if now >= stop:

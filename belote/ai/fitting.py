@@ -24,10 +24,12 @@ import logging
 import math
 import random
 import time
+from typing import Protocol
 
 from belote.ai.likelihood import BidModel, bids_readable, hands_at_deal
 from belote.ai.worlds import ConventionEvidence, Knowledge, fits, sample_whole_world, world_of
 from belote.cards import CardSet
+from belote.engine.evidence import World as EvidenceWorld
 from belote.engine.observation import Observation
 
 log = logging.getLogger(__name__)
@@ -39,6 +41,14 @@ Deal = tuple[CardSet, CardSet, CardSet, CardSet]
 DRAWS = 600
 # At most this many fitting deals kept per hand.
 KEPT = 256
+
+
+class SeatEvidence(Protocol):
+    """An :class:`belote.engine.evidence.Evidence` that says whether it reads anything."""
+
+    def reads(self, obs: Observation) -> bool: ...
+
+    def log_likelihood(self, obs: Observation, world: EvidenceWorld) -> float: ...
 
 
 # The bots' conventions as soft evidence (issue 23: no longer facts of the sampler); a kept
@@ -128,4 +138,90 @@ class FittingWorlds:
         self.misfits += 1
         log.info("no world fitting the bids in %d draws; one with %d misfits (%d such "
                  "worlds so far)", tries, fewest, self.misfits)
+        return best, False
+
+
+class EvidenceWorlds:
+    """One seat's source of worlds weighed by soft evidence (a model of the other seats,
+    :class:`belote.engine.evidence.Evidence`, normalised so that a world every model agrees
+    with scores 0: :class:`belote.ai.models.SeatModels`): a world drawn within the facts is
+    accepted with chance ``exp(log_likelihood)``, so the worlds handed out are draws from
+    the facts' worlds weighted by the evidence (rejection sampling).  At most ``draws``
+    draws per world; past that, the likeliest of them is taken, counted (``misfits``) and
+    logged, never silently.
+
+    Accepted deals are kept for the hand, as :class:`FittingWorlds` keeps its deals, each
+    with the log-likelihood it was accepted under: at a later decision it is offered again
+    if it still fits the facts, accepted with chance ``exp(now - then)`` for the evidence
+    heard since (a signal), and dropped for good otherwise."""
+
+    def __init__(self, evidence: SeatEvidence, rng: random.Random, draws: int = DRAWS,
+                 kept: int = KEPT) -> None:
+        if draws < 1 or kept < 0:
+            raise ValueError("at least one draw per world, and no negative number kept")
+        self.evidence = evidence
+        self.rng = rng
+        self.max_draws = draws
+        self.max_kept = kept
+        self.draws = 0
+        self.misfits = 0
+        self.key: tuple[object, ...] | None = None
+        self.deals: list[tuple[EvidenceWorld, float]] = []
+
+    def applies(self, obs: Observation) -> bool:
+        """Whether the model has something to weigh here (four seats, a word or bid)."""
+        rules = obs.ruleset
+        return rules is not None and rules.players == 4 and self.evidence.reads(obs)
+
+    def _accept(self, log_likelihood: float) -> bool:
+        return log_likelihood >= 0.0 or self.rng.random() < math.exp(log_likelihood)
+
+    def kept(self, obs: Observation, info: Knowledge) -> list[World]:
+        """This hand's accepted deals that still fit the facts and the evidence since."""
+        assert obs.seat is not None
+        played_by = hands_at_deal(obs, [0, 0, 0, 0])
+        key = (obs.ruleset, obs.dealer, obs.seat, obs.bids, obs.hand | played_by[obs.seat])
+        if key != self.key:
+            self.key, self.deals = key, []
+            return []
+        out: list[World] = []
+        still: list[tuple[EvidenceWorld, float]] = []
+        for deal, then in self.deals:
+            if any(played_by[s] & ~deal.dealt[s] for s in range(4)):
+                continue
+            hands = tuple(obs.hand if s == obs.seat else deal.dealt[s] & ~obs.played
+                          for s in range(4))
+            if not fits(info, hands):
+                continue
+            now = self.evidence.log_likelihood(
+                obs, EvidenceWorld(hands, deal.dealt, deal.first))
+            if now >= then or self._accept(now - then):
+                out.append(hands)
+                still.append((deal, now))
+        self.deals = still
+        self.rng.shuffle(out)
+        return out
+
+    def draw(self, info: Knowledge, obs: Observation, stop: float) -> tuple[World, bool]:
+        """A world accepted by the evidence (kept for later) and True, or the likeliest of
+        the draws made by ``max_draws`` or ``stop`` and False, counted and logged."""
+        best: World = ()
+        best_ll = -math.inf
+        tries = 0
+        for tries in range(1, self.max_draws + 1):
+            hands = sample_whole_world(info, self.rng, deadline=stop)
+            world = world_of(info, hands, self.rng)
+            ll = self.evidence.log_likelihood(obs, world)
+            self.draws += 1
+            if self._accept(ll):
+                if len(self.deals) < self.max_kept:
+                    self.deals.append((world, ll))
+                return hands, True
+            if ll > best_ll:
+                best, best_ll = hands, ll
+            if tries % 32 == 0 and time.monotonic() >= stop:
+                break
+        self.misfits += 1
+        log.info("no world accepted by the seat models in %d draws; the likeliest (log %.1f)"
+                 " (%d such worlds so far)", tries, best_ll, self.misfits)
         return best, False

@@ -17,8 +17,10 @@ from belote.sim.arena import ArenaResult, Compute, run_arena
 
 
 def arena_command(
-    bot_a: str = typer.Argument(..., help="Bot A (e.g. heuristic, random, colver-heuristic)."),
-    bot_b: str = typer.Argument(..., help="Bot B."),
+    bot_a: str = typer.Argument(
+        ..., help="Side A: a bot (e.g. heuristic, colver-heuristic) or two joined by '+' "
+                  "(expert+normal: a mixed team)."),
+    bot_b: str = typer.Argument(..., help="Side B, as side A."),
     preset: str = typer.Option("coinche", "--preset",
                                help="Rules preset; 'colver' is coinche aligned with colver."),
     deals: int = typer.Option(100, "--deals", "-n", min=1,

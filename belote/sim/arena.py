@@ -26,6 +26,15 @@ play only; otherwise each bot bids for itself.
 Seeds: the deck of pair ``i`` comes from ``random.Random(f"arena:{seed}:{i}")``, the dealer
 is ``i % 4``; the bot at seat ``s`` of pair ``i`` gets the seed ``(seed * 1_000_003 + i) * 4 +
 s`` in both plays, so two deterministic copies of one bot give a margin of exactly 0.
+
+**Mixed teams**: a side may be two bots, ``"expert+normal"``: the first sits at seat 0 (or
+1 when the side plays East-West), the second at seat 2 (or 3).  The duplicate swap is the
+same: the sides exchange their cards, each side's first bot taking the first seat of the
+other line.  A plain name is a side of two copies of that bot.
+
+**Who sits where** is public: before each hand every player with a ``meet(seats)`` method
+(:mod:`belote.ai.models.table`) is told each seat's level and the level that bids for it
+(the common bidder, when set).
 """
 
 from __future__ import annotations
@@ -42,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from belote.ai import Player, make_bot
+from belote.ai.models.table import TableSeat, meet_all
 from belote.cards import NUM_CARDS, Card, CardSet
 from belote.engine import actions as A
 from belote.engine.dealing import DeckSource
@@ -61,6 +71,7 @@ __all__ = [
     "play_hand",
     "play_pair",
     "run_arena",
+    "team",
 ]
 
 Progress = Callable[[int, int], None]  # (pairs done, pairs in all)
@@ -80,6 +91,9 @@ class SameBidder:
         self.bidder = bidder
         self.player = player
         self.name = f"{player.name} (bids: {bidder.name})"
+
+    def meet(self, seats: tuple[TableSeat, ...]) -> None:
+        meet_all((self.bidder, self.player), seats)
 
     def see_deal(self, dealer: int, hands: Sequence[CardSet]) -> None:
         for inner in (self.bidder, self.player):
@@ -153,6 +167,9 @@ class _Metered:
         self.name = player.name
         # the player whose worlds count: the card player behind a common bidder
         self._searcher = player.player if isinstance(player, SameBidder) else player
+
+    def meet(self, seats: tuple[TableSeat, ...]) -> None:
+        meet_all((self.player,), seats)
 
     def see_deal(self, dealer: int, hands: Sequence[CardSet]) -> None:
         see = getattr(self.player, "see_deal", None)
@@ -270,21 +287,35 @@ class PairResult:
         return self.score_a - self.score_b
 
 
+def team(side: str) -> tuple[str, str]:
+    """A side's two bots from its name: ``"expert+normal"``, or one name for two copies."""
+    names = tuple(part.strip() for part in side.split("+"))
+    if len(names) == 1:
+        return names[0], names[0]
+    if len(names) != 2 or not all(names):
+        raise ValueError(f"a side is one bot or two joined by '+', not {side!r}")
+    return names[0], names[1]
+
+
 def play_pair(rules: Rules, bot_a: str, bot_b: str, seed: int, index: int,
               bidder: str | None = None) -> PairResult:
-    """Play duplicate pair ``index``: the same deck and dealer, A at N-S then at E-W."""
+    """Play duplicate pair ``index``: the same deck and dealer, A at N-S then at E-W
+    (``bot_a``, ``bot_b``: sides, see :func:`team`)."""
     deck = pair_deck(seed, index)
     dealer = index % 4
     base = (seed * 1_000_003 + index) * 4
     seeds = [base + s for s in range(4)]
     meters = (Compute(), Compute())  # A's, B's
+    a1, a2 = team(bot_a)
+    b1, b2 = team(bot_b)
 
     def metered(names: list[str], a_seats: int) -> list[Player]:
         players = _seat_players(names, bidder, seeds)
+        meet_all(players, [TableSeat.bot(name, bidder) for name in names])
         return [_Metered(p, meters[(s & 1) != a_seats]) for s, p in enumerate(players)]
 
-    first = play_hand(rules, metered([bot_a, bot_b, bot_a, bot_b], 0), deck, dealer)
-    second = play_hand(rules, metered([bot_b, bot_a, bot_b, bot_a], 1), deck, dealer)
+    first = play_hand(rules, metered([a1, b1, a2, b2], 0), deck, dealer)
+    second = play_hand(rules, metered([b1, a1, b2, a2], 1), deck, dealer)
     return PairResult(index, dealer, first, second, meters[0], meters[1])
 
 
@@ -353,6 +384,7 @@ class ArenaResult:
         compute_a, compute_b = self.compute()
         return {
             "rules": self.rules, "bot_a": self.bot_a, "bot_b": self.bot_b,
+            "team_a": list(team(self.bot_a)), "team_b": list(team(self.bot_b)),
             "bidder": self.bidder, "seed": self.seed, "deals": self.deals,
             "pairs_played": len(self.pairs),
             "mean_margin": mean, "ci95": half if math.isfinite(half) else None,
@@ -408,7 +440,7 @@ def run_arena(
         raise ValueError("deals must be at least 1")
     if workers < 1:
         raise ValueError("workers must be at least 1")
-    for name in {bot_a, bot_b} | ({bidder} if bidder else set()):
+    for name in {*team(bot_a), *team(bot_b)} | ({bidder} if bidder else set()):
         make_bot(name, 0)  # unknown names and a missing colver fail here, before any play
     result = ArenaResult(rules.name, bot_a, bot_b, bidder, seed, deals)
     if checkpoint is not None and checkpoint.exists():

@@ -1,0 +1,14 @@
+"""Models of the other seats, read as soft evidence about their hands (DESIGN.md 9).
+
+* :mod:`.table`: who sits where (each seat's level, or a person), told to a bot by ``meet``;
+* :mod:`.auction`: the other seats' bids as each bidder saw them, and the hands they bid with;
+* :mod:`.words`: what a conventional word or signal claims about a hand;
+* :mod:`.seats`: the expert's model per seat (a known bidder's system, a learned trust in a
+  person's words and bids), an :class:`belote.engine.evidence.Evidence`;
+* :mod:`.logit_bids`: a bidder learned from recorded auctions (colver's, in self-play).
+"""
+
+from belote.ai.models.seats import SeatModels, models_for
+from belote.ai.models.table import TableSeat, meet_all
+
+__all__ = ["SeatModels", "TableSeat", "meet_all", "models_for"]
