@@ -85,7 +85,8 @@ def test_colver_agents_are_entry_points_that_make_bot_resolves(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(plugins, "entry_points", _declared())
     assert set(plugins.entry_point_names()) == set(REGISTERED) == {
-        "colver-heuristic", "colver-isdd", "colver-bid", "expert-w20-cbid"}
+        "colver-heuristic", "colver-isdd", "colver-bid", "expert-w20-cbid",
+        "expert-w20-learned"}
     for name, cls in REGISTERED.items():
         assert cls.name == name  # the label, read without making the bot
     pytest.importorskip("colver")
