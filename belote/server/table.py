@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from belote.ai.models import SeatCounts
 from belote.engine import actions as A
 from belote.engine.dealing import secure_deck_source
 from belote.engine.events import HandScored
@@ -146,6 +147,7 @@ class Table:
         # a hand's last card, which it learns from once the hand is scored.
         self.seat_knowledge = TableSeats(self.rules.players)
         self._last_card_view: Observation | None = None
+        self.lessons_failed = 0  # hands whose learning raised (logged)
         self.game: Game | None = None
         self.version = 0
         self.game_version = 0  # the version of the last change to the game itself
@@ -315,6 +317,7 @@ class Table:
                 raise EngineFailed(f"log entry {entry.version} ({entry.kind}) refused on "
                                    f"replay: {error!r}") from error
             self._stored(entry, items)
+            self._learn_hand(items, now=True)
         if self.game is not None and not self.finished:
             now = time.monotonic()
             for seat_no, seat in enumerate(self.seats):
@@ -390,8 +393,7 @@ class Table:
         self._learn(entry, items)
 
     def _learn(self, entry: LogEntry, items: list[Item]) -> None:
-        """What the seats' knowledge learns of a stored change (a hand scored: its cards,
-        once all were played; under a millisecond, belote.server.bots.context)."""
+        """What the seats' knowledge notes of a stored change (belote.server.bots.context)."""
         knowledge = self.seat_knowledge
         if entry.kind == "seats":
             knowledge.seated(self.seats)
@@ -399,8 +401,35 @@ class Table:
             knowledge.dealt()
         elif entry.kind == "act" and self.seats[entry.data["seat"]].standin:
             knowledge.played_for(entry.data["seat"])
-        if any(isinstance(item, HandScored) for item in items):
-            knowledge.hand_scored(self._last_card_view, items)
+
+    def _learn_hand(self, items: list[Item], now: bool) -> None:
+        """A hand scored and stored: the seats' knowledge learns from it, if it was played
+        out.  Counting takes up to a few milliseconds (the normal bidder's bids, in an
+        auction on every card): off the event loop, in a thread, unless ``now`` (a table
+        replaying its log); its counts are added when ready, to the same occupants only."""
+        if not any(isinstance(item, HandScored) for item in items):
+            return
+        knowledge = self.seat_knowledge
+        lesson = knowledge.lesson(self._last_card_view, items)
+        if lesson is None:
+            return
+        if now:
+            knowledge.learn(lesson, lesson.counts())
+            return
+
+        def learned(job: asyncio.Future[dict[int, SeatCounts]]) -> None:
+            if job.cancelled():
+                return
+            error = job.exception()
+            if error is not None:
+                self.lessons_failed += 1
+                log.warning("table %s: learning from a hand failed (%r); not learned "
+                            "(%d such hands)", self.id, error, self.lessons_failed)
+                return
+            knowledge.learn(lesson, job.result())
+
+        asyncio.get_running_loop().run_in_executor(None, lesson.counts).add_done_callback(
+            learned)
 
     def _snapshot(self) -> tuple[Game | None, list[Seat], bool, int]:
         return (self.game.clone() if self.game is not None else None,
@@ -439,6 +468,7 @@ class Table:
             raise StorageFailed(f"{kind} not stored: {error!r}") from error
         self._stored_again()
         self._stored(entry, items)
+        self._learn_hand(items, now=False)
         self._broadcast(items)
         self._publish_change(kind, data, items)
 

@@ -26,7 +26,8 @@ only (the models read four-seat auctions).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from belote.ai.models import SeatContext, SeatCounts, TableSeat
 from belote.ai.models.auction import hands_at_deal
@@ -61,8 +62,9 @@ def shown_as(seat: Seat) -> TableSeat:
 
 class TableSeats:
     """One table's knowledge of its seats (see the module docstring); the table calls
-    :meth:`seated`, :meth:`dealt`, :meth:`played_for` and :meth:`hand_scored` once each
-    change is stored, and sends :attr:`context` with its bots' decisions."""
+    :meth:`seated`, :meth:`dealt`, :meth:`played_for` and, for a hand scored,
+    :meth:`lesson` then :meth:`learn` once each change is stored, and sends :attr:`context`
+    with its bots' decisions."""
 
     def __init__(self, players: int, reads_table: Callable[[str], bool] = levels.reads_table
                  ) -> None:
@@ -105,29 +107,60 @@ class TableSeats:
         return (self.learns and game.phase == Phase.PLAYING
                 and sum(hand.bit_count() for hand in game.hands) == 1)
 
-    def hand_scored(self, before_last: Observation | None, events: Sequence[object]) -> None:
-        """A hand ended: learn from it if it was played out (``before_last``: the
-        spectator's view before its last card, None if it ended otherwise)."""
+    def lesson(self, before_last: Observation | None, events: Sequence[object]
+               ) -> Lesson | None:
+        """What a hand just scored may teach (``before_last``: the spectator's view before
+        its last card, None if it ended otherwise); None: nothing (a hand not played out
+        is counted in ``hands_skipped``)."""
         if not self.learns:
-            return
+            return None
         last = next((e for e in events if isinstance(e, CardPlayed)), None)
         dealt = _dealt(before_last, last)
         if before_last is None or dealt is None:
             self.hands_skipped += 1
             log.debug("seat models: a hand ended before its last card; nothing learned "
                       "(%d such hands)", self.hands_skipped)
-            return
-        learnable = [s for s in range(self.players) if s not in self._stood_in
-                     and self._occupants[s] is not None
-                     and self._occupants[s] == self._at_deal[s]]
-        bidder = normal_bidder()
-        counts = hand_counts(before_last, dealt, lambda s: bidder if (
-            s in learnable and scored_against_normal(self._shown[s])) else None)
-        for s in learnable:
-            if s in counts:
-                self._counts[s] = self._counts[s].plus(counts[s])
+            return None
+        whom = tuple(self._occupants[s] if s not in self._stood_in
+                     and self._occupants[s] == self._at_deal[s] else None
+                     for s in range(self.players))
+        scored = frozenset(s for s in range(self.players)
+                           if whom[s] is not None and scored_against_normal(self._shown[s]))
+        return Lesson(before_last, dealt, whom, scored)
+
+    def learn(self, lesson: Lesson, counts: Mapping[int, SeatCounts]) -> None:
+        """Add a lesson's counts (:meth:`Lesson.counts`) to the seats it teaches of, those
+        whose occupant is still the one it saw."""
+        for seat_no, whom in enumerate(lesson.occupants):
+            if whom is not None and whom == self._occupants[seat_no] and seat_no in counts:
+                self._counts[seat_no] = self._counts[seat_no].plus(counts[seat_no])
         self.hands_learned += 1
         self.context = self._make_context()
+
+    def hand_scored(self, before_last: Observation | None, events: Sequence[object]) -> None:
+        """:meth:`lesson` and :meth:`learn` at once (a table replaying its log)."""
+        lesson = self.lesson(before_last, events)
+        if lesson is not None:
+            self.learn(lesson, lesson.counts())
+
+
+@dataclass(frozen=True, slots=True)
+class Lesson:
+    """A hand played out, every card of it public: the spectator's ``view`` before its
+    last card, the hands as ``dealt``, the occupant each seat's counts go to (None: none)
+    and the seats whose bids are scored against the normal bidder."""
+
+    view: Observation
+    dealt: tuple[CardSet, ...]
+    occupants: tuple[Occupant, ...]
+    scored: frozenset[int]
+
+    def counts(self) -> dict[int, SeatCounts]:
+        """The hand's counts (up to a few milliseconds: a table runs it off its loop; it
+        shares nothing, each lesson has its own bidder)."""
+        bidder = normal_bidder()
+        return hand_counts(self.view, self.dealt,
+                           lambda s: bidder if s in self.scored else None)
 
 
 def _dealt(before_last: Observation | None, last: CardPlayed | None
@@ -142,4 +175,4 @@ def _dealt(before_last: Observation | None, last: CardPlayed | None
     return tuple(hands)
 
 
-__all__ = ["TableSeats", "occupant", "shown_as"]
+__all__ = ["Lesson", "TableSeats", "occupant", "shown_as"]
