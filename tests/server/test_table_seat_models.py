@@ -17,6 +17,7 @@ from belote.ai.expert import ExpertBot
 from belote.ai.models import SeatContext, SeatCounts, TableSeat, models_at
 from belote.ai.models.seats import KnownBidder
 from belote.ai.models.words import KINDS, PASSO
+from belote.ai.registry import make_decider
 from belote.engine import actions as A
 from belote.engine.dealing import seeded_deck_source
 from belote.engine.events import HandScored
@@ -43,6 +44,7 @@ def _play(knowledge: TableSeats, hands: int, seed: int, preset: str = PRESET) ->
     room table tells it once each change is stored; the game, as it ends."""
     game = Game(find_preset(preset), 0)
     decks = seeded_deck_source(seed)
+    bot = make_decider("normal", seed)  # its own: the same cuts whatever ran before
     while game.hands_scored < hands and game.phase != Phase.MATCH_OVER:
         if game.phase == Phase.DEAL:
             game.deal(decks())
@@ -50,7 +52,7 @@ def _play(knowledge: TableSeats, hands: int, seed: int, preset: str = PRESET) ->
             continue
         seat = game.current_player()
         view = game.observation(None) if knowledge.wants_view(game) else None
-        events = game.apply(decide("normal", game.observation(seat)).action, seat)
+        events = game.apply(bot.decide(game.observation(seat), None).action, seat)
         if any(isinstance(e, HandScored) for e in events):
             knowledge.hand_scored(view, events)
     return game
@@ -154,17 +156,19 @@ def test_only_the_spectators_view_is_learned_from_and_the_context_holds_no_card(
     knowledge = TableSeats(4)
     knowledge.seated(_people_and_bots())
     game = Game(find_preset(PRESET), 0)
-    game.deal(seeded_deck_source(3)())
-    knowledge.dealt()
-    while True:  # up to the last card, seen from a seat
+    decks = seeded_deck_source(3)
+    bot = make_decider("normal", 3)
+    while True:  # up to a hand's last card, seen from its seat
+        if game.phase == Phase.DEAL:
+            game.deal(decks())
+            knowledge.dealt()
+            continue
         seat = game.current_player()
         if game.phase == Phase.PLAYING and sum(h.bit_count() for h in game.hands) == 1:
             break
-        game.apply(decide("normal", game.observation(seat)).action, seat)
-        if game.phase != Phase.PLAYING and game.phase != Phase.BIDDING:
-            raise AssertionError("the seed's first hand is played out")
+        game.apply(bot.decide(game.observation(seat), None).action, seat)
     own_view = game.observation(seat)
-    events = game.apply(decide("normal", own_view).action, seat)
+    events = game.apply(bot.decide(own_view, None).action, seat)
     knowledge.hand_scored(own_view, events)  # a seat's view holds its hand: refused
     assert knowledge.hands_learned == 0 and knowledge.hands_skipped == 1
     # the context: seats (levels) and counts, ints only
