@@ -27,7 +27,7 @@ from belote.ai.decision import Decision, DecisionMethod, elapsed_ms, only_move
 from belote.ai.fitting import EvidenceWorlds, FittingWorlds
 from belote.ai.heuristic import HeuristicBot
 from belote.ai.likelihood import BidModel, auction_moves, normalised, play_log_likelihood
-from belote.ai.models import SeatModels, TableSeat, models_for
+from belote.ai.models import SeatContext, SeatModels, TableSeat, models_at, models_for
 from belote.ai.models.logit_bids import LogitBidder
 from belote.ai.showing import table_talk
 from belote.ai.worlds import ConventionEvidence, Knowledge, knowledge, sample_whole_world
@@ -342,6 +342,24 @@ class ExpertBot:
             return Decision(action, method, None, elapsed_ms(started))
         worlds = None if self.last_method == "unsearchable" else self.last_worlds
         return Decision(action, method, worlds, elapsed_ms(started))
+
+    def decide_at(self, observation: Observation, deadline: float | None,
+                  table: SeatContext) -> Decision:
+        """:meth:`decide` at a room table: the seat models are built from ``table`` (who
+        sits where, the counts the table learned of each seat) for this decision alone and
+        forgotten after it, so that one bot serves every table of a worker with nothing of
+        one table reaching another."""
+        kept = self.seats, self.models, self.evidence, self._models_seat, self._hand_obs
+        if self.use_seat_models and self.fitting is None and observation.seat is not None:
+            self.seats = table.seats
+            self.models = models_at(table, observation.seat,
+                                    learned_bidders=self.learned_bidders)
+            self.evidence = EvidenceWorlds(self.models, self.rng)
+            self._models_seat = observation.seat
+        try:
+            return self.decide(observation, deadline)
+        finally:
+            self.seats, self.models, self.evidence, self._models_seat, self._hand_obs = kept
 
     def choose_by(self, observation: Observation, deadline: float | None) -> int:
         """:meth:`choose` with a soft deadline of the caller's (``time.monotonic()``

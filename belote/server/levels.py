@@ -18,7 +18,9 @@ searching bot, and any plug-in (whose cost nobody here knows), in the bot pool's
 processes, under its time limit and watchdog.  A level also says where its belote windows
 are decided (``windows_in``): the expert searches for its cards and bids, but announces a
 belote by rule, with the card, so its windows decide on the loop too; a window asked in
-the pool would queue behind card searches while the table's own task waits for it.
+the pool would queue behind card searches while the table's own task waits for it.  And
+whether it is told what its table knows of the seats (``reads_table``: the expert, which
+models them, belote.server.bots.context).
 
 This module imports no bot, nor the bot layer: the wire codec validates levels with it
 (the ``codec-imports-no-bot`` import contract); a level's bot is made by name, by the
@@ -48,13 +50,17 @@ class Level:
     # Its belote windows (announce or let the window close): INLINE only for a bot whose
     # answer there is a rule, no search (tests/server/test_bots_path.py checks each).
     windows_in: RunsIn
+    # Whether its decisions are sent what the table knows of its seats (who sits where,
+    # what the table learned of each: belote.ai.models.SeatContext): a bot that models
+    # the other seats (the expert), and no other (a plug-in's decide takes no such thing).
+    reads_table: bool = False
 
 
 # The room's own levels, in the order the pages offer them.  The expert's belote windows
 # are the heuristic's rule (belote.ai.expert: "announcements follow the heuristic bot").
 OWN = (Level("easy", RunsIn.INLINE, RunsIn.INLINE),
        Level("normal", RunsIn.INLINE, RunsIn.INLINE),
-       Level("expert", RunsIn.POOL, RunsIn.INLINE))
+       Level("expert", RunsIn.POOL, RunsIn.INLINE, reads_table=True))
 # Built-in bots that are no level of the room but decide as cheaply (tests, benchmarks).
 UNOFFERED = (Level("random", RunsIn.INLINE, RunsIn.INLINE),
              Level("heuristic", RunsIn.INLINE, RunsIn.INLINE))
@@ -86,3 +92,10 @@ def windows_in(name: str) -> RunsIn:
 
 def windows_inline(name: str) -> bool:
     return windows_in(name) is RunsIn.INLINE
+
+
+def reads_table(name: str) -> bool:
+    """Whether the bot ``name`` is sent its table's seats with each decision (no plug-in
+    or unlisted name is)."""
+    level = _BY_NAME.get(name)
+    return level is not None and level.reads_table

@@ -20,9 +20,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from belote.ai.models import SeatCounts
 from belote.engine import actions as A
 from belote.engine.dealing import secure_deck_source
 from belote.engine.events import HandScored
+from belote.engine.observation import Observation
 from belote.engine.state import CHANCE, Game
 from belote.errors import IllegalActionError
 from belote.i18n.bids import BidNotAllowed, BidNotUnderstood, parse_bid
@@ -31,6 +33,7 @@ from belote.rules import Rules, find_preset
 from belote.server import events as E
 from belote.server import protocol as P
 from belote.server.bots import BotPool, Decision
+from belote.server.bots.context import TableSeats
 from belote.server.connection import Connection
 from belote.server.frames import PROCESS_FRAMES, SharedFrames
 from belote.server.limits import TokenBucket
@@ -139,6 +142,12 @@ class Table:
         self.limits = limits or TableLimits()
         self.creator = creator  # the session that created the table (limits per user)
         self.seats = [Seat() for _ in range(self.rules.players)]  # seed 000: 4, 3 or 2
+        # What the table knows of its seats and learns from its hands played out, sent
+        # with its bots' decisions (belote.server.bots.context); the spectator's view before
+        # a hand's last card, which it learns from once the hand is scored.
+        self.seat_knowledge = TableSeats(self.rules.players)
+        self._last_card_view: Observation | None = None
+        self.lessons_failed = 0  # hands whose learning raised (logged)
         self.game: Game | None = None
         self.version = 0
         self.game_version = 0  # the version of the last change to the game itself
@@ -308,6 +317,7 @@ class Table:
                 raise EngineFailed(f"log entry {entry.version} ({entry.kind}) refused on "
                                    f"replay: {error!r}") from error
             self._stored(entry, items)
+            self._learn_hand(items, now=True)
         if self.game is not None and not self.finished:
             now = time.monotonic()
             for seat_no, seat in enumerate(self.seats):
@@ -334,6 +344,8 @@ class Table:
             items.extend(self.game.deal(data["deck"]))
         elif entry.kind == "act":
             assert self.game is not None
+            self._last_card_view = (self.game.observation(None)
+                                    if self.seat_knowledge.wants_view(self.game) else None)
             items.extend(self.game.apply(data["action"], data["seat"]))
             if data.get("quick"):
                 items.append(Notice("web.notice.quick_move", {"seat": data["seat"]}))
@@ -378,6 +390,46 @@ class Table:
             for seat_no, seat in enumerate(self.seats):
                 if not seat.standin:
                     self._played_for.pop(seat_no, None)
+        self._learn(entry, items)
+
+    def _learn(self, entry: LogEntry, items: list[Item]) -> None:
+        """What the seats' knowledge notes of a stored change (belote.server.bots.context)."""
+        knowledge = self.seat_knowledge
+        if entry.kind == "seats":
+            knowledge.seated(self.seats)
+        elif entry.kind == "deal":
+            knowledge.dealt()
+        elif entry.kind == "act" and self.seats[entry.data["seat"]].standin:
+            knowledge.played_for(entry.data["seat"])
+
+    def _learn_hand(self, items: list[Item], now: bool) -> None:
+        """A hand scored and stored: the seats' knowledge learns from it, if it was played
+        out.  Counting takes up to a few milliseconds (the normal bidder's bids, in an
+        auction on every card): off the event loop, in a thread, unless ``now`` (a table
+        replaying its log); its counts are added when ready, to the same occupants only."""
+        if not any(isinstance(item, HandScored) for item in items):
+            return
+        knowledge = self.seat_knowledge
+        lesson = knowledge.lesson(self._last_card_view, items)
+        if lesson is None:
+            return
+        if now:
+            knowledge.learn(lesson, lesson.counts())
+            return
+
+        def learned(job: asyncio.Future[dict[int, SeatCounts]]) -> None:
+            if job.cancelled():
+                return
+            error = job.exception()
+            if error is not None:
+                self.lessons_failed += 1
+                log.warning("table %s: learning from a hand failed (%r); not learned "
+                            "(%d such hands)", self.id, error, self.lessons_failed)
+                return
+            knowledge.learn(lesson, job.result())
+
+        asyncio.get_running_loop().run_in_executor(None, lesson.counts).add_done_callback(
+            learned)
 
     def _snapshot(self) -> tuple[Game | None, list[Seat], bool, int]:
         return (self.game.clone() if self.game is not None else None,
@@ -416,6 +468,7 @@ class Table:
             raise StorageFailed(f"{kind} not stored: {error!r}") from error
         self._stored_again()
         self._stored(entry, items)
+        self._learn_hand(items, now=False)
         self._broadcast(items)
         self._publish_change(kind, data, items)
 
@@ -886,7 +939,7 @@ class Table:
         self._window_asked = (seat_no, len(game.log))
         decision = await self.bots.decide(self.seats[seat_no].level,
                                           game.observation(seat_no), table=self.id,
-                                          window=True)
+                                          window=True, seats=self.seat_knowledge.context)
         if decision.action != A.ANNOUNCE_BELOTE:  # (the bot path checked it is legal)
             return False
         await self._commit("act", _bot_act(seat_no, decision))
@@ -896,7 +949,8 @@ class Table:
         assert self.game is not None
         observation = self.game.observation(seat_no)
         started = time.monotonic()
-        decision = await self.bots.decide(self.seats[seat_no].level, observation, table=self.id)
+        decision = await self.bots.decide(self.seats[seat_no].level, observation, table=self.id,
+                                          seats=self.seat_knowledge.context)
         action = decision.action
         await asyncio.sleep(max(0.0, self.bot_delay - (time.monotonic() - started)))
 

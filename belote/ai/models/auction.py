@@ -28,10 +28,11 @@ FIRST_CARDS = 5  # take-or-pass: the cards a seat holds during the auction
 
 
 def auction_moves(obs: Observation) -> tuple[AuctionMove, ...]:
-    """The bids of the seats other than ``obs.seat`` that had a choice, with what was legal
-    then; empty without rules, a bidding system or four seats."""
+    """The bids of the seats other than ``obs.seat`` (a spectator's: every seat's) that had
+    a choice, with what was legal then; empty without rules, a bidding system or four
+    seats."""
     rules = obs.ruleset
-    if rules is None or obs.seat is None or rules.players != 4 or not obs.bids:
+    if rules is None or rules.players != 4 or not obs.bids:
         return ()
     turned = obs.turned if obs.turned is not None else -1
     if rules.turned_card and turned < 0:

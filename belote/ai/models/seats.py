@@ -31,10 +31,11 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from belote.ai.models.auction import AuctionMove, auction_moves, bid_view, bidding_hand
+from belote.ai.models.learned import SeatContext, SeatCounts, hand_counts
 from belote.ai.models.logit_bids import LogitBidder, colver_bidder
 from belote.ai.models.table import TableSeat
 from belote.ai.models.words import ASPETTO, PASSO, SIGNAL, SUPPORT, Claim, claims
@@ -198,26 +199,33 @@ class SeatModels:
     def learn(self, obs: Observation, dealt: Sequence[CardSet]) -> None:
         """Score each seat's words and bids of the hand just played (``obs``: the last
         observation of it, every bid in; ``dealt``: the four hands as dealt, every card
-        known once the hand is played out) into its tallies.  Take-or-pass hands teach
-        the words only (which five cards a seat bid with is not known)."""
-        moves, said = auction_moves(obs), claims(obs)
-        rules = obs.ruleset
-        whole = rules is not None and not rules.turned_card  # the auction's hand is known
-        for claim in said:
-            model = self.models.get(claim.seat)
-            if model is not None and claim.kind in model.words and (
-                    whole or claim.hand == "dealt"):
-                model.words[claim.kind].add(claim.holds_in(dealt[claim.seat]))
-        if whole:
-            for move in moves:
-                model = self.models.get(move[0])
-                if model is None or not isinstance(model.bids, KnownBidder) or \
-                        model.bids.tally is None:
-                    continue
-                view = bid_view(obs, move, dealt[move[0]])
-                model.bids.tally.add(model.bids.choose(view) == move[1])
+        known once the hand is played out) into its tallies (:func:`.learned.hand_counts`:
+        take-or-pass hands teach the words only)."""
+        self.absorb(hand_counts(obs, list(dealt), self._scored_bidder))
         self.learned_hands += 1
         log.debug("seat models: learned from hand %d", self.learned_hands)
+
+    def _scored_bidder(self, seat: int) -> Callable[[Observation], int] | None:
+        model = self.models.get(seat)
+        if model is None or not isinstance(model.bids, KnownBidder) or model.bids.tally is None:
+            return None
+        return model.bids.choose
+
+    def absorb(self, learned: Mapping[int, SeatCounts]) -> None:
+        """Add counts learned of the seats (a hand's, or a table's so far) to the tallies
+        that learn them; a seat trusted as known (a truthful bot's words, a known bidder)
+        keeps its fixed trust."""
+        for seat, counts in learned.items():
+            model = self.models.get(seat)
+            if model is None:
+                continue
+            for kind, tally in model.words.items():
+                true, false = counts.word(kind)
+                tally.true += true
+                tally.false += false
+            if isinstance(model.bids, KnownBidder) and model.bids.tally is not None:
+                model.bids.tally.true += counts.bids[0]
+                model.bids.tally.false += counts.bids[1]
 
 
 def _normal_bidder() -> Callable[[Observation], int]:
@@ -259,5 +267,27 @@ def models_for(seats: Sequence[TableSeat], me: int, *,
     return SeatModels(models)
 
 
+def scored_against_normal(seat: TableSeat) -> bool:
+    """Whether the normal bidder is what ``seat``'s bids are scored against (its trust
+    learned): a person, an expert, an unknown bot; not a known bidder.  (A level whose bids
+    a learned model reads ignores these counts.)"""
+    return seat.bids not in KNOWN_BIDDERS
+
+
+def normal_bidder() -> Callable[[Observation], int]:
+    """The bidder a learned trust is a trust in (:func:`scored_against_normal`)."""
+    return _normal_bidder()
+
+
+def models_at(table: SeatContext, me: int, *,
+              learned_bidders: dict[str, LogitBidder] | None = None) -> SeatModels:
+    """:func:`models_for` at a room table: its composition, with the counts it learned of
+    each seat added to the models' priors (built per decision: nothing kept between
+    tables)."""
+    models = models_for(table.seats, me, learned_bidders=learned_bidders)
+    models.absorb(dict(enumerate(table.learned)))
+    return models
+
+
 __all__ = ["KnownBidder", "Learned", "SeatModel", "SeatModels", "Tally", "colver_bidder",
-           "models_for"]
+           "models_at", "models_for", "normal_bidder", "scored_against_normal"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import logging
 import multiprocessing
 import os
@@ -21,9 +22,11 @@ from concurrent.futures import (
     ProcessPoolExecutor,
     ThreadPoolExecutor,
 )
+from typing import cast
 
 from belote.ai import DECLINE
 from belote.ai.decision import Decision, DecisionMethod, Fallback
+from belote.ai.models import SeatContext
 from belote.engine.observation import Observation
 from belote.server import levels
 from belote.server.bots.stats import BotStats, Counters
@@ -33,7 +36,9 @@ log = logging.getLogger(__name__)
 
 # What a worker runs for a decision, and what the event loop runs for a level that decides
 # there: (level, observation, deadline) -> Decision; the deadline is in time.monotonic()
-# seconds (one clock for the whole machine), see BotPool.decide.
+# seconds (one clock for the whole machine), see BotPool.decide.  For a level that reads
+# its table (belote.server.levels), the task is also given ``seats=`` the table's
+# SeatContext (the default task, worker.decide, takes it).
 Task = Callable[[str, Observation, float], Decision]
 # How a path's decision went: the bot's answer, or why it falls back and the error.
 Outcome = tuple[Decision | None, Fallback | None, BaseException | None]
@@ -75,19 +80,25 @@ class BotPool:
     replace them with module-level (picklable) functions.  ``inline`` says which levels
     decide on the event loop (by the same ``task``), ``windows_inline`` which decide their
     belote windows there: the levels' registry by default (a caller that replaces
-    ``inline`` alone moves the windows with it).
+    ``inline`` alone moves the windows with it).  ``reads_table`` says which levels are
+    sent their table's :class:`~belote.ai.models.SeatContext` (``seats=``): the registry's
+    with the default task, none with a task of the caller's unless it says which.
     """
 
     def __init__(self, workers: int | None, timeout: float, *, task: Task = decide,
                  warm: Callable[[], None] = warm_up, hung_margin: float = HUNG_MARGIN,
                  inline: Callable[[str], bool] = levels.runs_inline,
-                 windows_inline: Callable[[str], bool] | None = None) -> None:
+                 windows_inline: Callable[[str], bool] | None = None,
+                 reads_table: Callable[[str], bool] | None = None) -> None:
         self.workers = resolve_workers(workers)
         self._inline = inline  # which levels decide on the event loop (belote.server.levels)
         if windows_inline is None:
             windows_inline = (levels.windows_inline if inline is levels.runs_inline
                               else inline)
         self._windows_inline = windows_inline
+        if reads_table is None:
+            reads_table = levels.reads_table if task is decide else _reads_nothing
+        self._reads_table = reads_table  # which levels are sent their table's SeatContext
         self.timeout = timeout
         self.hung_margin = hung_margin
         self._task = task
@@ -118,21 +129,28 @@ class BotPool:
         return self._counters.snapshot()
 
     async def decide(self, level: str, observation: Observation, *,
-                     table: int | None = None, window: bool = False) -> Decision:
+                     table: int | None = None, window: bool = False,
+                     seats: SeatContext | None = None) -> Decision:
         """The decision of a ``level`` bot for ``observation``: every decision of the room
         (cards, bids, declarations, belote windows) comes through here.  Never raises for
         the bot's sake: a late, failing, illegal or lost decision is the heuristic bot's
         move (``Decision.fallback`` says why), counted and logged with ``table`` and the
         observation's seat.  A level that does not search decides at once, on the loop;
         so does a belote ``window`` (announce or not) of a level that decides it by rule,
-        as the table's own task waits for it (belote.server.levels)."""
+        as the table's own task waits for it (belote.server.levels).  ``seats``: what the
+        table knows of its seats (belote.server.bots.context), sent with the decision to a
+        level that reads it (its cards and bids, not its windows), and to no other."""
         started = time.monotonic()
+        thinker = self._task
+        if seats is not None and not window and self._reads_table(level):
+            # (a partial of a module's function pickles: it goes to a worker too)
+            thinker = functools.partial(cast(Callable[..., Decision], self._task), seats=seats)
         if self._windows_inline(level) if window else self._inline(level):
             self._counters.inline += 1
-            answer, fallback, error = self._decide_inline(level, observation, started)
+            answer, fallback, error = self._decide_inline(thinker, level, observation, started)
         else:
-            answer, fallback, error = await self._decide_in_pool(level, observation, table,
-                                                                 started)
+            answer, fallback, error = await self._decide_in_pool(thinker, level, observation,
+                                                                 table, started)
         if fallback is None:
             fallback, error = _checked(answer, observation)
         decision = self._settle(level, observation, table, answer, fallback, error)
@@ -140,11 +158,12 @@ class BotPool:
         self._counters.record(decision)
         return decision
 
-    def _decide_inline(self, level: str, observation: Observation, started: float) -> Outcome:
+    def _decide_inline(self, thinker: Task, level: str, observation: Observation,
+                       started: float) -> Outcome:
         """A decision on the event loop: no worker, no queue; the time limit still holds
         (an answer after it is late) and a bot that raises falls back."""
         try:
-            answer = self._task(level, observation, started + self.think_within)
+            answer = thinker(level, observation, started + self.think_within)
         except Exception as caught:  # a failing bot must not stop the table
             return None, Fallback.FAILED, caught
         took = time.monotonic() - started
@@ -157,8 +176,8 @@ class BotPool:
                         self._counters.slow_inline)
         return answer, None, None
 
-    async def _decide_in_pool(self, level: str, observation: Observation, table: int | None,
-                              started: float) -> Outcome:
+    async def _decide_in_pool(self, thinker: Task, level: str, observation: Observation,
+                              table: int | None, started: float) -> Outcome:
         """A decision in a worker, first come first served, one per table at a time."""
         deadline = started + self.timeout
         previous = self._outstanding.get(table) if table is not None else None
@@ -171,7 +190,7 @@ class BotPool:
                 # The table's earlier decision still occupies a worker (it was late): this
                 # one queues behind it rather than taking a second worker.
                 await asyncio.wait_for(asyncio.shield(previous), deadline - time.monotonic())
-            return await self._ask(level, observation, deadline, slot), None, None
+            return await self._ask(thinker, level, observation, deadline, slot), None, None
         except TimeoutError as caught:
             return None, Fallback.LATE, caught
         except BrokenExecutor as caught:
@@ -248,10 +267,11 @@ class BotPool:
                 return
         self._busy -= 1
 
-    async def _ask(self, level: str, observation: Observation, deadline: float,
-                   slot: _Slot) -> Decision:
+    async def _ask(self, thinker: Task, level: str, observation: Observation,
+                   deadline: float, slot: _Slot) -> Decision:
         while True:
-            executor, job, answer = await self._submit(level, observation, deadline, slot)
+            executor, job, answer = await self._submit(thinker, level, observation, deadline,
+                                                       slot)
             try:
                 return await asyncio.wait_for(asyncio.shield(answer),
                                               deadline - time.monotonic())
@@ -283,8 +303,9 @@ class BotPool:
                 self._replace(executor, error)
                 raise
 
-    async def _submit(self, level: str, observation: Observation, deadline: float,
-                      slot: _Slot) -> tuple[Executor, Future[Decision], asyncio.Future[Decision]]:
+    async def _submit(self, thinker: Task, level: str, observation: Observation,
+                      deadline: float, slot: _Slot
+                      ) -> tuple[Executor, Future[Decision], asyncio.Future[Decision]]:
         """Take a worker and hand it the decision: the executor, the job and its answer."""
         await self._take_worker(deadline)
         taken = time.monotonic()
@@ -297,13 +318,13 @@ class BotPool:
         think_by = self.think_deadline(taken)
         try:
             try:
-                job = executor.submit(self._task, level, observation, think_by)
+                job = executor.submit(thinker, level, observation, think_by)
             except BrokenExecutor as error:
                 # The pool broke while idle: nothing of this decision was lost, so it goes
                 # to the replacement instead of falling back.
                 self._replace(executor, error)
                 executor = self._executor
-                job = executor.submit(self._task, level, observation, think_by)
+                job = executor.submit(thinker, level, observation, think_by)
         except BaseException:
             self._free_worker()
             raise
@@ -388,6 +409,10 @@ class BotPool:
                  stats.slow_inline)
         self._closed = True
         self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _reads_nothing(level: str) -> bool:
+    return False
 
 
 def _ms(seconds: float | None) -> str:

@@ -2,8 +2,11 @@
 guards that make a worker die with the server that started it.
 
 A worker keeps one bot per level (bots are stateless between decisions: everything they use
-is in the observation; an expert with a bid model keeps worlds for speed only, and the room's
-levels have none), so an expert's solver tables are built once per process.
+is in the observation and, for a level that reads its table, the table's
+:class:`~belote.ai.models.SeatContext` sent with the decision, from which the expert builds
+its seat models for that decision alone; an expert with a bid model keeps worlds for speed
+only, and the room's levels have none), so an expert's solver tables are built once per
+process.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import time
 from collections.abc import Callable
 
 from belote.ai import Bot, Decision, make_decider
+from belote.ai.models import SeatContext
 from belote.engine.observation import Observation
 
 log = logging.getLogger(__name__)
@@ -41,18 +45,25 @@ WORKER_NICENESS = 5
 WATCH_INTERVAL = 0.5
 
 
-def decide(level: str, observation: Observation, deadline: float | None = None) -> Decision:
+def decide(level: str, observation: Observation, deadline: float | None = None, *,
+           seats: SeatContext | None = None) -> Decision:
     """The decision of a ``level`` bot (its action is ``DECLINE`` for an optional
     announcement it skips): what a worker runs, and what the room runs on its event loop for
     the levels that decide there (:mod:`belote.server.levels`).
 
     ``deadline`` (``time.monotonic()`` seconds, one clock for every process of the machine):
     when the answer is wanted; a bot that searches (the expert) starts no second world after
-    it, its own hard limit bounding the first (:func:`belote.ai.expert.make_clock`)."""
+    it, its own hard limit bounding the first (:func:`belote.ai.expert.make_clock`).
+    ``seats``: what the table knows of its seats, for a bot that takes it per decision
+    (``decide_at``: the expert), which keeps nothing of it afterwards."""
     bots = _bots()
     bot = bots.get(level)
     if bot is None:
         bot = bots[level] = make_decider(level)
+    decide_at = getattr(bot, "decide_at", None)
+    if seats is not None and callable(decide_at):
+        decision: Decision = decide_at(observation, deadline, seats)
+        return decision
     return bot.decide(observation, deadline)
 
 
