@@ -43,6 +43,7 @@ from belote.oracles.colver.bridge import (
     to_colver_cards,
     to_colver_suit,
 )
+from belote.oracles.colver.learned import ExpertWithLearnedColverBids
 from belote.rules import find_preset
 from belote.rules.base import Rules
 
@@ -312,13 +313,15 @@ class ExpertWithColverBids(ExpertBot):
 
 #: The classes of the ``belote.bots`` entry points this module declares, by bot name.
 REGISTERED: dict[str, type[Player]] = {
-    cls.name: cls for cls in (ColverHeuristic, ColverIsdd, ColverBid, ExpertWithColverBids)
+    cls.name: cls for cls in (ColverHeuristic, ColverIsdd, ColverBid, ExpertWithColverBids,
+                              ExpertWithLearnedColverBids)
 }
 
 
 def register_colver_bots(registry: dict[str, Callable[[int | None], Player]]) -> None:
-    """Add ``colver-heuristic``, ``colver-isdd``, ``colver-bid`` and ``expert-w20-cbid``
-    to a bot registry of one's own (the entry points already name them to ``make_bot``).
+    """Add ``colver-heuristic``, ``colver-isdd``, ``colver-bid``, ``expert-w20-cbid`` and
+    ``expert-w20-learned`` to a bot registry of one's own (the entry points already name them
+    to ``make_bot``).
 
     Registration needs no colver; making one of these bots without colver raises
     :class:`ColverUnavailableError` with the install command.
