@@ -152,6 +152,10 @@ class SeatModel:
 class SeatModels:
     """The :class:`belote.engine.evidence.Evidence` of the expert: one model per seat."""
 
+    # Every term is at most 0 (a claim's penalty, a bid's log-probability): the bound lets
+    # the engine's sampler weigh by exact rejection (belote.engine.knowledge).
+    max_log_likelihood = 0.0
+
     def __init__(self, models: dict[int, SeatModel]) -> None:
         self.models = models
         self._moves_key: object = None
@@ -199,7 +203,8 @@ class SeatModels:
         """Score each seat's words and bids of the hand just played (``obs``: the last
         observation of it, every bid in; ``dealt``: the four hands as dealt, every card
         known once the hand is played out) into its tallies.  Take-or-pass hands teach
-        the words only (which five cards a seat bid with is not known)."""
+        the discard signals only (claims on the hand as dealt): which five cards a seat
+        bid with is not known, so its auction words and bids are not scored."""
         moves, said = auction_moves(obs), claims(obs)
         rules = obs.ruleset
         whole = rules is not None and not rules.turned_card  # the auction's hand is known
