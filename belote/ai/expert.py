@@ -929,3 +929,29 @@ class ExpertBot:
         result = score_hand(rules, facts)
         return float(result.scores[team] - result.scores[1 - team])
 
+
+    # ------------------------------------------------------------------ learning kept
+    def learned(self) -> TableMemory | None:
+        """What this bot has learned of its table (the seat models, their tallies), for a
+        new bot at the same seat of the same table to go on from (:meth:`go_on_from`: the
+        arena, across duplicate pairs); None: nothing built yet."""
+        if self.models is None or self.seats is None or self._models_seat is None:
+            return None
+        return TableMemory(self.seats, self._models_seat, self.models)
+
+    def go_on_from(self, memory: TableMemory) -> None:
+        """Take over ``memory``'s models (:meth:`learned`) where the table is the one this
+        bot was told (``meet``); another table's are ignored."""
+        if memory.seats == self.seats and self.use_seat_models:
+            self.models, self._models_seat = memory.models, memory.seat
+            self.evidence = EvidenceWorlds(memory.models, self.rng)
+
+
+@dataclass(frozen=True)
+class TableMemory:
+    """The seat models one expert built and trained at a table (``seats``, from ``seat``):
+    what :meth:`ExpertBot.learned` hands to the next bot of that seat."""
+
+    seats: tuple[TableSeat, ...]
+    seat: int
+    models: SeatModels
