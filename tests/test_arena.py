@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -352,7 +353,7 @@ def test_learning_carries_across_the_pairs_of_a_run_seat_by_seat_in_both_orders(
     # every pair's learners: one per learner seat and order, four per pair
     by_pair = [handed[i:i + 4] for i in range(0, len(handed), 4)]
     assert all(h == 0 for h, _ in by_pair[0])  # nothing learned before the run's first pair
-    for earlier, later in zip(by_pair, by_pair[1:], strict=False):
+    for earlier, later in itertools.pairwise(by_pair):
         assert all(b[0] >= a[0] for a, b in zip(earlier, later, strict=False))
     assert max(h for h, _ in handed) >= 2  # learning outlived its hand
     # each order's learners at a pair have learned from the same earlier deals: as many

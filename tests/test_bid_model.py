@@ -422,7 +422,7 @@ def test_a_kept_deal_is_weighed_on_the_world_it_was_accepted_under(
     # read again as it was.
     import belote.ai.fitting as fitting_module
 
-    obs, truth = _coinche_card_decision(5)
+    obs, _ = _coinche_card_decision(5)
     info = knowledge(obs)
     fitting = FittingWorlds(AlwaysFits(), random.Random(0), draws=1)
     fitting.kept(obs, info)  # sets the hand

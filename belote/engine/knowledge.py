@@ -49,8 +49,8 @@ With a ``model`` (an :class:`belote.engine.evidence.Evidence`), worlds are weigh
 (``max_log_likelihood``, as ConventionEvidence does: 0) by rejection, exact, accepting a
 uniform world with probability ``exp(ll - bound)``, at most ``MODEL_DRAWS`` uniform draws
 (past that, sampling-importance-resampling over those draws: counted in the plan's
-:class:`SamplerCounts`, ``Knowledge.counts``); with no bound, by sampling-importance-resampling over ``MODEL_DRAWS``
-uniform draws (biased by O(1/MODEL_DRAWS), never failing: a model with no bound cannot be
+:class:`SamplerCounts`, ``Knowledge.counts``); with no bound, by
+sampling-importance-resampling over ``MODEL_DRAWS`` uniform draws (biased by O(1/MODEL_DRAWS), never failing: a model with no bound cannot be
 used for exact rejection).
 
 A ``deadline`` (``time.monotonic()`` seconds) bounds a draw's time: the clock is read every

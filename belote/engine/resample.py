@@ -58,7 +58,8 @@ from belote.errors import IllegalActionError
 from belote.rules.base import Rules
 
 if TYPE_CHECKING:
-    from belote.engine.state import Game, HandRecord
+    from belote.engine.history import HandRecord
+    from belote.engine.state import Game
 
 __all__ = ["DEFAULT_TRIES", "ResampleError", "resample"]
 
