@@ -50,8 +50,9 @@ With a ``model`` (an :class:`belote.engine.evidence.Evidence`), worlds are weigh
 uniform world with probability ``exp(ll - bound)``, at most ``MODEL_DRAWS`` uniform draws
 (past that, sampling-importance-resampling over those draws: counted in the plan's
 :class:`SamplerCounts`, ``Knowledge.counts``); with no bound, by
-sampling-importance-resampling over ``MODEL_DRAWS`` uniform draws (biased by O(1/MODEL_DRAWS), never failing: a model with no bound cannot be
-used for exact rejection).
+sampling-importance-resampling over ``MODEL_DRAWS`` uniform draws (biased by
+O(1/MODEL_DRAWS), never failing: a model with no bound cannot be used for exact
+rejection).
 
 A ``deadline`` (``time.monotonic()`` seconds) bounds a draw's time: the clock is read every
 ``CLOCK_EVERY`` uniform draws and at every model draw.  Past it, the uniform draw takes a

@@ -47,10 +47,10 @@ have learned from the same earlier deals (same decks, same dealers, in the same 
 each at its own table; what they saw there differs only by who played which cards, which
 is what duplicate compares (a deal all passed at one table and played at the other taught
 only the latter: the expert learns from hands played out).  Bots that learn nothing play
-exactly as before (a pair's result depends on its seeds only).  The memory starts empty with each run; with
-``workers`` > 1 each worker process keeps its own (over the chunks it plays), and a resumed
-run starts it afresh at the resumed pair: with learning bots the result then depends on how
-the pairs were split.
+exactly as before (a pair's result depends on its seeds only).  The memory starts empty
+with each run; with ``workers`` > 1 each worker process keeps its own (over the chunks it
+plays), and a resumed run starts it afresh at the resumed pair: with learning bots the
+result then depends on how the pairs were split.
 """
 
 from __future__ import annotations
