@@ -18,6 +18,7 @@ UNDO_NOISE_MS of timer noise).  "goal met" only when all hold.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import time
 
@@ -29,12 +30,16 @@ from belote.rules import PRESETS
 GOAL_MS = 1.0  # a classic resample, first call or repeat, at any point of a match
 UNDO_FLAT = 2.0  # undo late in the match at most this many times its cost in hand 1
 UNDO_NOISE_MS = 0.01  # timer noise allowed on top (undo costs microseconds)
+LONG_TARGET = 100_000  # the match's target here: long enough for hand 20 and more
+MATCH_TRIES = 40  # matches tried to reach a hand (a short match may end before it)
 
 
 def play_until(rules_name: str, seed: int, hand: int, trick: int) -> Game | None:
     """A match of normal bots stopped in hand ``hand`` (1-based) at trick ``trick`` (-1: in
     the bidding, after its first call)."""
-    rules = PRESETS[rules_name]
+    # The target is raised so that a match reaches every hand measured (classic's 1000
+    # points end most matches before hand 20); nothing else of the rules changes.
+    rules = dataclasses.replace(PRESETS[rules_name], target_score=LONG_TARGET, match_hands=0)
     source = seeded_deck_source(seed)
     bots = [make_bot("normal", seed + s) for s in range(rules.players)]
     game = Game(rules, 0)
@@ -131,11 +136,16 @@ def main() -> None:
     for preset in args.presets.split(","):
         for hand in hands:
             for trick in (-1, 0, 4):
-                seed = args.seed
                 game = None
-                while game is None:  # a match long enough
+                for seed in range(args.seed, args.seed + MATCH_TRIES):  # a match long enough
                     game = play_until(preset, seed, hand, trick)
-                    seed += 1
+                    if game is not None:
+                        break
+                if game is None:
+                    point = "bid" if trick < 0 else str(trick)
+                    conditions.append((f"{preset} hand {hand} {point}: no match of "
+                                       f"{MATCH_TRIES} reached it (not measured)", False))
+                    continue
                 first, later, undo, apply = measure(game, args.repeat)
                 point = "bid" if trick < 0 else str(trick)
                 print(f"{preset:12} {hand:4} {point:>5} {first:9.3f} {later:12.3f} "
