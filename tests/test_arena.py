@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -309,3 +310,79 @@ def test_every_player_is_told_who_sits_where_before_the_hand() -> None:
     assert told[0] == (TableSeat("listener", "normal"), TableSeat("random", "normal"),
                        TableSeat("normal", "normal"), TableSeat("random", "normal"))
     assert told[1][1] == TableSeat("listener", "normal")
+
+
+def test_learning_carries_across_the_pairs_of_a_run_seat_by_seat_in_both_orders(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Reviewer, issue 23: the arena built fresh players for every hand, so nothing learned
+    # outlived one hand.  A learner's state is handed to its seat's player of the next pair,
+    # per play order; both orders have learned from as many hands.
+    from belote.engine.events import HandScored
+    from belote.sim import arena
+
+    handed: list[tuple[int, int]] = []  # (hands learned before, seat) at each go_on_from
+
+    class Learner:
+        def __init__(self, seed: int | None = None) -> None:
+            self.inner = make_bot("normal", seed)
+            self.name = "learner"
+            self.hands = 0
+            self.seat = -1
+
+        def learned(self) -> int:
+            return self.hands
+
+        def go_on_from(self, hands: object) -> None:
+            assert isinstance(hands, int)
+            self.hands = hands
+
+        def notify(self, event: Event) -> None:
+            self.hands += isinstance(event, HandScored)
+
+        def choose(self, observation: Observation) -> int:
+            if self.seat < 0 and observation.seat is not None:
+                self.seat = observation.seat
+                handed.append((self.hands, self.seat))
+            return self.inner.choose(observation)
+
+    original = arena.make_bot
+    monkeypatch.setattr(arena, "make_bot", lambda name, seed=None: (
+        Learner(seed) if name == "learner" else original(name, seed)))
+    result = run_arena(find_preset("classic"), "learner", "random", 4, seed=3)
+    assert len(result.pairs) == 4
+    # every pair's learners: one per learner seat and order, four per pair
+    by_pair = [handed[i:i + 4] for i in range(0, len(handed), 4)]
+    assert all(h == 0 for h, _ in by_pair[0])  # nothing learned before the run's first pair
+    for earlier, later in itertools.pairwise(by_pair):
+        assert all(b[0] >= a[0] for a, b in zip(earlier, later, strict=False))
+    assert max(h for h, _ in handed) >= 2  # learning outlived its hand
+    # each order's learners at a pair have learned from the same earlier deals: as many
+    # hands, unless a deal was all passed at one table only (it teaches nothing there)
+    for index, pair in enumerate(by_pair):
+        assert all(h <= index for h, _ in pair)
+    fresh = run_arena(find_preset("classic"), "learner", "random", 1, seed=3)
+    assert fresh.pairs == result.pairs[:1]  # a new run starts with nothing learned
+
+
+def test_an_expert_goes_on_from_what_its_seat_learned() -> None:
+    from belote.ai.expert import ExpertBot
+    from belote.ai.models import TableSeat
+    from belote.engine import Game, seeded_deck_source
+
+    seats = tuple(TableSeat.bot("normal") for _ in range(4))
+    game = Game(find_preset("valdostana"), 0)
+    game.deal(seeded_deck_source(2)())
+    obs = game.observation(game.current_player())
+    first = ExpertBot(1)
+    first.meet(seats)
+    first._seat_evidence(obs)  # builds the models
+    memory = first.learned()
+    assert memory is not None and first.models is not None
+    second = ExpertBot(2)
+    second.meet(seats)
+    second.go_on_from(memory)
+    assert second.models is first.models and second.learned() == memory
+    other = ExpertBot(3)
+    other.meet(tuple(TableSeat.person() for _ in range(4)))
+    other.go_on_from(memory)  # another table: ignored
+    assert other.models is None

@@ -8,6 +8,7 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from belote.ai.worlds import fits, knowledge, sample_world
 from belote.cards import ALL_CARDS, CardSet
 from belote.cli.arena import result_table
 from belote.engine import actions as A
+from belote.engine.evidence import World
 from belote.engine.observation import Observation
 from belote.engine.state import Phase
 from belote.oracles.presets import arena_rules
@@ -45,6 +47,12 @@ class HoldsCard:
                 ) -> int:
         self.calls += 1
         return 0 if hands[self.seat] >> self.card & 1 else 1
+
+
+class AlwaysFits:
+    def misfits(self, obs: Observation, hands: tuple[CardSet, CardSet, CardSet, CardSet],
+                ) -> int:
+        return 0
 
 
 class NeverFits:
@@ -141,7 +149,7 @@ def test_every_world_the_expert_keeps_fits_the_bid_model_and_none_misfit() -> No
     action = bot.choose(obs)
     assert action in obs.legal_actions
     assert bot.last_worlds == 6 and fitting.misfits == 0
-    assert fitting.deals and all(deal[holder] >> card & 1 for deal, _ in fitting.deals)
+    assert fitting.deals and all(deal.dealt[holder] >> card & 1 for deal, _ in fitting.deals)
     assert fitting.draws == model.calls >= 6
 
 
@@ -186,14 +194,14 @@ def test_worlds_that_fitted_are_reused_later_in_the_hand_and_forgotten_at_the_ne
             held = tuple(game.hands)
             game.apply(bot.choose(obs), who)
             if not draws and bot.last_worlds:  # the real deal, as if drawn and fitted
-                fitting.deals.append((hands_at_deal(obs, held), 0.0))
+                fitting.deals.append((_as_read(hands_at_deal(obs, held)), 0.0))
             if bot.last_worlds:  # a search (not a single legal card)
                 draws.append(fitting.draws)
         else:
             game.apply(normal.choose(obs), who)
     assert draws[0] >= 6  # nothing kept at the first decision: every world drawn
     assert reusable[0] == 1  # the deal kept at the first decision is offered at the second
-    assert all(deal[seat] >> c & 1 for deal, _ in fitting.deals
+    assert all(deal.dealt[seat] >> c & 1 for deal, _ in fitting.deals
                for c in range(32) if game.observation(seat).hand >> c & 1)
     for seed in range(12, 40):  # another hand, a decision with a choice: a fresh start
         other = normal_bots_midway("coinche", seed, 1)
@@ -207,7 +215,8 @@ def test_worlds_that_fitted_are_reused_later_in_the_hand_and_forgotten_at_the_ne
     bot.choose(obs)
     assert fitting.draws - before >= 6  # nothing reused from the last hand
     dealt = hands_at_deal(obs, [obs.hand] * 4)[new_seat]
-    assert 0 < len(fitting.deals) <= 6 and all(d[new_seat] == dealt for d, _ in fitting.deals)
+    assert 0 < len(fitting.deals) <= 6 and all(d.dealt[new_seat] == dealt
+                                               for d, _ in fitting.deals)
 
 
 def test_colvers_bidder_fits_the_real_deal_and_not_a_swapped_one() -> None:
@@ -349,9 +358,9 @@ def test_a_kept_deal_is_weighed_once_per_signal(monkeypatch: pytest.MonkeyPatch)
     deal = hands_at_deal(obs, truth)
     fitting = FittingWorlds(NeverFits(), random.Random(0))
     fitting.kept(obs, info)  # sets the hand
-    fitting.deals = [(deal, -60.0)]  # drawn when it was said
+    fitting.deals = [(_as_read(deal), -60.0)]  # drawn when it was said
     assert len(fitting.kept(obs, info)) == 1  # not weighed a second time
-    fitting.deals = [(deal, 0.0)]  # drawn before it
+    fitting.deals = [(_as_read(deal), 0.0)]  # drawn before it
     assert fitting.kept(obs, info) == [] and fitting.deals == []  # weighed, dropped
 
 
@@ -382,12 +391,11 @@ def test_a_kept_deal_whose_seats_played_each_others_cards_is_dropped() -> None:
     info = knowledge(obs)
     fitting = FittingWorlds(NeverFits(), random.Random(0))
     fitting.kept(obs, info)  # sets the hand
-    fitting.deals = [((crossed[0], crossed[1], crossed[2], crossed[3]), 0.0),
-                     (deal, 0.0)]
+    fitting.deals = [(_as_read(crossed), 0.0), (_as_read(deal), 0.0)]
     # the crossed deal leaves the same cards in hand as the real one: only the deal tells
     assert fits(info, tuple(truth), random.Random(0))
     assert fitting.kept(obs, info) == [tuple(truth)]
-    assert [d for d, _ in fitting.deals] == [deal]
+    assert [d.dealt for d, _ in fitting.deals] == [deal]
 
 
 def test_the_world_accuracy_benchmark_runs_with_fitting_worlds() -> None:
@@ -398,3 +406,33 @@ def test_the_world_accuracy_benchmark_runs_with_fitting_worlds() -> None:
                           "--eps", "0.4", "--fitting"], capture_output=True, text=True,
                          env=env, timeout=300, check=True).stdout
     assert "colver bids" in out and "decisions of seat 0" in out
+
+
+def _as_read(deal: Sequence[CardSet]) -> World:
+    """A kept deal as FittingWorlds stores it: the World the conventions read (no turned
+    card here: the first packets are the whole deal)."""
+    dealt = tuple(deal)
+    return World(dealt, dealt, dealt)
+
+
+def test_a_kept_deal_is_weighed_on_the_world_it_was_accepted_under(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Reviewer, issue 23: kept() re-read a fresh world_of (another first-packet split)
+    # against the weight stored under the draw's split.  The World drawn is stored and
+    # read again as it was.
+    import belote.ai.fitting as fitting_module
+
+    obs, _ = _coinche_card_decision(5)
+    info = knowledge(obs)
+    fitting = FittingWorlds(AlwaysFits(), random.Random(0), draws=1)
+    fitting.kept(obs, info)  # sets the hand
+    world, fitted = fitting.draw(info, obs, float("inf"))
+    assert fitted and len(fitting.deals) == 1
+    stored, _ = fitting.deals[0]
+    assert isinstance(stored, World) and stored.dealt == hands_at_deal(obs, world)
+
+    def no_fresh_split(*_args: object) -> World:
+        raise AssertionError("a kept deal is read on the World it was accepted under")
+
+    monkeypatch.setattr(fitting_module, "world_of", no_fresh_split)
+    assert fitting.kept(obs, info) == [world]

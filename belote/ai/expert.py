@@ -34,6 +34,7 @@ from belote.ai.worlds import ConventionEvidence, Knowledge, knowledge, sample_wh
 from belote.cards import ACES, ALL_CARDS, card_list
 from belote.engine import actions as A
 from belote.engine.events import CardPlayed, Event, HandScored, HandStarted
+from belote.engine.evidence import Evidence
 from belote.engine.evidence import World as EvidenceWorld
 from belote.engine.observation import Observation
 from belote.engine.pysearch import SeatPosition, playouts, side_totals, solve
@@ -44,7 +45,8 @@ from belote.engine.tricks import CARD_POINTS
 from belote.rules.base import Rules
 
 # The bots' conventions (passo, aspetto, ancora/alzo, signals), read as soft evidence where
-# the sampler used to take them as facts (issue 23; the expert's own model: engineer models).
+# the sampler used to take them as facts (issue 23): the default expert's model of a table
+# it was not told about (see ExpertBot._world_model).
 CONVENTIONS = ConventionEvidence()
 log = logging.getLogger(__name__)
 
@@ -86,6 +88,9 @@ BID_PRIOR_WORLDS = 2
 # than a hard one cut short.
 WORLD_SHARE = 0.5
 WORLD_FLOOR = 0.03
+# The draws of an estimate's worlds (below) may take this many seconds in all: its
+# deadline has passed already, and a weighed draw could otherwise take long.
+ESTIMATE_DRAW_SECONDS = 0.02
 # Card play with no world solved exactly by the hard deadline: the cards are valued by
 # PLAYOUTS random playouts in each of this many sampled worlds instead ("estimated",
 # counted).  Measured on 203 positions of the first two tricks of classic against 40 exact
@@ -393,6 +398,20 @@ class ExpertBot:
         assert self.evidence is not None
         return self.evidence if self.evidence.applies(obs) else None
 
+    def _world_model(self, obs: Observation) -> Evidence | None:
+        """The soft evidence every world the bot draws is weighed by (card play, bidding,
+        estimates, fewer seats): the seat models once the table is told (``meet``) and
+        they read something here; the bots' conventions (CONVENTIONS) for an expert never
+        told who sits where, the default (a bot's table, the conventions RULES.md gives
+        the bots); none for the no-model baseline (``seat_models=False``): the facts only,
+        uniformly."""
+        if not self.use_seat_models:
+            return None
+        if self.seats is None:
+            return CONVENTIONS
+        evidence = self._seat_evidence(obs)
+        return None if evidence is None else evidence.evidence
+
     def notify(self, event: Event) -> None:
         """Learning: once a hand is played out every card is known, and the seat models
         score each seat's words and bids against its real hand."""
@@ -573,8 +592,10 @@ class ExpertBot:
         trick = tuple(c for _, c in obs.trick)
         leader = obs.trick[0][0] if obs.trick else obs.leader
         totals = dict.fromkeys(plays, 0.0)
+        model = self._world_model(obs)
+        deadline = time.monotonic() + ESTIMATE_DRAW_SECONDS
         for _ in range(SEAT_ESTIMATE_WORLDS):
-            world = sample_whole_world(info, self.rng, model=CONVENTIONS)
+            world = sample_whole_world(info, self.rng, deadline=deadline, model=model)
             position = SeatPosition(rules, world, trick, leader, obs.trump,
                                     _widow_points(obs, world))
             for card in plays:
@@ -642,7 +663,9 @@ class ExpertBot:
             world, fitted = fitting.draw(info, obs, stop)
             now = time.monotonic()
             return world, clock.world_stop(worlds, now) - now, fitted
-        world = sample_whole_world(info, self.rng, model=CONVENTIONS)
+        world = sample_whole_world(info, self.rng, deadline=stop,
+                                   model=self._world_model(obs))
+        now = time.monotonic()
         return world, clock.world_stop(worlds, now) - now, True
 
     def _estimate(self, obs: Observation, plays: list[int], info: Knowledge,
@@ -654,8 +677,10 @@ class ExpertBot:
         rules = obs.ruleset
         assert rules is not None and obs.seat is not None
         scores = dict.fromkeys(plays, 0.0)
+        model = self._world_model(obs)
+        deadline = time.monotonic() + ESTIMATE_DRAW_SECONDS
         for _ in range(ESTIMATE_WORLDS):
-            world = sample_whole_world(info, self.rng, model=CONVENTIONS)
+            world = sample_whole_world(info, self.rng, deadline=deadline, model=model)
             outcomes = self._playouts(rules, _position(obs, world), plays)
             in_world = _card_scores(obs, outcomes, cache)
             for card in plays:
@@ -786,17 +811,22 @@ class ExpertBot:
 
     def _weighed(self, obs: Observation, rules: Rules, seat: int,
                  count: int) -> Iterable[tuple[int, int, int, int]]:
-        """``count`` bidding worlds (:meth:`_worlds_for_bidding`) weighed by the seat
-        models: accepted with chance ``exp(log_likelihood)``, at most BID_DRAWS draws each
-        (past that the last draw, counted in ``bid_misfits``); without a model that reads
-        the bids heard, the deals as drawn."""
-        evidence = self._seat_evidence(obs) if self.fitting is None else None
+        """``count`` bidding worlds (:meth:`_worlds_for_bidding`) weighed by the world
+        model (:meth:`_world_model`): accepted with chance ``exp(log_likelihood)``, at most
+        BID_DRAWS draws each (past that the last draw, counted in ``bid_misfits``); with
+        no model (or a bid model's FittingWorlds, which weighs the card play only), the
+        deals as drawn.  Never more than ``count``: runs with and without a model bid on
+        as many worlds."""
+        evidence = self._world_model(obs) if self.fitting is None else None
         if evidence is None:
             yield from self._worlds_for_bidding(obs, rules, seat, count)
             return
         turned = obs.turned
         tries = 0
+        yielded = 0
         for deal in self._worlds_for_bidding(obs, rules, seat, BID_DRAWS * count):
+            if yielded >= count:
+                return
             tries += 1
             first = list(deal)
             if turned is not None:  # take-or-pass: each seat bids with 5 of its 8
@@ -806,12 +836,13 @@ class ExpertBot:
                                 if deal[s] >> c & 1 and c != turned]
                         first[s] = sum(1 << c for c in self.rng.sample(pool, 5))
             world = EvidenceWorld(deal, deal, tuple(first))
-            ll = evidence.evidence.log_likelihood(obs, world)
+            ll = evidence.log_likelihood(obs, world)
             if tries < BID_DRAWS and ll < 0.0 and self.rng.random() >= math.exp(ll):
                 continue
             if tries >= BID_DRAWS and ll < 0.0:
                 self.bid_misfits += 1
             tries = 0
+            yielded += 1
             yield deal
 
     def _standing(self, obs: Observation, rules: Rules) -> tuple[int, int, int, int] | None:
@@ -916,3 +947,29 @@ class ExpertBot:
         result = score_hand(rules, facts)
         return float(result.scores[team] - result.scores[1 - team])
 
+
+    # ------------------------------------------------------------------ learning kept
+    def learned(self) -> TableMemory | None:
+        """What this bot has learned of its table (the seat models, their tallies), for a
+        new bot at the same seat of the same table to go on from (:meth:`go_on_from`: the
+        arena, across duplicate pairs); None: nothing built yet."""
+        if self.models is None or self.seats is None or self._models_seat is None:
+            return None
+        return TableMemory(self.seats, self._models_seat, self.models)
+
+    def go_on_from(self, memory: TableMemory) -> None:
+        """Take over ``memory``'s models (:meth:`learned`) where the table is the one this
+        bot was told (``meet``); another table's are ignored."""
+        if memory.seats == self.seats and self.use_seat_models:
+            self.models, self._models_seat = memory.models, memory.seat
+            self.evidence = EvidenceWorlds(memory.models, self.rng)
+
+
+@dataclass(frozen=True)
+class TableMemory:
+    """The seat models one expert built and trained at a table (``seats``, from ``seat``):
+    what :meth:`ExpertBot.learned` hands to the next bot of that seat."""
+
+    seats: tuple[TableSeat, ...]
+    seat: int
+    models: SeatModels

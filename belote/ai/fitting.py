@@ -35,7 +35,6 @@ from belote.engine.observation import Observation
 log = logging.getLogger(__name__)
 
 World = tuple[CardSet, ...]  # each seat's cards in hand now, the deciding seat's included
-Deal = tuple[CardSet, CardSet, CardSet, CardSet]
 
 # At most this many draws per world: about 60 us each with colver's bidder.
 DRAWS = 600
@@ -70,9 +69,10 @@ class FittingWorlds:
         self.draws = 0  # worlds drawn in all
         self.misfits = 0  # worlds handed out that the model did not fit
         self.key: tuple[object, ...] | None = None  # the hand the kept deals belong to
-        # this hand's fitting deals, as dealt, each with the conventions' log-likelihood it
-        # was accepted under: what is said later is weighed by rejection, once
-        self.deals: list[tuple[Deal, float]] = []
+        # this hand's fitting deals, each as the World the conventions read when it was
+        # accepted (as dealt, with its first packets) and the log-likelihood it had then:
+        # what is said later is weighed by rejection, once, on that same World
+        self.deals: list[tuple[EvidenceWorld, float]] = []
 
     @staticmethod
     def applies(obs: Observation) -> bool:
@@ -96,15 +96,15 @@ class FittingWorlds:
             self.key, self.deals = key, []
             return []
         out: list[World] = []
-        still: list[tuple[Deal, float]] = []
+        still: list[tuple[EvidenceWorld, float]] = []
         for deal, weighed in self.deals:
-            if any(played_by[s] & ~deal[s] for s in range(4)):
+            if any(played_by[s] & ~deal.dealt[s] for s in range(4)):
                 continue
-            world = tuple(obs.hand if s == obs.seat else deal[s] & ~obs.played
+            world = tuple(obs.hand if s == obs.seat else deal.dealt[s] & ~obs.played
                           for s in range(4))
             if not fits(info, world):
                 continue
-            now = CONVENTIONS.log_likelihood(obs, world_of(info, world, self.rng))
+            now = CONVENTIONS.log_likelihood(obs, EvidenceWorld(world, deal.dealt, deal.first))
             if now < weighed and self.rng.random() >= math.exp(now - weighed):
                 continue
             out.append(world)
@@ -122,14 +122,14 @@ class FittingWorlds:
         fewest = -1
         tries = 0
         for tries in range(1, self.max_draws + 1):
-            world = sample_whole_world(info, self.rng, model=CONVENTIONS)
+            world = sample_whole_world(info, self.rng, deadline=stop, model=CONVENTIONS)
             deal = hands_at_deal(obs, world)
             misfits = self.model.misfits(obs, deal)
             self.draws += 1
             if misfits == 0:
                 if len(self.deals) < self.max_kept:
-                    weight = CONVENTIONS.log_likelihood(obs, world_of(info, world, self.rng))
-                    self.deals.append((deal, weight))
+                    read = world_of(info, world, self.rng)
+                    self.deals.append((read, CONVENTIONS.log_likelihood(obs, read)))
                 return world, True
             if fewest < 0 or misfits < fewest:
                 best, fewest = world, misfits

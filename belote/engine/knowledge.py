@@ -17,7 +17,9 @@ certain (RULES.md), whoever the other players are:
   hand was dealt one of the combinations that carry the name.  An either-or fact
   (:class:`NamedFact`), not rectangular;
 * the monte (fewer than four players) or, during a take-or-pass auction, the deck: unseen
-  cards in no hand, any card.
+  cards in no hand, any card;
+* during a take-or-pass auction (a turned card, no taker yet), the turned card lies face up
+  on the table: in no hand, and not among the unseen cards.
 
 Words said by convention (passo "no ace", aspetto, ancora/alzo, the conventional answers,
 discard signals) are NOT facts: a person may say them of any hand.  They are evidence,
@@ -46,10 +48,18 @@ With a ``model`` (an :class:`belote.engine.evidence.Evidence`), worlds are weigh
 ``exp(log_likelihood)``: where the model states an upper bound of its log-likelihood
 (``max_log_likelihood``, as ConventionEvidence does: 0) by rejection, exact, accepting a
 uniform world with probability ``exp(ll - bound)``, at most ``MODEL_DRAWS`` uniform draws
-(past that, sampling-importance-resampling over those draws: counted in
-``SAMPLER_STATS``); with no bound, by sampling-importance-resampling over ``MODEL_DRAWS``
-uniform draws (biased by O(1/MODEL_DRAWS), never failing: a model with no bound cannot be
-used for exact rejection).
+(past that, sampling-importance-resampling over those draws: counted in the plan's
+:class:`SamplerCounts`, ``Knowledge.counts``); with no bound, by
+sampling-importance-resampling over ``MODEL_DRAWS`` uniform draws (biased by
+O(1/MODEL_DRAWS), never failing: a model with no bound cannot be used for exact
+rejection).
+
+A ``deadline`` (``time.monotonic()`` seconds) bounds a draw's time: the clock is read every
+``CLOCK_EVERY`` uniform draws and at every model draw.  Past it, the uniform draw takes a
+consistent world it set aside only for uniformity's sake, if it has one (a position with
+more than one named option), and a model draw weighs the draws made so far; either is
+counted (``late``) and logged.  A legal position never fails for want of time: with no
+consistent world yet the draws go on (at most ``MAX_DRAWS``).
 """
 
 from __future__ import annotations
@@ -58,6 +68,7 @@ import itertools
 import logging
 import math
 import random
+import time
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
@@ -87,8 +98,22 @@ MAX_OPTION_TUPLES = 512
 MAX_DRAWS = 20_000
 # Uniform draws a model's weights choose among (rejection cap, or the SIR pool).
 MODEL_DRAWS = 64
-# How often the sampler fell back or rejected, for benchmarks and logs.
-SAMPLER_STATS = {"draws": 0, "rejected": 0, "model_fallbacks": 0}
+# Uniform draws between two readings of the clock (a draw is a few microseconds).
+CLOCK_EVERY = 256
+
+
+@dataclass
+class SamplerCounts:
+    """What the draws of one :class:`Knowledge` cost and where they fell short (read by
+    benchmarks and logs; ``Knowledge.counts``): uniform draws, draws rejected by a residual
+    fact or for uniformity, model draws that took sampling-importance-resampling after
+    ``MODEL_DRAWS`` rejections, and draws cut short by a deadline (a world less uniform, or
+    less weighed, than promised)."""
+
+    draws: int = 0
+    rejected: int = 0
+    model_fallbacks: int = 0
+    late: int = 0
 
 
 class ResampleError(RuntimeError):
@@ -134,6 +159,11 @@ class Knowledge:
     def _plan(self) -> _Plan:
         return _Plan(self)
 
+    @property
+    def counts(self) -> SamplerCounts:
+        """The draws made from this knowledge so far (:class:`SamplerCounts`)."""
+        return self._plan.counts
+
 
 def _infer_play(rules: Rules, trump: int, leader: int, cards: tuple[int, ...],
                 forbidden: list[CardSet]) -> None:
@@ -157,6 +187,8 @@ def knowledge(obs: Observation) -> Knowledge:
     known = [0] * n
     if obs.turned is not None and obs.taker is not None and obs.phase == 2:
         known[obs.taker] |= 1 << obs.turned
+    if obs.turned is not None and obs.taker is None:
+        out |= 1 << obs.turned  # the auction's turned card is on the table: in no hand
     for s in range(n):
         known[s] |= obs.shown[s] if s < len(obs.shown) else 0
     if obs.trump is not None and obs.trump < 4:
@@ -300,6 +332,7 @@ class _Plan:
     def __init__(self, info: Knowledge) -> None:
         n = len(info.sizes)
         self.info = info
+        self.counts = SamplerCounts()
         self.seats = [s for s in range(n) if s != info.seat and info.sizes[s] > 0]
         bin_of = {s: b for b, s in enumerate(self.seats)}
         capacity = [info.sizes[s] for s in self.seats]
@@ -358,11 +391,23 @@ class _Plan:
         if self.total == 0:
             raise ResampleError("no world is consistent with the facts seen")
 
-    def draw(self, rng: random.Random) -> tuple[CardSet, ...]:
-        """One world drawn uniformly among those consistent with every fact."""
+    def draw(self, rng: random.Random,
+             deadline: float | None = None) -> tuple[CardSet, ...]:
+        """One world drawn uniformly among those consistent with every fact; past
+        ``deadline``, a consistent one set aside for uniformity's sake, if any (counted in
+        ``late``, see the module doc)."""
         info = self.info
-        for _ in range(MAX_DRAWS):
-            SAMPLER_STATS["draws"] += 1
+        counts = self.counts
+        spare: tuple[CardSet, ...] | None = None  # consistent, rejected for uniformity only
+        for draw in range(1, MAX_DRAWS + 1):
+            counts.draws += 1
+            if (spare is not None and deadline is not None and draw % CLOCK_EVERY == 0
+                    and time.monotonic() >= deadline):
+                counts.late += 1
+                log.info("sampler: deadline passed after %d draws; a consistent world "
+                         "taken without the uniformity check (%d such so far)", draw,
+                         counts.late)
+                return spare
             pick = rng.randrange(self.total)
             chosen = self.choices[-1]
             for choice in self.choices:
@@ -383,11 +428,13 @@ class _Plan:
                 for fact in self.enumerated:
                     held *= sum(1 for o in fact.options if hands[fact.seat] & o == o)
                 if held > 1 and rng.randrange(held):
-                    SAMPLER_STATS["rejected"] += 1
+                    counts.rejected += 1
+                    if spare is None and deadline is not None and _residual_ok(info, hands):
+                        spare = tuple(hands)
                     continue
             if _residual_ok(info, hands):
                 return tuple(hands)
-            SAMPLER_STATS["rejected"] += 1
+            counts.rejected += 1
         raise ResampleError(f"no world consistent with what was seen in {MAX_DRAWS} draws")
 
 
@@ -458,25 +505,32 @@ def sample_world(info: Knowledge, rng: random.Random, tries: int | None = None,
                  model: Evidence | None = None) -> tuple[CardSet, ...]:
     """The other seats' hands in one random world (the sampling seat's own hand is 0):
     uniform among the worlds consistent with the facts, or weighed by ``model`` (see the
-    module doc).  ``tries`` and ``deadline`` are accepted for older callers and not used:
-    the draw is exact and needs no retry budget.  Raises :class:`ResampleError` only when no
-    world fits (impossible input)."""
+    module doc), within ``deadline`` (``time.monotonic()`` seconds; past it, the best world
+    found, counted: see the module doc).  ``tries`` is accepted for older callers and not
+    used: the draw is exact and needs no retry budget.  Raises :class:`ResampleError` only
+    when no world fits (impossible input)."""
     plan = info._plan
     if model is None:
-        return plan.draw(rng)
+        return plan.draw(rng, deadline)
     obs = info.observation
     if obs is None:
         raise ValueError("a model needs the knowledge's observation (knowledge(obs))")
     bound = getattr(model, "max_log_likelihood", None)
     pool: list[tuple[float, tuple[CardSet, ...]]] = []
     for _ in range(MODEL_DRAWS):
-        hands = plan.draw(rng)
+        hands = plan.draw(rng, deadline)
         weight = model.log_likelihood(obs, world_of(info, hands, rng))
         if bound is not None and math.log(1.0 - rng.random()) <= weight - bound:
             return hands  # accepted with probability exp(weight - bound)
         pool.append((weight, hands))
-    if bound is not None:
-        SAMPLER_STATS["model_fallbacks"] += 1
+        if (deadline is not None and len(pool) < MODEL_DRAWS
+                and time.monotonic() >= deadline):
+            plan.counts.late += 1
+            log.info("sampler: deadline passed after %d model draws; the world weighed "
+                     "among them (%d such so far)", len(pool), plan.counts.late)
+            break
+    if bound is not None and len(pool) == MODEL_DRAWS:
+        plan.counts.model_fallbacks += 1
         log.debug("model rejection: no world accepted in %d draws; resampling them",
                   MODEL_DRAWS)
     top = max(w for w, _ in pool)

@@ -58,7 +58,8 @@ from belote.errors import IllegalActionError
 from belote.rules.base import Rules
 
 if TYPE_CHECKING:
-    from belote.engine.state import Game, HandRecord
+    from belote.engine.history import HandRecord
+    from belote.engine.state import Game
 
 __all__ = ["DEFAULT_TRIES", "ResampleError", "resample"]
 
@@ -97,7 +98,7 @@ def resample(game: Game, seat: int, rng: random.Random | int | None = None,
             raise ResampleError("the offered deck could not be replayed")
         return base
     target = observe(game, seat)
-    info = _turned_out(game, knowledge(target))
+    info = knowledge(target)
     for _attempt in range(tries):
         world = sample_world(info, rng, model=model)
         candidate = base.clone()
@@ -202,6 +203,8 @@ def _drawn_deck(game: Game, seat: int, record: HandRecord, deck: tuple[Card, ...
     cards still out (before the hand's last action), with what that action showed; the hand
     replayed through the last action must give ``seat`` the same observation as the real one
     after it."""
+    from belote.engine.state import Phase
+
     truth = _game_at(game, record, [], ())
     pivot = truth.clone()
     pivot.deal(deck)
@@ -214,7 +217,7 @@ def _drawn_deck(game: Game, seat: int, record: HandRecord, deck: tuple[Card, ...
     info = _pivot_knowledge(pivot, seat, last)
     for _attempt in range(tries):
         candidate = truth.clone()
-        if pivot.phase == 4:  # Phase.CUT: nothing of this deck was dealt
+        if pivot.phase == Phase.CUT:  # nothing of this deck was dealt
             new_deck = rng.sample(range(len(deck)), len(deck))
         else:
             new_deck = _build_deck(pivot, seat, deck, sample_world(info, rng), rng)
@@ -224,19 +227,12 @@ def _drawn_deck(game: Game, seat: int, record: HandRecord, deck: tuple[Card, ...
                         f"view was found in {tries} draws")
 
 
-def _turned_out(truth: Game, info: Knowledge) -> Knowledge:
-    """During the auction the turned card lies face up: in no hand."""
-    if truth.turned >= 0 and truth.contract is None and info.unseen >> truth.turned & 1:
-        return dataclasses.replace(info, unseen=info.unseen & ~(1 << truth.turned))
-    return info
-
-
 def _pivot_knowledge(truth: Game, seat: int, last: tuple[int, int]) -> Knowledge:
     """What ``seat`` knows at a finished hand's pivot, plus what its last action showed."""
     obs = observe(truth, seat)
     if A.is_bid(last[1]):
         obs = dataclasses.replace(obs, bids=(*obs.bids, last))
-    info = _turned_out(truth, knowledge(obs))
+    info = knowledge(obs)  # the auction's turned card is in no hand: a fact of knowledge
     if A.is_play(last[1]) and last[0] != seat:
         # The hand's last card was seen: it was in that hand (with a monte, fewer than four
         # players, the sampler could otherwise leave it out).

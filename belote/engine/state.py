@@ -15,7 +15,7 @@ import operator
 import random
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import Any, NamedTuple, TypeAlias
+from typing import Any
 
 from belote.cards import ALL_CARDS, NUM_CARDS, SUIT_MASKS, Card, CardSet, Rank, card_list
 from belote.engine import actions as A
@@ -45,6 +45,8 @@ from belote.engine.events import (
     TurnedCardTaken,
 )
 from belote.engine.evidence import Evidence
+from belote.engine.history import BID_FIELDS as _BID_FIELDS
+from belote.engine.history import HandRecord, Undo, save, save_play, undo, whole_bid_snapshot
 from belote.engine.obligations import (
     Refusal,
     RefusalReason,
@@ -93,30 +95,6 @@ _MUTABLE_LISTS = (
     "_examined", "penalty_points", "_team_shown", "declarations_said",
 )
 
-# An undo snapshot: (the log's length before the deal or action, the snapshot before, what the
-# game was then): all its attributes (one dict), or only the attributes that change: a card
-# that does not end its trick (hands, played, trick, to_play, _mask_cache), a bid that does not
-# end the bidding (bids, bid_history, _mask_cache) (see _push).  A persistent stack: clones
-# share it, and nothing in it is ever changed.
-_Undo: TypeAlias = "tuple[Any, ...]"
-_BID_FIELDS = operator.attrgetter(*BidState.__slots__)
-
-
-class HandRecord(NamedTuple):
-    """One deal of the match, as everybody saw it start: where it is in the log, the match
-    before it, and the contract once the bidding made one (public facts only: a resample
-    copies them, :mod:`belote.engine.resample`)."""
-
-    log_index: int
-    dealer: int
-    deal_no: int
-    hands_scored: int
-    totals: tuple[int, ...]
-    pot: Pot
-    cut_depth: int  # the last cut before this deal (the previous hand's)
-    contract: Contract | None = None
-
-
 def _action_id(action: object) -> int:
     """An action id from an int-like value (numpy integers); anything else is refused."""
     if isinstance(action, bool):
@@ -149,7 +127,7 @@ class Game:
         self._log: list[tuple[int, object]] = []  # (seat or CHANCE, action or deck)
         # undo's snapshot stack, one per deal and action (see _save); None below the first
         # snapshot kept (a fresh game, one unpickled or resampled): undo rebuilds it then.
-        self._undo: _Undo | None = None
+        self._undo: Undo | None = None
         self._hand_records: tuple[HandRecord, ...] = ()  # one per deal of the log
         # Game.resample's finished hands, drawn once per seat (belote.engine.resample): seat
         # -> (the log they stand for, that log with the decks drawn, its hands).  Shared by
@@ -836,50 +814,15 @@ class Game:
                 claim[2] = _VOID
 
     # ------------------------------------------------------------------ history
+    # The undo stack lives in belote.engine.history; these are its entry points.
     def _save(self, changed: tuple[str, ...]) -> None:
-        """Push the undo snapshot of the game before the logged deal or action just appended.
-
-        The snapshot keeps the game's attributes as they are, the very objects; the game goes
-        on with copies of the lists the action may change in place (``changed``), so nothing a
-        snapshot holds is ever changed and clones may share the stack."""
-        state = self.__dict__
-        self._undo = (len(self._log) - 1, self._undo, state.copy())
-        for name in changed:
-            state[name] = state[name][:]
-        self._claims = [claim[:] for claim in self._claims]
-        if self.phase == Phase.BIDDING:  # the bidding system changes it in place
-            self.bids = BidState(*_BID_FIELDS(self.bids))
+        save(self, changed, self.phase == Phase.BIDDING)
 
     def _whole_bid_snapshot(self) -> None:
-        """The bid being pushed ends the bidding: its snapshot (_push) becomes the whole game
-        before it, and the game goes on with copies of what the deal's completion or the
-        redeal changes in place."""
-        assert self._undo is not None
-        length, before, bids, history, mask = self._undo
-        whole = self.__dict__.copy()
-        whole.update(bids=bids, bid_history=history, _mask_cache=mask, _undo=before)
-        self._undo = (length, before, whole)
-        self.hands = self.hands[:]
-        self._claims = [claim[:] for claim in self._claims]
+        whole_bid_snapshot(self)
 
     def _save_play(self) -> None:
-        """:meth:`_save` for a card play, the common action, kept lean: only the lists a play
-        changes in place are copied, those of the trick's and the hand's end when it ends
-        them, the belote claims and the shown cards when they may change (see _play)."""
-        self._undo = (len(self._log) - 1, self._undo, self.__dict__.copy())
-        self.hands = self.hands[:]
-        self.trick = self.trick[:]
-        if len(self.trick) == self.players - 1:  # the trick ends: _finish_trick, _score_hand
-            self.trick_history = self.trick_history[:]
-            self.card_points = self.card_points[:]
-            self.tricks_won = self.tricks_won[:]
-            self.totals = self.totals[:]
-        if self._claims:
-            self._claims = [claim[:] for claim in self._claims]
-            self.belote_said = self.belote_said[:]
-            self.belote_points = self.belote_points[:]
-        if self._counted:
-            self.shown_cards = self.shown_cards[:]
+        save_play(self)
 
     def clone(self) -> Game:
         other = Game.__new__(Game)
@@ -913,30 +856,9 @@ class Game:
         return list(self._log)
 
     def undo(self) -> None:
-        """Take back the last deal or action, in constant time: each deal and action pushed
-        a snapshot of the game before it (python-chess's move stack).  Where the stack does
-        not reach (a game unpickled or resampled), the log is replayed once to rebuild it."""
-        if not self._log:
-            raise IllegalActionError("nothing to undo")
-        target = len(self._log) - 1
-        node = self._undo
-        if node is None or node[0] != target:
-            node = self._replayed(target + 1)._undo
-            assert node is not None and node[0] == target
-        # What the game changes in place from here on is copied first (_push, _save): the
-        # snapshot's own lists stay as they are, for the clones that share it.
-        if len(node) == 3:  # the whole game
-            log, cache = self._log, self._resample_cache
-            state = self.__dict__
-            state.clear()
-            state.update(node[2])
-            self._log, self._resample_cache = log, cache
-        elif len(node) == 5:  # a bid that did not end the bidding (_push)
-            _, _, self.bids, self.bid_history, self._mask_cache = node
-        else:  # a card that did not end its trick (_push)
-            _, _, self.hands, self.played, self.trick, self.to_play, self._mask_cache = node
-        self._log.pop()
-        self._undo = node[1]
+        """Take back the last deal or action, in constant time (:func:`belote.engine.
+        history.undo`)."""
+        undo(self)
 
     def _replayed(self, length: int) -> Game:
         """A new game through the first ``length`` entries of the log, its undo stack whole."""

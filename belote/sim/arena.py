@@ -35,6 +35,22 @@ other line.  A plain name is a side of two copies of that bot.
 **Who sits where** is public: before each hand every player with a ``meet(seats)`` method
 (:mod:`belote.ai.models.table`) is told each seat's level and the level that bids for it
 (the common bidder, when set).
+
+**Learning carries across the pairs of a run.**  A player that learns from what it sees
+(the expert's seat models: a ``learned()`` method giving its state, ``go_on_from(state)``
+taking it) would forget it all with the fresh players each pair gets (their seeds are the
+pair's, above).  So the run keeps, per play order (A at North-South first, then B), per
+seat and per role (the card player, the common bidder), the last state learned there, and
+hands it to the next pair's player at that seat and order: the expert at a seat has learned
+from every earlier deal of the run.  Duplicate fairness: the two orders' players at a seat
+have learned from the same earlier deals (same decks, same dealers, in the same order),
+each at its own table; what they saw there differs only by who played which cards, which
+is what duplicate compares (a deal all passed at one table and played at the other taught
+only the latter: the expert learns from hands played out).  Bots that learn nothing play
+exactly as before (a pair's result depends on its seeds only).  The memory starts empty
+with each run; with ``workers`` > 1 each worker process keeps its own (over the chunks it
+plays), and a resumed run starts it afresh at the resumed pair: with learning bots the
+result then depends on how the pairs were split.
 """
 
 from __future__ import annotations
@@ -109,6 +125,36 @@ class SameBidder:
         if observation.phase == Phase.BIDDING:
             return self.bidder.choose(observation)
         return self.player.choose(observation)
+
+
+# What learning players carry across the pairs of a run (see the module doc): the state a
+# player's ``learned()`` gave, by (play order, seat, role: 0 the card player, 1 the bidder).
+Memory = dict[tuple[int, int, int], object]
+
+
+def _roles(player: Player) -> tuple[object, ...]:
+    """The players behind one seat: the card player, and the common bidder if any."""
+    return (player.player, player.bidder) if isinstance(player, SameBidder) else (player,)
+
+
+def _go_on(players: Sequence[Player], memory: Memory, order: int) -> None:
+    """Hand each player what its seat learned in the run's earlier pairs (after ``meet``)."""
+    for seat, player in enumerate(players):
+        for role, inner in enumerate(_roles(player)):
+            state = memory.get((order, seat, role))
+            go_on = getattr(inner, "go_on_from", None)
+            if state is not None and callable(go_on):
+                go_on(state)
+
+
+def _remember(players: Sequence[Player], memory: Memory, order: int) -> None:
+    """Keep what each player has learned, for its seat's player of the next pair."""
+    for seat, player in enumerate(players):
+        for role, inner in enumerate(_roles(player)):
+            learned = getattr(inner, "learned", None)
+            state = learned() if callable(learned) else None
+            if state is not None:
+                memory[(order, seat, role)] = state
 
 
 def _seat_players(names: Sequence[str], bidder: str | None, seeds: Sequence[int]) -> list[Player]:
@@ -298,9 +344,11 @@ def team(side: str) -> tuple[str, str]:
 
 
 def play_pair(rules: Rules, bot_a: str, bot_b: str, seed: int, index: int,
-              bidder: str | None = None) -> PairResult:
+              bidder: str | None = None, memory: Memory | None = None) -> PairResult:
     """Play duplicate pair ``index``: the same deck and dealer, A at N-S then at E-W
-    (``bot_a``, ``bot_b``: sides, see :func:`team`)."""
+    (``bot_a``, ``bot_b``: sides, see :func:`team`).  With ``memory`` (a run's), learning
+    players go on from what their seat learned in earlier pairs and leave what they learned
+    here (see the module doc)."""
     deck = pair_deck(seed, index)
     dealer = index % 4
     base = (seed * 1_000_003 + index) * 4
@@ -309,19 +357,39 @@ def play_pair(rules: Rules, bot_a: str, bot_b: str, seed: int, index: int,
     a1, a2 = team(bot_a)
     b1, b2 = team(bot_b)
 
-    def metered(names: list[str], a_seats: int) -> list[Player]:
+    def play(names: list[str], order: int) -> tuple[int, int]:
         players = _seat_players(names, bidder, seeds)
         meet_all(players, [TableSeat.bot(name, bidder) for name in names])
-        return [_Metered(p, meters[(s & 1) != a_seats]) for s, p in enumerate(players)]
+        if memory is not None:
+            _go_on(players, memory, order)
+        metered = [_Metered(p, meters[(s & 1) != order]) for s, p in enumerate(players)]
+        score = play_hand(rules, metered, deck, dealer)
+        if memory is not None:
+            _remember(players, memory, order)
+        return score
 
-    first = play_hand(rules, metered([a1, b1, a2, b2], 0), deck, dealer)
-    second = play_hand(rules, metered([b1, a1, b2, a2], 1), deck, dealer)
+    first = play([a1, b1, a2, b2], 0)
+    second = play([b1, a1, b2, a2], 1)
     return PairResult(index, dealer, first, second, meters[0], meters[1])
 
 
 def _play_chunk(rules: Rules, bot_a: str, bot_b: str, seed: int, indices: Sequence[int],
-                bidder: str | None) -> list[PairResult]:
-    return [play_pair(rules, bot_a, bot_b, seed, i, bidder) for i in indices]
+                bidder: str | None, memory: Memory | None = None) -> list[PairResult]:
+    return [play_pair(rules, bot_a, bot_b, seed, i, bidder, memory) for i in indices]
+
+
+# A worker process's memory of the run it serves (a pool lives for one run: emptied by the
+# pool's initializer when the process starts).
+_WORKER_MEMORY: Memory = {}
+
+
+def _fresh_worker_memory() -> None:
+    _WORKER_MEMORY.clear()
+
+
+def _play_chunk_in_worker(rules: Rules, bot_a: str, bot_b: str, seed: int,
+                          indices: Sequence[int], bidder: str | None) -> list[PairResult]:
+    return _play_chunk(rules, bot_a, bot_b, seed, indices, bidder, _WORKER_MEMORY)
 
 
 # ----------------------------------------------------------------------------- results
@@ -434,7 +502,8 @@ def run_arena(
     chunk ``progress(done, deals)`` is called and, with ``checkpoint``, the result so far is
     written there as JSON.  A run given a checkpoint that holds the same run (rules, bots,
     bidder, seed) resumes after its last pair.  ``workers`` > 1 plays chunks in a process
-    pool (spawned processes: each builds its own bots); the result is the same as with one.
+    pool (spawned processes: each builds its own bots); the result is the same as with one
+    for bots that learn nothing (learning ones: see the module doc).
     """
     if deals < 1:
         raise ValueError("deals must be at least 1")
@@ -465,13 +534,15 @@ def run_arena(
             progress(len(result.pairs), deals)
 
     if workers == 1 or len(chunks) <= 1:
+        memory: Memory = {}  # this run's, in this process
         for indices in chunks:
             started = time.perf_counter()
-            record(_play_chunk(rules, bot_a, bot_b, seed, indices, bidder), started)
+            record(_play_chunk(rules, bot_a, bot_b, seed, indices, bidder, memory), started)
         return result
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-        futures = [pool.submit(_play_chunk, rules, bot_a, bot_b, seed, indices, bidder)
-                   for indices in chunks]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
+                             initializer=_fresh_worker_memory) as pool:
+        futures = [pool.submit(_play_chunk_in_worker, rules, bot_a, bot_b, seed, indices,
+                               bidder) for indices in chunks]
         started = time.perf_counter()
         for future in futures:  # in order, so the result is the same as a serial run
             record(future.result(), started)

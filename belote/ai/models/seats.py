@@ -153,6 +153,10 @@ class SeatModel:
 class SeatModels:
     """The :class:`belote.engine.evidence.Evidence` of the expert: one model per seat."""
 
+    # Every term is at most 0 (a claim's penalty, a bid's log-probability): the bound lets
+    # the engine's sampler weigh by exact rejection (belote.engine.knowledge).
+    max_log_likelihood = 0.0
+
     def __init__(self, models: dict[int, SeatModel]) -> None:
         self.models = models
         self._moves_key: object = None
@@ -200,7 +204,8 @@ class SeatModels:
         """Score each seat's words and bids of the hand just played (``obs``: the last
         observation of it, every bid in; ``dealt``: the four hands as dealt, every card
         known once the hand is played out) into its tallies (:func:`.learned.hand_counts`:
-        take-or-pass hands teach the words only)."""
+        take-or-pass hands teach the discard signals only, since which five cards a seat
+        bid with is not known)."""
         self.absorb(hand_counts(obs, list(dealt), self._scored_bidder))
         self.learned_hands += 1
         log.debug("seat models: learned from hand %d", self.learned_hands)
