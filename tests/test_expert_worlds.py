@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from types import SimpleNamespace
 
 import pytest
@@ -14,13 +15,20 @@ from helpers import normal_bots_midway
 import belote.ai.expert as expert_module
 from belote.ai.expert import CONVENTIONS, ExpertBot
 from belote.ai.models import SeatModels, TableSeat
-from belote.ai.models.levels import ExpertWithoutModels
+from belote.ai.registry import make_bot
 from belote.ai.worlds import knowledge, sample_world
 from belote.engine import CHANCE, Game, Phase, seeded_deck_source
 from belote.engine.evidence import World
 from belote.engine.knowledge import MODEL_DRAWS
 from belote.engine.observation import Observation
 from belote.rules import PRESETS
+
+
+def expert_nomodel(seed: int) -> ExpertBot:
+    """The registry's no-model baseline (issue 23, item 2b)."""
+    bot = make_bot("expert-nomodel", seed)
+    assert isinstance(bot, ExpertBot)
+    return bot
 
 
 class Agrees:
@@ -64,14 +72,14 @@ def test_bidding_worlds_weighed_by_a_model_are_as_many_as_asked(
     monkeypatch.setattr(bot, "_world_model", lambda _obs: Agrees(), raising=False)
     monkeypatch.setattr(bot, "_seat_evidence", lambda _obs: SimpleNamespace(evidence=Agrees()))
     assert len(list(bot._weighed(obs, obs.ruleset, obs.seat, 32))) == 32
-    no_model = ExpertWithoutModels(1)
+    no_model = expert_nomodel(1)
     assert len(list(no_model._weighed(obs, obs.ruleset, obs.seat, 32))) == 32
 
 
 def test_each_expert_draws_with_its_one_world_model() -> None:
     game = normal_bots_midway("valdostana", 4, 1)
     obs = game.observation(game.current_player())
-    assert ExpertWithoutModels(1)._world_model(obs) is None  # the baseline: facts only
+    assert expert_nomodel(1)._world_model(obs) is None  # the baseline: facts only
     assert ExpertBot(1)._world_model(obs) is CONVENTIONS  # never told the table
     told = ExpertBot(1)
     told.meet(tuple(TableSeat.bot("normal") for _ in range(4)))
@@ -81,9 +89,9 @@ def test_each_expert_draws_with_its_one_world_model() -> None:
         assert isinstance(model, SeatModels)
 
 
-@pytest.mark.parametrize("bot_class", [ExpertWithoutModels, ExpertBot])
+@pytest.mark.parametrize("bot_class", [expert_nomodel, ExpertBot])
 def test_every_draw_site_uses_the_world_model_and_a_deadline(
-        monkeypatch: pytest.MonkeyPatch, bot_class: type[ExpertBot]) -> None:
+        monkeypatch: pytest.MonkeyPatch, bot_class: Callable[[int], ExpertBot]) -> None:
     # Reviewer: _next_world, _estimate and the fewer-seat searches always passed
     # CONVENTIONS, so "without models" still trusted the words 20:1; and no deadline.
     drawn: list[tuple[object, float | None]] = []

@@ -59,6 +59,12 @@ BOTS: dict[str, Callable[[int | None], Player]] = {
     "expert-fixed": _expert(name="expert-fixed", max_worlds=4, min_worlds=4,
                             budget_ms=600_000, hard_ms=600_000, bid_worlds=4,
                             min_bid_worlds=4, bid_budget_ms=600_000, bid_hard_ms=600_000),
+    # The room's expert and expert-w20 drawing their worlds within the facts only, deaf to
+    # who sits where and to every word said: the baselines of "the expert with its models
+    # against without" (issue 23, item 2b, docs/bots.md).
+    "expert-nomodel": _expert(name="expert-nomodel", seat_models=False),
+    "expert-w20-nomodel": _expert(name="expert-w20-nomodel", max_worlds=20, min_worlds=20,
+                                  budget_ms=600_000, hard_ms=600_000, seat_models=False),
     "normal": _heuristic("normal"),
     "easy": _easy,
     # The normal bot saying passo/aspetto, ancora/alzo and its first discard at random: the
