@@ -1,6 +1,7 @@
 """The arena's expert levels around the seat models: ``expert-w20-learned`` reads colver-bid's
 seats through the bidder learned from its auctions (no colver needed), and the levels without
-models (belote.ai.models.levels), the baseline of "the expert with its model vs without"."""
+models (``expert-nomodel``, ``expert-w20-nomodel`` in the registry), the baseline of "the
+expert with its model vs without"."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from helpers import normal_bots_midway
 from belote.ai import make_bot, plugins
 from belote.ai.expert import ExpertBot
 from belote.ai.models import TableSeat, meet_all
-from belote.ai.models.levels import ExpertW20WithoutModels, ExpertWithoutModels
 from belote.ai.models.logit_bids import colver_bidder
 from belote.ai.models.seats import KnownBidder, Learned
 from belote.bot_group import BOT_GROUP
@@ -63,14 +63,11 @@ def test_the_learned_expert_reads_colver_bids_seats_by_the_learned_bidder(
         assert isinstance(model.bids, Learned) and model.bids.bidder is colver_bidder()
 
 
-@pytest.mark.parametrize("cls, name, worlds", [
-    (ExpertWithoutModels, "expert-nomodel", 48),
-    (ExpertW20WithoutModels, "expert-w20-nomodel", 20)])
+@pytest.mark.parametrize("name, worlds", [("expert-nomodel", 48), ("expert-w20-nomodel", 20)])
 def test_the_levels_without_models_draw_within_the_facts_even_when_told_the_table(
-        cls: type[ExpertBot], name: str, worlds: int) -> None:
-    bot = make_bot(f"{cls.__module__}:{cls.__name__}", 2)  # any module:Class is a level
-    assert type(bot) is cls and bot.name == name
-    assert isinstance(bot, ExpertBot) and bot.max_worlds == worlds
+        name: str, worlds: int) -> None:
+    bot = make_bot(name, 2)
+    assert isinstance(bot, ExpertBot) and bot.name == name and bot.max_worlds == worlds
     seats = (TableSeat.bot(name),) + (TableSeat.bot("normal"),) * 3
     with_models = ExpertBot(2)
     assert meet_all([bot, with_models], seats) == 2

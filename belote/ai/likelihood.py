@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from belote.ai.heuristic import HeuristicBot
+from belote.ai.models.auction import hands_at_deal as auction_hands_at_deal
 from belote.cards import CardSet
 from belote.engine.bidding import bidding_system
 from belote.engine.obligations import legal_plays
@@ -93,11 +94,9 @@ def _tricks_seen(obs: Observation) -> list[tuple[int, tuple[int, ...]]]:
 def hands_at_deal(obs: Observation,
                   world: Sequence[CardSet]) -> tuple[CardSet, CardSet, CardSet, CardSet]:
     """The four hands as dealt, from a world's cards still in hand (``obs.seat``'s entry
-    must be its hand) and the cards each seat has played since."""
-    hands = list(world)
-    for leader, cards in _tricks_seen(obs):
-        for i, card in enumerate(cards):
-            hands[(leader + i) % 4] |= 1 << card
+    must be its hand) and the cards each seat has played since (one home:
+    :func:`belote.ai.models.auction.hands_at_deal`, for any number of seats)."""
+    hands = auction_hands_at_deal(obs, world)
     return hands[0], hands[1], hands[2], hands[3]
 
 

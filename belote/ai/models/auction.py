@@ -24,7 +24,6 @@ from belote.engine.state import Phase
 # One bid with a choice, as its bidder saw it: (seat, bid made, legal bids, bids before it)
 AuctionMove = tuple[int, int, tuple[int, ...], tuple[tuple[int, int], ...]]
 
-FIRST_CARDS = 5  # take-or-pass: the cards a seat holds during the auction
 
 
 def auction_moves(obs: Observation) -> tuple[AuctionMove, ...]:
