@@ -72,6 +72,16 @@ def test_with_no_world_accepted_the_likeliest_drawn_is_handed_out_and_counted(
     assert source.misfits == 2  # counted per world handed out
 
 
+def test_evidence_that_rules_every_world_out_still_hands_out_a_world_of_the_facts() -> None:
+    # A model that says -inf of every world must not leave the expert with no world at all.
+    _, obs = _decision()
+    info = knowledge(obs)
+    source = EvidenceWorlds(Weighs(score=float("-inf")), random.Random(4), draws=8)
+    world, accepted = source.draw(info, obs, stop=float("inf"))
+    assert not accepted and source.misfits == 1
+    assert len(world) == 4 and fits(info, world)
+
+
 @pytest.mark.parametrize("kind", ["evidence", "bid model"])
 def test_a_passed_deadline_stops_the_draws_at_the_next_check(kind: str) -> None:
     _, obs = _decision()

@@ -29,6 +29,7 @@ from typing import Protocol
 from belote.ai.likelihood import BidModel, bids_readable, hands_at_deal
 from belote.ai.worlds import ConventionEvidence, Knowledge, fits, sample_whole_world, world_of
 from belote.cards import CardSet
+from belote.engine.evidence import Evidence
 from belote.engine.evidence import World as EvidenceWorld
 from belote.engine.observation import Observation
 
@@ -55,24 +56,70 @@ class SeatEvidence(Protocol):
 CONVENTIONS = ConventionEvidence()
 
 
-class FittingWorlds:
-    """One seat's source of worlds that fit ``model``; counts its draws and misfits."""
+class KeptDeals:
+    """What :class:`FittingWorlds` and :class:`EvidenceWorlds` share: the draw limits, the
+    counters, and this hand's accepted deals, each as the World the evidence read when it
+    was accepted (as dealt, with its first packets) and the log-likelihood it had then.  At
+    a later decision a deal is offered again if it dealt each seat the cards it has played
+    since and still fits the facts, accepted with chance ``exp(now - then)`` for what was
+    said since (weighed by rejection, once, on that same World), and dropped for good
+    otherwise; a new hand forgets the last one's deals."""
 
-    def __init__(self, model: BidModel, rng: random.Random, draws: int = DRAWS,
+    def __init__(self, reweigh: Evidence, rng: random.Random, draws: int = DRAWS,
                  kept: int = KEPT) -> None:
         if draws < 1 or kept < 0:
             raise ValueError("at least one draw per world, and no negative number kept")
-        self.model = model
+        self.reweigh = reweigh
         self.rng = rng
         self.max_draws = draws
         self.max_kept = kept
         self.draws = 0  # worlds drawn in all
-        self.misfits = 0  # worlds handed out that the model did not fit
+        self.misfits = 0  # worlds handed out that were not accepted (counted and logged)
         self.key: tuple[object, ...] | None = None  # the hand the kept deals belong to
-        # this hand's fitting deals, each as the World the conventions read when it was
-        # accepted (as dealt, with its first packets) and the log-likelihood it had then:
-        # what is said later is weighed by rejection, once, on that same World
         self.deals: list[tuple[EvidenceWorld, float]] = []
+
+    def _accept(self, log_likelihood: float) -> bool:
+        return log_likelihood >= 0.0 or self.rng.random() < math.exp(log_likelihood)
+
+    def kept(self, obs: Observation, info: Knowledge) -> list[World]:
+        """This hand's accepted deals that still fit the facts and the evidence since, as
+        worlds of the cards in hand now, in random order."""
+        assert obs.seat is not None
+        # each seat's cards played this hand: a deal must have dealt them to that seat (the
+        # world's cards in hand could fit the facts with two seats' played cards swapped,
+        # and the evidence was read on the deal, not on such a world)
+        played_by = hands_at_deal(obs, [0, 0, 0, 0])
+        key = (obs.ruleset, obs.dealer, obs.seat, obs.bids, obs.hand | played_by[obs.seat])
+        if key != self.key:
+            self.key, self.deals = key, []
+            return []
+        out: list[World] = []
+        still: list[tuple[EvidenceWorld, float]] = []
+        for deal, then in self.deals:
+            if any(played_by[s] & ~deal.dealt[s] for s in range(4)):
+                continue
+            hands = tuple(obs.hand if s == obs.seat else deal.dealt[s] & ~obs.played
+                          for s in range(4))
+            if not fits(info, hands):
+                continue
+            now = self.reweigh.log_likelihood(
+                obs, EvidenceWorld(hands, deal.dealt, deal.first))
+            if now >= then or self._accept(now - then):
+                out.append(hands)
+                still.append((deal, now))
+        self.deals = still
+        self.rng.shuffle(out)
+        return out
+
+
+class FittingWorlds(KeptDeals):
+    """One seat's source of worlds that fit ``model``; counts its draws and misfits.  The
+    bots' conventions weigh its draws, and what is said later its kept deals."""
+
+    def __init__(self, model: BidModel, rng: random.Random, draws: int = DRAWS,
+                 kept: int = KEPT) -> None:
+        super().__init__(CONVENTIONS, rng, draws, kept)
+        self.model = model
 
     @staticmethod
     def applies(obs: Observation) -> bool:
@@ -81,37 +128,6 @@ class FittingWorlds:
         rules = obs.ruleset
         return (rules is not None and bids_readable(rules) and rules.players == 4
                 and bool(obs.bids))
-
-    def kept(self, obs: Observation, info: Knowledge) -> list[World]:
-        """This hand's fitting deals that still fit the cards seen, as worlds of the cards
-        in hand now, in random order.  A deal that no longer fits is dropped for good (the
-        facts of a hand only grow); a new hand forgets the last one's deals."""
-        assert obs.seat is not None
-        # each seat's cards played this hand: a deal must have dealt them to that seat (the
-        # world's cards in hand could fit the facts with two seats' played cards swapped,
-        # and the bids were fitted to the deal, not to such a world)
-        played_by = hands_at_deal(obs, [0, 0, 0, 0])
-        key = (obs.ruleset, obs.dealer, obs.seat, obs.bids, obs.hand | played_by[obs.seat])
-        if key != self.key:
-            self.key, self.deals = key, []
-            return []
-        out: list[World] = []
-        still: list[tuple[EvidenceWorld, float]] = []
-        for deal, weighed in self.deals:
-            if any(played_by[s] & ~deal.dealt[s] for s in range(4)):
-                continue
-            world = tuple(obs.hand if s == obs.seat else deal.dealt[s] & ~obs.played
-                          for s in range(4))
-            if not fits(info, world):
-                continue
-            now = CONVENTIONS.log_likelihood(obs, EvidenceWorld(world, deal.dealt, deal.first))
-            if now < weighed and self.rng.random() >= math.exp(now - weighed):
-                continue
-            out.append(world)
-            still.append((deal, now))
-        self.deals = still
-        self.rng.shuffle(out)
-        return out
 
     def draw(self, info: Knowledge, obs: Observation, stop: float) -> tuple[World, bool]:
         """A world the model fits (kept for later) and True, or the best fit of
@@ -122,14 +138,14 @@ class FittingWorlds:
         fewest = -1
         tries = 0
         for tries in range(1, self.max_draws + 1):
-            world = sample_whole_world(info, self.rng, deadline=stop, model=CONVENTIONS)
+            world = sample_whole_world(info, self.rng, deadline=stop, model=self.reweigh)
             deal = hands_at_deal(obs, world)
             misfits = self.model.misfits(obs, deal)
             self.draws += 1
             if misfits == 0:
                 if len(self.deals) < self.max_kept:
                     read = world_of(info, world, self.rng)
-                    self.deals.append((read, CONVENTIONS.log_likelihood(obs, read)))
+                    self.deals.append((read, self.reweigh.log_likelihood(obs, read)))
                 return world, True
             if fewest < 0 or misfits < fewest:
                 best, fewest = world, misfits
@@ -141,7 +157,7 @@ class FittingWorlds:
         return best, False
 
 
-class EvidenceWorlds:
+class EvidenceWorlds(KeptDeals):
     """One seat's source of worlds weighed by soft evidence (a model of the other seats,
     :class:`belote.engine.evidence.Evidence`, normalised so that a world every model agrees
     with scores 0: :class:`belote.ai.models.SeatModels`): a world drawn within the facts is
@@ -157,50 +173,13 @@ class EvidenceWorlds:
 
     def __init__(self, evidence: SeatEvidence, rng: random.Random, draws: int = DRAWS,
                  kept: int = KEPT) -> None:
-        if draws < 1 or kept < 0:
-            raise ValueError("at least one draw per world, and no negative number kept")
+        super().__init__(evidence, rng, draws, kept)
         self.evidence = evidence
-        self.rng = rng
-        self.max_draws = draws
-        self.max_kept = kept
-        self.draws = 0
-        self.misfits = 0
-        self.key: tuple[object, ...] | None = None
-        self.deals: list[tuple[EvidenceWorld, float]] = []
 
     def applies(self, obs: Observation) -> bool:
         """Whether the model has something to weigh here (four seats, a word or bid)."""
         rules = obs.ruleset
         return rules is not None and rules.players == 4 and self.evidence.reads(obs)
-
-    def _accept(self, log_likelihood: float) -> bool:
-        return log_likelihood >= 0.0 or self.rng.random() < math.exp(log_likelihood)
-
-    def kept(self, obs: Observation, info: Knowledge) -> list[World]:
-        """This hand's accepted deals that still fit the facts and the evidence since."""
-        assert obs.seat is not None
-        played_by = hands_at_deal(obs, [0, 0, 0, 0])
-        key = (obs.ruleset, obs.dealer, obs.seat, obs.bids, obs.hand | played_by[obs.seat])
-        if key != self.key:
-            self.key, self.deals = key, []
-            return []
-        out: list[World] = []
-        still: list[tuple[EvidenceWorld, float]] = []
-        for deal, then in self.deals:
-            if any(played_by[s] & ~deal.dealt[s] for s in range(4)):
-                continue
-            hands = tuple(obs.hand if s == obs.seat else deal.dealt[s] & ~obs.played
-                          for s in range(4))
-            if not fits(info, hands):
-                continue
-            now = self.evidence.log_likelihood(
-                obs, EvidenceWorld(hands, deal.dealt, deal.first))
-            if now >= then or self._accept(now - then):
-                out.append(hands)
-                still.append((deal, now))
-        self.deals = still
-        self.rng.shuffle(out)
-        return out
 
     def draw(self, info: Knowledge, obs: Observation, stop: float) -> tuple[World, bool]:
         """A world accepted by the evidence (kept for later) and True, or the likeliest of
@@ -217,7 +196,7 @@ class EvidenceWorlds:
                 if len(self.deals) < self.max_kept:
                     self.deals.append((world, ll))
                 return hands, True
-            if ll > best_ll:
+            if ll > best_ll or not best:  # never hand out no world, even at -inf
                 best, best_ll = hands, ll
             if tries % 32 == 0 and time.monotonic() >= stop:
                 break
