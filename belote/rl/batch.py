@@ -193,12 +193,7 @@ class BatchedGames:
         batch's own generator draws (seeded from ``seed``).  ``trace`` (int64, filled as far
         as it goes): every action of every rollout in order, each rollout followed by -1
         (-2 if all passed), for replays in tests."""
-        if type(n) is not int or n <= 0:
-            raise ValueError(f"n must be a positive int, not {n!r}")
-        if trace is None:
-            trace = np.zeros(0, dtype=np.int64)
-        elif trace.dtype != np.int64 or trace.ndim != 1 or not trace.flags.c_contiguous:
-            raise ValueError("trace must be a contiguous 1-d int64 array")
+        trace = rollout_trace(n, trace)
         self._k.batch_rollouts(self._st, self._rp, n, self._rng, self._rollout_sums, trace,
                                self._rollout_work, self._rollout_scores)
         means: npt.NDArray[np.float64] = self._rollout_sums / n
@@ -261,3 +256,15 @@ __all__ = [
     "check_batch_rules",
     "rule_params",
 ]
+
+
+def rollout_trace(n: object, trace: npt.NDArray[np.int64] | None) -> npt.NDArray[np.int64]:
+    """The rollouts' arguments checked (a bad one refused before any kernel runs): ``n`` a
+    positive int, ``trace`` None (then an empty one) or a contiguous 1-d int64 array."""
+    if type(n) is not int or n <= 0:
+        raise ValueError(f"n must be a positive int, not {n!r}")
+    if trace is None:
+        return np.zeros(0, dtype=np.int64)
+    if trace.dtype != np.int64 or trace.ndim != 1 or not trace.flags.c_contiguous:
+        raise ValueError("trace must be a contiguous 1-d int64 array")
+    return trace

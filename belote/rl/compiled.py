@@ -37,7 +37,14 @@ import numpy.typing as npt
 from belote.engine.search import kernels
 from belote.errors import BeloteError, IllegalActionError
 from belote.rl.actions import NUM_ACTIONS
-from belote.rl.batch import _OBS_PARTS, GOING_ON, HAND_SCORED, batch_rule_problems, rule_params
+from belote.rl.batch import (
+    _OBS_PARTS,
+    GOING_ON,
+    HAND_SCORED,
+    batch_rule_problems,
+    rollout_trace,
+    rule_params,
+)
 from belote.rl.tensors import OBSERVATION_LAYOUT, OBSERVATION_SIZE, Tensor
 from belote.rules.base import Rules
 
@@ -121,12 +128,7 @@ class CompiledGame:
         legal play; the mean score of the hand by team (team 0: seats 0 and 2).  The game
         does not move.  The twin of colver's ``Env.rollout(n)``, with the policy of
         :meth:`belote.rl.batch.BatchedGames.rollouts` (``trace`` as there)."""
-        if type(n) is not int or n <= 0:
-            raise ValueError(f"n must be a positive int, not {n!r}")
-        if trace is None:
-            trace = np.zeros(0, dtype=np.int64)
-        elif trace.dtype != np.int64 or trace.ndim != 1 or not trace.flags.c_contiguous:
-            raise ValueError("trace must be a contiguous 1-d int64 array")
+        trace = rollout_trace(n, trace)
         self._k.batch_rollouts(self._S[0], self._P[0], n, self._rollout_rng,
                                self._rollout_sums, trace, self._rollout_work,
                                self._rollout_scores)
