@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from helpers import play_every_seat_legally
 
 from belote.ai import make_bot
 from belote.ai.easy import EasyBot
 from belote.ai.expert import (
-    BID_PRIOR_SD,
+    BID_PRIOR_SHARE,
     SEAT_EXACT_TRICKS_TWO,
     WORLD_FLOOR,
     ExpertBot,
@@ -177,11 +179,33 @@ def test_a_world_gets_at_most_half_the_time_left_unless_that_is_too_little() -> 
 
 
 def test_one_world_is_enough_to_bid_its_spread_starting_from_the_prior() -> None:
-    assert _lower_bound([100.0]) == 100.0 - BID_PRIOR_SD
+    assert _lower_bound([100.0], 120.0) == 100.0 - 120.0
     # worlds that agree by chance do not look certain: the prior still counts
-    assert 0 < 100.0 - _lower_bound([100.0, 100.0]) < BID_PRIOR_SD
+    assert 0 < 100.0 - _lower_bound([100.0, 100.0], 120.0) < 120.0
     spread = [0.0, 200.0] * 20
-    assert _lower_bound(spread) < 100.0 - 0.9 * 100.0 / len(spread) ** 0.5
+    assert _lower_bound(spread, 120.0) < 100.0 - 0.9 * 100.0 / len(spread) ** 0.5
+
+
+def test_the_best_of_many_candidates_must_clear_a_higher_bar() -> None:
+    # the expected best of K noisy averages lies sqrt(2 ln K) standard errors above its truth
+    one = _lower_bound([100.0], 120.0, choices=1)
+    two = _lower_bound([100.0], 120.0, choices=2)
+    many = _lower_bound([100.0], 120.0, choices=24)
+    assert one == 100.0 - 120.0  # one candidate: BID_CONFIDENCE standard errors
+    assert two == pytest.approx(100.0 - (2 * math.log(2)) ** 0.5 * 120.0)
+    assert many == pytest.approx(100.0 - (2 * math.log(24)) ** 0.5 * 120.0)
+
+
+def test_a_bids_prior_spread_follows_what_the_contract_puts_at_stake() -> None:
+    bot = ExpertBot(1)
+    classic, coinche = PRESETS["classic"], PRESETS["coinche"]
+    take = bot._stake(classic, (0, 0, 1, 0))
+    assert BID_PRIOR_SHARE * take == pytest.approx(120.0, abs=5)  # the measured spread
+    low, high = bot._stake(coinche, (0, 80, 1, 0)), bot._stake(coinche, (0, 120, 1, 0))
+    assert take < low < high  # coinche's contract adds to the swing, and its failure costs
+    # a contro doubles the contract's part of the swing, for either team's seat
+    assert bot._stake(coinche, (0, 100, 2, 1)) > bot._stake(coinche, (0, 100, 1, 1)) + 90
+    assert bot._stake(coinche, (0, 100, 1, 1)) == bot._stake(coinche, (0, 100, 1, 0))
 
 
 def test_with_fewer_seats_a_card_without_time_is_estimated_and_two_players_open_at_once(

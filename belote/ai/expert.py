@@ -72,14 +72,19 @@ BID_DRAWS = 50
 # in the bid's time: half the mean cost of 4 points, a tenth of the tail): the sampling's
 # own noise is far larger.
 BID_TOLERANCE = 10
-# A bid's average over worlds counts less BID_CONFIDENCE standard errors (see _lower_bound);
-# the spread is believed BID_PRIOR_SD until the worlds say otherwise, as if BID_PRIOR_WORLDS
-# worlds had shown it, so that one world is enough to bid (a busy room's deadline) and a
-# few worlds that agree by chance do not look certain.  The prior is the spread measured on
-# the bids of classic and italian (median standard deviation over 16 worlds, docs/bots.md),
-# not tuned.
+# A bid's average over worlds counts less BID_CONFIDENCE standard errors (see _lower_bound),
+# more when it is the best of several candidates (the expected best of K noisy averages
+# sits sqrt(2 ln K) standard errors above its truth: the winner's curse).  The spread is
+# believed proportional to what the contract puts at stake (BID_PRIOR_SHARE of the score
+# swing between taking nearly every point and nearly none, see ExpertBot._stake) until the
+# worlds say otherwise, as if BID_PRIOR_WORLDS worlds had shown it, so that one world can
+# be enough to bid (a busy room's deadline) and a few worlds that agree by chance do not
+# look certain.  The share is measured, not tuned: the standard deviation over 16 worlds of
+# a candidate's difference with passing (median 119 points on classic's and italian's bids,
+# 217 on coinche's, 12 deals each, seed 21) over the stake (152 in classic, 231..271 for
+# coinche's 80..120 contracts), docs/bots.md.
 BID_CONFIDENCE = 1.0
-BID_PRIOR_SD = 120.0
+BID_PRIOR_SHARE = 0.8
 BID_PRIOR_WORLDS = 2
 # Solving times of sampled worlds vary a hundredfold (a first trick: 15 ms at the median,
 # 0.5 s at the worst), so under a deadline no world may take more than WORLD_SHARE of the
@@ -234,16 +239,17 @@ def world_time(left: float) -> float:
     return left if left * WORLD_SHARE <= WORLD_FLOOR else WORLD_SHARE * left
 
 
-def _lower_bound(values: list[float]) -> float:
-    """The mean less BID_CONFIDENCE standard errors: with the few worlds a bid's deadline
-    allows, the best of several noisy averages is too often a lucky one (the winner's
-    curse); a bid must beat passing by the margin with some confidence.  The variance
-    starts from the prior (BID_PRIOR_SD over BID_PRIOR_WORLDS), so one world is enough."""
+def _lower_bound(values: list[float], prior_sd: float, choices: int = 1) -> float:
+    """The mean less standard errors: BID_CONFIDENCE of them, sqrt(2 ln ``choices``) when
+    that is more (with the few worlds a bid's deadline allows, the best of ``choices``
+    noisy averages is too often a lucky one: the winner's curse).  The variance starts from
+    the prior (``prior_sd`` over BID_PRIOR_WORLDS), so one world can be enough."""
     n = len(values)
     mean = sum(values) / n
     squares = sum((v - mean) ** 2 for v in values)
-    var = (squares + BID_PRIOR_WORLDS * BID_PRIOR_SD ** 2) / (n - 1 + BID_PRIOR_WORLDS)
-    return mean - BID_CONFIDENCE * math.sqrt(var / n)
+    var = (squares + BID_PRIOR_WORLDS * prior_sd ** 2) / (n - 1 + BID_PRIOR_WORLDS)
+    z = max(BID_CONFIDENCE, math.sqrt(2 * math.log(choices))) if choices > 1 else BID_CONFIDENCE
+    return mean - z * math.sqrt(var / n)
 
 
 # How each of the expert's ways to decide (``ExpertBot.last_method``) is told to the room.
@@ -723,8 +729,14 @@ class ExpertBot:
             return A.TAKE  # jack oblige
         # each candidate's gain over passing world by world, less what it must beat by
         gains = {a: [v - self._margin(a) for v in d] for a, d in diffs.items()}
-        best = max(gains, key=lambda a: _lower_bound(gains[a]))
-        chosen = best if _lower_bound(gains[best]) > 0 else None  # None: pass
+        spread = {a: BID_PRIOR_SHARE * self._stake(rules, candidates[a]) for a in candidates}
+        choices = len(gains)
+
+        def bound(action: int) -> float:
+            return _lower_bound(gains[action], spread[action], choices)
+
+        best = max(gains, key=bound)
+        chosen = best if bound(best) > 0 else None  # None: pass
         # The heuristic's bid is the prior: the worlds overturn it only when they say with
         # the same confidence that the other choice is better (few worlds, as in a busy
         # room, are noisier than the heuristic's judgement; many worlds decide alone).
@@ -737,7 +749,9 @@ class ExpertBot:
         zeros = [0.0] * len(gains[best])
         ours, theirs = (zeros if chosen is None else gains[chosen],
                         zeros if prior_pass else gains[prior])
-        if _lower_bound([a - b for a, b in zip(ours, theirs, strict=True)]) > 0:
+        at_stake = max(spread[a] for a in (chosen, prior) if a in spread)
+        paired = [a - b for a, b in zip(ours, theirs, strict=True)]
+        if _lower_bound(paired, at_stake, choices) > 0:
             return self._pass_word(obs) if chosen is None else chosen
         self.bids_kept += 1
         return prior
@@ -745,6 +759,20 @@ class ExpertBot:
     def _margin(self, action: int) -> float:
         """What a candidate must gain over passing, on average, to be worth bidding."""
         return self.bid_margin + (DOUBLE_MARGIN if action in (A.CONTRO, A.SURCONTRO) else 0.0)
+
+    def _stake(self, rules: Rules, candidate: tuple[int, int, int, int]) -> float:
+        """Half the swing of our score between the taking team making all but 10 of the
+        hand's points and only 10: how far one world's value of ``candidate`` (trump,
+        level, multiplier, taking team) can fall from another's."""
+        trump, level, mult, taker_team = candidate
+        total = hand_total(rules, trump)
+        us = taker_team  # the swing is the same seen from either team
+
+        def ours(taker_points: int) -> float:
+            team0 = taker_points if taker_team == 0 else total - taker_points
+            return self._contract_score(rules, team0, us, taker_team, trump, level, mult)
+
+        return abs(ours(total - 10) - ours(10)) / 2
 
     def _pass_word(self, obs: Observation) -> int:
         legal = obs.legal_actions
