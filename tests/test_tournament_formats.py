@@ -51,7 +51,8 @@ def play_round(t: Tournament, rng: random.Random, totals: object = None) -> None
         if game.bye:
             continue
         a = rng.randrange(0, 1400) if totals is None else 1200
-        both = [1500 + rng.randrange(0, 200), a]
+        # The winner past the target by less than a hand (issue 24: plausible totals only).
+        both = [t.s.target + rng.randrange(0, 200), a]
         rng.shuffle(both)
         t.do(Event("result", {"game": game.id, "totals": both, "source": "entry"}))
     t.do(Event("closed", {"round": t.current.number}))

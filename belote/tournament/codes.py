@@ -14,10 +14,23 @@ Codes are drawn with :mod:`secrets` from 31 characters that cannot be misread (n
 1/I/L): 8 of them, about 40 bits, compared in constant time (:func:`seat_of`); the room
 limits the wrong ones per session, per game from an address and per address.  A code names a
 place (side, seat in the side), never a name: names repeat (two pairs may each have a Marco).
+
+**Side codes** (the table card's short code, issue 24): each side of a game also has a code
+of 6 characters (about 30 bits, same alphabet), printed once per side on the table card
+with its QR code, for a table that plays with real cards: it opens that table's score entry
+for that side, and the *other* side's code (or seat code, or bound account) is what confirms
+what one side entered.  It is not stored: it is a digest of the side's seat codes
+(:func:`side_code`), so every game that has seat codes has side codes, old logs included, and
+a substitution that gives a player a new seat code gives the side a new side code too (the
+replaced player's stops working).  It cannot be turned back into a seat code, so it takes
+no seat at an online table: a seat code still does (a seat code also opens its side's score
+entry).  Shorter than a seat code, since it only scores a game, and guesses are limited per
+game (20 in 10 minutes at an address: a day of guessing finds one in about 10**-5).
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import re
 import secrets
@@ -28,6 +41,7 @@ from belote.tournament.model import Entrant, Game
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 LENGTH = 8
 CODE = re.compile(f"[{ALPHABET}]{{{LENGTH}}}")
+SIDE_LENGTH = 6
 
 
 def new_code() -> str:
@@ -40,8 +54,36 @@ def normalise(text: str) -> str:
 
 
 def shown(code: str) -> str:
-    """A code as printed: two groups of four ("ABCD-EFGH")."""
-    return f"{code[:4]}-{code[4:]}"
+    """A code as printed: two groups ("ABCD-EFGH"; a side code "ABC-DEF")."""
+    half = len(code) // 2
+    return f"{code[:half]}-{code[half:]}"
+
+
+def side_code(game: Game, side: int) -> str:
+    """The short code of ``side`` of ``game`` ("" before the game has seat codes): a digest
+    of the side's seat codes, in the codes' alphabet."""
+    if side >= len(game.codes) or not game.codes[side]:
+        return ""
+    digest = hashlib.sha256(("side:" + ":".join(game.codes[side])).encode()).digest()
+    number = int.from_bytes(digest[:16], "big")
+    out = []
+    for _ in range(SIDE_LENGTH):
+        number, index = divmod(number, len(ALPHABET))
+        out.append(ALPHABET[index])
+    return "".join(out)
+
+
+def side_of(game: Game, typed: str) -> int | None:
+    """The side whose side code or seat code is ``typed``, or None; every code of the game
+    is compared in constant time."""
+    seat = seat_of(game, typed)
+    wanted = normalise(typed).encode()
+    found = None
+    for side in range(len(game.codes)):
+        code = side_code(game, side)
+        if code and hmac.compare_digest(code.encode(), wanted):
+            found = side
+    return seat[0] if seat is not None else found
 
 
 def fresh_codes(lineup: Any, before: tuple[tuple[str, ...], ...] = (),

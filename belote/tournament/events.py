@@ -20,10 +20,27 @@ Event kinds and their data:
 ``result``     ``game``, ``totals``, ``source``
 ``corrected``  ``game``, ``totals``, ``reason``, ``was`` (the totals it replaced)
 ``adjusted``   ``subject``, ``points``, ``reason``
-``hand``       ``game``, ``row``: one hand entered at a table playing with real cards (the
-               scorekeeper's CSV columns); the hand that ends the game records its result
-``unhand``     ``game``: the last hand taken back, never past a recorded result (only an
-               organiser changes a result: ``corrected``, with a reason)
+``hand``       ``game``, ``row``, ``side``: one hand entered at a table playing with real
+               cards (the scorekeeper's CSV columns; ``row["hand"]``: the hand number the
+               scorer meant, so that a second entry of that hand is refused, or ignored when
+               identical); ``side`` (0, 1): the side of the player who entered it, pending
+               until the other side confirms (:mod:`.claims`); no ``side``: an organiser's
+               entry (or an older log's), which counts at once.  The hand that ends the
+               game's confirmed hands records its result
+``unhand``     ``game``, ``side``: the last hand taken back, never past a recorded result
+               (only an organiser changes a result: ``corrected``, with a reason); with a
+               ``side``, only that side's own pending hand
+``totals``     ``game``, ``totals``, ``side``: final totals typed by a player of ``side`` at
+               the score entry, pending until the other side confirms (then the result,
+               source ``entry``)
+``confirmed``  ``game``, ``side``, ``hands``, ``totals``: a player of ``side`` confirms the
+               other side's pending hands and totals as they saw them (``hands``: the count
+               of the game's hands, ``totals``: the pending totals or null); they count now
+``disputed``   ``game``, ``side``, ``hands``, ``totals``, ``reason``: the other side
+               disputes them instead: they go to the organiser's queue
+``resolved``   ``game``, ``accept``, ``reason``: an organiser decides what was pending or
+               disputed: accepted (it counts), or rejected (the pending hands and totals are
+               dropped, the table enters them again)
 ``closed``     ``round``
 =============  ==============================================================================
 """
@@ -36,6 +53,7 @@ from typing import Any
 from belote.rules import PRESETS
 from belote.scorekeeper import ScoreSheet, parse_row
 from belote.text import TextError, clean_text
+from belote.tournament.claims import Claim, Pending
 from belote.tournament.codes import valid_codes
 from belote.tournament.formats import TournamentFormat, find_format
 from belote.tournament.model import (
@@ -93,6 +111,8 @@ class Tournament:
     adjustments: list[Adjustment] = field(default_factory=list)
     audit: list[AuditEntry] = field(default_factory=list)
     hands: dict[int, list[dict[str, str]]] = field(default_factory=dict)  # score entry
+    # Per game, a side's entries awaiting the other side (.claims); none: every hand counts.
+    claims: dict[int, Claim] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ reading
     @classmethod
@@ -113,7 +133,7 @@ class Tournament:
             rounds=[Round(r.number, [replace(g) for g in r.games], r.closed)
                     for r in self.rounds],
             adjustments=list(self.adjustments), audit=list(self.audit),
-            hands={k: list(v) for k, v in self.hands.items()})
+            hands={k: list(v) for k, v in self.hands.items()}, claims=dict(self.claims))
 
     @property
     def s(self) -> Settings:
@@ -170,12 +190,41 @@ class Tournament:
         return " & ".join(self.entrants[e].name for e in side)
 
     def sheet(self, game_id: int) -> ScoreSheet:
-        """The score sheet of a game played with real cards, from its entered hands."""
+        """The score sheet of a game played with real cards, from its confirmed hands (the
+        ones that count: :mod:`.claims`)."""
+        return self._sheet_of(self.hands.get(game_id, [])[:self.counted(game_id)])
+
+    def entered_sheet(self, game_id: int) -> ScoreSheet:
+        """Every hand entered, the pending ones too (what the table sees, and what the next
+        hand follows)."""
+        return self._sheet_of(self.hands.get(game_id, []))
+
+    def _sheet_of(self, rows: list[dict[str, str]]) -> ScoreSheet:
         rules = tournament_rules(self.s)
         sheet = ScoreSheet(rules)
-        for row in self.hands.get(game_id, []):
+        for row in rows:
             sheet.add(parse_row(row, rules))
         return sheet
+
+    def counted(self, game_id: int) -> int:
+        """How many of a game's entered hands count (the first ones)."""
+        claim = self.claims.get(game_id)
+        return claim.confirmed if claim is not None else len(self.hands.get(game_id, []))
+
+    def pending_confirmations(self) -> list[Pending]:
+        """The organiser's queue: every game of an open round whose table has entries one
+        side made and the other has not confirmed (disputed or not), by game."""
+        out = []
+        for game_id, claim in sorted(self.claims.items()):
+            game = self.game(game_id)
+            if game.result is None and not self.rounds[game.round - 1].closed:
+                count = len(self.hands.get(game_id, []))
+                out.append(Pending(game, claim, tuple(range(claim.confirmed + 1, count + 1))))
+        return out
+
+    def disputes(self) -> list[Pending]:
+        """The queue's disputed lines: an organiser decides them."""
+        return [line for line in self.pending_confirmations() if line.disputed]
 
     def _sheet_result(self, game_id: int) -> None:
         try:
@@ -232,13 +281,15 @@ class Tournament:
                 raise TournamentError("already_recorded", game=game.id)
             if data.get("source") not in SOURCES:
                 raise TournamentError("bad_source")
-            data["totals"] = list(judge(self.s, data.get("totals") or [], "entry").totals)
+            data["totals"] = list(judge(self.s, data.get("totals") or [], data["source"],
+                                        plausible=True).totals)
         elif kind == "corrected":
             game = self.game(data.get("game"))
             if game.result is None or game.bye:
                 raise TournamentError("nothing_to_correct", game=game.id)
             data["reason"] = _reason(data.get("reason"))
-            data["totals"] = list(judge(self.s, data.get("totals") or [], "organiser").totals)
+            data["totals"] = list(judge(self.s, data.get("totals") or [], "organiser",
+                                        plausible=True).totals)
             data["was"] = list(game.result.totals)
         elif kind == "adjusted":
             data["reason"] = _reason(data.get("reason"))
@@ -249,22 +300,15 @@ class Tournament:
             if not isinstance(points, int) or points == 0 or abs(points) > MAX_ADJUSTMENT:
                 raise TournamentError("bad_points")
         elif kind == "hand":
-            game = self._open_game(data.get("game"))
-            if game.result is not None:
-                raise TournamentError("already_recorded", game=game.id)
-            row = {str(k): str(v) for k, v in dict(data.get("row") or {}).items()}
-            sheet = self.sheet(game.id)
-            sheet.add(parse_row(row, tournament_rules(self.s)))  # ScoreError: refused
-            if self.s.deals is not None and len(sheet.hands) > self.s.deals:
-                raise TournamentError("too_many_hands", deals=self.s.deals)
-            data["row"] = row
+            data = self._check_hand(data)
         elif kind == "unhand":
-            game = self._open_game(data.get("game"))
-            if not self.hands.get(game.id):
-                raise TournamentError("nothing_to_correct", game=game.id)
-            if game.result is not None:
-                # The scorer's undo stops at the result: an organiser corrects it.
-                raise TournamentError("result_locked", game=game.id)
+            data = self._check_unhand(data)
+        elif kind == "totals":
+            data = self._check_totals(data)
+        elif kind in ("confirmed", "disputed"):
+            data = self._check_confirmed(kind, data)
+        elif kind == "resolved":
+            data = self._check_resolved(data)
         elif kind == "closed":
             rnd = self.current
             if rnd is None or rnd.closed or data.get("round") != rnd.number:
@@ -402,14 +446,178 @@ class Tournament:
             self.adjustments.append(Adjustment(data["subject"], data["points"],
                                                data["reason"], event.by))
         elif kind == "hand":
-            self.hands.setdefault(data["game"], []).append(data["row"])
-            self._sheet_result(data["game"])
+            self._apply_hand(event)
         elif kind == "unhand":
-            self.hands[data["game"]].pop()
-            self.game(data["game"]).result = None
+            self._apply_unhand(data)
+        elif kind == "totals":
+            self._apply_totals(event)
+        elif kind in ("confirmed", "resolved"):
+            self._apply_confirmed(kind, data)
+        elif kind == "disputed":
+            self._apply_disputed(data)
         elif kind == "closed":
             self.rounds[data["round"] - 1].closed = True
         self.audit.append(AuditEntry(len(self.audit) + 1, kind, data, event.by, event.at))
+
+    # ------------------------------------------------------------------ score entry
+    # Hands and totals entered at a table playing with real cards, and their confirmation by
+    # the other side (.claims): one block, the check then the apply of each kind.
+    def _side(self, data: dict[str, Any], needed: bool = True) -> int | None:
+        side = data.get("side")
+        if side is None and not needed:
+            return None
+        if side not in (0, 1) or isinstance(side, bool):
+            raise TournamentError("bad_side")
+        return int(side)
+
+    def _scored_game(self, data: dict[str, Any]) -> Game:
+        game = self._open_game(data.get("game"))
+        if game.result is not None:
+            raise TournamentError("already_recorded", game=game.id)
+        return game
+
+    def _may_enter(self, game: Game, side: int | None) -> None:
+        """A side enters while nothing of the other side's awaits it; an organiser (no
+        side) while nothing awaits anyone (the queue first)."""
+        claim = self.claims.get(game.id)
+        if claim is None:
+            return
+        if claim.disputed:
+            raise TournamentError("disputed", table=game.table)
+        if side is None:
+            raise TournamentError("awaits_confirmation", table=game.table)
+        if side != claim.side:
+            raise TournamentError("confirm_first")
+        if claim.totals is not None:
+            raise TournamentError("totals_pending")
+
+    def _check_hand(self, data: dict[str, Any]) -> dict[str, Any]:
+        game = self._scored_game(data)
+        side = self._side(data, needed=False)
+        row = {str(k): str(v) for k, v in dict(data.get("row") or {}).items()}
+        rules = tournament_rules(self.s)
+        entry = parse_row(row, rules)  # ScoreError: refused
+        rows = self.hands.get(game.id, [])
+        if entry.number is not None and 1 <= entry.number <= len(rows):
+            # Two scorers entered the same hand: stored once.
+            stored = parse_row(rows[entry.number - 1], rules)
+            if replace(stored, number=None) == replace(entry, number=None):
+                raise TournamentError("hand_entered_same", hand=entry.number)
+            raise TournamentError("hand_entered", hand=entry.number)
+        self._may_enter(game, side)
+        sheet = self.entered_sheet(game.id)
+        sheet.add(entry)  # ScoreError: refused (a hand number ahead of the sheet, too)
+        if self.s.deals is not None and len(sheet.hands) > self.s.deals:
+            raise TournamentError("too_many_hands", deals=self.s.deals)
+        out: dict[str, Any] = {"game": game.id, "row": row}
+        if side is not None:
+            out["side"] = side
+        return out
+
+    def _apply_hand(self, event: Event) -> None:
+        data = event.data
+        rows = self.hands.setdefault(data["game"], [])
+        if data.get("side") is not None and data["game"] not in self.claims:
+            self.claims[data["game"]] = Claim(data["side"], len(rows), since=event.at)
+        rows.append(data["row"])
+        self._sheet_result(data["game"])
+
+    def _check_unhand(self, data: dict[str, Any]) -> dict[str, Any]:
+        game = self._open_game(data.get("game"))
+        rows = self.hands.get(game.id)
+        if not rows:
+            raise TournamentError("nothing_to_correct", game=game.id)
+        if game.result is not None:
+            # The scorer's undo stops at the result: an organiser corrects it.
+            raise TournamentError("result_locked", game=game.id)
+        side = self._side(data, needed=False)
+        out: dict[str, Any] = {"game": game.id}
+        if side is not None:
+            # A player takes back only their own side's hand that nobody confirmed yet.
+            claim = self.claims.get(game.id)
+            if claim is None or claim.side != side or claim.confirmed >= len(rows):
+                raise TournamentError("hand_confirmed", hand=len(rows))
+            if claim.disputed:
+                raise TournamentError("disputed", table=game.table)
+            out["side"] = side
+        return out
+
+    def _apply_unhand(self, data: dict[str, Any]) -> None:
+        game_id = data["game"]
+        rows = self.hands[game_id]
+        rows.pop()
+        self.game(game_id).result = None
+        claim = self.claims.get(game_id)
+        if claim is not None:
+            if claim.confirmed >= len(rows) and claim.totals is None:
+                del self.claims[game_id]
+            elif claim.confirmed > len(rows):
+                self.claims[game_id] = replace(claim, confirmed=len(rows))
+
+    def _check_totals(self, data: dict[str, Any]) -> dict[str, Any]:
+        game = self._scored_game(data)
+        side = self._side(data)
+        claim = self.claims.get(game.id)
+        if claim is not None:
+            if claim.disputed:
+                raise TournamentError("disputed", table=game.table)
+            if claim.side != side:
+                raise TournamentError("confirm_first")
+        totals = judge(self.s, data.get("totals") or [], "entry", plausible=True).totals
+        return {"game": game.id, "totals": list(totals), "side": side}
+
+    def _apply_totals(self, event: Event) -> None:
+        data = event.data
+        game_id = data["game"]
+        claim = self.claims.get(game_id) or Claim(
+            data["side"], len(self.hands.get(game_id, [])), since=event.at)
+        self.claims[game_id] = replace(claim, totals=(data["totals"][0], data["totals"][1]))
+
+    def _check_confirmed(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+        """A player of the other side confirms (or disputes) what stands, as they saw it."""
+        game = self._scored_game(data)
+        side = self._side(data)
+        claim = self.claims.get(game.id)
+        if claim is None:
+            raise TournamentError("nothing_pending")
+        if claim.side == side:
+            raise TournamentError("other_side_confirms")
+        if claim.disputed:
+            raise TournamentError("disputed", table=game.table)
+        seen = data.get("totals")
+        totals = None if claim.totals is None else list(claim.totals)
+        if data.get("hands") != len(self.hands.get(game.id, [])) or seen != totals:
+            raise TournamentError("pending_changed")
+        out = {"game": game.id, "side": side, "hands": data["hands"], "totals": totals}
+        if kind == "disputed":
+            text = str(data.get("reason") or "").strip()
+            out["reason"] = _reason(text) if text else ""
+        return out
+
+    def _apply_disputed(self, data: dict[str, Any]) -> None:
+        claim = self.claims[data["game"]]
+        self.claims[data["game"]] = replace(claim, dispute=data["reason"])
+
+    def _check_resolved(self, data: dict[str, Any]) -> dict[str, Any]:
+        """An organiser's decision on the queue's line (the caller checked the role)."""
+        game = self._scored_game(data)
+        if game.id not in self.claims:
+            raise TournamentError("nothing_pending")
+        accept = data.get("accept")
+        if not isinstance(accept, bool):
+            raise TournamentError("bad_form")
+        return {"game": game.id, "accept": accept, "reason": _reason(data.get("reason"))}
+
+    def _apply_confirmed(self, kind: str, data: dict[str, Any]) -> None:
+        game_id = data["game"]
+        claim = self.claims.pop(game_id)
+        if kind == "resolved" and not data["accept"]:
+            del self.hands.setdefault(game_id, [])[claim.confirmed:]
+            return
+        if claim.totals is not None:
+            self.game(game_id).result = judge(self.s, claim.totals, "entry")
+        else:
+            self._sheet_result(game_id)
 
     def do(self, event: Event) -> Event:
         """Check and apply (for a tournament kept in memory, e.g. in tests)."""

@@ -14,6 +14,8 @@ over a fixed number of deals, equal totals  house rule; a format may refuse draw
 are a draw                                  elimination: a game needs a winner)
 a bye scores the stated ``bye_points`` and  house rule (the organiser states the score); a
 counts as a win                             format may say a bye only passes the round
+typed or reported totals are plausible      issue 24: bounded by the target and what the
+                                            deals allow (:mod:`belote.tournament.plausible`)
 ==========================================  ===================================================
 """
 
@@ -23,13 +25,17 @@ from collections.abc import Sequence
 
 from belote.tournament.formats import find_format
 from belote.tournament.model import Result, Settings, Source, TournamentError
+from belote.tournament.plausible import check_plausible
 
 MAX_TOTAL = 1_000_000  # no match reaches it; keeps scores inside the store's integers
 
 
-def judge(settings: Settings, totals: Sequence[int], source: Source) -> Result:
+def judge(settings: Settings, totals: Sequence[int], source: Source, *,
+          plausible: bool = False) -> Result:
     """The :class:`Result` of a game whose sides made ``totals``; refuses impossible totals
-    (:class:`TournamentError`) with the reason."""
+    (:class:`TournamentError`) with the reason.  ``plausible``: also the bounds of
+    :mod:`belote.tournament.plausible` (every check of a new result asks for them; a stored
+    event's replay does not, so that a log written before them still loads)."""
     if len(totals) != 2:
         raise TournamentError("two_totals")
     fmt = find_format(settings.format)
@@ -48,6 +54,8 @@ def judge(settings: Settings, totals: Sequence[int], source: Source) -> Result:
         winner = None if a == b else (0 if a > b else 1)
         if winner is None and not fmt.allows_draws:
             raise TournamentError("elimination_draw")
+    if plausible:
+        check_plausible(settings, (a, b), source)
     return Result((a, b), fmt.game_scores(settings, (a, b), winner), winner, source)
 
 

@@ -279,6 +279,13 @@ def test_the_scorers_undo_stops_at_the_recorded_result(client: TestClient) -> No
     hand = ["ns", "h", "152", "10", "", "", "", ""]  # N-S 152 a hand: 1500 in 10 hands
     for _ in range(10):
         page = enter_hand(scorer, tid, 1, hand)
+    # Issue 24: the hands count once a player of the other side (N-S) confirms them.
+    assert tournament(client, tid).game(1).result is None
+    people.guest("Opponent")
+    give_code(people, "Opponent", tid, 1, codes_of(client, tid, 1)[0])
+    post(people.use("Opponent"), f"/tournaments/{tid}/games/1/entry", do="confirm",
+         hands="10", totals="")
+    page = scorer.get(f"/tournaments/{tid}/games/1/entry").text
     t = tournament(client, tid)
     assert t.game(1).result is not None and t.game(1).result.totals == (1520, 100)
     assert 'value="undo"' not in page and "Only an organiser can change it now" in page
@@ -288,7 +295,7 @@ def test_the_scorers_undo_stops_at_the_recorded_result(client: TestClient) -> No
     assert "only an organiser can change it now" in page
     t = tournament(client, tid)
     assert len(t.hands[1]) == 10 and t.game(1).result is not None
-    assert [a.kind for a in t.audit][-1] == "hand"
+    assert [a.kind for a in t.audit][-1] == "confirmed"  # issue 24; no unhand since
     # The organiser's correction, with its reason, in the audit log.
     post(people.use("Organiser"), f"/tournaments/{tid}/do/correct", game="1",
          total_a="1520", total_b="200", reason="hand 10 misread")

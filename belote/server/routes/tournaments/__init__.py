@@ -1,6 +1,7 @@
 """The tournament pages: the organisers' console (:mod:`.console`, its changes in
-:mod:`.actions`), the public standings and histories (:mod:`.public`), the seat codes
-(:mod:`.codes`) and the score entry of a table playing with real cards (:mod:`.scores`).
+:mod:`.actions`), the public standings and histories (:mod:`.public`), the seat codes,
+table cards and side codes (:mod:`.codes`) and the score entry of a table playing with real
+cards, its confirmation by the other side and the organiser's queue (:mod:`.scores`).
 
 Every change goes through the tournament's event log, which is its audit log.  Forms work
 without scripts; two small scripts only add the live standings and the check of each field
@@ -27,6 +28,10 @@ routes = [
     Route("/tournaments/{tid:id}/games/{gid:id}/entry", scores.entry_page, methods=["GET"]),
     Route("/tournaments/{tid:id}/games/{gid:id}/entry", scores.entry_post, methods=["POST"]),
     Route("/tournaments/{tid:id}/games/{gid:id}/check", scores.entry_check, methods=["GET"]),
+    Route("/tournaments/{tid:id}/table-cards", codes.table_cards, methods=["GET"]),
+    Route("/tournaments/{tid:id}/enter", codes.enter_page, methods=["GET"]),
+    Route("/tournaments/{tid:id}/enter", codes.enter_post, methods=["POST"]),
+    Route("/tournaments/{tid:id}/games/{gid:id}/resolve", scores.resolve, methods=["POST"]),
 ]
 
 __all__ = ["routes"]

@@ -1,7 +1,10 @@
-"""Seat codes: a player is identified by the code of their seat (:mod:`belote.tournament.
-codes`), never by a name typed at sign-in.  The code, given at the table (a QR code on the
-table card), lets that person score the game with real cards or take that seat at its
-online table.
+"""Seat codes and side codes: a player is identified by the code of their seat, or their
+side by the side's short code (:mod:`belote.tournament.codes`), never by a name typed at
+sign-in.  A side code (the table card's, with its QR code) opens that table's score entry
+for its side; a seat code also takes that seat at the game's online table.  The table cards
+(one page per table, a half per side) and the seat-code page and form are here, and the
+short form (``/tournaments/N/enter``: the table's number and a code) for a phone that did
+not scan the QR code.
 
 Wrong codes are counted per browser session, per game at an address and per address (the
 app's :class:`~belote.server.limits.CodeGuesses`, configured in ``Settings``): a person's
@@ -9,6 +12,9 @@ own mistakes hold them back, and other people's at the same venue do not, short 
 """
 
 from __future__ import annotations
+
+import asyncio
+import contextlib
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -21,17 +27,58 @@ from belote.server.routes.tournaments.common import (
     SESSION_CODES,
     back_to,
     game_or_404,
+    is_organiser,
+    not_organiser,
     render,
     say,
     seat_held,
+    service,
     tournament,
+    who,
 )
 from belote.server.shared import shared
-from belote.tournament.codes import seat_of
+from belote.tournament.codes import fresh_codes, seat_of, seat_of_account, shown, side_code, side_of
+from belote.tournament.events import Tournament
 from belote.tournament.model import Game, TournamentError
 from belote.tournament.text import error_text
 
 CODE_READ = 32  # characters of a typed code looked at
+SIDE_NAMES = ("N-S", "E-W")  # side 0 sits North and South, side 1 East and West
+Half = tuple[int, str, str]  # side, its code as printed, its QR code (inline SVG)
+
+
+def side_held(request: Request, tid: int, t: Tournament, game: Game) -> int | None:
+    """The side of ``game`` this person scores for: by the side code or seat code this
+    browser gave (still valid), or by the account an organiser bound to one of its players;
+    None: neither (a name proves nothing)."""
+    if session(request) is None:
+        return None
+    codes = request.session.get("tournament_codes")
+    code = codes.get(f"{tid}/{game.id}") if isinstance(codes, dict) else None
+    if isinstance(code, str) and game.codes:
+        found = side_of(game, code)
+        if found is not None:
+            return found
+    row = session(request)
+    if row is None or row.account is None:
+        return None
+    seat = seat_of_account(game, t.entrants, row.name_key)
+    return None if seat is None else seat[0]
+
+
+def typed_side(request: Request, tid: int, game: Game, typed: str) -> int | None:
+    """The side whose code was typed (a side code or a seat code), counted against the
+    wrong-code limits as the seat-code form is; raises ``code_guesses`` when the limit holds
+    this person back, and None for a wrong code."""
+    row = session(request)
+    client, guesses = address(request), shared(request).limits.seat_codes
+    narrow = (f"session:{row.id if row else client}", f"game:{tid}/{game.id}@{client}")
+    if guesses.refused(client, *narrow) is not None:
+        raise TournamentError("code_guesses")
+    side = side_of(game, typed[:CODE_READ]) if game.codes else None
+    if side is None:
+        guesses.wrong(client, *narrow)
+    return side
 
 
 async def code_page(request: Request) -> Response:
@@ -40,15 +87,16 @@ async def code_page(request: Request) -> Response:
     # Table cards printed before the code moved to the fragment carry ``?c=``.
     typed = str(request.query_params.get("c", ""))[:CODE_READ]
     return await render(request, "tournament_code.html", tid=tid, tour=t, game=game,
-                        typed=typed, seat=seat_held(request, tid, t, game), seats=SEATS)
+                        typed=typed, seat=seat_held(request, tid, t, game), seats=SEATS,
+                        side=side_held(request, tid, t, game), sides=SIDE_NAMES)
 
 
-def _remember(request: Request, tid: int, game: Game, seat: tuple[int, int]) -> None:
-    """Keep the seat's code in this browser's session (the latest few games')."""
+def _remember(request: Request, tid: int, game: Game, code: str) -> None:
+    """Keep the seat's or side's code in this browser's session (the latest few games')."""
     codes = request.session.get("tournament_codes")
     codes = dict(codes) if isinstance(codes, dict) else {}
     codes.pop(f"{tid}/{game.id}", None)
-    codes[f"{tid}/{game.id}"] = game.codes[seat[0]][seat[1]]
+    codes[f"{tid}/{game.id}"] = code
     request.session["tournament_codes"] = dict(list(codes.items())[-SESSION_CODES:])
 
 
@@ -56,30 +104,99 @@ async def code_post(request: Request) -> Response:
     tid, t = await tournament(request)
     data = await read_form(request)
     game = game_or_404(t, request)
+    return _give_code(request, tid, t, game, str(data.get("code", "")),
+                      f"/tournaments/{tid}/games/{game.id}/code")
+
+
+def _give_code(request: Request, tid: int, t: Tournament, game: Game, typed: str,
+               here: str) -> Response:
+    """A seat code or a side code given for ``game``: kept in the session, said, and on
+    to the score entry (or the seat-code page, which offers the online seat)."""
     lang = language(request)
-    here = f"/tournaments/{tid}/games/{game.id}/code"
-    row = session(request)
-    if row is None:  # the code is kept with who gave it
+    if session(request) is None:  # the code is kept with who gave it
         say(request, translate(lang, "tournament.web.code_sign_in"), True)
         return back_to(here)
     # A person's own wrong codes, and those typed for this game at this address, hold
     # back only them; the address's ceiling (a flood) holds back everyone there.
-    client, guesses = address(request), shared(request).limits.seat_codes
-    narrow = (f"session:{row.id}", f"game:{tid}/{game.id}@{client}")
-    if guesses.refused(client, *narrow) is not None:
-        say(request, translate(lang, "tournament.error.code_guesses"), True)
+    try:
+        side = typed_side(request, tid, game, typed)
+    except TournamentError as error:
+        say(request, error_text(lang, error), True)
         return back_to(here)
-    seat = seat_of(game, str(data.get("code", ""))[:CODE_READ]) if game.codes else None
-    if seat is None:
-        guesses.wrong(client, *narrow)
+    if side is None:
         say(request, translate(lang, "tournament.error.bad_code"), True)
         return back_to(here)
-    _remember(request, tid, game, seat)
-    say(request, translate(lang, "tournament.web.code_ok", player=game.lineup[seat[0]][
-        seat[1]], table=game.table, round=game.round))
-    if game.table_id is not None and game.playing:
-        return back_to(here)  # the page offers the seat at the online table
+    seat = seat_of(game, typed[:CODE_READ])
+    if seat is not None:
+        _remember(request, tid, game, game.codes[seat[0]][seat[1]])
+        say(request, translate(lang, "tournament.web.code_ok", player=game.lineup[seat[0]][
+            seat[1]], table=game.table, round=game.round))
+        if game.table_id is not None and game.playing:
+            return back_to(here)  # the page offers the seat at the online table
+    else:
+        _remember(request, tid, game, side_code(game, side))
+        say(request, translate(lang, "tournament.web.side_code_ok", side=SIDE_NAMES[side],
+                               players=" & ".join(game.lineup[side]), table=game.table,
+                               round=game.round))
     return back_to(f"/tournaments/{tid}/games/{game.id}/entry")
+
+
+async def enter_page(request: Request) -> Response:
+    """The short form: a table's number and a code (a phone that did not scan)."""
+    tid, t = await tournament(request)
+    return await render(request, "tournament_enter.html", tid=tid, tour=t)
+
+
+async def enter_post(request: Request) -> Response:
+    tid, t = await tournament(request)
+    data = await read_form(request)
+    here = f"/tournaments/{tid}/enter"
+    rnd = t.current
+    number = str(data.get("table", "")).strip()
+    game = next((g for g in (rnd.games if rnd else []) if not g.bye and number.isdigit()
+                 and g.table == int(number)), None)
+    if game is None:
+        say(request, translate(language(request), "tournament.error.no_table_number",
+                               table=number[:8]), True)
+        return back_to(here)
+    return _give_code(request, tid, t, game, str(data.get("code", "")), here)
+
+
+async def table_cards(request: Request) -> Response:
+    """The table cards to print (organisers): one page per table of the current round, its
+    players, and a half per side with the side's short code and its QR code."""
+    tid, t = await tournament(request)
+    if not await is_organiser(request, tid):
+        return not_organiser(request, tid)
+    games = [g for g in (t.current.games if t.current else []) if not g.bye]
+    for game in games:
+        if not game.codes and game.playing:  # drawn before games had codes
+            with contextlib.suppress(TournamentError):  # its round closed meanwhile
+                await service(request).change(tid, "codes", {
+                    "game": game.id, "codes": fresh_codes(game.lineup)}, who(request))
+    t = await service(request).get(tid)
+    games = [g for g in (t.current.games if t.current else []) if not g.bye]
+    base = str(request.base_url).rstrip("/")
+    halves = await asyncio.to_thread(_halves, tid, games, base)
+    return await render(request, "tournament_table_cards.html", tid=tid, tour=t, games=games,
+                        halves=halves, sides=SIDE_NAMES, enter=f"{base}/tournaments/{tid}/enter")
+
+
+def _halves(tid: int, games: list[Game], base: str) -> dict[int, list[Half]]:
+    """Per game, each side's (side, code as printed, QR code): the QR code opens the
+    game's code page with the side code in the fragment (never sent to the server)."""
+    import segno  # the server extra (README: dependencies)
+
+    out: dict[int, list[Half]] = {}
+    for game in games:
+        rows = []
+        for side in range(len(game.sides)):
+            code = side_code(game, side)
+            url = f"{base}/tournaments/{tid}/games/{game.id}/code#c={code}"
+            svg = segno.make(url, error="m").svg_inline(scale=3, omitsize=False)
+            rows.append((side, shown(code) if code else "", svg))
+        out[game.id] = rows
+    return out
 
 
 async def claim(request: Request) -> Response:

@@ -1,7 +1,11 @@
 """The score entry of a table playing with real cards: one question at a time (as
 ``belote score``), each answer checked as it is typed, the other team's trick points
-derived.  The scorer's undo stops at the recorded result: only an organiser corrects it
-(with a reason)."""
+derived, or the final totals typed from a paper sheet.  What a player enters is pending
+until a player of the other side confirms it (on their own phone, or on this one with their
+code) or disputes it; the organiser's queue resolves disputes and what is left unconfirmed
+(:mod:`belote.tournament.claims`).  An organiser's entry counts at once.  The scorer's undo
+takes back only their side's pending hand and stops at the recorded result: only an
+organiser corrects it (with a reason)."""
 
 from __future__ import annotations
 
@@ -33,17 +37,20 @@ from belote.scorekeeper import (
     steps,
 )
 from belote.server.routes.common import language, read_form, session
+from belote.server.routes.tournaments.codes import SIDE_NAMES, side_held, typed_side
 from belote.server.routes.tournaments.common import (
     back_to,
+    form_int,
     game_or_404,
     is_organiser,
+    not_organiser,
     render,
     say,
-    seat_held,
     service,
     tournament,
     who,
 )
+from belote.tournament.claims import Claim
 from belote.tournament.events import Tournament
 from belote.tournament.model import Game, TournamentError
 from belote.tournament.sheets import tournament_rules
@@ -90,14 +97,39 @@ def derived(t: Tournament, values: dict[str, Any]) -> int | None:
     return max(0, total - int(values["tricks_ns"]))
 
 
-async def may_score(request: Request, tid: int, t: Tournament, game: Game) -> bool:
-    """The table's scorer: an organiser, or one of the game's seated players, known by
-    the seat code they gave or the account bound to them (a name typed at sign-in is no
-    proof of who one is)."""
+async def scorer(request: Request, tid: int, t: Tournament,
+                 game: Game) -> tuple[bool, int | None]:
+    """Whether this person may score ``game``, and for which side: a player of the game,
+    known by the side or seat code they gave or the account bound to them (a name typed at
+    sign-in is no proof of who one is), enters for their side; an organiser with no code,
+    for none (it counts at once)."""
     if session(request) is None:
-        return False
-    return (seat_held(request, tid, t, game) is not None
-            or await is_organiser(request, tid))
+        return False, None
+    side = side_held(request, tid, t, game)
+    if side is not None:
+        return True, side
+    return await is_organiser(request, tid), None
+
+
+async def may_score(request: Request, tid: int, t: Tournament, game: Game) -> bool:
+    return (await scorer(request, tid, t, game))[0]
+
+
+def _span(numbers: tuple[int, ...] | list[int]) -> str:
+    return "" if not numbers else (str(numbers[0]) if len(numbers) == 1
+                                   else f"{numbers[0]}–{numbers[-1]}")
+
+
+def _pending_text(lang: str, claim: Claim, numbers: list[int]) -> str:
+    """What awaits the other side, in words."""
+    parts = []
+    if numbers:
+        parts.append(translate(lang, "tournament.web.pending_hands", hands=_span(numbers)))
+    if claim.totals is not None:
+        parts.append(translate(lang, "tournament.web.pending_totals", ns=claim.totals[0],
+                               ew=claim.totals[1]))
+    return translate(lang, "tournament.web.pending", side=SIDE_NAMES[claim.side],
+                     other=SIDE_NAMES[1 - claim.side], what="; ".join(parts))
 
 
 async def entry_page(request: Request) -> Response:
@@ -107,7 +139,13 @@ async def entry_page(request: Request) -> Response:
     texts: dict[str, str] = entry_state(request, tid, game)["answers"]
     values = parsed(t, texts)
     rules = tournament_rules(t.s)
-    sheet = t.sheet(game.id)
+    sheet = t.entered_sheet(game.id)
+    counted = t.counted(game.id)
+    may_enter, side = await scorer(request, tid, t, game)
+    claim = t.claims.get(game.id) if game.result is None else None
+    numbers = [h.number for h in sheet.hands[counted:]]
+    blocked = claim is not None and (claim.disputed or side != claim.side
+                                     or claim.totals is not None)
     asked = steps(rules, values.get("trump"))
     step = asked[len(texts)] if len(texts) < len(asked) else None
     prefill = ""
@@ -117,16 +155,26 @@ async def entry_page(request: Request) -> Response:
         if other is not None:
             prefill = str(other)
             hint = translate(lang, "tournament.web.derived", points=other)
+    number = entry_state(request, tid, game).get("number") or sheet.next_number
     return await render(request, "tournament_entry.html", tid=tid, tour=t, game=game,
-                        sheet=sheet, step=step, answered=len(texts),
-                        question=question(rules, step, sheet.next_number, lang) if step else "",
-                        prefill=prefill, hint=hint,
-                        may_enter=await may_score(request, tid, t, game),
-                        hands=[(h.number, h.scores, h.totals) for h in sheet.hands])
+                        sheet=sheet, step=None if blocked or sheet.finished else step,
+                        answered=len(texts), number=number,
+                        question=question(rules, step, number, lang) if step else "",
+                        prefill=prefill, hint=hint, may_enter=may_enter, side=side,
+                        sides=SIDE_NAMES, claim=claim,
+                        pending=_pending_text(lang, claim, numbers) if claim else "",
+                        # the same phone confirms with a code of the other side
+                        needs_code=claim is not None and side in (None, claim.side),
+                        may_undo=may_enter and bool(sheet.hands) and (
+                            side is None or (claim is not None and claim.side == side
+                                             and bool(numbers) and not claim.disputed)),
+                        hands=[(h.number, h.scores, h.totals, h.number > counted)
+                               for h in sheet.hands])
 
 
 async def _answer(request: Request, tid: int, t: Tournament, game: Game,
-                  texts: dict[str, str], data: FormData) -> dict[str, str]:
+                  texts: dict[str, str], data: FormData, number: int,
+                  side: int | None) -> dict[str, str]:
     """The next question's answer taken; the hand recorded once all are answered.  Returns
     the answers kept (none once recorded; those before the first field at fault when the
     hand is refused)."""
@@ -140,10 +188,10 @@ async def _answer(request: Request, tid: int, t: Tournament, game: Game,
     asked = steps(rules, values.get("trump"))
     if len(texts) < len(asked):
         return texts
-    row = entry_row(_entry(values), rules)
+    row = entry_row(_entry(values, number), rules)
     try:
-        await service(request).change(tid, "hand", {"game": game.id, "row": row},
-                                      who(request))
+        await service(request).change(tid, "hand", {"game": game.id, "row": row,
+                                                    "side": side}, who(request))
     except ScoreError as error:
         # As `belote score`: asked again from the first field at fault.
         say(request, refusal_text(error, language(request)), True)
@@ -159,27 +207,104 @@ async def entry_post(request: Request) -> Response:
     lang = language(request)
     game = game_or_404(t, request)
     here = f"/tournaments/{tid}/games/{game.id}/entry"
-    if not await may_score(request, tid, t, game):
+    may_enter, side = await scorer(request, tid, t, game)
+    if not may_enter:
         raise HTTPException(403)
     state = entry_state(request, tid, game)
     texts: dict[str, str] = dict(state["answers"])
     what = str(data.get("do", "next"))
+    if not texts:
+        # The hand this scorer means: a second entry of it (another phone's) is refused,
+        # or stored once when identical.
+        state["number"] = _hand_number(data, t.entered_sheet(game.id).next_number)
     try:
         if what == "back":
             if texts:
                 texts.popitem()
         elif what == "undo":
             texts = {}
-            await service(request).change(tid, "unhand", {"game": game.id}, who(request))
+            await service(request).change(tid, "unhand", {"game": game.id, "side": side},
+                                          who(request))
+        elif what == "totals":
+            if side is None:  # the organiser's own form is the console's
+                raise HTTPException(403)
+            await service(request).change(tid, "totals", {
+                "game": game.id, "side": side,
+                "totals": [form_int(data, "total_ns"), form_int(data, "total_ew")]},
+                who(request))
+            say(request, translate(lang, "tournament.web.totals_pending",
+                                   other=SIDE_NAMES[1 - side]))
+        elif what in ("confirm", "dispute"):
+            await _confirm(request, tid, t, game, side, data, what)
         else:
-            texts = await _answer(request, tid, t, game, texts, data)
+            texts = await _answer(request, tid, t, game, texts, data,
+                                  int(state["number"]), side)
     except ScoreError as error:
         say(request, refusal_text(error, lang), True)
     except TournamentError as error:
-        say(request, error_text(lang, error), True)
+        if error.code == "hand_entered_same":
+            say(request, error_text(lang, error))  # done already: not a refusal
+        else:
+            say(request, error_text(lang, error), True)
+        if error.code.startswith("hand_entered"):
+            texts = {}
+    if not texts and what != "back":
+        state.pop("number", None)
     state["answers"] = texts
     request.session["tournament_entry"] = state
     return back_to(here)
+
+
+def _hand_number(data: FormData, expected: int) -> int:
+    text = str(data.get("hand", "")).strip()
+    return int(text) if text.isdigit() and 0 < int(text) < 1000 else expected
+
+
+async def _confirm(request: Request, tid: int, t: Tournament, game: Game, side: int | None,
+                   data: FormData, what: str) -> None:
+    """The other side confirms or disputes what stands: on their own phone (their side
+    is this browser's), or on the scorer's, with a code of theirs typed (checked and
+    counted as any code, never kept in this browser)."""
+    lang = language(request)
+    claim = t.claims.get(game.id)
+    typed = str(data.get("code", "")).strip()
+    if claim is not None and side in (None, claim.side):
+        if not typed:
+            raise TournamentError("code_of_other_side", other=SIDE_NAMES[1 - claim.side])
+        side = typed_side(request, tid, game, typed)
+        if side is None:
+            raise TournamentError("bad_code")
+    text = str(data.get("totals", "")).strip()
+    seen = [int(x) for x in text.split("-")] if text else None
+    change = {"game": game.id, "side": side, "hands": form_int(data, "hands"),
+              "totals": seen, "reason": str(data.get("reason", ""))}
+    if what == "confirm":
+        change.pop("reason")
+        await service(request).change(tid, "confirmed", change, who(request))
+        say(request, translate(lang, "tournament.web.confirmed_done"))
+    else:
+        await service(request).change(tid, "disputed", change, who(request))
+        say(request, translate(lang, "tournament.web.disputed_done"))
+
+
+async def resolve(request: Request) -> Response:
+    """An organiser decides a line of the queue: accept (it counts) or reject (the
+    pending entries are dropped), with a reason."""
+    tid, t = await tournament(request)
+    data = await read_form(request)
+    game = game_or_404(t, request)
+    lang = language(request)
+    if not await is_organiser(request, tid):
+        return not_organiser(request, tid)
+    try:
+        await service(request).change(tid, "resolved", {
+            "game": game.id, "accept": data.get("decision") == "accept",
+            "reason": str(data.get("reason", ""))}, who(request))
+    except TournamentError as error:
+        say(request, error_text(lang, error), True)
+    else:
+        say(request, translate(lang, "tournament.web.changed"))
+    return back_to(f"/tournaments/{tid}#queue-heading")
 
 
 async def entry_check(request: Request) -> Response:
@@ -203,10 +328,10 @@ async def entry_check(request: Request) -> Response:
                                                        "tournament.web.ok")})
 
 
-def _entry(values: dict[str, Any]) -> HandEntry:
+def _entry(values: dict[str, Any], number: int | None = None) -> HandEntry:
     return fold_belote(HandEntry(
         taker=values["taker"], trump=values["trump"], level=values.get("level", 0),
         double=values.get("double", 0), tricks=(values["tricks_ns"], values["tricks_ew"]),
         capot=values.get("capot"),
         declarations=(values.get("decl_ns", Declared()), values.get("decl_ew", Declared())),
-        belote=values.get("belote")))
+        belote=values.get("belote"), number=number))
