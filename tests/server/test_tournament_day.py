@@ -285,6 +285,7 @@ def test_the_scorers_undo_stops_at_the_recorded_result(client: TestClient) -> No
     give_code(people, "Opponent", tid, 1, codes_of(client, tid, 1)[0])
     post(people.use("Opponent"), f"/tournaments/{tid}/games/1/entry", do="confirm",
          hands="10", totals="")
+    scorer = people.use("Scorer")
     page = scorer.get(f"/tournaments/{tid}/games/1/entry").text
     t = tournament(client, tid)
     assert t.game(1).result is not None and t.game(1).result.totals == (1520, 100)
