@@ -116,10 +116,12 @@ def test_a_whole_pinasca_tournament_online_and_with_real_cards(client: TestClien
         text = enter_hand(scorer, tid, game.id, HAND)
         # Issue 24: it counts once a player of the other side confirms it, on their phone.
         assert "result is recorded" not in text and "To confirm" in text
-        opponent = register(people, f"Opponent {game.id}")
+        opponent = people.guest(f"Opponent {game.id}")  # a guest: the code is who
         post(opponent, f"/tournaments/{tid}/games/{game.id}/code", code=game.codes[1][0])
-        text = post(opponent, f"/tournaments/{tid}/games/{game.id}/entry", do="confirm",
-                    hands="2", totals="")
+        people._jars[f"Opponent {game.id}"] = opponent.cookies
+        text = post(people.use(f"Opponent {game.id}"),
+                    f"/tournaments/{tid}/games/{game.id}/entry", do="confirm", hands="2",
+                    totals="")
         assert "result is recorded" in text
     t = tournament(client, tid)
     assert {g.result.source for g in t.current.games if g.result} == {"entry"}
