@@ -25,6 +25,11 @@ Event kinds and their data:
 ``unhand``     ``game``: the last hand taken back, never past a recorded result (only an
                organiser changes a result: ``corrected``, with a reason)
 ``closed``     ``round``
+``forced``     ``round``, ``reason``, ``games``, ``tables``: the round closed by an organiser
+               although the games ``games`` (at the tables ``tables``) had no result
+               (:mod:`.missing`); they stay unplayed and count for nobody
+``clock``      ``round``, ``action`` (``start``, ``pause``, ``resume``, ``adjust``),
+               ``minutes``: the round clock (:mod:`.clock`; its time is the event's ``at``)
 =============  ==============================================================================
 """
 
@@ -36,8 +41,10 @@ from typing import Any
 from belote.rules import PRESETS
 from belote.scorekeeper import ScoreSheet, parse_row
 from belote.text import TextError, clean_text
+from belote.tournament.clock import RoundClock, check_clock, clock_after
 from belote.tournament.codes import valid_codes
 from belote.tournament.formats import TournamentFormat, find_format
+from belote.tournament.missing import Missing, missing_games, missing_tables
 from belote.tournament.model import (
     Adjustment,
     AuditEntry,
@@ -93,6 +100,7 @@ class Tournament:
     adjustments: list[Adjustment] = field(default_factory=list)
     audit: list[AuditEntry] = field(default_factory=list)
     hands: dict[int, list[dict[str, str]]] = field(default_factory=dict)  # score entry
+    clock: RoundClock | None = None  # the round clock (frozen: shared by copies)
 
     # ------------------------------------------------------------------ reading
     @classmethod
@@ -113,7 +121,8 @@ class Tournament:
             rounds=[Round(r.number, [replace(g) for g in r.games], r.closed)
                     for r in self.rounds],
             adjustments=list(self.adjustments), audit=list(self.audit),
-            hands={k: list(v) for k, v in self.hands.items()})
+            hands={k: list(v) for k, v in self.hands.items()},
+            clock=self.clock)
 
     @property
     def s(self) -> Settings:
@@ -269,9 +278,13 @@ class Tournament:
             rnd = self.current
             if rnd is None or rnd.closed or data.get("round") != rnd.number:
                 raise TournamentError("no_open_round")
-            playing = [g.table for g in rnd.games if g.playing]
-            if playing:
-                raise TournamentError("still_playing", tables=", ".join(map(str, playing)))
+            missing = self.missing_games()
+            if missing:  # an organiser may force it, with a reason: ``forced``
+                raise TournamentError("still_playing", tables=missing_tables(missing))
+        elif kind == "forced":
+            data = self._check_forced(data)
+        elif kind == "clock":
+            data = self._check_clock(data, event.at)
         else:
             raise TournamentError("unknown_event", kind=kind)
         return Event(kind, data, event.by, event.at)
@@ -409,7 +422,41 @@ class Tournament:
             self.game(data["game"]).result = None
         elif kind == "closed":
             self.rounds[data["round"] - 1].closed = True
+        elif kind == "forced":
+            self._apply_forced(data)
+        elif kind == "clock":
+            self.clock = clock_after(self.clock, data, event.at)
         self.audit.append(AuditEntry(len(self.audit) + 1, kind, data, event.by, event.at))
+
+    # ------------------------------------------------------------------ the round's end
+    # (issue 24: the console's missing tables, the forced close, the round clock)
+    def missing_games(self) -> list[Missing]:
+        """The games of the open round whose result is not in (:mod:`.missing`)."""
+        return missing_games(self)
+
+    def _check_forced(self, data: dict[str, Any]) -> dict[str, Any]:
+        """An organiser closes the round although results are missing, with a reason;
+        the missing games are named in the event (they stay unplayed)."""
+        rnd = self.current
+        if rnd is None or rnd.closed or data.get("round") != rnd.number:
+            raise TournamentError("no_open_round")
+        reason = _reason(data.get("reason"))
+        missing = self.missing_games()
+        if not missing:
+            raise TournamentError("nothing_missing")
+        return {"round": rnd.number, "reason": reason,
+                "games": [m.game.id for m in missing],
+                "tables": [m.game.table for m in missing]}
+
+    def _apply_forced(self, data: dict[str, Any]) -> None:
+        for game_id in data["games"]:
+            self.game(game_id).unplayed = True
+        self.rounds[data["round"] - 1].closed = True
+
+    def _check_clock(self, data: dict[str, Any], at: str) -> dict[str, Any]:
+        rnd = self.current
+        return check_clock(self.clock, None if rnd is None or rnd.closed else rnd.number,
+                           data, at)
 
     def do(self, event: Event) -> Event:
         """Check and apply (for a tournament kept in memory, e.g. in tests)."""
