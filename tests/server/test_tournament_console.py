@@ -45,7 +45,7 @@ def test_the_console_lists_the_missing_tables_and_refreshes_them(client: TestCli
     tid = drawn(people, 3)
     org = organiser(people)
     page = org.get(f"/tournaments/{tid}").text
-    assert 'data-live="/tournaments/%d/live"' % tid in page
+    assert f'data-live="/tournaments/{tid}/live"' in page
     assert "3 tables still playing." in page and "Tables still to report" in page
     post(org, f"/tournaments/{tid}/do/result", game="2", total_a="1500", total_b="1200")
     live = org.get(f"/tournaments/{tid}/live")

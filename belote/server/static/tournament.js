@@ -29,15 +29,17 @@
   }
   function readClocks() {
     clocks = Array.from(document.querySelectorAll("[data-clock]")).map(function (el) {
-      return { el: el, round: el.dataset.clock, left: Number(el.dataset.left),
-               running: el.dataset.running === "1", since: performance.now() };
+      const c = { el: el, round: el.dataset.clock, left: Number(el.dataset.left),
+                  running: el.dataset.running === "1", since: performance.now() };
+      if (lastLeft[c.round] === undefined) { lastLeft[c.round] = c.left; }  // said from now on
+      return c;
     });
   }
   function announce(round, before, now) {
     if (!say || before === undefined) { return; }
     for (const at of SAY_AT) {
       if (before > at && now <= at) {
-        let text = at === 0 ? say.dataset.sayTime
+        const text = at === 0 ? say.dataset.sayTime
           : at === 60 ? say.dataset.sayMinute
             : say.dataset.sayMinutes.replace("{minutes}", String(at / 60));
         say.textContent = text;

@@ -17,7 +17,8 @@ from belote.server.routes.tournaments.common import render, tournament
 from belote.server.routes.tournaments.round_end import clock_view
 from belote.tournament.standings import standings
 
-PAGE_SECONDS = 10  # how long the projector shows one page of rows
+PAGE_SECONDS = 10  # how long the projector shows one page of rows (``?seconds=``: 3 to 120)
+PAGE_LIMITS = (3, 120)
 REFRESH_SECONDS = 15  # how often it reads the figures again
 
 
@@ -27,9 +28,14 @@ async def projector(request: Request) -> Response:
     rnd = t.current
     games = [g for g in rnd.games if not g.bye] if rnd is not None else []
     byes = [g for g in rnd.games if g.bye] if rnd is not None else []
+    try:
+        seconds = int(request.query_params.get("seconds", PAGE_SECONDS))
+    except ValueError:
+        seconds = PAGE_SECONDS
+    seconds = min(max(seconds, PAGE_LIMITS[0]), PAGE_LIMITS[1])
     template = ("_tournament_projector_body.html" if request.query_params.get("fragment")
                 else "tournament_projector.html")
     return await render(request, template, tid=tid, tour=t, s=t.s, lines=lines,
                         games=games, byes=byes, missing=len(t.missing_games()),
-                        clock=clock_view(t), page_seconds=PAGE_SECONDS,
+                        clock=clock_view(t), page_seconds=seconds,
                         refresh_seconds=REFRESH_SECONDS)
