@@ -11,6 +11,7 @@ import time
 
 from starlette.testclient import TestClient
 
+from belote.server.routes.tournaments.wall import natural
 from tests.server.helpers import Identities
 from tests.server.test_tournament_day import STALL_LIMIT, least_worst_stall
 from tests.server.test_tournament_http import create, post, register, tournament
@@ -297,3 +298,8 @@ def test_the_next_draw_of_200_entrants_does_not_hold_the_loop(client: TestClient
                  f"/tournaments/{drawn_at[-1]}/live"):
         stall = least_worst_stall(client, lambda _, path=path: people.use("Organiser").get(path))
         assert stall <= STALL_LIMIT, (path, stall)
+
+
+def test_the_list_by_name_reads_numbers_by_value() -> None:
+    names = ["anna 10", "Anna 2", "Bruno", "Anna 1", "anna"]
+    assert sorted(names, key=natural) == ["anna", "Anna 1", "Anna 2", "anna 10", "Bruno"]

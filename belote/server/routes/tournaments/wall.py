@@ -7,6 +7,7 @@ tables only, never a seat code."""
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass
 
 from starlette.exceptions import HTTPException
@@ -39,7 +40,14 @@ def by_name(t: Tournament, rnd: Round) -> list[NameLine]:
                 players = tuple(p for e in side for p in t.entrants[e].players)
             for player in players:
                 out.append(NameLine(player, t.side_name(side), game.table, against))
-    return sorted(out, key=lambda n: (n.player.casefold(), n.player, n.table))
+    return sorted(out, key=lambda n: (natural(n.player), n.player, n.table))
+
+
+def natural(name: str) -> tuple[tuple[int, int | str], ...]:
+    """A name's order as people read a list: letters without case, numbers by value
+    ("Anna 2" before "Anna 10")."""
+    return tuple((1, int(part)) if part.isdigit() else (0, part.casefold())
+                 for part in re.split(r"(\d+)", name) if part)
 
 
 async def wall(request: Request) -> Response:
