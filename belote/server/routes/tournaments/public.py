@@ -19,14 +19,13 @@ SHEET_ROWS = 20  # hands a printed score sheet has room for
 
 async def standings_page(request: Request) -> Response:
     tid, t = await tournament(request)
-    projector = request.query_params.get("projector") == "1"
-    if projector:  # the old projector mode's address: the projector view now
+    if request.query_params.get("projector") == "1":  # the old projector mode's address
         return back_to(f"/tournaments/{tid}/projector")
     template = ("tournament_standings_table.html" if request.query_params.get("fragment")
                 else "tournament_standings.html")
     lines = await asyncio.to_thread(standings, t)
     return await render(request, template, tid=tid, tour=t, s=t.s, lines=lines,
-                        projector=projector, organiser=await is_organiser(request, tid))
+                        organiser=await is_organiser(request, tid))
 
 
 async def history(request: Request) -> Response:
