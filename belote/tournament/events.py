@@ -42,6 +42,11 @@ Event kinds and their data:
                disputed: accepted (it counts), or rejected (the pending hands and totals are
                dropped, the table enters them again)
 ``closed``     ``round``
+``forced``     ``round``, ``reason``, ``games``, ``tables``: the round closed by an organiser
+               although the games ``games`` (at the tables ``tables``) had no result
+               (:mod:`.missing`); they stay unplayed and count for nobody
+``clock``      ``round``, ``action`` (``start``, ``pause``, ``resume``, ``adjust``),
+               ``minutes``: the round clock (:mod:`.clock`; its time is the event's ``at``)
 =============  ==============================================================================
 """
 
@@ -54,8 +59,10 @@ from belote.rules import PRESETS
 from belote.scorekeeper import ScoreSheet, parse_row
 from belote.text import TextError, clean_text
 from belote.tournament.claims import Claim, Pending
+from belote.tournament.clock import RoundClock, check_clock, clock_after
 from belote.tournament.codes import valid_codes
 from belote.tournament.formats import TournamentFormat, find_format
+from belote.tournament.missing import Missing, missing_games, missing_tables
 from belote.tournament.model import (
     Adjustment,
     AuditEntry,
@@ -113,6 +120,7 @@ class Tournament:
     hands: dict[int, list[dict[str, str]]] = field(default_factory=dict)  # score entry
     # Per game, a side's entries awaiting the other side (.claims); none: every hand counts.
     claims: dict[int, Claim] = field(default_factory=dict)
+    clock: RoundClock | None = None  # the round clock (frozen: shared by copies)
 
     # ------------------------------------------------------------------ reading
     @classmethod
@@ -133,7 +141,8 @@ class Tournament:
             rounds=[Round(r.number, [replace(g) for g in r.games], r.closed)
                     for r in self.rounds],
             adjustments=list(self.adjustments), audit=list(self.audit),
-            hands={k: list(v) for k, v in self.hands.items()}, claims=dict(self.claims))
+            hands={k: list(v) for k, v in self.hands.items()}, claims=dict(self.claims),
+            clock=self.clock)
 
     @property
     def s(self) -> Settings:
@@ -313,9 +322,13 @@ class Tournament:
             rnd = self.current
             if rnd is None or rnd.closed or data.get("round") != rnd.number:
                 raise TournamentError("no_open_round")
-            playing = [g.table for g in rnd.games if g.playing]
-            if playing:
-                raise TournamentError("still_playing", tables=", ".join(map(str, playing)))
+            missing = self.missing_games()
+            if missing:  # an organiser may force it, with a reason: ``forced``
+                raise TournamentError("still_playing", tables=missing_tables(missing))
+        elif kind == "forced":
+            data = self._check_forced(data)
+        elif kind == "clock":
+            data = self._check_clock(data, event.at)
         else:
             raise TournamentError("unknown_event", kind=kind)
         return Event(kind, data, event.by, event.at)
@@ -457,6 +470,10 @@ class Tournament:
             self._apply_disputed(data)
         elif kind == "closed":
             self.rounds[data["round"] - 1].closed = True
+        elif kind == "forced":
+            self._apply_forced(data)
+        elif kind == "clock":
+            self.clock = clock_after(self.clock, data, event.at)
         self.audit.append(AuditEntry(len(self.audit) + 1, kind, data, event.by, event.at))
 
     # ------------------------------------------------------------------ score entry
@@ -618,6 +635,35 @@ class Tournament:
             self.game(game_id).result = judge(self.s, claim.totals, "entry")
         else:
             self._sheet_result(game_id)
+    # ------------------------------------------------------------------ the round's end
+    # (issue 24: the console's missing tables, the forced close, the round clock)
+    def missing_games(self) -> list[Missing]:
+        """The games of the open round whose result is not in (:mod:`.missing`)."""
+        return missing_games(self)
+
+    def _check_forced(self, data: dict[str, Any]) -> dict[str, Any]:
+        """An organiser closes the round although results are missing, with a reason;
+        the missing games are named in the event (they stay unplayed)."""
+        rnd = self.current
+        if rnd is None or rnd.closed or data.get("round") != rnd.number:
+            raise TournamentError("no_open_round")
+        reason = _reason(data.get("reason"))
+        missing = self.missing_games()
+        if not missing:
+            raise TournamentError("nothing_missing")
+        return {"round": rnd.number, "reason": reason,
+                "games": [m.game.id for m in missing],
+                "tables": [m.game.table for m in missing]}
+
+    def _apply_forced(self, data: dict[str, Any]) -> None:
+        for game_id in data["games"]:
+            self.game(game_id).unplayed = True
+        self.rounds[data["round"] - 1].closed = True
+
+    def _check_clock(self, data: dict[str, Any], at: str) -> dict[str, Any]:
+        rnd = self.current
+        return check_clock(self.clock, None if rnd is None or rnd.closed else rnd.number,
+                           data, at)
 
     def do(self, event: Event) -> Event:
         """Check and apply (for a tournament kept in memory, e.g. in tests)."""

@@ -120,6 +120,9 @@ class Game:
     codes: tuple[tuple[str, ...], ...] = ()
     result: Result | None = None
     table_id: int | None = None  # the room's table playing it online
+    # Left without a result when an organiser forced its round closed (the ``forced``
+    # event): not played, it counts for nobody.
+    unplayed: bool = False
 
     @property
     def bye(self) -> bool:

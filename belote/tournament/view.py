@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from belote.tournament.claims import Claim
 from belote.tournament.model import Adjustment, Entrant, Game, Round, Settings
 
 
@@ -18,6 +19,7 @@ class TournamentView(Protocol):
     entrants: dict[int, Entrant]
     rounds: list[Round]
     adjustments: list[Adjustment]
+    claims: dict[int, Claim]  # score entries awaiting the other side (.claims)
 
     @property
     def s(self) -> Settings:

@@ -1,7 +1,9 @@
 """The tournament pages: the organisers' console (:mod:`.console`, its changes in
-:mod:`.actions`), the public standings and histories (:mod:`.public`), the seat codes,
-table cards and side codes (:mod:`.codes`) and the score entry of a table playing with real
-cards, its confirmation by the other side and the organiser's queue (:mod:`.scores`).
+:mod:`.actions`; the end of a round and the round clock in :mod:`.round_end`), the public
+standings and histories (:mod:`.public`), the projector view (:mod:`.projector`), the wall
+lists of a round (:mod:`.wall`), the seat codes, table cards and side codes (:mod:`.codes`)
+and the score entry of a table playing with real cards, its confirmation by the other side
+and the organiser's queue (:mod:`.scores`).
 
 Every change goes through the tournament's event log, which is its audit log.  Forms work
 without scripts; two small scripts only add the live standings and the check of each field
@@ -10,7 +12,15 @@ as it is typed.
 
 from starlette.routing import Route
 
-from belote.server.routes.tournaments import codes, console, public, scores
+from belote.server.routes.tournaments import (
+    codes,
+    console,
+    projector,
+    public,
+    round_end,
+    scores,
+    wall,
+)
 
 routes = [
     Route("/tournaments", console.index, methods=["GET"]),
@@ -18,6 +28,9 @@ routes = [
     Route("/tournaments/{tid:id}", console.console, methods=["GET"]),
     Route("/tournaments/{tid:id}/do/{action}", console.change, methods=["POST"]),
     Route("/tournaments/{tid:id}/standings", public.standings_page, methods=["GET"]),
+    Route("/tournaments/{tid:id}/live", round_end.live, methods=["GET"]),
+    Route("/tournaments/{tid:id}/projector", projector.projector, methods=["GET"]),
+    Route("/tournaments/{tid:id}/rounds/{number:id}/wall", wall.wall, methods=["GET"]),
     Route("/tournaments/{tid:id}/entrants/{eid:id}", public.history, methods=["GET"]),
     Route("/tournaments/{tid:id}/sheets", public.sheets, methods=["GET"]),
     Route("/tournaments/{tid:id}/cards", console.cards, methods=["GET"]),

@@ -34,15 +34,18 @@ from belote.server.routes.tournaments.common import (
     tournament,
     who,
 )
+from belote.server.routes.tournaments.round_end import ROUND_ACTIONS, clock_view
 from belote.tournament.codes import fresh_codes, shown
+from belote.tournament.events import Tournament
 from belote.tournament.export import write_results
 from belote.tournament.formats import format_names
 from belote.tournament.model import Game, TournamentError
-from belote.tournament.standings import standings
+from belote.tournament.standings import Line, standings
 from belote.tournament.text import error_text, game_line
 
 AUDIT_KEYS = ("round", "game", "lineup", "totals", "was", "subject", "points", "reason",
-              "entrant", "player", "account", "table_id")  # never the codes
+              "entrant", "player", "account", "table_id", "tables", "action",
+              "minutes")  # never the codes
 Slip = tuple[int, int, str, str, str]  # side, seat, player, code as printed, QR code (SVG)
 
 
@@ -82,10 +85,11 @@ async def console(request: Request) -> Response:
     lang = language(request)
     playing = [g for g in t.current.games if g.playing] if t.current else []
     audit = list(reversed(t.audit))
-    lines = await asyncio.to_thread(standings, t)
+    lines, last = await asyncio.to_thread(_standings_and_last, t)
     return await render(request, "tournament_console.html", tid=tid, tour=t, s=t.s,
                         playing=playing, audit=audit, lines=lines, clubs=sorted(t.clubs()),
-                        line=lambda g: game_line(lang, t, g), detail=_detail)
+                        line=lambda g: game_line(lang, t, g), detail=_detail,
+                        missing=t.missing_games(), clock=clock_view(t), last_round=last)
 
 
 async def change(request: Request) -> Response:
@@ -93,7 +97,8 @@ async def change(request: Request) -> Response:
     tid, t = await tournament(request)
     data = await read_form(request)
     lang = language(request)
-    fn = ACTIONS.get(request.path_params["action"])
+    fn = ACTIONS.get(request.path_params["action"]) or ROUND_ACTIONS.get(
+        request.path_params["action"])
     if fn is None:
         raise HTTPException(404)
     if not await is_organiser(request, tid):
@@ -137,6 +142,18 @@ async def export(request: Request) -> Response:
     return Response(out.getvalue(), media_type="text/csv; charset=utf-8", headers={
         "content-disposition": f'attachment; filename="tournament-{tid}.csv"',
         "cache-control": "private, no-store"})
+
+
+def _standings_and_last(t: Tournament) -> tuple[list[Line], bool]:
+    """The standings, and whether closing the open round ends the tournament (then the
+    console offers no next draw)."""
+    rnd = t.current
+    last = False
+    if rnd is not None and not rnd.closed:
+        after = t.copy()
+        after.rounds[-1].closed = True
+        last = after.complete
+    return standings(t), last
 
 
 def _detail(data: dict[str, Any]) -> str:

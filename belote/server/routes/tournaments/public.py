@@ -1,5 +1,5 @@
-"""The public tournament pages: the standings (live, with a projector mode), each entrant's
-history and the blank score sheets to print."""
+"""The public tournament pages: the standings (live; the projector view is
+:mod:`.projector`), each entrant's history and the blank score sheets to print."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from belote.server.routes.common import language
-from belote.server.routes.tournaments.common import is_organiser, render, tournament
+from belote.server.routes.tournaments.common import back_to, is_organiser, render, tournament
 from belote.tournament.standings import entrant_records, standings
 from belote.tournament.text import game_line
 
@@ -19,12 +19,13 @@ SHEET_ROWS = 20  # hands a printed score sheet has room for
 
 async def standings_page(request: Request) -> Response:
     tid, t = await tournament(request)
-    projector = request.query_params.get("projector") == "1"
+    if request.query_params.get("projector") == "1":  # the old projector mode's address
+        return back_to(f"/tournaments/{tid}/projector")
     template = ("tournament_standings_table.html" if request.query_params.get("fragment")
                 else "tournament_standings.html")
     lines = await asyncio.to_thread(standings, t)
     return await render(request, template, tid=tid, tour=t, s=t.s, lines=lines,
-                        projector=projector, organiser=await is_organiser(request, tid))
+                        organiser=await is_organiser(request, tid))
 
 
 async def history(request: Request) -> Response:

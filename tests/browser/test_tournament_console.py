@@ -1,0 +1,211 @@
+"""Issue 24 items 2 to 4 in a real browser: the organiser's console by keyboard alone (the
+round clock started and said politely, the next draw refused while results are missing,
+then forced with a reason), the console's list of missing tables updating by itself, the
+projector at 1024x768 and 1920x1080 (no horizontal overflow, no row cut off, the rows
+paging by themselves) and the wall lists; axe on every page and state.
+
+``BELOTE_DOCS_SHOTS=docs/img`` refreshes the docs' pictures (tournament-projector-1024.png,
+tournament-projector-1920.png, tournament-console-round.png, tournament-wall.png)."""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_axe import Audit
+from tests.browser.test_tournament import press_button, register, register_neighbourhoods
+
+SHOTS = os.environ.get("BELOTE_DOCS_SHOTS")
+SAID = """
+window.__clockSaid = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const region = document.getElementById("clock-say");
+  if (!region) return;
+  new MutationObserver(() => {
+    if (region.textContent) window.__clockSaid.push(region.textContent);
+  }).observe(region, { childList: true, characterData: true, subtree: true });
+});
+"""
+LONG = "Associazione Bocciofila Valdostana di Pont-Saint-Martin"
+
+
+def form_post(page: Page, base: str, path: str, **data: str) -> Any:
+    """A form sent from the page's own context (its cookies; the room checks the Origin)."""
+    response = page.request.post(base + path, form=data, headers={"origin": base},
+                                 max_redirects=0)
+    assert response.status in (200, 303), (path, response.status)
+    return response
+
+
+def shot(page: Page, tmp_path: Path, name: str) -> None:
+    page.screenshot(path=str((Path(SHOTS) if SHOTS else tmp_path) / name))
+
+
+def concours_of(page: Page, base: str, pairs: int) -> int:
+    """A concours of ``pairs`` checked-in pairs (one with a long name), round 1 drawn and
+    its first results in, created by the organiser signed in on ``page``."""
+    response = form_post(page, base, "/tournaments", name="Concours de la Saint-Ours",
+                         format="concours", preset="classic", target="1000", rounds="4",
+                         deals="", rank_by="wins", bye_points="0")
+    tid = int(response.headers["location"].rsplit("/", 1)[1])
+    for n in range(pairs):
+        name = LONG if n == 7 else f"Coppia {n + 1}"
+        form_post(page, base, f"/tournaments/{tid}/do/register", a_name=name,
+                  a_player1=f"Anna {n + 1}", a_player2=f"Bruno {n + 1}")
+    for entrant in range(1, pairs + 1):
+        form_post(page, base, f"/tournaments/{tid}/do/checkin", entrant=str(entrant))
+    form_post(page, base, f"/tournaments/{tid}/do/draw")
+    for game in range(1, pairs // 2 + 1, 2):
+        form_post(page, base, f"/tournaments/{tid}/do/result", game=str(game),
+                  total_a="1000", total_b=str(400 + 10 * game))
+    form_post(page, base, f"/tournaments/{tid}/do/clock", clock="start", minutes="45")
+    return tid
+
+
+def fits(page: Page) -> None:
+    """No horizontal overflow, and every row shown is whole on the screen."""
+    sizes = page.evaluate("""() => ({
+        scroll: document.documentElement.scrollWidth, width: window.innerWidth,
+        bottoms: [...document.querySelectorAll("tr[data-row]")]
+            .filter((r) => r.offsetParent !== null)
+            .map((r) => r.getBoundingClientRect().bottom),
+        height: window.innerHeight })""")
+    assert sizes["scroll"] <= sizes["width"], sizes
+    assert sizes["bottoms"] and max(sizes["bottoms"]) <= sizes["height"], sizes
+
+
+def visible_rows(page: Page) -> list[str]:
+    rows: list[str] = page.evaluate("""() => [...document.querySelectorAll("tr[data-row]")]
+        .filter((r) => r.offsetParent !== null).map((r) => r.innerText)""")
+    return rows
+
+
+def test_the_projector_pages_through_its_rows_at_both_sizes(
+        new_page: Callable[..., Page], base_url: str, tmp_path: Path) -> None:
+    audit = Audit()
+    tag = secrets.token_hex(3)
+    org = new_page()
+    register(org, base_url, f"Org{tag}")
+    tid = concours_of(org, base_url, 40)
+    screen = new_page()  # the venue's screen: nobody signed in
+    for width, height in ((1024, 768), (1920, 1080)):
+        screen.set_viewport_size({"width": width, "height": height})
+        screen.goto(f"{base_url}/tournaments/{tid}/projector?seconds=3")
+        expect(screen.get_by_role("heading", name="Concours de la Saint-Ours")).to_be_visible()
+        expect(screen.locator(".round")).to_contain_text("Round 1")
+        expect(screen.locator(".big-clock [role=timer]")).to_have_text(re.compile(r"^4[45]:\d\d$"))
+        expect(screen.locator("nav")).to_have_count(0)
+        expect(screen.locator("#pref-lang")).to_have_count(0)
+        first = visible_rows(screen)
+        assert 3 <= len(first) < 40, (width, len(first))  # a page, not every row
+        expect(screen.locator("#projector-page")).to_have_text(re.compile(r"^Page 1 of \d$"))
+        fits(screen)
+        audit(screen, f"projector {width}x{height}, first page")
+        shot(screen, tmp_path, f"tournament-projector-{width}.png")
+        # The next page comes by itself, and it fits too.
+        screen.wait_for_function("(first) => [...document.querySelectorAll('tr[data-row]')]"
+                                 ".filter((r) => r.offsetParent !== null)[0].innerText !== first",
+                                 arg=first[0], timeout=15_000)
+        assert visible_rows(screen) != first
+        fits(screen)
+        # The round's tables come in their turn (table 4's line: a long name wraps, whole).
+        screen.wait_for_function("() => !document.querySelector('[data-view=tables]').hidden",
+                                 timeout=30_000)
+        expect(screen.get_by_role("heading", name="Tables of round 1")).to_be_visible()
+        fits(screen)
+        audit(screen, f"projector {width}x{height}, the round's tables")
+        # Stop the pages by keyboard: they stay.
+        screen.focus("#projector-pause")
+        screen.keyboard.press("Enter")
+        expect(screen.locator("#projector-pause")).to_have_attribute("aria-pressed", "true")
+        still = visible_rows(screen)
+        screen.wait_for_timeout(4_000)
+        assert visible_rows(screen) == still
+    audit.verdict()
+
+
+def test_the_wall_lists_print_on_a4(new_page: Callable[..., Page], base_url: str,
+                                    tmp_path: Path) -> None:
+    audit = Audit()
+    tag = secrets.token_hex(3)
+    org = new_page()
+    register(org, base_url, f"Org{tag}")
+    tid = concours_of(org, base_url, 12)
+    for order in ("", "?by=name"):
+        org.goto(f"{base_url}/tournaments/{tid}/rounds/1/wall{order}")
+        expect(org.get_by_role("table")).to_be_visible()
+        audit(org, f"wall list {order or 'by table'}")
+        pdf = org.pdf(format="A4")  # 12 pairs: one printed page, by table or by name
+        assert len(re.findall(rb"/Type\s*/Page(?!s)", pdf)) == 1
+    org.emulate_media(media="print")
+    org.goto(f"{base_url}/tournaments/{tid}/rounds/1/wall")
+    expect(org.locator("header")).to_be_hidden()  # no site chrome on paper
+    org.set_viewport_size({"width": 794, "height": 1123})  # A4 at 96 dpi
+    shot(org, tmp_path, "tournament-wall.png")
+    audit.verdict()
+
+
+def test_console_clock_refused_draw_and_forced_draw_by_keyboard(
+        new_page: Callable[..., Page], base_url: str, tmp_path: Path) -> None:
+    audit = Audit()
+    tag = secrets.token_hex(3)
+    org = new_page()
+    org.add_init_script(SAID)
+    org.clock.install()  # the page's time, moved on below to pass the clock's minutes
+    register(org, base_url, f"Org{tag}")
+    org.goto(base_url + "/tournaments")
+    org.fill("#t-name", f"Pinasca {tag}")
+    org.press("#t-name", "Enter")
+    org.wait_for_url(re.compile(r"/tournaments/\d+$"))
+    tid = int(org.url.rsplit("/", 1)[1])
+    register_neighbourhoods(org, tag, 3)
+    press_button(org, "Draw round 1")
+    expect(org.get_by_role("heading", name="Round 1")).to_be_visible()
+    expect(org.locator("#missing-count")).to_have_text("3 tables still playing.")
+    audit(org, "console, round 1 drawn, the clock not started")
+
+    # The round clock, started by keyboard: 11 minutes.
+    org.focus("#clock-minutes")
+    org.keyboard.press("Control+A")
+    org.keyboard.type("11")
+    org.keyboard.press("Enter")
+    expect(org.get_by_role("status").first).to_have_text("Done.")
+    expect(org.get_by_role("timer")).to_have_text(re.compile(r"^1[01]:\d\d$"))
+    audit(org, "console, the clock running")
+    # A minute and more later the console says "10 minutes left", once: never each second.
+    org.clock.fast_forward("01:05")
+    org.wait_for_function("() => window.__clockSaid.length > 0")
+    org.clock.fast_forward("00:03")
+    org.wait_for_timeout(500)
+    assert org.evaluate("() => window.__clockSaid") == ["Round 1: 10 minutes left."]
+    expect(org.locator("#clock-say")).to_have_attribute("aria-live", "polite")
+
+    # A result comes in from elsewhere: the console's list updates by itself.
+    form_post(org, base_url, f"/tournaments/{tid}/do/result", game="1", total_a="1500",
+              total_b="1200")
+    org.clock.fast_forward("00:06")  # the console's next refresh
+    expect(org.locator("#missing-count")).to_have_text("2 tables still playing.")
+    expect(org.locator("#round-live")).not_to_contain_text("Table 1:")
+    org.evaluate("() => document.getElementById('round-heading').scrollIntoView()")
+    shot(org, tmp_path, "tournament-console-round.png")
+
+    # Draw round 2: refused, the missing tables listed.
+    press_button(org, "Draw round 2")
+    expect(org.get_by_role("alert")).to_have_text("Tables still playing: 2, 3.")
+    expect(org.get_by_role("heading", name="Round 1")).to_be_visible()
+    audit(org, "console, the next draw refused")
+    # Forced, with a reason, by keyboard.
+    org.focus("#f-reason")
+    org.keyboard.type("Tables 2 and 3 went home")
+    press_button(org, "Force the draw of round 2")
+    expect(org.get_by_role("heading", name="Round 2")).to_be_visible()
+    expect(org.locator(".log")).to_contain_text("reason=Tables 2 and 3 went home")
+    expect(org.locator("#missing-count")).to_have_text("3 tables still playing.")
+    audit(org, "console, round 2 drawn by force")
+    audit.verdict()

@@ -1,0 +1,305 @@
+"""Issue 24 items 2 to 4 through the room's pages: the console's live list of the tables a
+round waits for, the next draw refused while one is missing and forced with a reason, the
+round clock, the projector view and the wall lists; a draw of 200 entrants under a probe in
+the room's loop."""
+
+from __future__ import annotations
+
+import html as markup
+import re
+import time
+
+from starlette.testclient import TestClient
+
+from belote.server.routes.tournaments.wall import natural
+from tests.server.helpers import Identities
+from tests.server.test_tournament_day import STALL_LIMIT, least_worst_stall
+from tests.server.test_tournament_http import create, post, register, tournament
+from tests.server.test_tournament_pages import pinasca
+
+
+def organiser(people: Identities) -> TestClient:
+    return people.use("Organiser")
+
+
+def drawn(people: Identities, neighbourhoods: int = 2) -> int:
+    """A Pinasca to 1500, round 1 drawn (``neighbourhoods`` x 2 pairs)."""
+    if neighbourhoods == 2:
+        return pinasca(people, target="1500")
+    org = register(people, "Organiser")
+    tid = create(org, target="1500")
+    for n in range(neighbourhoods):
+        post(org, f"/tournaments/{tid}/do/register", club=f"Q{n}", a_player1=f"Anna{n}",
+             a_player2=f"Bruno{n}", b_player1=f"Carla{n}", b_player2=f"Dino{n}")
+    post(org, f"/tournaments/{tid}/do/draw")
+    return tid
+
+
+def text_of(page: str) -> str:
+    """A page's words, without its tags."""
+    return markup.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+
+
+# ---------------------------------------------------------------- item 2: the console
+def test_the_console_lists_the_missing_tables_and_refreshes_them(client: TestClient) -> None:
+    people = Identities(client)
+    tid = drawn(people, 3)
+    org = organiser(people)
+    page = org.get(f"/tournaments/{tid}").text
+    assert f'data-live="/tournaments/{tid}/live"' in page
+    assert "3 tables still playing." in page and "Tables still to report" in page
+    post(org, f"/tournaments/{tid}/do/result", game="2", total_a="1500", total_b="1200")
+    live = org.get(f"/tournaments/{tid}/live")
+    assert live.status_code == 200 and "<html" not in live.text
+    words = text_of(live.text)
+    assert 'data-count="2 tables still playing."' in live.text
+    game = tournament(client, tid).game(1)
+    assert f"Table 1: {tournament(client, tid).side_name(game.sides[0])}" in words
+    assert "Table 2:" not in words and "Table 3:" in words
+    # Only organisers read it.
+    assert people.guest("Passer").get(f"/tournaments/{tid}/live").status_code == 403
+
+
+def test_the_next_draw_is_refused_while_a_result_is_missing_then_forced(
+        client: TestClient) -> None:
+    people = Identities(client)
+    tid = drawn(people, 3)
+    org = organiser(people)
+    post(org, f"/tournaments/{tid}/do/result", game="2", total_a="1500", total_b="1200")
+    before = len(tournament(client, tid).audit)
+    page = post(org, f"/tournaments/{tid}/do/next")
+    assert "Tables still playing: 1, 3." in page
+    assert len(tournament(client, tid).audit) == before
+    page = post(org, f"/tournaments/{tid}/do/close")  # the close alone too
+    assert "Tables still playing: 1, 3." in page
+    # The force form, with the tables it leaves unplayed; a reason is needed.
+    assert "Force the draw of round 2" in page and "Tables 1, 3 have no result" in page
+    page = post(org, f"/tournaments/{tid}/do/force", reason=" ", then="draw")
+    assert "A reason is needed" in page or "reason" in text_of(page).lower()
+    assert len(tournament(client, tid).audit) == before
+    page = post(org, f"/tournaments/{tid}/do/force", reason="Tables 1 and 3 left early",
+                then="draw")
+    t = tournament(client, tid)
+    assert len(t.rounds) == 2 and t.rounds[0].closed
+    forced = [a for a in t.audit if a.kind == "forced"]
+    assert len(forced) == 1 and forced[0].by == "Organiser"
+    assert forced[0].data["reason"] == "Tables 1 and 3 left early"
+    assert forced[0].data["tables"] == [1, 3]
+    assert [g.unplayed for g in t.rounds[0].games] == [True, False, True]
+    assert "reason=Tables 1 and 3 left early" in page  # in the audit log
+    assert "tables=[1, 3]" in page
+
+
+def test_next_closes_and_draws_when_every_result_is_in_and_ends_the_last_round(
+        client: TestClient) -> None:
+    people = Identities(client)
+    tid = drawn(people)
+    org = organiser(people)
+    for rnd in range(1, 4):
+        t = tournament(client, tid)
+        for game in t.rounds[rnd - 1].games:
+            post(org, f"/tournaments/{tid}/do/result", game=str(game.id), total_a="1500",
+                 total_b="1200")
+        page = org.get(f"/tournaments/{tid}").text
+        if rnd < 3:
+            assert f"Draw round {rnd + 1}" in page
+            page = post(org, f"/tournaments/{tid}/do/next")
+            assert len(tournament(client, tid).rounds) == rnd + 1
+        else:  # the last round: no next draw offered; closing it ends the tournament
+            assert "Draw round 4" not in page
+            page = post(org, f"/tournaments/{tid}/do/next")
+            assert "the tournament is finished" in page
+            assert tournament(client, tid).state == "finished"
+
+
+def test_a_forced_close_alone_and_nothing_to_force(client: TestClient) -> None:
+    people = Identities(client)
+    tid = drawn(people)
+    org = organiser(people)
+    post(org, f"/tournaments/{tid}/do/force", reason="no show", then="close")
+    t = tournament(client, tid)
+    assert len(t.rounds) == 1 and t.rounds[0].closed and all(g.unplayed for g in t.games())
+    # Every result in: the force form closes as usual (nothing is recorded as forced).
+    tid = create(organiser(people), target="1500")
+    for n in range(2):
+        post(organiser(people), f"/tournaments/{tid}/do/register", club=f"R{n}",
+             a_player1=f"A{n}", a_player2=f"B{n}", b_player1=f"C{n}", b_player2=f"D{n}")
+    post(organiser(people), f"/tournaments/{tid}/do/draw")
+    for game in tournament(client, tid).games():
+        post(org, f"/tournaments/{tid}/do/result", game=str(game.id), total_a="1500",
+             total_b="1200")
+    post(org, f"/tournaments/{tid}/do/force", reason="late", then="draw")
+    t = tournament(client, tid)
+    assert len(t.rounds) == 2 and not any(a.kind == "forced" for a in t.audit)
+
+
+def test_only_organisers_force_or_set_the_clock(client: TestClient) -> None:
+    people = Identities(client)
+    tid = drawn(people)
+    register(people, "Intruder")
+    before = len(tournament(client, tid).audit)
+    for action, data in (("force", {"reason": "x", "then": "draw"}),
+                         ("clock", {"clock": "start", "minutes": "30"}),
+                         ("next", {})):
+        people.use("Intruder").post(f"/tournaments/{tid}/do/{action}", data=data)
+    assert len(tournament(client, tid).audit) == before
+
+
+# ---------------------------------------------------------------- item 4: the clock
+def test_the_clock_is_started_paused_adjusted_and_shown(client: TestClient) -> None:
+    people = Identities(client)
+    tid = drawn(people)
+    org = organiser(people)
+    page = org.get(f"/tournaments/{tid}").text
+    assert 'aria-live="polite"' in page and "Clock: not started" in text_of(page)
+    page = post(org, f"/tournaments/{tid}/do/clock", clock="start", minutes="40")
+    assert 'role="timer"' in page and re.search(r'data-left="(2[34]\d\d)"', page)
+    assert "Pause the clock" in page
+    page = post(org, f"/tournaments/{tid}/do/clock", clock="pause")
+    assert "Resume the clock" in page and "paused" in text_of(page)
+    page = post(org, f"/tournaments/{tid}/do/clock", clock="adjust", minutes="5", sign="-")
+    left = int(re.findall(r'data-left="(\d+)"', page)[0])
+    assert 34 * 60 <= left <= 35 * 60
+    page = post(org, f"/tournaments/{tid}/do/clock", clock="adjust", minutes="abc")
+    assert "Fill in every field" in page or "alert" in page
+    page = post(org, f"/tournaments/{tid}/do/clock", clock="start", minutes="601")
+    assert "from 1 to 600" in page
+    kinds = [(a.kind, a.data.get("action"), a.data.get("minutes"))
+             for a in tournament(client, tid).audit if a.kind == "clock"]
+    assert kinds == [("clock", "start", 40), ("clock", "pause", None),
+                     ("clock", "adjust", -5)]
+    # The console says it politely, with the sentences the script fills in.
+    assert 'data-say-minutes="Round 1: {minutes} minutes left."' in page
+    assert 'data-say-time="Round 1: time is up."' in page
+    # The projector shows it.
+    projector = client.get(f"/tournaments/{tid}/projector").text
+    assert 'role="timer"' in projector and "paused" in projector
+
+
+# ---------------------------------------------------------------- item 3: the projector
+def test_the_projector_has_no_site_chrome_and_says_the_round_and_final(
+        client: TestClient) -> None:
+    people = Identities(client)
+    tid = drawn(people)
+    page = people.guest("Passer").get(f"/tournaments/{tid}/projector")
+    assert page.status_code == 200
+    html = page.text
+    assert "<nav" not in html and 'action="/preferences"' not in html
+    assert 'id="projector"' in html and "Round 1" in html and "Tables of round 1" in html
+    assert html.count("data-row") == 2 + 2  # two neighbourhoods ranked, two tables
+    assert "Final" not in html
+    fragment = client.get(f"/tournaments/{tid}/projector?fragment=1").text
+    assert "<html" not in fragment and 'class="banner"' in fragment
+    # The old projector mode's address opens the projector view.
+    old = client.get(f"/tournaments/{tid}/standings?projector=1", follow_redirects=False)
+    assert old.status_code == 303 and old.headers["location"].endswith("/projector")
+    org = organiser(people)
+    for rnd in range(3):
+        for game in tournament(client, tid).rounds[rnd].games:
+            post(org, f"/tournaments/{tid}/do/result", game=str(game.id), total_a="1500",
+                 total_b="1200")
+        post(org, f"/tournaments/{tid}/do/next")
+    html = client.get(f"/tournaments/{tid}/projector").text
+    assert 'class="final"' in html and "Final standings" in html
+    assert "Tables of round" not in html
+
+
+def test_the_projector_and_wall_lists_never_show_a_seat_code(client: TestClient) -> None:
+    people = Identities(client)
+    tid = drawn(people)
+    codes = [c for g in tournament(client, tid).games() for side in g.codes for c in side]
+    assert codes
+    for path in ("projector", "projector?fragment=1", "rounds/1/wall",
+                 "rounds/1/wall?by=name"):
+        html = client.get(f"/tournaments/{tid}/{path}").text
+        assert not any(code in html or code[:4] + "-" + code[4:] in html for code in codes)
+
+
+# ---------------------------------------------------------------- item 4: wall lists
+def test_the_wall_lists_by_table_and_by_name(client: TestClient) -> None:
+    people = Identities(client)
+    tid = drawn(people, 3)
+    t = tournament(client, tid)
+    by_table = client.get(f"/tournaments/{tid}/rounds/1/wall")
+    assert by_table.status_code == 200
+    words = text_of(by_table.text)
+    for game in t.rounds[0].games:
+        a, b = (t.side_name(side) for side in game.sides)
+        assert f"{game.table} {a} {' & '.join(game.lineup[0])} {b}" in words
+    by_name = client.get(f"/tournaments/{tid}/rounds/1/wall?by=name").text
+    players = re.findall(r'<th scope="row">([^<]+)</th>', by_name)
+    assert len(players) == 12 and players == sorted(players, key=str.casefold)
+    game = t.rounds[0].games[0]
+    player = game.lineup[1][0]
+    row = re.search(rf'<th scope="row">{player}</th>(.*?)</tr>', by_name, re.S)
+    assert row is not None
+    assert text_of(row.group(1)).strip() == (f"{game.table} {t.side_name(game.sides[1])} "
+                                             f"{t.side_name(game.sides[0])}")
+    assert client.get(f"/tournaments/{tid}/rounds/2/wall").status_code == 404
+    assert client.get(f"/tournaments/{tid}/rounds/0/wall").status_code == 404
+
+
+def test_a_concours_wall_list_shows_the_bye(client: TestClient) -> None:
+    people = Identities(client)
+    org = register(people, "Organiser")
+    tid = create(org, format="concours", preset="classic", target="1000")
+    for n in range(3):
+        post(org, f"/tournaments/{tid}/do/register", a_player1=f"P{n}", a_player2=f"Q{n}")
+    for entrant in tournament(client, tid).entrants:
+        post(org, f"/tournaments/{tid}/do/checkin", entrant=str(entrant))
+    post(org, f"/tournaments/{tid}/do/draw")
+    t = tournament(client, tid)
+    bye = next(g for g in t.rounds[0].games if g.bye)
+    name = t.side_name(bye.sides[0])
+    words = text_of(client.get(f"/tournaments/{tid}/rounds/1/wall").text)
+    assert f"– {name} bye" in words
+    words = text_of(client.get(f"/tournaments/{tid}/rounds/1/wall?by=name").text)
+    player = t.entrants[bye.sides[0][0]].players[0]
+    assert f"{player} – {name} bye" in words
+
+
+# ---------------------------------------------------------------- the loop is not held
+def test_the_next_draw_of_200_entrants_does_not_hold_the_loop(client: TestClient) -> None:
+    """Issue 24: "Drawing the next round for 200 entrants takes under 1 s and does not block
+    the room."  Pinasca, the slowest format to draw (benchmarks/tournament_draw.py): 100
+    neighbourhoods, round 1 played, then the console's *Draw round 2* under a probe in the
+    room's loop; the projector and the console's live part of such a tournament too."""
+    people = Identities(client)
+    org = register(people, "Organiser")
+    service = client.app.state.tournaments.service  # type: ignore[attr-defined]
+
+    def prepare() -> int:
+        tid = create(org, target="1500")
+        for n in range(100):
+            client.portal.call(service.change, tid, "registered", {  # type: ignore[attr-defined]
+                "entrants": [{"players": [f"A{n}", f"B{n}"], "club": f"Q{n}"},
+                             {"players": [f"C{n}", f"D{n}"], "club": f"Q{n}"}]}, "Organiser")
+        post(people.use("Organiser"), f"/tournaments/{tid}/do/draw")
+        for game in tournament(client, tid).games():
+            client.portal.call(service.record, tid, game.id,  # type: ignore[attr-defined]
+                               [1500, 1200], "entry", "Organiser")
+        return tid
+
+    drawn_at: list[int] = []
+
+    def draw(tid: int) -> None:
+        started = time.monotonic()
+        response = people.use("Organiser").post(f"/tournaments/{tid}/do/next",
+                                                follow_redirects=False)
+        print(f"close and draw of 200: {time.monotonic() - started:.2f} s")
+        assert response.status_code == 303
+        drawn_at.append(tid)
+
+    stall = least_worst_stall(client, draw, prepare=prepare)
+    assert stall <= STALL_LIMIT, stall
+    t = tournament(client, drawn_at[-1])
+    assert len(t.rounds) == 2 and len(t.rounds[1].games) == 100
+    for path in (f"/tournaments/{drawn_at[-1]}/projector",
+                 f"/tournaments/{drawn_at[-1]}/live"):
+        stall = least_worst_stall(client, lambda _, path=path: people.use("Organiser").get(path))
+        assert stall <= STALL_LIMIT, (path, stall)
+
+
+def test_the_list_by_name_reads_numbers_by_value() -> None:
+    names = ["anna 10", "Anna 2", "Bruno", "Anna 1", "anna"]
+    assert sorted(names, key=natural) == ["anna", "Anna 1", "Anna 2", "anna 10", "Bruno"]
