@@ -90,6 +90,7 @@ class TournamentFormat(ABC):
 
     standings_columns: tuple[Column, ...] = RECORD_COLUMNS
     default_tiebreaks: tuple[str, ...] = ("buchholz",)  # unless the organiser chooses
+    tiebreak_choices: tuple[str, ...] = tuple(TIEBREAKS)  # what the organiser may choose
 
     # ---------------------------------------------------------------- the draw
     @abstractmethod

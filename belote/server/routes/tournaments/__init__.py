@@ -9,13 +9,14 @@ as it is typed.
 
 from starlette.routing import Route
 
-from belote.server.routes.tournaments import codes, console, public, scores
+from belote.server.routes.tournaments import codes, console, entrants, public, scores
 
 routes = [
     Route("/tournaments", console.index, methods=["GET"]),
     Route("/tournaments", console.create, methods=["POST"]),
     Route("/tournaments/{tid:id}", console.console, methods=["GET"]),
     Route("/tournaments/{tid:id}/do/{action}", console.change, methods=["POST"]),
+    Route("/tournaments/{tid:id}/manage/{action}", entrants.change, methods=["POST"]),
     Route("/tournaments/{tid:id}/standings", public.standings_page, methods=["GET"]),
     Route("/tournaments/{tid:id}/entrants/{eid:id}", public.history, methods=["GET"]),
     Route("/tournaments/{tid:id}/sheets", public.sheets, methods=["GET"]),
