@@ -273,3 +273,166 @@ def export_command(out: Path | None = typer.Argument(None, help="CSV file (else 
     else:
         with out.open("w", encoding="utf-8", newline="") as stream:
             write_results(t, stream, lang)
+
+
+# ---------------------------------------------------------------- entrants on the day, undo,
+# tie-breaks (issue 24, items 5 and 8): each command is one event of the log, refused with
+# the reason and nothing changed (exit 1).
+ENTRANT = typer.Argument(..., help="The entrant: its number or its name.")
+
+
+def _entrant_id(t: Tournament, entrant: str) -> int:
+    """An entrant named by the organiser, by its number or its exact name."""
+    if entrant.strip().isdigit():
+        return t.entrant(int(entrant)).id
+    for found in t.entrants.values():
+        if found.name == entrant:
+            return found.id
+    raise TournamentError("no_entrant", entrant=entrant)
+
+
+def _entrant_change(db: Path, tid: int, lang: str, kind: str, entrant: str,
+                    **extra: Any) -> tuple[Tournament, Event]:
+    """The change, and the tournament before it (where a removed entrant still is)."""
+    async def work(ts: Tournaments) -> tuple[Tournament, Event]:
+        t = await ts.get(tid)
+        event = await ts.change(tid, kind, {"entrant": _entrant_id(t, entrant), **extra},
+                                OFFLINE)
+        return t, event
+    return _run(db, lang, work)
+
+
+@app.command("withdraw")
+def withdraw_command(entrant: str = ENTRANT,
+                     reason: str = typer.Option("", "--reason", help="Why (optional)."),
+                     db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
+    """Withdraw an entrant from the next draw on: its games stay, it stays in the
+    standings (marked), it is not drawn again unless reinstated."""
+    t, event = _entrant_change(db, tid, lang, "withdrawn", entrant, reason=reason)
+    typer.echo(translate(lang, "tournament.cli.withdrawn", name=t.entrant(
+        event.data["entrant"]).name, round=event.data["round"]))
+
+
+@app.command("reinstate")
+def reinstate_command(entrant: str = ENTRANT, db: Path = DB, tid: int = TID,
+                      lang: str = LANG) -> None:
+    """Reinstate a withdrawn entrant: drawn again from the next draw."""
+    t, event = _entrant_change(db, tid, lang, "reinstated", entrant)
+    typer.echo(translate(lang, "tournament.cli.reinstated",
+                         name=t.entrant(event.data["entrant"]).name))
+
+
+@app.command("remove")
+def remove_command(entrant: str = ENTRANT, db: Path = DB, tid: int = TID,
+                   lang: str = LANG) -> None:
+    """Remove an entrant before the first draw (a duplicate entry disappears; a Pinasca
+    pair takes its neighbourhood with it)."""
+    _, event = _entrant_change(db, tid, lang, "removed", entrant)
+    typer.echo(translate(lang, "tournament.cli.removed", names=", ".join(event.data["names"])))
+
+
+@app.command("reserve")
+def reserve_command(entrant: str = ENTRANT, db: Path = DB, tid: int = TID,
+                    lang: str = LANG) -> None:
+    """Put an entrant that has not played into the reserve pool: not drawn until promoted."""
+    t, event = _entrant_change(db, tid, lang, "reserve", entrant)
+    typer.echo(translate(lang, "tournament.cli.reserve",
+                         name=t.entrant(event.data["entrant"]).name))
+
+
+@app.command("promote")
+def promote_command(entrant: str = ENTRANT, db: Path = DB, tid: int = TID,
+                    lang: str = LANG) -> None:
+    """Promote a reserve (to fill an odd count or replace a withdrawal): drawn from the
+    next draw; rounds already played count as a late entry's (the tournament's rule)."""
+    t, event = _entrant_change(db, tid, lang, "promoted", entrant)
+    typer.echo(translate(lang, "tournament.cli.promoted",
+                         name=t.entrant(event.data["entrant"]).name, round=event.data["round"]))
+
+
+@app.command("late")
+def late_command(players: list[str] = typer.Argument(..., help="The entrant's players."),
+                 name: str = typer.Option("", "--name", help="The entrant's name."),
+                 db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
+    """Register an entrant after the first draw: drawn from the next draw; the rounds it
+    missed score nothing unless the tournament counts them as byes (`configure`)."""
+    async def work(ts: Tournaments) -> Event:
+        return await ts.change(tid, "late_entry", {"entrants": [
+            {"name": name, "players": players}]}, OFFLINE)
+    event = _run(db, lang, work)
+    typer.echo(translate(lang, "tournament.cli.late", name=event.data["entrants"][0]["name"],
+                         round=event.data["round"]))
+
+
+@app.command("undo")
+def undo_command(what: str = typer.Argument(..., help="draw (the last draw, before any "
+                                                      "result) or close (the last close)."),
+                 reason: str = typer.Option(..., "--reason"),
+                 db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
+    """Undo the last draw or the last round's close, with a reason (kept in the audit
+    log)."""
+    kinds = {"draw": ("undrawn", "tournament.cli.undrawn"),
+             "close": ("reopened", "tournament.cli.reopened")}
+    if what not in kinds:
+        typer.echo("undo: draw, close", err=True)
+        raise typer.Exit(2)
+    kind, said = kinds[what]
+
+    async def work(ts: Tournaments) -> int:
+        t = await ts.get(tid)
+        number = t.current.number if t.current else 0
+        await ts.change(tid, kind, {"round": number, "reason": reason}, OFFLINE)
+        return number
+    typer.echo(translate(lang, said, round=_run(db, lang, work)))
+
+
+@app.command("tiebreaks")
+def tiebreaks_command(
+        names: list[str] | None = typer.Argument(
+            None, help="In order, from: buchholz, median_buchholz, point_difference, "
+                       "head_to_head, lot; 'none' for none; nothing: show them."),
+        db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
+    """Show or choose the tie-breaks, in order (a drawing of lots is seeded once, the seed
+    recorded)."""
+    import secrets
+
+    from belote.tournament.events import MAX_SEED
+
+    async def work(ts: Tournaments) -> tuple[str, ...]:
+        t = await ts.get(tid)
+        if names:
+            chosen = [] if names == ["none"] else list(names)
+            seed = t.s.lot_seed
+            if seed is None and "lot" in chosen:
+                seed = secrets.randbelow(MAX_SEED + 1)
+            await ts.change(tid, "configured", {"tiebreaks": chosen, "lot_seed": seed},
+                            OFFLINE)
+            t = await ts.get(tid)
+        return t.fmt.tiebreaks(t)
+    chosen = _run(db, lang, work)
+    if chosen:
+        typer.echo(translate(lang, "tournament.cli.tiebreaks", names=", ".join(
+            translate(lang, f"tournament.tiebreak.{name}") for name in chosen)))
+    else:
+        typer.echo(translate(lang, "tournament.cli.tiebreaks_none"))
+
+
+@app.command("configure")
+def configure_command(
+        check_in: str | None = typer.Option(None, "--check-in", help="on, off or format."),
+        late_rule: str | None = typer.Option(None, "--late-rule", help="zero or bye: what a "
+                                             "late entry's missed rounds count."),
+        best_of: int | None = typer.Option(None, "--best-of", help="1 or 3 (before the first "
+                                           "draw)."),
+        db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
+    """Change the day's settings: check-in (any format, Pinasca included), the late
+    entries' rule, best-of-3."""
+    change: dict[str, Any] = {}
+    if check_in is not None:
+        change["check_in"] = {"on": True, "off": False, "format": None}.get(check_in, check_in)
+    if late_rule is not None:
+        change["late_rule"] = late_rule
+    if best_of is not None:
+        change["best_of"] = best_of
+    _run(db, lang, lambda ts: ts.change(tid, "configured", change, OFFLINE))
+    typer.echo(translate(lang, "tournament.cli.configured"))

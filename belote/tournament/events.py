@@ -47,6 +47,23 @@ Event kinds and their data:
                (:mod:`.missing`); they stay unplayed and count for nobody
 ``clock``      ``round``, ``action`` (``start``, ``pause``, ``resume``, ``adjust``),
                ``minutes``: the round clock (:mod:`.clock`; its time is the event's ``at``)
+``withdrawn``  ``entrant``, ``reason`` (may be ""), ``round``: the first round it is not
+               drawn in; its games stay, it stays in the standings (marked)
+``reinstated`` ``entrant``: drawn again from the next draw
+``removed``    ``entrant``, ``entrants`` (every id removed: a neighbourhood goes whole),
+               ``names``: before the first draw only (a duplicate entry disappears)
+``reserve``    ``entrant``: into the reserve pool (never drawn until promoted)
+``promoted``   ``entrant``, ``round``: out of the pool, drawn from that round on (checked in)
+``late_entry`` ``entrants`` (as ``registered``), ``round``: registered after the first draw;
+               the rounds before ``round`` count by ``Settings.late_rule``
+``configured`` any of ``check_in``, ``late_rule``, ``tiebreaks``, ``lot_seed``, ``best_of``
+               (the last before the first draw): the organiser's settings changed
+``leg``        ``game``, ``totals``, ``source``, ``leg`` (its number): one game of a best-of-3
+               match (a ``result`` of such a tournament is stored as a leg)
+``leg_fixed``  ``game``, ``leg``, ``totals``, ``reason``, ``was``: a best-of-3 game corrected
+               (a ``corrected`` of such a tournament is stored so)
+``undrawn``    ``round``, ``reason``: the last draw undone, before any result
+``reopened``   ``round``, ``reason``: the last round close undone
 =============  ==============================================================================
 """
 
@@ -63,7 +80,10 @@ from belote.tournament.clock import RoundClock, check_clock, clock_after
 from belote.tournament.codes import valid_codes
 from belote.tournament.formats import TournamentFormat, find_format
 from belote.tournament.missing import Missing, missing_games, missing_tables
+from belote.tournament.matches import decided_before_last, match_result
 from belote.tournament.model import (
+    BEST_OF,
+    LATE_RULES,
     Adjustment,
     AuditEntry,
     Entrant,
@@ -77,6 +97,7 @@ from belote.tournament.model import (
 from belote.tournament.model import Event as Event  # re-exported: callers read it here
 from belote.tournament.results import bye_result, judge
 from belote.tournament.sheets import sheet_totals, tournament_rules
+from belote.tournament.tiebreaks import check_tiebreaks
 
 MAX_NAME = 80
 MAX_REASON = 500
@@ -84,6 +105,9 @@ MAX_REASON = 500
 MAX_ENTRANTS = 1024
 LIMITS = {"target": 100_000, "rounds": 64, "bye_points": 100_000, "deals": 200}
 MAX_ADJUSTMENT = 1000
+MAX_SEED = 2 ** 63 - 1  # a drawing of lots' seed fits the store's integers
+# Settings the organiser may change after creating the tournament (``configured``).
+CONFIGURABLE = ("check_in", "late_rule", "tiebreaks", "lot_seed", "best_of")
 SOURCES = ("online", "entry", "csv", "organiser")
 
 
@@ -121,6 +145,7 @@ class Tournament:
     # Per game, a side's entries awaiting the other side (.claims); none: every hand counts.
     claims: dict[int, Claim] = field(default_factory=dict)
     clock: RoundClock | None = None  # the round clock (frozen: shared by copies)
+    removed: dict[int, Entrant] = field(default_factory=dict)  # before the first draw
 
     # ------------------------------------------------------------------ reading
     @classmethod
@@ -142,7 +167,7 @@ class Tournament:
                     for r in self.rounds],
             adjustments=list(self.adjustments), audit=list(self.audit),
             hands={k: list(v) for k, v in self.hands.items()}, claims=dict(self.claims),
-            clock=self.clock)
+            clock=self.clock, removed=dict(self.removed))
 
     @property
     def s(self) -> Settings:
@@ -247,6 +272,7 @@ class Tournament:
         """The event as it will be stored (names tidied, totals judged); raises
         :class:`TournamentError` and changes nothing if the tournament refuses it."""
         kind, data = event.kind, dict(event.data)
+        kind = self._best_of_kind(kind)
         if kind == "created":
             data = self._check_created(data)
         elif self.settings is None:
@@ -329,6 +355,28 @@ class Tournament:
             data = self._check_forced(data)
         elif kind == "clock":
             data = self._check_clock(data, event.at)
+        elif kind == "withdrawn":
+            data = self._check_withdrawn(data)
+        elif kind == "reinstated":
+            data = self._check_reinstated(data)
+        elif kind == "removed":
+            data = self._check_removed(data)
+        elif kind == "reserve":
+            data = self._check_reserve(data)
+        elif kind == "promoted":
+            data = self._check_promoted(data)
+        elif kind == "late_entry":
+            data = self._check_late_entry(data)
+        elif kind == "configured":
+            data = self._check_configured(data)
+        elif kind == "leg":
+            data = self._check_leg(data)
+        elif kind == "leg_fixed":
+            data = self._check_leg_fixed(data)
+        elif kind == "undrawn":
+            data = self._check_undrawn(data)
+        elif kind == "reopened":
+            data = self._check_reopened(data)
         else:
             raise TournamentError("unknown_event", kind=kind)
         return Event(kind, data, event.by, event.at)
@@ -352,11 +400,12 @@ class Tournament:
         fmt.check_settings(data)
         if data.get("rank_by", "wins") not in ("wins", "points"):
             raise TournamentError("bad_rank_by")
+        self._check_new_settings(data)
         data["name"] = _name(data.get("name"))
         return Settings.from_data(data).to_data()
 
-    def _check_registered(self, data: dict[str, Any]) -> dict[str, Any]:
-        if self.rounds:
+    def _check_registered(self, data: dict[str, Any], late: bool = False) -> dict[str, Any]:
+        if self.rounds and not late:
             raise TournamentError("registration_closed")
         fmt = self.fmt
         wanted = fmt.players_per_entrant
@@ -421,7 +470,7 @@ class Tournament:
             self.settings = Settings.from_data(data)
         elif kind == "registered":
             for item in data["entrants"]:
-                entrant_id = len(self.entrants) + 1
+                entrant_id = len(self.entrants) + len(self.removed) + 1
                 self.entrants[entrant_id] = Entrant(
                     entrant_id, item["name"], tuple(item["players"]), item.get("club"),
                     bool(item.get("checked_in", False)))
@@ -474,6 +523,30 @@ class Tournament:
             self._apply_forced(data)
         elif kind == "clock":
             self.clock = clock_after(self.clock, data, event.at)
+        elif kind == "withdrawn":
+            self.entrants[data["entrant"]].withdrawn = True
+        elif kind == "reinstated":
+            self.entrants[data["entrant"]].withdrawn = False
+        elif kind == "removed":
+            self._apply_removed(data)
+        elif kind == "reserve":
+            self.entrants[data["entrant"]].reserve = True
+        elif kind == "promoted":
+            self._apply_promoted(data)
+        elif kind == "late_entry":
+            self._apply_late_entry(data)
+        elif kind == "configured":
+            self.settings = Settings.from_data({**self.s.to_data(), **data})
+        elif kind == "leg":
+            self._apply_leg(data)
+        elif kind == "leg_fixed":
+            self._apply_leg_fixed(data)
+        elif kind == "undrawn":
+            self.rounds.pop()
+        elif kind == "reopened":
+            self.rounds[data["round"] - 1].closed = False
+            for game in self.rounds[data["round"] - 1].games:
+                game.unplayed = False  # a forced close undone: its games may have results
         self.audit.append(AuditEntry(len(self.audit) + 1, kind, data, event.by, event.at))
 
     # ------------------------------------------------------------------ score entry
@@ -664,6 +737,184 @@ class Tournament:
         rnd = self.current
         return check_clock(self.clock, None if rnd is None or rnd.closed else rnd.number,
                            data, at)
+
+    # ------------------------------------------------ entrants, settings, matches, undo
+    # (issue 24: withdrawals, removal, reserves, late entries, the organiser's settings,
+    # best-of-3 matches, undoing a draw or a round's close)
+    def _best_of_kind(self, kind: str) -> str:
+        """A best-of-3 tournament stores a game's result as one game of its match (a leg),
+        and a correction as a leg's; its games are typed (console or CLI), not played at an
+        online table or entered hand by hand, which are refused, saying so."""
+        if self.settings is None or self.settings.best_of == 1:
+            return kind
+        if kind in ("hand", "unhand", "table"):
+            raise TournamentError("best_of_typed")
+        return {"result": "leg", "corrected": "leg_fixed"}.get(kind, kind)
+
+    def _check_new_settings(self, data: dict[str, Any]) -> None:
+        """The settings of issue 24 in ``data`` (created, or merged by ``configured``)."""
+        if data.get("check_in") is not None and not isinstance(data["check_in"], bool):
+            raise TournamentError("bad_settings", field="check_in")
+        if data.get("late_rule", "zero") not in LATE_RULES:
+            raise TournamentError("bad_late_rule", rules=", ".join(LATE_RULES))
+        best_of = data.get("best_of", 1)
+        if best_of not in BEST_OF or isinstance(best_of, bool):
+            raise TournamentError("bad_best_of")
+        if best_of > 1 and data.get("deals") is not None:
+            raise TournamentError("best_of_to_target")
+        tiebreaks = data.get("tiebreaks")
+        if tiebreaks is not None:
+            tiebreaks = check_tiebreaks(tiebreaks)
+        seed = data.get("lot_seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                                 or not 0 <= seed <= MAX_SEED):
+            raise TournamentError("bad_settings", field="lot_seed")
+        if tiebreaks is not None and "lot" in tiebreaks and seed is None:
+            raise TournamentError("lot_needs_seed")
+
+    def _check_configured(self, data: dict[str, Any]) -> dict[str, Any]:
+        given = {key: data[key] for key in CONFIGURABLE if key in data}
+        if not given:
+            raise TournamentError("bad_settings", field=", ".join(CONFIGURABLE))
+        if "best_of" in given and self.rounds and given["best_of"] != self.s.best_of:
+            raise TournamentError("best_of_drawn")
+        merged = {**self.s.to_data(), **given}
+        self._check_new_settings(merged)
+        settled = Settings.from_data(merged).to_data()
+        return {key: settled[key] for key in given}
+
+    def _live_entrant(self, data: dict[str, Any]) -> Entrant:
+        """The entrant named by ``data``, of a tournament still to be played."""
+        entrant = self.entrant(data.get("entrant"))
+        if self.complete:
+            raise TournamentError("tournament_over")
+        return entrant
+
+    def _has_played(self, entrant_id: int) -> bool:
+        return any(entrant_id in side for game in self.games() for side in game.sides)
+
+    def _check_withdrawn(self, data: dict[str, Any]) -> dict[str, Any]:
+        entrant = self._live_entrant(data)
+        if entrant.withdrawn:
+            raise TournamentError("already_withdrawn", name=entrant.name)
+        if entrant.reserve:
+            raise TournamentError("is_reserve", name=entrant.name)
+        reason = _reason(data["reason"]) if str(data.get("reason") or "").strip() else ""
+        return {"entrant": entrant.id, "reason": reason, "round": len(self.rounds) + 1}
+
+    def _check_reinstated(self, data: dict[str, Any]) -> dict[str, Any]:
+        entrant = self._live_entrant(data)
+        if not entrant.withdrawn:
+            raise TournamentError("not_withdrawn", name=entrant.name)
+        return {"entrant": entrant.id}
+
+    def _check_removed(self, data: dict[str, Any]) -> dict[str, Any]:
+        entrant = self.entrant(data.get("entrant"))
+        if self.rounds:
+            # Its games are part of others' records: a withdrawal keeps them.
+            raise TournamentError("remove_after_draw", name=entrant.name)
+        group = ([e for e in self.entrants.values() if e.club == entrant.club]
+                 if self.fmt.group_size > 1 and entrant.club is not None else [entrant])
+        return {"entrant": entrant.id, "entrants": [e.id for e in group],
+                "names": [e.name for e in group]}
+
+    def _apply_removed(self, data: dict[str, Any]) -> None:
+        for entrant_id in data["entrants"]:
+            self.removed[entrant_id] = self.entrants.pop(entrant_id)
+
+    def _check_reserve(self, data: dict[str, Any]) -> dict[str, Any]:
+        entrant = self._live_entrant(data)
+        if self.fmt.has_club:  # a neighbourhood is its two pairs: both play
+            raise TournamentError("no_reserves")
+        if entrant.reserve or entrant.withdrawn or self._has_played(entrant.id):
+            raise TournamentError("cannot_reserve", name=entrant.name)
+        return {"entrant": entrant.id}
+
+    def _check_promoted(self, data: dict[str, Any]) -> dict[str, Any]:
+        entrant = self._live_entrant(data)
+        if not entrant.reserve:
+            raise TournamentError("not_reserve", name=entrant.name)
+        return {"entrant": entrant.id, "round": len(self.rounds) + 1}
+
+    def _apply_promoted(self, data: dict[str, Any]) -> None:
+        entrant = self.entrants[data["entrant"]]
+        entrant.reserve = False
+        entrant.checked_in = True  # promoted because present
+        entrant.joined = int(data["round"])
+
+    def _check_late_entry(self, data: dict[str, Any]) -> dict[str, Any]:
+        if not self.rounds:
+            raise TournamentError("not_late")  # before the first draw: a registration
+        if not self.fmt.allows_late_entry:
+            raise TournamentError("no_late_entry")
+        if self.complete:
+            raise TournamentError("tournament_over")
+        out = self._check_registered(data, late=True)
+        return {"entrants": out["entrants"], "round": len(self.rounds) + 1}
+
+    def _apply_late_entry(self, data: dict[str, Any]) -> None:
+        for item in data["entrants"]:
+            entrant_id = len(self.entrants) + len(self.removed) + 1
+            self.entrants[entrant_id] = Entrant(
+                entrant_id, item["name"], tuple(item["players"]), item.get("club"),
+                checked_in=True, joined=int(data["round"]))
+
+    def _check_leg(self, data: dict[str, Any]) -> dict[str, Any]:
+        game = self._open_game(data.get("game"))
+        if game.result is not None:
+            raise TournamentError("already_recorded", game=game.id)
+        if data.get("source") not in SOURCES:
+            raise TournamentError("bad_source")
+        totals = list(judge(self.s, data.get("totals") or [], "entry").totals)
+        return {"game": game.id, "totals": totals, "source": data["source"],
+                "leg": len(game.legs) + 1}
+
+    def _apply_leg(self, data: dict[str, Any]) -> None:
+        game = self.game(data["game"])
+        game.legs = (*game.legs, judge(self.s, data["totals"], data["source"]))
+        game.result = match_result(game.legs, self.s.best_of)
+
+    def _check_leg_fixed(self, data: dict[str, Any]) -> dict[str, Any]:
+        game = self.game(data.get("game"))
+        if not game.legs:
+            raise TournamentError("nothing_to_correct", game=game.id)
+        number = data.get("leg", len(game.legs))
+        if not isinstance(number, int) or not 1 <= number <= len(game.legs):
+            raise TournamentError("bad_leg", game=game.id, count=len(game.legs))
+        reason = _reason(data.get("reason"))
+        fixed = judge(self.s, data.get("totals") or [], "organiser")
+        legs = list(game.legs)
+        legs[number - 1] = fixed
+        closed = self.rounds[game.round - 1].closed
+        if decided_before_last(legs, self.s.best_of) or (
+                closed and match_result(legs, self.s.best_of) is None):
+            raise TournamentError("bad_legs", game=game.id)
+        return {"game": game.id, "leg": number, "totals": list(fixed.totals),
+                "reason": reason, "was": list(game.legs[number - 1].totals)}
+
+    def _apply_leg_fixed(self, data: dict[str, Any]) -> None:
+        game = self.game(data["game"])
+        legs = list(game.legs)
+        legs[data["leg"] - 1] = judge(self.s, data["totals"], "organiser")
+        game.legs = tuple(legs)
+        game.result = match_result(game.legs, self.s.best_of)
+
+    def _check_undrawn(self, data: dict[str, Any]) -> dict[str, Any]:
+        rnd = self.current
+        if rnd is None or rnd.closed or data.get("round") != rnd.number:
+            raise TournamentError("no_open_round")
+        started = [g.table for g in rnd.games if not g.bye and (
+            g.result is not None or g.legs or self.hands.get(g.id) or g.id in self.claims
+            or g.table_id is not None)]
+        if started:
+            raise TournamentError("draw_started", tables=", ".join(map(str, started)))
+        return {"round": rnd.number, "reason": _reason(data.get("reason"))}
+
+    def _check_reopened(self, data: dict[str, Any]) -> dict[str, Any]:
+        rnd = self.current
+        if rnd is None or not rnd.closed or data.get("round") != rnd.number:
+            raise TournamentError("no_closed_round")
+        return {"round": rnd.number, "reason": _reason(data.get("reason"))}
 
     def do(self, event: Event) -> Event:
         """Check and apply (for a tournament kept in memory, e.g. in tests)."""

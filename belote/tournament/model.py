@@ -17,6 +17,12 @@ from typing import Any, Literal
 RankBy = Literal["wins", "points"]
 State = Literal["registration", "running", "finished"]
 Source = Literal["online", "entry", "csv", "organiser", "bye"]
+# What the rounds a late entrant missed count (``Settings.late_rule``): "zero" (the default:
+# nothing, neither a win nor points) or "bye" (each as a bye: the stated bye score, and a win
+# where the format's bye is one).
+LateRule = Literal["zero", "bye"]
+LATE_RULES: tuple[str, ...] = ("zero", "bye")
+BEST_OF: tuple[int, ...] = (1, 3)  # games a match is played over (3: the first to win 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +59,22 @@ class Settings:
     rank_by: RankBy = "wins"
     bye_points: int = 0  # the stated score of a bye
     standins: bool = False  # may a bot stand in for a drawn player at an online table
+    # Entrants and tie-breaks (issue 24); the defaults are what a tournament stored before
+    # them did, so that an old log replays unchanged.
+    check_in: bool | None = None  # only checked-in entrants are drawn; None: the format's
+    late_rule: LateRule = "zero"  # what a late entrant's missed rounds count
+    best_of: int = 1  # 3: a match is won by the first side to win 2 games ("la bella")
+    tiebreaks: tuple[str, ...] | None = None  # in order (belote.tournament.tiebreaks)
+    lot_seed: int | None = None  # the recorded seed of the drawing of lots
 
     def to_data(self) -> dict[str, Any]:
         return {"name": self.name, "format": self.format, "preset": self.preset,
                 "flags": dict(self.flags), "target": self.target, "rounds": self.rounds,
                 "deals": self.deals, "rank_by": self.rank_by, "bye_points": self.bye_points,
-                "standins": self.standins}
+                "standins": self.standins, "check_in": self.check_in,
+                "late_rule": self.late_rule, "best_of": self.best_of,
+                "tiebreaks": None if self.tiebreaks is None else list(self.tiebreaks),
+                "lot_seed": self.lot_seed}
 
     @staticmethod
     def from_data(data: dict[str, Any]) -> Settings:
@@ -68,7 +84,12 @@ class Settings:
             target=int(data["target"]), rounds=int(data["rounds"]),
             deals=None if data.get("deals") is None else int(data["deals"]),
             rank_by=data.get("rank_by", "wins"), bye_points=int(data.get("bye_points", 0)),
-            standins=bool(data.get("standins", False)))
+            standins=bool(data.get("standins", False)),
+            check_in=None if data.get("check_in") is None else bool(data["check_in"]),
+            late_rule=data.get("late_rule") or "zero", best_of=int(data.get("best_of") or 1),
+            tiebreaks=None if data.get("tiebreaks") is None else tuple(
+                str(name) for name in data["tiebreaks"]),
+            lot_seed=None if data.get("lot_seed") is None else int(data["lot_seed"]))
 
 
 @dataclass(slots=True)
@@ -86,6 +107,12 @@ class Entrant:
     # Per player, the account (its name key) the organiser bound to them, "" for none: that
     # account is that player wherever the player is seated (belote.tournament.codes).
     accounts: tuple[str, ...] = ()
+    # Issue 24: a withdrawn entrant is not drawn again (its games stay); a reserve is not
+    # drawn until promoted; ``joined`` is the first round it could be drawn in (a late entry
+    # or a promoted reserve: the rounds before it were missed, ``Settings.late_rule``).
+    withdrawn: bool = False
+    reserve: bool = False
+    joined: int = 1
 
     def account(self, position: int) -> str:
         return self.accounts[position] if position < len(self.accounts) else ""
@@ -123,6 +150,9 @@ class Game:
     # Left without a result when an organiser forced its round closed (the ``forced``
     # event): not played, it counts for nobody.
     unplayed: bool = False
+    # A best-of-3 match (``Settings.best_of``): each game played so far, in order; the
+    # match's ``result`` is set when a side has won two (its totals and scores: their sums).
+    legs: tuple[Result, ...] = ()
 
     @property
     def bye(self) -> bool:

@@ -6,9 +6,12 @@ entry points, which ask the format, are in :mod:`belote.tournament.standings`).
 rule                                        source
 ==========================================  ===================================================
 by wins then points, or by points alone     the organiser's choice (``rank_by``)
-tiebreak: the opponents' wins (Buchholz),   house rule (the Swiss custom), then the name so
-then the name                               that the list is stable
+ties: the tie-breaks the organiser chose,    :mod:`belote.tournament.tiebreaks` (by default
+in order, then the name                     the opponents' wins, Buchholz), then the name so
+                                            that the list is stable
 an adjustment of an entrant                 added to the entrant's points, with a reason
+a round with no game of the entrant         counted as ``absent`` (a late entry's missed
+                                            round, a withdrawal, a reserve): no points
 ==========================================  ===================================================
 """
 
@@ -29,12 +32,21 @@ class Record:
     byes: int = 0
     points: int = 0
     opponents: list[int] = field(default_factory=list)
+    absent: int = 0  # drawn rounds without a game of its own (no bye either)
 
 
 def entrant_records(t: TournamentView, adjusted: bool) -> dict[int, Record]:
     """Every entrant's record over the games with a result (byes included); ``adjusted``:
     the organiser's adjustments named after an entrant are added to its points."""
     records = {e: Record(e) for e in t.entrants}
+    seen: dict[int, set[int]] = {e: set() for e in t.entrants}
+    for game in t.games():
+        for side in game.sides:
+            for entrant in side:
+                if entrant in seen:
+                    seen[entrant].add(game.round)
+    for entrant, rounds in seen.items():
+        records[entrant].absent = len(t.rounds) - len(rounds)
     for game in t.games():
         result = game.result
         if result is None:
@@ -66,18 +78,6 @@ def buchholz(records: dict[int, Record], entrant: int) -> int:
     return sum(records[o].wins for o in records[entrant].opponents)
 
 
-def sort_key(t: TournamentView, records: dict[int, Record], entrant: int) -> tuple[int, ...]:
-    rec = records[entrant]
-    if t.s.rank_by == "points":
-        return (-rec.points, -buchholz(records, entrant))
-    return (-(2 * rec.wins + rec.draws), -rec.points, -buchholz(records, entrant))
-
-
-def order_entrants(t: TournamentView, records: dict[int, Record]) -> list[int]:
-    """The entrants from first to last by their ``records``."""
-    return sorted(t.entrants, key=lambda e: (sort_key(t, records, e), t.entrants[e].name))
-
-
 @dataclass(frozen=True, slots=True)
 class Line:
     """One line of the standings: a place (shared by equals), a name, the figures."""
@@ -87,16 +87,7 @@ class Line:
     record: Record | None
     total: int
     points: int | None = None  # ranking points (Pinasca), when the format gives them
-
-
-def record_lines(t: TournamentView, records: dict[int, Record]) -> list[Line]:
-    """The standings of entrants ranked by their records (equal keys share a place)."""
-    lines: list[Line] = []
-    previous: tuple[int, ...] | None = None
-    for index, entrant in enumerate(order_entrants(t, records)):
-        key = sort_key(t, records, entrant)
-        place = lines[-1].place if lines and key == previous else index + 1
-        previous = key
-        rec = records[entrant]
-        lines.append(Line(place, t.entrants[entrant].name, rec, rec.points))
-    return lines
+    # The chosen tie-breaks' figures, in the organiser's order (None: not computed for it,
+    # e.g. head-to-head for an entrant tied with nobody), and whether it has withdrawn.
+    tiebreaks: tuple[int | None, ...] = ()
+    withdrawn: bool = False

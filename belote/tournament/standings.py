@@ -2,15 +2,16 @@
 the tournament's format makes them (:mod:`belote.tournament.formats`; the rules are in each
 format's module, the records in :mod:`belote.tournament.records`).
 
-Ties in a ranking by records are broken by the opponents' wins (Buchholz), then by name;
-equal keys share a place.
+Ties are broken by the tie-breaks the organiser chose, in order (:mod:`.tiebreaks`, one
+registry entry each; by default the opponents' wins, Buchholz, and none in Pinasca), then by
+name; equal keys share a place.  A withdrawn entrant stays in the standings, marked.
 """
 
 from __future__ import annotations
 
-from belote.tournament.formats import find_format
+from belote.tournament.formats import Column, find_format
 from belote.tournament.formats.pinasca import pinasca_ranking
-from belote.tournament.records import Line, Record, buchholz, sort_key
+from belote.tournament.records import Line, Record, buchholz
 from belote.tournament.records import entrant_records as _records
 from belote.tournament.view import TournamentView
 
@@ -33,5 +34,10 @@ def standings(t: TournamentView) -> list[Line]:
     return find_format(t.s.format).standings(t)
 
 
-__all__ = ["Line", "Record", "buchholz", "entrant_records", "order_entrants",
-           "pinasca_ranking", "sort_key", "standings"]
+def columns(t: TournamentView) -> tuple[Column, ...]:
+    """The standings' columns: the format's figures, then the tie-breaks in force."""
+    return find_format(t.s.format).columns(t)
+
+
+__all__ = ["Column", "Line", "Record", "buchholz", "columns", "entrant_records",
+           "order_entrants", "pinasca_ranking", "standings"]

@@ -28,11 +28,13 @@ def game_line(lang: str, t: Tournament, game: Game) -> str:
 
 
 def standing_line(lang: str, t: Tournament, line: Line) -> str:
+    name = (translate(lang, "tournament.line.withdrawn_name", name=line.name)
+            if line.withdrawn else line.name)
     if line.points is not None:
-        return translate(lang, "tournament.line.pinasca", place=line.place, name=line.name,
+        return translate(lang, "tournament.line.pinasca", place=line.place, name=name,
                          total=line.total, points=line.points)
     rec = line.record
     assert rec is not None
-    return translate(lang, "tournament.line.standing", place=line.place, name=line.name,
+    return translate(lang, "tournament.line.standing", place=line.place, name=name,
                      wins=rec.wins, draws=rec.draws, losses=rec.losses, byes=rec.byes,
                      points=rec.points)

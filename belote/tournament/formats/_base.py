@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from belote.tournament.model import Settings
-from belote.tournament.records import Line, Record, entrant_records, order_entrants, record_lines
+from belote.tournament.records import Line, Record, entrant_records
+from belote.tournament.tiebreaks import TIEBREAKS, order_entrants, record_lines
 from belote.tournament.view import TournamentView
 
 Side = tuple[int, ...]
@@ -54,6 +55,18 @@ RECORD_COLUMNS: tuple[Column, ...] = tuple(
     for name in ("played", "wins", "draws", "losses", "byes", "points"))
 
 
+def _tiebreak(index: int) -> Callable[[Line], object]:
+    def cell(line: Line) -> object:
+        value = line.tiebreaks[index] if index < len(line.tiebreaks) else None
+        return "" if value is None else value
+    return cell
+
+
+def tiebreak_columns(names: Sequence[str]) -> tuple[Column, ...]:
+    """The columns of the chosen tie-breaks, in their order."""
+    return tuple(Column(TIEBREAKS[name].label, _tiebreak(n)) for n, name in enumerate(names))
+
+
 class TournamentFormat(ABC):
     """A format's strategy; register one instance with
     :func:`belote.tournament.formats.register` (see ``docs/tournaments.md``, "Adding a
@@ -67,7 +80,8 @@ class TournamentFormat(ABC):
     players_per_entrant: int = 2  # a pair; a mêlée enters single players
     group_size: int = 1  # entrants that register together (one entry form)
     has_club: bool = False  # a group registers under a club's name (a neighbourhood)
-    has_check_in: bool = True  # only checked-in entrants are drawn
+    has_check_in: bool = True  # only checked-in entrants are drawn (the settings may say)
+    allows_late_entry: bool = True  # entrants may join after round 1 (``late_entry``)
 
     # ---------------------------------------------------------------- scoring
     allows_draws: bool = True  # equal totals over a fixed number of deals are a draw
@@ -75,6 +89,8 @@ class TournamentFormat(ABC):
     adjusts_entrants: bool = True  # an adjustment changes an entrant's points
 
     standings_columns: tuple[Column, ...] = RECORD_COLUMNS
+    default_tiebreaks: tuple[str, ...] = ("buchholz",)  # unless the organiser chooses
+    tiebreak_choices: tuple[str, ...] = tuple(TIEBREAKS)  # what the organiser may choose
 
     # ---------------------------------------------------------------- the draw
     @abstractmethod
@@ -101,14 +117,36 @@ class TournamentFormat(ABC):
 
     # ---------------------------------------------------------------- standings
     def records(self, t: TournamentView) -> dict[int, Record]:
-        return entrant_records(t, adjusted=self.adjusts_entrants)
+        records = entrant_records(t, adjusted=self.adjusts_entrants)
+        if t.s.late_rule == "bye":  # a late entrant's missed rounds count as byes
+            for entrant in t.entrants.values():
+                missed = min(entrant.joined - 1, len(t.rounds))
+                if missed > 0:
+                    rec = records[entrant.id]
+                    rec.absent -= missed
+                    rec.byes += missed
+                    rec.points += missed * t.s.bye_points
+                    rec.wins += missed if self.bye_is_win else 0
+        return records
+
+    def tiebreaks(self, t: TournamentView) -> tuple[str, ...]:
+        """The tie-breaks in force, in order: the organiser's, else the format's."""
+        return self.default_tiebreaks if t.s.tiebreaks is None else t.s.tiebreaks
+
+    def checks_in(self, t: TournamentView) -> bool:
+        """Whether only checked-in entrants are drawn: the settings', else the format's."""
+        return self.has_check_in if t.s.check_in is None else t.s.check_in
 
     def order(self, t: TournamentView) -> list[int]:
         """The entrants from first to last (what a draw by standings follows)."""
-        return order_entrants(t, self.records(t))
+        return order_entrants(t, self.records(t), self.tiebreaks(t))
 
     def standings(self, t: TournamentView) -> list[Line]:
-        return record_lines(t, self.records(t))
+        return record_lines(t, self.records(t), self.tiebreaks(t))
+
+    def columns(self, t: TournamentView) -> tuple[Column, ...]:
+        """The standings' columns: the format's, then the tie-breaks in force."""
+        return self.standings_columns + tiebreak_columns(self.tiebreaks(t))
 
     def adjustment_subjects(self, t: TournamentView) -> list[str]:
         """What an organiser's adjustment may name (the console's list)."""

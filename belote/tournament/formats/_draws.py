@@ -10,6 +10,7 @@ from belote.tournament.formats._base import Draw, Pairs, Side, TournamentFormat
 from belote.tournament.formats._registry import find_format
 from belote.tournament.model import Event, TournamentError
 from belote.tournament.pairing import match, pick_bye, shuffled
+from belote.tournament.records import Record
 from belote.tournament.view import TournamentView
 
 
@@ -54,12 +55,26 @@ def partnerships(t: TournamentView) -> Counter[frozenset[int]]:
     return out
 
 
+def drawable(t: TournamentView) -> list[int]:
+    """The entrants a draw may pair: not withdrawn, not in the reserve pool, and checked in
+    where the tournament checks in (its settings, else its format)."""
+    checks_in = find_format(t.s.format).checks_in(t)
+    return [e.id for e in t.entrants.values()
+            if not e.withdrawn and not e.reserve and (e.checked_in or not checks_in)]
+
+
 def checked_in(t: TournamentView) -> list[int]:
-    """The entrants drawn in a format with check-in; refuses a draw of nobody."""
-    present = [e.id for e in t.entrants.values() if e.checked_in]
+    """The entrants drawn (:func:`drawable`); refuses a draw of nobody."""
+    present = drawable(t)
     if not present:
         raise TournamentError("nobody_checked_in")
     return present
+
+
+def sat_out(records: dict[int, Record], entrant: int) -> int:
+    """Rounds an entrant has not played: its byes and its absences (a late entry's missed
+    rounds, a withdrawal), so that a late arrival is not handed the next bye, a free win."""
+    return records[entrant].byes + records[entrant].absent
 
 
 def by_standings(fmt: TournamentFormat, t: TournamentView, entrants: list[int],
@@ -76,7 +91,7 @@ def by_standings(fmt: TournamentFormat, t: TournamentView, entrants: list[int],
     byes: list[int] = []
     if len(order) % 2:
         records = fmt.records(t)
-        bye = pick_bye(order, lambda e: records[e].byes)
+        bye = pick_bye(order, lambda e: sat_out(records, e))
         order.remove(bye)
         byes.append(bye)
     met = meetings(t)

@@ -11,6 +11,8 @@ the final                           again (then both have one loss)
 complete: one pair left standing    the number of rounds is not fixed
 a game needs a winner               house rule: no draw, even over a fixed number of deals
 a bye only passes the round         house rule: it is not a win
+no late entry                       a late pair would join a bracket it never played in
+a withdrawal is out at once         house rule: like a second loss, from the next draw
 ==================================  ============================================================
 """
 
@@ -19,7 +21,7 @@ from __future__ import annotations
 import random
 
 from belote.tournament.formats._base import Draw, Pairs, TournamentFormat
-from belote.tournament.formats._draws import by_standings
+from belote.tournament.formats._draws import by_standings, drawable
 from belote.tournament.formats._registry import register
 from belote.tournament.model import TournamentError
 from belote.tournament.records import entrant_records
@@ -27,9 +29,9 @@ from belote.tournament.view import TournamentView
 
 
 def still_in(t: TournamentView) -> list[int]:
-    """The checked-in entrants with fewer than two losses."""
+    """The drawable entrants (checked in, not withdrawn) with fewer than two losses."""
     records = entrant_records(t, adjusted=False)
-    return [e for e in t.entrants if t.entrants[e].checked_in and records[e].losses < 2]
+    return [e for e in drawable(t) if records[e].losses < 2]
 
 
 class DoubleElimination(TournamentFormat):
@@ -37,6 +39,7 @@ class DoubleElimination(TournamentFormat):
     menu_order = 30
     allows_draws = False
     bye_is_win = False
+    allows_late_entry = False
 
     def is_complete(self, t: TournamentView) -> bool:
         return len(still_in(t)) <= 1

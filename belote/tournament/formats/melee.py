@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 
 from belote.tournament.formats._base import Draw, TournamentFormat
-from belote.tournament.formats._draws import checked_in, meetings, partnerships
+from belote.tournament.formats._draws import checked_in, meetings, partnerships, sat_out
 from belote.tournament.formats._registry import register
 from belote.tournament.model import TournamentError
 from belote.tournament.pairing import match, pick_bye, shuffled
@@ -36,7 +36,7 @@ class Melee(TournamentFormat):
         order = shuffled(sorted(players), rng)
         byes: list[int] = []
         while len(order) % 4:
-            bye = pick_bye(order, lambda e: records[e].byes + byes.count(e))
+            bye = pick_bye(order, lambda e: sat_out(records, e) + byes.count(e))
             order.remove(bye)
             byes.append(bye)
         partners = partnerships(t)

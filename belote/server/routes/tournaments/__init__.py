@@ -15,6 +15,7 @@ from starlette.routing import Route
 from belote.server.routes.tournaments import (
     codes,
     console,
+    entrants,
     projector,
     public,
     round_end,
@@ -27,6 +28,7 @@ routes = [
     Route("/tournaments", console.create, methods=["POST"]),
     Route("/tournaments/{tid:id}", console.console, methods=["GET"]),
     Route("/tournaments/{tid:id}/do/{action}", console.change, methods=["POST"]),
+    Route("/tournaments/{tid:id}/manage/{action}", entrants.change, methods=["POST"]),
     Route("/tournaments/{tid:id}/standings", public.standings_page, methods=["GET"]),
     Route("/tournaments/{tid:id}/live", round_end.live, methods=["GET"]),
     Route("/tournaments/{tid:id}/projector", projector.projector, methods=["GET"]),
