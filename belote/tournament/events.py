@@ -79,8 +79,8 @@ from belote.tournament.claims import Claim, Pending
 from belote.tournament.clock import RoundClock, check_clock, clock_after
 from belote.tournament.codes import valid_codes
 from belote.tournament.formats import TournamentFormat, find_format
-from belote.tournament.missing import Missing, missing_games, missing_tables
 from belote.tournament.matches import decided_before_last, match_result
+from belote.tournament.missing import Missing, missing_games, missing_tables
 from belote.tournament.model import (
     BEST_OF,
     LATE_RULES,
