@@ -16,7 +16,11 @@ from typing import Any, Literal
 
 RankBy = Literal["wins", "points"]
 State = Literal["registration", "running", "finished"]
-Source = Literal["online", "entry", "csv", "organiser", "bye"]
+# Where a result came from: an online table, the score entry page, the scorekeeper's CSV,
+# typed by an organiser (the console or ``belote tournament record --totals``), an
+# organiser's correction ("organiser", with its reason), a bye.  Logs before "console"
+# existed stored typed results as "organiser": replayed as "console" (events.py).
+Source = Literal["online", "entry", "csv", "console", "organiser", "bye"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +107,8 @@ class Result:
     scores: tuple[int, ...]
     winner: int | None
     source: Source
+    reason: str = ""  # a correction's stated reason
+    replaced: Source | None = None  # a correction: where the result it replaced came from
 
 
 @dataclass(slots=True)
@@ -120,6 +126,9 @@ class Game:
     codes: tuple[tuple[str, ...], ...] = ()
     result: Result | None = None
     table_id: int | None = None  # the room's table playing it online
+    # The seats (side, position in the side) a bot played for an absent player at the
+    # game's online table (the ``standins`` event): marked in the exports and standings.
+    standins: tuple[tuple[int, int], ...] = ()
 
     @property
     def bye(self) -> bool:
