@@ -133,8 +133,8 @@ def test_standings_and_ranking_points_with_the_adjustments_and_their_reasons() -
     out = io.StringIO()
     write_ranking_points(t, out, "en")
     points = rows(out.getvalue())
-    assert ["", "", "-1", "Maledizione del Framasun", ""] == points[
-        [n for n, line in enumerate(points) if line[1] == "Club1"][1]][2:]
+    adjustment = [line for line in points if line[1] == "Club1"][1]  # after its place line
+    assert adjustment[2:] == ["", "", "-1", "Maledizione del Framasun", ""]
 
 
 def test_stand_in_bots_are_marked_seat_by_seat() -> None:

@@ -43,7 +43,7 @@ async def prizes_page(request: Request) -> Response:
                   for p in t.prizes.prizes if p.category is not None}
     return await render(request, "tournament_prizes.html", tid=tid, tour=t, s=t.s, rows=rows,
                         organiser=await is_organiser(request, tid), places=places,
-                        categories=CATEGORIES, chosen=categories,
+                        prize_categories=CATEGORIES, chosen=categories,
                         cumulative=t.prizes.cumulative)
 
 
