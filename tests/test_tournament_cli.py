@@ -67,7 +67,8 @@ def test_a_whole_pinasca_round_offline_from_creation_to_export(tmp_path: Path) -
     rows = list(csv.reader(io.StringIO(export.read_text(encoding="utf-8"))))
     assert rows[0][0] == "manche" and len(rows) == 4
     assert rows[2][6:10] == ["1500", "1200", "3800", "1200"]
-    assert {row[11] for row in rows[1:]} == {"CSV de la feuille", "saisie des points"}
+    # Issue 24: totals typed in are the organiser's, never "score entry" nor a correction.
+    assert {row[11] for row in rows[1:]} == {"CSV de la feuille", "saisi par l'organisateur"}
 
 
 def test_refusals_change_nothing_and_exit_1(tmp_path: Path) -> None:

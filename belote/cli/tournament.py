@@ -3,15 +3,16 @@
 The same core and store as the web room, on a local SQLite file (``--db``, migrated like the
 room's database): create, register from a CSV, draw, change a game's line-up (seed 001's
 substitution), record results (from the scorekeeper's CSV, ``belote score --csv-out``),
-correct, adjust, close the round, standings, the seat codes, export.
-Exit codes: 0 done, 1 refused (the reason is printed; nothing changed), 2 bad options.
+correct, adjust, close the round, standings, the seat codes, export (results, standings,
+ranking points, prizes; commas or semicolons), the audit log in words, the prize list and
+the season ranking.
+Exit codes: 0 done, 1 refused (the reason is printed; nothing changed), 2 bad options (a
+``--db`` file that does not exist is one: only ``create`` makes a new file).
 """
 
 from __future__ import annotations
 
 import asyncio
-import csv
-import io
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -19,17 +20,18 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
-from belote.i18n import LANGUAGES, translate
+from belote.i18n import LANGUAGES, join_list, translate
 from belote.scorekeeper import CsvError
 from belote.tournament.events import Event, Tournament
-from belote.tournament.export import write_results
-from belote.tournament.formats import TournamentFormat, format_names
+from belote.tournament.formats import format_names
 from belote.tournament.model import TournamentError
+from belote.tournament.registration import LineError, decode, read_registrations
 from belote.tournament.sheets import totals_from_csv
 from belote.tournament.standings import standings
 from belote.tournament.text import error_text, game_line, standing_line
 
 if TYPE_CHECKING:  # the store needs the server extra: imported when a command runs
+    from belote.server.tournament.seasons import SeasonStore
     from belote.server.tournament.service import Tournaments
 
 app = typer.Typer(name="tournament", no_args_is_help=True, add_completion=False,
@@ -42,9 +44,14 @@ TID = typer.Option(1, "--id", help="The tournament in the file.")
 LANG = typer.Option("en", "--lang", help="Language: it, es, fr or en.")
 
 
-def _run(db: Path, lang: str, work: Callable[[Tournaments], Awaitable[R]]) -> R:
+def _run(db: Path, lang: str, work: Callable[[Tournaments], Awaitable[R]],
+         create: bool = False) -> R:
     if lang not in LANGUAGES:
         typer.echo(f"--lang: {' '.join(LANGUAGES)}", err=True)
+        raise typer.Exit(2)
+    if not create and not db.is_file():
+        # A mistyped --db would otherwise become a new, empty tournament file.
+        typer.echo(translate(lang, "tournament.cli.no_file", path=str(db)), err=True)
         raise typer.Exit(2)
 
     from belote.server.persistence import Store
@@ -58,8 +65,15 @@ def _run(db: Path, lang: str, work: Callable[[Tournaments], Awaitable[R]]) -> R:
             return await work(Tournaments(TournamentStore(store.engine)))
         finally:
             await store.close()
+    from sqlalchemy.exc import OperationalError
+
     try:
         return asyncio.run(go())
+    except OperationalError as error:  # the file locked by another writer at its opening
+        if "locked" not in str(error.orig) and "busy" not in str(error.orig):
+            raise
+        typer.echo(error_text(lang, TournamentError("busy")), err=True)
+        raise typer.Exit(1) from None
     except TournamentError as error:
         typer.echo(error_text(lang, error), err=True)
         raise typer.Exit(1) from None
@@ -84,51 +98,34 @@ def create_command(
     data: dict[str, Any] = {"name": name, "format": fmt, "preset": preset, "target": target,
                             "rounds": rounds, "deals": deals, "rank_by": rank_by,
                             "bye_points": bye_points}
-    tid = _run(db, lang, lambda ts: ts.create(data, OFFLINE))
+    tid = _run(db, lang, lambda ts: ts.create(data, OFFLINE), create=True)
     typer.echo(translate(lang, "tournament.cli.created", id=tid, name=name))
-
-
-def read_entrants(text: str, fmt: TournamentFormat) -> list[list[dict[str, Any]]]:
-    """Registrations from CSV text: ``name,player1,player2,club`` (a single player, as in
-    a mêlée: ``name`` or ``player1``); where entrants register together (a Pinasca
-    neighbourhood's two pairs), the rows with the same ``club`` are one registration."""
-    rows = [{(k or "").strip().lower(): (v or "").strip() for k, v in row.items()}
-            for row in csv.DictReader(io.StringIO(text))]
-    entrants = []
-    for row in rows:
-        players = [row[k] for k in ("player1", "player2") if row.get(k)]
-        if fmt.players_per_entrant == 1 and not players:
-            players = [row.get("name", "")]
-        entrants.append({"name": row.get("name") or " & ".join(players), "players": players,
-                         "club": row.get("club") or None, "checked_in": True})
-    if fmt.group_size == 1:
-        return [[e] for e in entrants]
-    clubs: dict[str, list[dict[str, Any]]] = {}
-    for e in entrants:
-        clubs.setdefault(str(e["club"] or ""), []).append(e)
-    return list(clubs.values())
 
 
 @app.command("register")
 def register_command(csv_file: Path = typer.Argument(..., exists=True, dir_okay=False),
+                     encoding: str | None = typer.Option(
+                         None, "--encoding", help="The file's encoding if not UTF-8: cp1252 "
+                                                  "(an old Excel's CSV) or latin-1."),
                      db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
-    """Register the entrants of a CSV (name, player1, player2, club), all checked in."""
-    text = csv_file.read_text(encoding="utf-8-sig")
+    """Register the entrants of a CSV (name, player1, player2, club; commas or semicolons),
+    all checked in.  A file refused at any line registers nobody."""
+    raw = csv_file.read_bytes()
 
     async def work(ts: Tournaments) -> int:
         t = await ts.get(tid)
-        groups = read_entrants(text, t.fmt)
-        for group in groups:  # check every row before storing any
-            t.check(_registered(group))
-        for group in groups:
-            await ts.change(tid, "registered", {"entrants": group}, OFFLINE)
-        return sum(len(g) for g in groups)
+        registrations = read_registrations(decode(raw, encoding), t.fmt)
+        after = t.copy()
+        for item in registrations:  # every line checked, in order, before anything is stored
+            try:
+                after.apply(after.check(Event("registered", {"entrants": item.entrants})))
+            except TournamentError as error:
+                raise LineError(item.line, error) from None
+        await ts.change_all(tid, [("registered", {"entrants": item.entrants})
+                                  for item in registrations], OFFLINE)
+        return sum(len(item.entrants) for item in registrations)
     count = _run(db, lang, work)
     typer.echo(translate(lang, "tournament.cli.registered", count=count))
-
-
-def _registered(group: list[dict[str, Any]]) -> Event:
-    return Event("registered", {"entrants": group})
 
 
 @app.command("draw")
@@ -167,7 +164,7 @@ def record_command(game: int = typer.Argument(...),
             await ts.record(tid, game, both, "csv", OFFLINE)
         else:
             assert totals is not None
-            await ts.record(tid, game, list(totals), "entry", OFFLINE)
+            await ts.record(tid, game, list(totals), "console", OFFLINE)  # typed in
         return await ts.get(tid)
     t = _run(db, lang, work)
     typer.echo(game_line(lang, t, t.game(game)))
@@ -231,7 +228,8 @@ def correct_command(game: int = typer.Argument(...),
     typer.echo(game_line(lang, t, t.game(game)))
 
 
-@app.command("adjust")
+# "adjust Centro -1": a negative number is the points, not an option.
+@app.command("adjust", context_settings={"ignore_unknown_options": True})
 def adjust_command(subject: str = typer.Argument(..., help="The neighbourhood or entrant."),
                    points: int = typer.Argument(...),
                    reason: str = typer.Option(..., "--reason"),
@@ -263,16 +261,31 @@ def standings_command(db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
         typer.echo(standing_line(lang, t, line))
 
 
+# ---------------------------------------------------------------- exports, log, prizes, season
+SEP = typer.Option("comma", "--sep", help="Separator: comma or semicolon (an Italian, French "
+                                          "or Spanish spreadsheet expects semicolons).")
+BOM = typer.Option(False, "--bom", help="Lead the file with a UTF-8 byte order mark (Excel).")
+
+
 @app.command("export")
 def export_command(out: Path | None = typer.Argument(None, help="CSV file (else stdout)."),
+                   what: str = typer.Option("results", "--what",
+                                            help="results, standings, points or prizes."),
+                   sep: str = SEP, bom: bool = BOM,
                    db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
-    """Export every result as CSV."""
+    """Export every result (or the standings, the ranking points, the prizes) as CSV."""
+    from belote.tournament.export import DELIMITERS, EXPORTS, csv_text
+
+    if what not in EXPORTS or sep not in DELIMITERS:
+        typer.echo(f"--what: {', '.join(EXPORTS)}; --sep: {', '.join(DELIMITERS)}", err=True)
+        raise typer.Exit(2)
     t = _run(db, lang, lambda ts: ts.get(tid))
+    text = csv_text(EXPORTS[what], t, lang, DELIMITERS[sep], bom)
     if out is None:
-        write_results(t, sys.stdout, lang)
+        sys.stdout.write(text)
     else:
         with out.open("w", encoding="utf-8", newline="") as stream:
-            write_results(t, stream, lang)
+            stream.write(text)
 
 
 # ---------------------------------------------------------------- entrants on the day, undo,
@@ -436,3 +449,133 @@ def configure_command(
         change["best_of"] = best_of
     _run(db, lang, lambda ts: ts.change(tid, "configured", change, OFFLINE))
     typer.echo(translate(lang, "tournament.cli.configured"))
+
+
+@app.command("log")
+def log_command(db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
+    """Print the audit log in words: every change, who made it and when (this machine's
+    local time), in the language asked; never a seat code."""
+    from belote.tournament.audit_words import log_lines
+
+    t = _run(db, lang, lambda ts: ts.get(tid))
+    for line in log_lines(lang, t):
+        typer.echo(line)
+
+
+@app.command("prizes")
+def prizes_command(
+    place: list[str] = typer.Option([], "--place", help='"1=A ham": the prize of a place.'),
+    category: list[str] = typer.Option([], "--category", help='"mixed=A bottle": a '
+                                       "category's prize (best_pair, best_neighbourhood, "
+                                       "mixed, ladies, youth, newcomers, local)."),
+    eligible: list[str] = typer.Option([], "--eligible", help='"mixed=Lupi A": an entrant '
+                                       "the category covers (repeat it)."),
+    cumulative: bool = typer.Option(False, "--cumulative",
+                                    help="One winner may take several prizes."),
+    db: Path = DB, tid: int = TID, lang: str = LANG,
+) -> None:
+    """Set the prize list (with --place/--category), then print who takes each prize."""
+    from belote.tournament.export import prize_label
+    from belote.tournament.prizes import awards
+
+    def split(items: list[str]) -> list[tuple[str, str]]:
+        pairs = [item.partition("=") for item in items]
+        if any(not sep for _, sep, _ in pairs):
+            typer.echo(translate(lang, "tournament.cli.prize_syntax"), err=True)
+            raise typer.Exit(2)
+        return [(k.strip(), v.strip()) for k, _, v in pairs]
+
+    places, categories, marked = split(place), split(category), split(eligible)
+
+    async def work(ts: Tournaments) -> Tournament:
+        t = await ts.get(tid)
+        if places or categories:
+            by_name = {e.name: e.id for e in t.entrants.values()}
+            prizes: list[dict[str, Any]] = []
+            for number, text in places:
+                if not number.isdigit():
+                    raise TournamentError("bad_prize_place", limit=100)
+                prizes.append({"place": int(number), "prize": text})
+            for name, text in categories:
+                ids = []
+                for cat, entrant in marked:
+                    if cat == name:
+                        if entrant not in by_name:
+                            raise TournamentError("no_entrant", entrant=entrant)
+                        ids.append(by_name[entrant])
+                prizes.append({"category": name, "prize": text, "eligible": ids})
+            await ts.change(tid, "prizes", {"prizes": prizes, "cumulative": cumulative},
+                            OFFLINE)
+        return await ts.get(tid)
+    t = _run(db, lang, work)
+    for award in awards(t, t.prizes):
+        typer.echo(translate(lang, "tournament.cli.prize", label=prize_label(
+            lang, award.prize.place, award.prize.category), prize=award.prize.prize,
+            winners=join_list(award.winners, lang) or translate(lang, "tournament.prize.none")))
+
+
+season_app = typer.Typer(name="season", no_args_is_help=True,
+                         help="A season: players ranked across tournaments by points per "
+                              "place (Grand Prix style).")
+app.add_typer(season_app)
+
+
+@season_app.command("create")
+def season_create(name: str = typer.Option(..., "--name"),
+                  points: str = typer.Option("25,20,16,13,11,10,9,8,7,6,5,4,3,2,1", "--points",
+                                             help="Points of the 1st, 2nd ... place."),
+                  others: int = typer.Option(0, "--others", help="Points of a place below."),
+                  db: Path = DB, lang: str = LANG) -> None:
+    """Create a season in the file (it may be the file of its first tournament)."""
+    from belote.tournament.season import parse_points
+
+    data = {"name": name, "points": [], "others": others}
+
+    async def work(ts: Tournaments) -> int:
+        data["points"] = parse_points(points)
+        return await _seasons(ts).create(data, OFFLINE)
+    sid = _run(db, lang, work, create=True)
+    typer.echo(translate(lang, "tournament.cli.season_created", id=sid, name=name))
+
+
+@season_app.command("add")
+def season_add(season: int = typer.Argument(...), tournament: int = typer.Argument(...),
+               db: Path = DB, lang: str = LANG) -> None:
+    """Count a tournament of the file in the season (once finished)."""
+    async def work(ts: Tournaments) -> None:
+        await ts.get(tournament)  # it exists
+        await _seasons(ts).add(season, tournament)
+    _run(db, lang, work)
+    typer.echo(translate(lang, "tournament.cli.season_added", season=season,
+                         tournament=tournament))
+
+
+@season_app.command("merge")
+def season_merge(season: int = typer.Argument(...),
+                 player: str = typer.Argument(..., help="A player as listed (name:... or "
+                                                        "account:...)."),
+                 into: str = typer.Argument(..., help="The player they are the same as."),
+                 db: Path = DB, lang: str = LANG) -> None:
+    """Say that two players of the season are one person (a name is not an identity: two
+    spellings of one person are two players until merged)."""
+    _run(db, lang, lambda ts: _seasons(ts).merge(season, player, into))
+    typer.echo(translate(lang, "tournament.cli.season_merged", player=player, into=into))
+
+
+@season_app.command("show")
+def season_show(season: int = typer.Argument(...), db: Path = DB, lang: str = LANG) -> None:
+    """Print the season's ranking (each player with the identity a merge names)."""
+    from belote.server.tournament.seasons import season_ranking
+
+    found = _run(db, lang, lambda ts: season_ranking(_seasons(ts), ts, season))
+    typer.echo(found[0].name)
+    for line in found[1]:
+        typer.echo(translate(lang, "tournament.cli.season_line", place=line.place,
+                             name=line.name, points=line.points, events=len(line.results),
+                             identity=line.identity))
+
+
+def _seasons(ts: Tournaments) -> SeasonStore:
+    from belote.server.tournament.seasons import SeasonStore
+
+    return SeasonStore(ts.store.engine)

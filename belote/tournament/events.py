@@ -64,7 +64,16 @@ Event kinds and their data:
                (a ``corrected`` of such a tournament is stored so)
 ``undrawn``    ``round``, ``reason``: the last draw undone, before any result
 ``reopened``   ``round``, ``reason``: the last round close undone
+``standins``   ``game``, ``seats``: ``[side, position]`` of each seat a bot played for its
+               absent player at the game's online table (the room, before its result)
+``prizes``     :meth:`belote.tournament.prizes.PrizeList.to_data`: the prize list, by place
+               and category (replaces the previous list)
 =============  ==============================================================================
+
+A ``result``'s ``source``: ``online``, ``entry`` (the score entry page), ``csv`` (the
+scorekeeper's CSV), ``console`` (typed by an organiser); logs made before ``console``
+stored a typed result as ``organiser``, replayed as ``console``.  A correction's result
+has the source ``organiser``, its reason, and the source it replaced.
 """
 
 from __future__ import annotations
@@ -95,6 +104,7 @@ from belote.tournament.model import (
     TournamentError,
 )
 from belote.tournament.model import Event as Event  # re-exported: callers read it here
+from belote.tournament.prizes import PrizeList, check_prizes
 from belote.tournament.results import bye_result, judge
 from belote.tournament.sheets import sheet_totals, tournament_rules
 from belote.tournament.tiebreaks import check_tiebreaks
@@ -108,7 +118,7 @@ MAX_ADJUSTMENT = 1000
 MAX_SEED = 2 ** 63 - 1  # a drawing of lots' seed fits the store's integers
 # Settings the organiser may change after creating the tournament (``configured``).
 CONFIGURABLE = ("check_in", "late_rule", "tiebreaks", "lot_seed", "best_of")
-SOURCES = ("online", "entry", "csv", "organiser")
+SOURCES = ("online", "entry", "csv", "console", "organiser")
 
 
 def _name(value: Any, code: str = "bad_name") -> str:
@@ -146,6 +156,7 @@ class Tournament:
     claims: dict[int, Claim] = field(default_factory=dict)
     clock: RoundClock | None = None  # the round clock (frozen: shared by copies)
     removed: dict[int, Entrant] = field(default_factory=dict)  # before the first draw
+    prizes: PrizeList = field(default_factory=PrizeList)  # the organiser's prize list
 
     # ------------------------------------------------------------------ reading
     @classmethod
@@ -167,7 +178,7 @@ class Tournament:
                     for r in self.rounds],
             adjustments=list(self.adjustments), audit=list(self.audit),
             hands={k: list(v) for k, v in self.hands.items()}, claims=dict(self.claims),
-            clock=self.clock, removed=dict(self.removed))
+            clock=self.clock, removed=dict(self.removed), prizes=self.prizes)
 
     @property
     def s(self) -> Settings:
@@ -344,6 +355,8 @@ class Tournament:
             data = self._check_confirmed(kind, data)
         elif kind == "resolved":
             data = self._check_resolved(data)
+        elif kind in ("standins", "prizes"):
+            data = self._check_exports(kind, data)
         elif kind == "closed":
             rnd = self.current
             if rnd is None or rnd.closed or data.get("round") != rnd.number:
@@ -501,9 +514,16 @@ class Tournament:
             self.game(data["game"]).codes = tuple(tuple(side) for side in data["codes"])
         elif kind == "table":
             self.game(data["game"]).table_id = int(data["table_id"])
-        elif kind in ("result", "corrected"):
-            source: Source = "organiser" if kind == "corrected" else data["source"]
+        elif kind == "result":
+            source: Source = data["source"]
+            # Before "console" existed, a typed result was stored as "organiser".
+            source = "console" if source == "organiser" else source
             self.game(data["game"]).result = judge(self.s, data["totals"], source)
+        elif kind == "corrected":
+            game = self.game(data["game"])
+            replaced = game.result.source if game.result is not None else None
+            game.result = replace(judge(self.s, data["totals"], "organiser"),
+                                  reason=data["reason"], replaced=replaced)
         elif kind == "adjusted":
             self.adjustments.append(Adjustment(data["subject"], data["points"],
                                                data["reason"], event.by))
@@ -547,6 +567,8 @@ class Tournament:
             self.rounds[data["round"] - 1].closed = False
             for game in self.rounds[data["round"] - 1].games:
                 game.unplayed = False  # a forced close undone: its games may have results
+        elif kind in ("standins", "prizes"):
+            self._apply_exports(kind, data)
         self.audit.append(AuditEntry(len(self.audit) + 1, kind, data, event.by, event.at))
 
     # ------------------------------------------------------------------ score entry
@@ -915,6 +937,27 @@ class Tournament:
         if rnd is None or not rnd.closed or data.get("round") != rnd.number:
             raise TournamentError("no_closed_round")
         return {"round": rnd.number, "reason": _reason(data.get("reason"))}
+
+    # ------------------------------------------------ stand-ins and prizes (issue 24)
+    def _check_exports(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+        if kind == "prizes":
+            return check_prizes(self, data)
+        game = self.game(data.get("game"))
+        seats = data.get("seats")
+        if not isinstance(seats, list) or any(
+                not isinstance(seat, list) or len(seat) != 2
+                or not all(isinstance(n, int) for n in seat)
+                or not 0 <= seat[0] < len(game.lineup)
+                or not 0 <= seat[1] < len(game.lineup[seat[0]]) for seat in seats):
+            raise TournamentError("bad_standins")
+        return {"game": game.id, "seats": sorted({(a, b) for a, b in seats})}
+
+    def _apply_exports(self, kind: str, data: dict[str, Any]) -> None:
+        if kind == "prizes":
+            self.prizes = PrizeList.from_data(data)
+            return
+        game = self.game(data["game"])
+        game.standins = tuple(sorted({*game.standins, *(tuple(s) for s in data["seats"])}))
 
     def do(self, event: Event) -> Event:
         """Check and apply (for a tournament kept in memory, e.g. in tests)."""

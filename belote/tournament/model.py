@@ -16,7 +16,11 @@ from typing import Any, Literal
 
 RankBy = Literal["wins", "points"]
 State = Literal["registration", "running", "finished"]
-Source = Literal["online", "entry", "csv", "organiser", "bye"]
+# Where a result came from: an online table, the score entry page, the scorekeeper's CSV,
+# typed by an organiser (the console or ``belote tournament record --totals``), an
+# organiser's correction ("organiser", with its reason), a bye.  Logs before "console"
+# existed stored typed results as "organiser": replayed as "console" (events.py).
+Source = Literal["online", "entry", "csv", "console", "organiser", "bye"]
 # What the rounds a late entrant missed count (``Settings.late_rule``): "zero" (the default:
 # nothing, neither a win nor points) or "bye" (each as a bye: the stated bye score, and a win
 # where the format's bye is one).
@@ -130,6 +134,8 @@ class Result:
     scores: tuple[int, ...]
     winner: int | None
     source: Source
+    reason: str = ""  # a correction's stated reason
+    replaced: Source | None = None  # a correction: where the result it replaced came from
 
 
 @dataclass(slots=True)
@@ -153,6 +159,9 @@ class Game:
     # A best-of-3 match (``Settings.best_of``): each game played so far, in order; the
     # match's ``result`` is set when a side has won two (its totals and scores: their sums).
     legs: tuple[Result, ...] = ()
+    # The seats (side, position in the side) a bot played for an absent player at the
+    # game's online table (the ``standins`` event): marked in the exports and standings.
+    standins: tuple[tuple[int, int], ...] = ()
 
     @property
     def bye(self) -> bool:

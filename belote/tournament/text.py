@@ -6,10 +6,14 @@ from __future__ import annotations
 from belote.i18n import translate
 from belote.tournament.events import Tournament
 from belote.tournament.model import Game, TournamentError
+from belote.tournament.registration import LineError
 from belote.tournament.standings import Line
 
 
 def error_text(lang: str, error: TournamentError) -> str:
+    if isinstance(error, LineError):  # a file's line: its number, then why
+        return translate(lang, "tournament.error.at_line", line=error.line,
+                         reason=error_text(lang, error.inner))
     return translate(lang, f"tournament.error.{error.code}", **error.values)
 
 

@@ -100,7 +100,7 @@ def test_a_previous_release_database_keeps_its_data_and_is_upgraded(
         }
 
     state = on_connection(db_url, inspect)
-    assert state["version"] == "0004"
+    assert state["version"] == "0005"
     assert {"sessions", "users", "tables", "table_log", "meta"} <= state["tables"]
     # Two old accounts that now fold alike both stay, the later under a distinct key.
     assert [tuple(r) for r in state["keys"]] == [("Ada", "ada"), ("Bob", "bob"),
@@ -136,7 +136,7 @@ def test_a_new_database_is_made_at_the_head_and_reopening_changes_nothing(
 
     for _ in range(2):
         on_connection(db_url, upgrade)
-        assert on_connection(db_url, check) == ("0004", [])
+        assert on_connection(db_url, check) == ("0005", [])
 
 
 def test_tables_of_another_application_are_not_migrated(tmp_path: Path) -> None:
@@ -182,5 +182,5 @@ def test_a_0003_database_is_upgraded_to_ratings_and_its_finished_matches_counted
                 conn.execute(sa.text("SELECT table_id, rated FROM match_results")).all())
 
     version, diff, matches = on_connection(url, check)
-    assert (version, diff) == ("0004", [])
+    assert (version, diff) == ("0005", [])
     assert [tuple(m) for m in matches] == [(1, False)]

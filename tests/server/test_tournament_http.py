@@ -154,8 +154,14 @@ def test_a_whole_pinasca_tournament_online_and_with_real_cards(client: TestClien
     assert "Potere della Girandola" in console
     rows = list(csv.reader(io.StringIO(o().get(f"/tournaments/{tid}/results.csv").text)))
     assert len(rows) == 19
-    assert {row[-1] for row in rows[1:]} == {"online table", "score entry",
-                                            "organiser's correction"}
+    # Issue 24: a result typed at the console is the organiser's, never a "correction"
+    # (the column was last; columns were added after it).
+    assert {row[11] for row in rows[1:]} == {"online table", "score entry",
+                                            "typed by the organiser"}
+    # The bots that stood in at every seat of round 1 are said, seat by seat.
+    round_1 = [row for row in rows[1:] if row[0] == "1"]
+    assert all(row[16].count("a bot for ") == 4 for row in round_1)
+    assert all(row[16] == "" for row in rows[1:] if row[11] != "online table")
 
 
 def test_only_organisers_change_a_tournament_and_corrections_keep_the_old_result(

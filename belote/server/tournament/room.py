@@ -17,6 +17,11 @@ A table finishes in its own task; the report to the tournament is a task of its 
 server killed between the two loses nothing: when the room opens, every running game whose
 table is finished and stored but whose result is missing is recorded from the table's
 stored record (:meth:`TournamentRoom.reconcile`).
+
+Stand-ins are marked: before a finished table's result is recorded, its stored log says
+which seats a bot played for their absent player (an action made while the seat's player
+was stood in for, :func:`stood_in`); those seats go to the tournament as a ``standins``
+event, and the exports and standings say so ("a bot for Anna").
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from belote.server.directory import HeldSeat, TournamentTables
 from belote.server.events import TableEvent, TableFinished
 from belote.server.heavy import HeavyFailed
 from belote.server.name_keys import name_key
-from belote.server.persistence import TableRow
+from belote.server.persistence import LogEntry, TableRow
 from belote.server.table import TableError
 from belote.server.tournament.service import Offload, Tournaments
 from belote.server.tournament.store import TournamentStore
@@ -65,6 +70,23 @@ class StoredTables(Protocol):
     :class:`~belote.server.persistence.Store` is one)."""
 
     async def table(self, table_id: int) -> TableRow | None: ...
+
+    async def log(self, table_id: int) -> list[LogEntry]: ...
+
+
+def stood_in(log: list[LogEntry]) -> set[int]:
+    """The seats of a table's stored ``log`` where a bot made an action for the seat's
+    human player (the seat stood in for at that moment): not a seat merely held by a bot
+    until its player came, before any card of theirs was played."""
+    standin: dict[int, bool] = {}
+    played: set[int] = set()
+    for entry in log:
+        if entry.kind == "seats":
+            standin = {n: bool(seat and seat.get("kind") == "human" and seat.get("standin"))
+                       for n, seat in enumerate(entry.data.get("seats") or [])}
+        elif entry.kind == "act" and standin.get(int(entry.data.get("seat", -1))):
+            played.add(int(entry.data["seat"]))
+    return played
 
 
 class TournamentRoom:
@@ -181,6 +203,7 @@ class TournamentRoom:
         if game.result is not None:
             return
         try:
+            await self._mark_standins(tid, game, table_id)
             await self.service.record(tid, game.id, totals, "online", REPORTER)
         except Exception as error:
             # Never silent: logged and counted; the organiser sees the table still playing
@@ -188,6 +211,16 @@ class TournamentRoom:
             self.report_failures += 1
             log.error("tournament %s game %s: table %s's result %s not recorded: %r", tid,
                       game.id, table_id, totals, error)
+
+    async def _mark_standins(self, tid: int, game: Game, table_id: int) -> None:
+        """The seats a bot played at the game's table, as a ``standins`` event (side and
+        position of each; nothing when every seat was played by its player)."""
+        seats = stood_in(await self.stored.log(table_id))
+        where = [[side, place] for side, numbers in enumerate(SEATS_OF_SIDE)
+                 for place, seat_no in enumerate(numbers) if seat_no in seats]
+        if where:
+            await self.service.change(tid, "standins", {"game": game.id, "seats": where},
+                                      REPORTER)
 
     async def reconcile(self) -> int:
         """Record the results of finished tables that were not reported (a restart)."""

@@ -118,3 +118,16 @@ tournament_adjustments = Table(
 
 PROJECTIONS = (tournament_adjustments, tournament_games, tournament_rounds, tournament_players,
                tournament_entrants)
+
+# A season (belote.tournament.season): its name, owner and definition as JSON (the points per
+# place, the tournaments it counts, the merges of players), small and replaced whole at each
+# change.  Migration: ``0005_seasons``.
+seasons = Table(
+    "seasons",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(80), nullable=False),
+    Column("owner", String(96), nullable=False),  # the organiser's name key
+    Column("data", Text, nullable=False),  # JSON: belote.tournament.season.Season.to_data
+    Column("updated", DateTime(timezone=True), nullable=False),
+)

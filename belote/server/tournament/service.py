@@ -13,6 +13,13 @@ releases the tournament, every failure logged and counted), so that it does not 
 with the loop for the interpreter lock; offline (no ``offload``), a worker thread.  The loop
 only awaits them and the store.
 
+The room and ``belote tournament`` may change one SQLite file.  A cached tournament is
+checked against the stored log before every read and change (:meth:`Tournaments.get`: its
+count of events, one indexed query), and the events another process stored meanwhile are
+applied; a change that lost the race for its number is checked again on the fresh log
+(:data:`RETRIES` times), and a database locked past its busy timeout is refused with
+``busy``, in words.
+
 Limits: at most ``MAX_ENTRANTS`` entrants a tournament (:mod:`belote.tournament.events`), and
 in the room at most ``open_per_owner`` tournaments not finished per account (``None``
 offline).
@@ -26,7 +33,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from belote.server.tournament.store import TournamentStore
+from belote.server.tournament.store import StaleLog, StoreBusy, TournamentStore
 from belote.tournament.codes import issue_codes
 from belote.tournament.events import Event, Tournament
 from belote.tournament.formats import draw
@@ -35,6 +42,7 @@ from belote.tournament.model import Game, Settings, Source, TournamentError
 # Runs a picklable function with its arguments elsewhere and gives its answer (the room's
 # heavy-work process); it raises TournamentError when the work is lost.
 Offload = Callable[..., Awaitable[Any]]
+RETRIES = 5  # a change built on a log another writer changed meanwhile: checked again
 
 
 class Tournaments:
@@ -65,12 +73,21 @@ class Tournaments:
         return tid
 
     async def get(self, tid: int) -> Tournament:
+        """Tournament ``tid`` as stored now: the cached one, brought up to date if another
+        process (``belote tournament`` on the room's file) stored events since."""
         found = self._cache.get(tid)
-        if found is None:
+        stored = await self.store.count(tid)
+        if found is not None and stored == len(found.audit):
+            return found
+        if found is not None and stored > len(found.audit):
+            later = await self.store.events(tid, after=len(found.audit))
+            found = await asyncio.to_thread(_caught_up, found, later)
+        else:  # not cached, or the log is shorter than what was read: read it whole
             found = await self.store.load(tid)
-            if found is None:
-                raise TournamentError("no_tournament")
-            self._cache[tid] = found
+        if found is None:
+            self._cache.pop(tid, None)
+            raise TournamentError("no_tournament")
+        self._cache[tid] = found
         return found
 
     async def change(self, tid: int, kind: str, data: dict[str, Any], by: str) -> Event:
@@ -79,15 +96,35 @@ class Tournaments:
             return await self._change(tid, Event(kind, data, by, _stamp()))
 
     async def _change(self, tid: int, event: Event) -> Event:
-        current = await self.get(tid)
-        # Seat codes are drawn here (the core draws nothing at random), then the check, the
-        # copy and the apply run off the event loop: their cost grows with the tournament.
-        data = issue_codes(current.game, event.kind, event.data)
-        event = Event(event.kind, data, event.by, event.at)
-        checked, after = await asyncio.to_thread(_checked, current, event)
-        await self.store.append(tid, after, checked)
-        self._cache[tid] = after
-        return checked
+        return (await self._change_all(tid, [event]))[0]
+
+    async def change_all(self, tid: int, changes: list[tuple[str, dict[str, Any]]],
+                         by: str) -> list[Event]:
+        """Several changes, each checked on the tournament after the ones before it, stored
+        in one transaction: all or none (a registration file refused at its last line
+        stores nothing)."""
+        async with self._lock(tid):
+            stamp = _stamp()
+            return await self._change_all(tid, [Event(k, d, by, stamp) for k, d in changes])
+
+    async def _change_all(self, tid: int, events: list[Event]) -> list[Event]:
+        for attempt in range(RETRIES):
+            current = await self.get(tid)
+            # Seat codes are drawn here (the core draws nothing at random), then the check,
+            # the copy and the apply run off the event loop: their cost grows with the
+            # tournament.
+            checked, after = await asyncio.to_thread(_checked_all, current, events)
+            try:
+                await self.store.append_all(tid, after, checked)
+            except StaleLog:
+                # Another process stored a change first: read it, check this one again.
+                await asyncio.sleep(0.05 * (attempt + 1))
+                continue
+            except StoreBusy:
+                raise TournamentError("busy") from None
+            self._cache[tid] = after
+            return checked
+        raise TournamentError("busy")
 
     async def draw(self, tid: int, by: str) -> Tournament:
         async with self._lock(tid):
@@ -126,12 +163,25 @@ class Tournaments:
         return running
 
 
-def _checked(current: Tournament, event: Event) -> tuple[Event, Tournament]:
-    """``event`` checked, and the tournament after it (``current`` is left as it was)."""
-    checked = current.check(event)
+def _checked_all(current: Tournament, events: list[Event]) -> tuple[list[Event], Tournament]:
+    """``events`` checked one after another (codes drawn where a change seats players), and
+    the tournament after them (``current`` is left as it was)."""
     after = current.copy()
-    after.apply(checked)
-    return checked, after
+    out = []
+    for event in events:
+        data = issue_codes(after.game, event.kind, event.data)
+        checked = after.check(Event(event.kind, data, event.by, event.at))
+        after.apply(checked)
+        out.append(checked)
+    return out, after
+
+
+def _caught_up(cached: Tournament, later: list[Event]) -> Tournament:
+    """The cached tournament with the events another process stored since (a copy)."""
+    after = cached.copy()
+    for event in later:
+        after.apply(event)
+    return after
 
 
 def _draw_seeded(current: Tournament, seed: int, by: str) -> Event:

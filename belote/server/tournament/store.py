@@ -4,6 +4,12 @@ Each change is one transaction: the event row (the audit log) and the rewritten 
 (entrants, players, rounds, games, adjustments) commit together or not at all, so a killed
 server never holds a result in one and not the other.  A tournament is loaded by replaying
 its events (:meth:`belote.tournament.events.Tournament.replay`).
+
+The room and ``belote tournament`` may share one SQLite file.  An event's number is part of
+its row's key, so two writers that built on the same log cannot both store their change:
+the second's insert fails (:class:`StaleLog`), and it reads the log again
+(:meth:`count`, :meth:`events` from a number) before trying again.  A file locked longer
+than SQLite's busy timeout is :class:`StoreBusy`, said in words by the caller.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Table, delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from belote.server.tournament.schema import (
@@ -29,6 +36,14 @@ from belote.server.tournament.schema import (
     tournaments,
 )
 from belote.tournament.events import Event, Tournament
+
+
+class StaleLog(Exception):
+    """Another writer stored an event with the same number first: read the log again."""
+
+
+class StoreBusy(Exception):
+    """The database stayed locked by another writer past its busy timeout."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +117,33 @@ class TournamentStore:
     async def append(self, tid: int, tournament: Tournament, event: Event) -> None:
         """Store ``event``, already applied to ``tournament`` (its number is the audit's
         length), with the projection of the tournament after it."""
-        async with self.engine.begin() as conn:
-            await self._event(conn, tid, len(tournament.audit), event)
-            await self._project(conn, tid, tournament)
+        await self.append_all(tid, tournament, [event])
+
+    async def append_all(self, tid: int, tournament: Tournament, events: list[Event]) -> None:
+        """Store ``events``, the last ones applied to ``tournament``, in one transaction with
+        the projection after them: all or none (a refused file changes nothing).  Raises
+        :class:`StaleLog` if another writer stored any of their numbers first, and
+        :class:`StoreBusy` if the database stayed locked."""
+        first = len(tournament.audit) - len(events) + 1
+        try:
+            async with self.engine.begin() as conn:
+                for number, event in enumerate(events, start=first):
+                    await self._event(conn, tid, number, event)
+                await self._project(conn, tid, tournament)
+        except IntegrityError as error:
+            raise StaleLog(str(error.orig)) from error
+        except OperationalError as error:
+            if "locked" in str(error.orig) or "busy" in str(error.orig):
+                raise StoreBusy(str(error.orig)) from error
+            raise
+
+    async def count(self, tid: int) -> int:
+        """How many events tournament ``tid`` has stored (another writer may have added
+        some since this process read them)."""
+        async with self.engine.connect() as conn:
+            found = await conn.scalar(select(func.max(tournament_events.c.number))
+                                      .where(tournament_events.c.tournament_id == tid))
+            return int(found or 0)
 
     async def _event(self, conn: AsyncConnection, tid: int, number: int, event: Event) -> None:
         await conn.execute(insert(tournament_events).values(
@@ -124,12 +163,14 @@ class TournamentStore:
             for start in range(0, len(values), CHUNK):
                 await conn.execute(insert(table), values[start:start + CHUNK])
 
-    async def events(self, tid: int) -> list[Event]:
+    async def events(self, tid: int, after: int = 0) -> list[Event]:
+        """The events of tournament ``tid`` numbered past ``after``, in order."""
         async with self.engine.connect() as conn:
             rows = await conn.execute(
                 select(tournament_events.c.kind, tournament_events.c.data,
                        tournament_events.c.by, tournament_events.c.at)
-                .where(tournament_events.c.tournament_id == tid)
+                .where(tournament_events.c.tournament_id == tid,
+                       tournament_events.c.number > after)
                 .order_by(tournament_events.c.number))
             return [Event(str(k), json.loads(d), str(b), at.isoformat() if at else "")
                     for k, d, b, at in rows]

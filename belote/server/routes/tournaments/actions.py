@@ -62,7 +62,8 @@ async def do_tables(request: Request, tid: int, t: Tournament, data: FormData) -
 
 async def do_result(request: Request, tid: int, t: Tournament, data: FormData) -> str:
     totals = [form_int(data, "total_a"), form_int(data, "total_b")]
-    await service(request).record(tid, form_int(data, "game"), totals, "organiser",
+    # Typed at the console: its own origin, never called a correction (issue 24).
+    await service(request).record(tid, form_int(data, "game"), totals, "console",
                                   who(request))
     return CHANGED
 

@@ -1,5 +1,5 @@
-"""The list of tournaments, a new one, and the organisers' console: its changes, the table
-cards to print (with the seat codes) and the results CSV.
+"""The list of tournaments, a new one, and the organisers' console: its changes and the table
+cards to print (with the seat codes); the exports are in :mod:`.exports`.
 
 Roles: only the tournament's organisers (signed-in accounts: the creator and the
 co-organisers it adds) change a tournament, print the table cards and download the results
@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
-from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -35,17 +33,14 @@ from belote.server.routes.tournaments.common import (
     who,
 )
 from belote.server.routes.tournaments.round_end import ROUND_ACTIONS, clock_view
+from belote.tournament.audit_words import sentences
 from belote.tournament.codes import fresh_codes, shown
 from belote.tournament.events import Tournament
-from belote.tournament.export import write_results
 from belote.tournament.formats import format_names
 from belote.tournament.model import Game, TournamentError
 from belote.tournament.standings import Line, standings
 from belote.tournament.text import error_text, game_line
 
-AUDIT_KEYS = ("round", "game", "lineup", "totals", "was", "subject", "points", "reason",
-              "entrant", "player", "account", "table_id", "tables", "action",
-              "minutes")  # never the codes
 Slip = tuple[int, int, str, str, str]  # side, seat, player, code as printed, QR code (SVG)
 
 
@@ -84,11 +79,12 @@ async def console(request: Request) -> Response:
         return back_to(f"/tournaments/{tid}/standings")
     lang = language(request)
     playing = [g for g in t.current.games if g.playing] if t.current else []
-    audit = list(reversed(t.audit))
+    # The audit log in words, latest first (never a code word, never a seat code).
+    audit = await asyncio.to_thread(lambda: list(reversed(list(sentences(lang, t)))))
     lines, last = await asyncio.to_thread(_standings_and_last, t)
     return await render(request, "tournament_console.html", tid=tid, tour=t, s=t.s,
                         playing=playing, audit=audit, lines=lines, clubs=sorted(t.clubs()),
-                        line=lambda g: game_line(lang, t, g), detail=_detail,
+                        line=lambda g: game_line(lang, t, g),
                         missing=t.missing_games(), clock=clock_view(t), last_round=last)
 
 
@@ -131,19 +127,6 @@ async def cards(request: Request) -> Response:
                         slips=slips, seats=SEATS)
 
 
-async def export(request: Request) -> Response:
-    """Every result with the line-ups: the organisers' export (the standings are public,
-    this file is not)."""
-    tid, t = await tournament(request)
-    if not await is_organiser(request, tid):
-        return not_organiser(request, tid)
-    out = io.StringIO()
-    await asyncio.to_thread(write_results, t, out, language(request))
-    return Response(out.getvalue(), media_type="text/csv; charset=utf-8", headers={
-        "content-disposition": f'attachment; filename="tournament-{tid}.csv"',
-        "cache-control": "private, no-store"})
-
-
 def _standings_and_last(t: Tournament) -> tuple[list[Line], bool]:
     """The standings, and whether closing the open round ends the tournament (then the
     console offers no next draw)."""
@@ -154,11 +137,6 @@ def _standings_and_last(t: Tournament) -> tuple[list[Line], bool]:
         after.rounds[-1].closed = True
         last = after.complete
     return standings(t), last
-
-
-def _detail(data: dict[str, Any]) -> str:
-    """An audit entry's data, short: the fields an organiser looks for (never the codes)."""
-    return ", ".join(f"{k}={data[k]}" for k in AUDIT_KEYS if k in data)
 
 
 def _slips(tid: int, games: list[Game], base: str) -> dict[int, list[Slip]]:

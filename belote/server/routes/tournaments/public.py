@@ -11,6 +11,9 @@ from starlette.responses import Response
 
 from belote.server.routes.common import language
 from belote.server.routes.tournaments.common import back_to, is_organiser, render, tournament
+from belote.tournament.events import Tournament
+from belote.tournament.export import line_entrants, standin_games
+from belote.tournament.records import Line
 from belote.tournament.standings import entrant_records, standings
 from belote.tournament.text import game_line
 
@@ -23,9 +26,19 @@ async def standings_page(request: Request) -> Response:
         return back_to(f"/tournaments/{tid}/projector")
     template = ("tournament_standings_table.html" if request.query_params.get("fragment")
                 else "tournament_standings.html")
-    lines = await asyncio.to_thread(standings, t)
+    lines, stood = await asyncio.to_thread(_standings_marked, t)
     return await render(request, template, tid=tid, tour=t, s=t.s, lines=lines,
-                        organiser=await is_organiser(request, tid))
+                        organiser=await is_organiser(request, tid), stood=stood)
+
+
+def _standings_marked(t: Tournament) -> tuple[list[Line], dict[str, int]]:
+    """The standings, and per line the games a bot stood in for one of its players (said
+    beside the name: a result a bot helped make is never passed off as the players')."""
+    lines = standings(t)
+    bots = standin_games(t)
+    stood = {line.name: sum(bots.get(e.id, 0) for e in line_entrants(t, line))
+             for line in lines}
+    return lines, stood
 
 
 async def history(request: Request) -> Response:

@@ -1,0 +1,147 @@
+"""The audit log in words: one sentence per stored change, in the reader's language, dated
+in the reader's local time ("1 giugno 2024 alle 18:05: Anna ha registrato la partita 3 ...").
+
+The console and ``belote tournament log`` read it; neither shows a code word ("drawn
+round=2") nor an ISO timestamp.  Seat codes never appear: no sentence has a placeholder for
+them, and the data of a kind this module does not know is passed to its message only as
+numbers and short text, never the ``codes``.
+
+A new event kind gets its sentence by adding ``tournament.audit.<kind>`` to the catalogs:
+its placeholders are the event's data fields that are numbers or text, plus ``by`` (who,
+in words), ``game``/``table``/``a``/``b`` when the data names a game.  A kind with no
+message is still listed ("a change the log cannot put in words: <kind>"), never dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from typing import Any
+
+from babel.dates import format_date, format_time
+
+from belote.i18n import has_message, join_list, translate
+from belote.tournament.events import Tournament
+from belote.tournament.model import AuditEntry, TournamentError
+
+# Who made a change, as the room and the CLI log them, in words.
+SPECIAL_AUTHORS = {"": "tournament.audit.by.nobody", "offline": "tournament.audit.by.offline",
+                   "table": "tournament.audit.by.table"}
+HIDDEN = frozenset({"codes"})  # never put into words
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    number: int
+    when: str
+    text: str
+
+
+def when_text(lang: str, at: str, zone: tzinfo | None = None) -> str:
+    """A stored time (ISO, UTC) as the reader's local date and time, in their language;
+    ``zone``: the reader's time zone (default: this machine's)."""
+    if not at:
+        return translate(lang, "tournament.audit.no_time")
+    moment = datetime.fromisoformat(at)
+    local = moment.astimezone(zone) if zone is not None else moment.astimezone()
+    return translate(lang, "tournament.audit.when",
+                     date=format_date(local, "long", locale=lang),
+                     time=format_time(local, "short", locale=lang))
+
+
+def who_text(lang: str, by: str) -> str:
+    key = SPECIAL_AUTHORS.get(by)
+    return translate(lang, key) if key else by
+
+
+def _name(t: Tournament, entrant_id: Any) -> str:
+    entrant = t.entrants.get(entrant_id) if isinstance(entrant_id, int) else None
+    return entrant.name if entrant is not None else f"#{entrant_id}"
+
+
+def _game_values(t: Tournament, game_id: Any) -> dict[str, Any]:
+    try:
+        game = t.game(game_id)
+    except TournamentError:
+        return {"game": game_id, "table": "?", "a": "?", "b": "?"}
+    names = [" & ".join(_name(t, e) for e in side) for side in game.sides] + ["", ""]
+    return {"game": game.id, "table": game.table, "a": names[0], "b": names[1]}
+
+
+def _values(lang: str, t: Tournament, entry: AuditEntry, hands: dict[int, int]
+            ) -> tuple[str, dict[str, Any]]:
+    """The message key of an entry and its placeholders."""
+    kind, data = entry.kind, entry.data
+    values: dict[str, Any] = {k: v for k, v in data.items()
+                              if k not in HIDDEN and isinstance(v, (int, str))}
+    if "game" in data:
+        values.update(_game_values(t, data["game"]))
+    values["by"] = who_text(lang, entry.by)
+    key = f"tournament.audit.{kind}"
+    if kind == "created":
+        values["format"] = translate(lang, f"tournament.format.{data.get('format')}")
+    elif kind == "registered":
+        names = [str(e.get("name", "")) for e in data.get("entrants") or []]
+        values.update(names=join_list(names, lang), count=len(names))
+    elif kind == "checked_in":
+        values["entrant"] = _name(t, data.get("entrant"))
+    elif kind == "bound":
+        entrant = t.entrants.get(data.get("entrant", 0))
+        position = data.get("player", 0)
+        values.update(entrant=_name(t, data.get("entrant")), player=(
+            entrant.players[position] if entrant is not None
+            and 0 <= position < len(entrant.players) else "?"))
+        if not data.get("account"):
+            key = "tournament.audit.unbound"
+    elif kind == "drawn":
+        games = data.get("games") or []
+        byes = [" & ".join(_name(t, e) for e in g["sides"][0])
+                for g in games if len(g["sides"]) == 1]
+        values.update(tables=len(games) - len(byes), byes=join_list(byes, lang))
+        if byes:
+            key = "tournament.audit.drawn_bye"
+    elif kind == "lineup":
+        lineup = data.get("lineup") or [[], []]
+        values.update(a=" & ".join(lineup[0]), b=" & ".join(lineup[1]))
+    elif kind in ("result", "corrected"):
+        totals = list(data.get("totals") or [0, 0])
+        values.update(total_a=totals[0], total_b=totals[1])
+        if kind == "result":
+            values["source"] = translate(lang, f"tournament.source.{data.get('source')}")
+        else:
+            was = list(data.get("was") or [0, 0])
+            values.update(was_a=was[0], was_b=was[1])
+    elif kind == "adjusted":
+        values["points"] = f"{int(data.get('points', 0)):+d}"
+    elif kind in ("hand", "unhand"):
+        game_id = int(data.get("game", 0))
+        hands[game_id] = hands.get(game_id, 0) + (1 if kind == "hand" else -1)
+        values["hand"] = hands[game_id] + (0 if kind == "hand" else 1)
+    elif kind == "standins":
+        try:
+            lineup = t.game(data.get("game")).lineup
+            players = [lineup[a][b] for a, b in data.get("seats") or []]
+        except (TournamentError, IndexError):
+            players = []
+        values["players"] = join_list(players, lang)
+    elif kind == "prizes":
+        values["count"] = len(data.get("prizes") or [])
+    if not has_message(lang, key):
+        return "tournament.audit.other", {**values, "kind": kind}
+    return key, values
+
+
+def sentences(lang: str, t: Tournament, zone: tzinfo | None = None) -> Iterator[Sentence]:
+    """Every change of ``t``, first to last, in words."""
+    hands: dict[int, int] = {}
+    for entry in t.audit:
+        key, values = _values(lang, t, entry, hands)
+        yield Sentence(entry.number, when_text(lang, entry.at, zone),
+                       translate(lang, key, **values))
+
+
+def log_lines(lang: str, t: Tournament, zone: tzinfo | None = None) -> list[str]:
+    """The audit log as lines to print: number, date and time, sentence."""
+    return [translate(lang, "tournament.audit.line", number=s.number, when=s.when,
+                      text=s.text) for s in sentences(lang, t, zone)]
