@@ -127,9 +127,71 @@ def _values(lang: str, t: Tournament, entry: AuditEntry, hands: dict[int, int]
         values["players"] = join_list(players, lang)
     elif kind == "prizes":
         values["count"] = len(data.get("prizes") or [])
+    else:
+        key = _day_values(lang, t, kind, data, values) or key
     if not has_message(lang, key):
         return "tournament.audit.other", {**values, "kind": kind}
     return key, values
+
+
+def _totals(values: dict[str, Any], data: dict[str, Any]) -> None:
+    totals = list(data.get("totals") or [0, 0])
+    values.update(total_a=totals[0], total_b=totals[1])
+
+
+def _day_values(lang: str, t: Tournament, kind: str, data: dict[str, Any],
+                values: dict[str, Any]) -> str | None:
+    """The placeholders of the tournament day's kinds (confirmation, the round's end, the
+    entrants, undo, best-of-3), and the key where it depends on the data (None: the kind's
+    own)."""
+    if kind in ("withdrawn", "reinstated", "reserve", "promoted"):
+        values["entrant"] = _name(t, data.get("entrant"))
+        if kind == "withdrawn" and data.get("reason"):
+            return "tournament.audit.withdrawn_why"
+    elif kind == "removed":
+        values["names"] = join_list([str(n) for n in data.get("names") or []], lang)
+    elif kind == "late_entry":
+        values["names"] = join_list([str(e.get("name", "")) for e in data.get("entrants") or []],
+                                    lang)
+    elif kind in ("totals", "leg"):
+        _totals(values, data)
+    elif kind == "leg_fixed":
+        _totals(values, data)
+        was = list(data.get("was") or [0, 0])
+        values.update(was_a=was[0], was_b=was[1])
+    elif kind in ("confirmed", "disputed"):
+        side = data.get("side")
+        values["side"] = values.get("b" if side == 1 else "a", "?")
+        if kind == "disputed" and data.get("reason"):
+            return "tournament.audit.disputed_why"
+    elif kind == "resolved":
+        return "tournament.audit." + ("resolved_accepted" if data.get("accept")
+                                      else "resolved_rejected")
+    elif kind == "forced":
+        values["tables"] = join_list([str(n) for n in data.get("tables") or []], lang)
+    elif kind == "clock":
+        return f"tournament.audit.clock_{data.get('action')}"
+    elif kind == "configured":
+        values["settings"] = join_list([_setting(lang, k, v) for k, v in data.items()], lang)
+    return None
+
+
+def _setting(lang: str, name: str, value: Any) -> str:
+    """One changed setting in words."""
+    if name == "tiebreaks":
+        names = [translate(lang, f"tournament.tiebreak.{v}") for v in value or []]
+        shown = join_list(names, lang) if names else translate(lang, "tournament.audit.none")
+        return translate(lang, "tournament.audit.set.tiebreaks", value=shown)
+    if name == "check_in":
+        word = "auto" if value is None else "on" if value else "off"
+        return translate(lang, f"tournament.audit.set.check_in_{word}")
+    if name == "late_rule":
+        return translate(lang, f"tournament.audit.set.late_{value}")
+    if name == "best_of":
+        return translate(lang, "tournament.audit.set.best_of", value=value)
+    if name == "lot_seed":
+        return translate(lang, "tournament.audit.set.lot_seed")
+    return name
 
 
 def sentences(lang: str, t: Tournament, zone: tzinfo | None = None) -> Iterator[Sentence]:
