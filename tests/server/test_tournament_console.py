@@ -87,7 +87,7 @@ def test_the_next_draw_is_refused_while_a_result_is_missing_then_forced(
     assert forced[0].data["tables"] == [1, 3]
     assert [g.unplayed for g in t.rounds[0].games] == [True, False, True]
     # in the audit log, in words
-    assert ("closed round 1 with tables 1 and 3 still missing, left unplayed: Tables 1 and 3"
+    assert ("closed round 1 with tables 1, 3 still missing, left unplayed: Tables 1 and 3"
             " left early.") in page
 
 
