@@ -151,7 +151,10 @@ def test_the_organiser_may_count_missed_rounds_as_byes() -> None:
     t.do(Event("late_entry", {"entrants": [{"name": "Late", "players": ["L1", "L2"]}]}))
     rec = entrant_records(t)[5]
     assert (rec.wins, rec.byes, rec.points, rec.absent) == (1, 1, 700, 0)
-    t.do(Event("configured", {"late_rule": "zero"}))  # changed later: recorded
+    # Changed once results are in: for a reason, recorded (review of issue 24, item 12).
+    assert refused(t, "configured", {"late_rule": "zero"}) == "settings_reason"
+    t.do(Event("configured", {"late_rule": "zero", "reason": "club rule"}))
+    assert t.audit[-1].data == {"late_rule": "zero", "reason": "club rule"}
     assert entrant_records(t)[5].points == 0
 
 

@@ -67,19 +67,20 @@ def test_each_tie_break_of_the_registry() -> None:
 
 
 def test_the_organisers_order_decides_and_the_default_is_buchholz_then_shared() -> None:
+    # Results are in: each change of the tie-breaks says why ("R"; review of issue 24).
     t = scenario()
     lines = standings(t)
     assert [(line.place, line.name) for line in lines][:2] == [(1, "E1"), (1, "E3")]
-    t.do(Event("configured", {"tiebreaks": ["buchholz", "head_to_head"]}))
+    t.do(Event("configured", {"tiebreaks": ["buchholz", "head_to_head"], "reason": "R"}))
     lines = standings(t)
     assert [(line.place, line.name, line.tiebreaks) for line in lines][:2] == [
         (1, "E1", (4, 2)), (2, "E3", (4, 0))]  # E1 beat E3 in round 2
     assert [c.label for c in columns(t)][-2:] == ["tournament.web.col.tb_buchholz",
                                                   "tournament.web.col.tb_head_to_head"]
     assert [c.cell(lines[0]) for c in columns(t)][-2:] == [4, 2]
-    t.do(Event("configured", {"tiebreaks": ["point_difference"]}))
+    t.do(Event("configured", {"tiebreaks": ["point_difference"], "reason": "R"}))
     assert [line.name for line in standings(t)][:2] == ["E3", "E1"]  # +800 against +300
-    t.do(Event("configured", {"tiebreaks": []}))
+    t.do(Event("configured", {"tiebreaks": [], "reason": "R"}))
     assert [line.place for line in standings(t)][:2] == [1, 1]
 
 
@@ -92,7 +93,7 @@ def test_the_drawing_of_lots_is_seeded_recorded_and_the_same_on_every_replay() -
         with pytest.raises(TournamentError) as info:
             t.do(Event("configured", {"tiebreaks": bad, "lot_seed": 1}))
         assert info.value.code == "bad_tiebreaks"
-    t.do(Event("configured", {"tiebreaks": ["lot"], "lot_seed": 42}))
+    t.do(Event("configured", {"tiebreaks": ["lot"], "lot_seed": 42, "reason": "R"}))
     lots = lot_order(42, ["1", "2", "3", "4"])
     first = "E1" if lots.index("1") < lots.index("3") else "E3"
     lines = standings(t)
@@ -149,7 +150,8 @@ def test_pinasca_tie_breaks_are_the_organisers_choice_for_neighbourhoods() -> No
                               else [1200, 1500], "source": "entry"}))
     lines = standings(t)
     assert [(line.place, line.points) for line in lines] == [(1, 5), (1, 5)]  # shared
-    t.do(Event("configured", {"tiebreaks": ["point_difference", "lot"], "lot_seed": 7}))
+    t.do(Event("configured", {"tiebreaks": ["point_difference", "lot"], "lot_seed": 7,
+                              "reason": "R"}))
     lines = standings(t)
     assert [(line.place, line.points) for line in lines] == [(1, 5), (2, 3)]
     assert lines[0].name == lot_order(7, ["Lupi", "Orsi"])[0]

@@ -404,6 +404,8 @@ def tiebreaks_command(
         names: list[str] | None = typer.Argument(
             None, help="In order, from: buchholz, median_buchholz, point_difference, "
                        "head_to_head, lot; 'none' for none; nothing: show them."),
+        reason: str = typer.Option("", "--reason", help="Why (needed once results are "
+                                   "in; recorded)."),
         db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
     """Show or choose the tie-breaks, in order (a drawing of lots is seeded once, the seed
     recorded)."""
@@ -418,8 +420,10 @@ def tiebreaks_command(
             seed = t.s.lot_seed
             if seed is None and "lot" in chosen:
                 seed = secrets.randbelow(MAX_SEED + 1)
-            await ts.change(tid, "configured", {"tiebreaks": chosen, "lot_seed": seed},
-                            OFFLINE)
+            change: dict[str, Any] = {"tiebreaks": chosen, "lot_seed": seed}
+            if reason.strip():
+                change["reason"] = reason
+            await ts.change(tid, "configured", change, OFFLINE)
             t = await ts.get(tid)
         return t.fmt.tiebreaks(t)
     chosen = _run(db, lang, work)
@@ -437,6 +441,8 @@ def configure_command(
                                              "late entry's missed rounds count."),
         best_of: int | None = typer.Option(None, "--best-of", help="1 or 3 (before the first "
                                            "draw)."),
+        reason: str = typer.Option("", "--reason", help="Why (needed to change the late "
+                                   "rule once results are in; recorded)."),
         db: Path = DB, tid: int = TID, lang: str = LANG) -> None:
     """Change the day's settings: check-in (any format, Pinasca included), the late
     entries' rule, best-of-3."""
@@ -447,6 +453,8 @@ def configure_command(
         change["late_rule"] = late_rule
     if best_of is not None:
         change["best_of"] = best_of
+    if reason.strip():
+        change["reason"] = reason
     _run(db, lang, lambda ts: ts.change(tid, "configured", change, OFFLINE))
     typer.echo(translate(lang, "tournament.cli.configured"))
 
@@ -472,6 +480,9 @@ def prizes_command(
                                        "the category covers (repeat it)."),
     cumulative: bool = typer.Option(False, "--cumulative",
                                     help="One winner may take several prizes."),
+    withdrawn: bool = typer.Option(False, "--withdrawn",
+                                   help="Withdrawn entrants may take prizes (skipped "
+                                        "otherwise)."),
     db: Path = DB, tid: int = TID, lang: str = LANG,
 ) -> None:
     """Set the prize list (with --place/--category), then print who takes each prize."""
@@ -493,7 +504,7 @@ def prizes_command(
             by_name = {e.name: e.id for e in t.entrants.values()}
             prizes: list[dict[str, Any]] = []
             for number, text in places:
-                if not number.isdigit():
+                if not number.isdecimal():
                     raise TournamentError("bad_prize_place", limit=100)
                 prizes.append({"place": int(number), "prize": text})
             for name, text in categories:
@@ -504,8 +515,8 @@ def prizes_command(
                             raise TournamentError("no_entrant", entrant=entrant)
                         ids.append(by_name[entrant])
                 prizes.append({"category": name, "prize": text, "eligible": ids})
-            await ts.change(tid, "prizes", {"prizes": prizes, "cumulative": cumulative},
-                            OFFLINE)
+            await ts.change(tid, "prizes", {"prizes": prizes, "cumulative": cumulative,
+                                            "withdrawn": withdrawn}, OFFLINE)
         return await ts.get(tid)
     t = _run(db, lang, work)
     for award in awards(t, t.prizes):
@@ -573,6 +584,12 @@ def season_show(season: int = typer.Argument(...), db: Path = DB, lang: str = LA
         typer.echo(translate(lang, "tournament.cli.season_line", place=line.place,
                              name=line.name, points=line.points, events=len(line.results),
                              identity=line.identity))
+        if line.namesake:  # kept apart from a namesake of one tournament: merge by hand
+            typer.echo("   " + translate(lang, "tournament.season.namesake",
+                                         tournament=line.namesake[0],
+                                         entrant=line.namesake[1]))
+    if any(line.namesake for line in found[1]):
+        typer.echo(translate(lang, "tournament.season.namesakes_note"))
 
 
 def _seasons(ts: Tournaments) -> SeasonStore:

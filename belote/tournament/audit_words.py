@@ -6,6 +6,12 @@ round=2") nor an ISO timestamp.  Seat codes never appear: no sentence has a plac
 them, and the data of a kind this module does not know is passed to its message only as
 numbers and short text, never the ``codes``.
 
+Each sentence speaks of the tournament as it was when the change was made: the log is
+replayed, and each entry is put in words before it is applied (so a sentence written before
+an ``undrawn`` names the tables of the draw it undid, not of the one that reused its game
+numbers, a hand's number follows the hands a rejection dropped, and an entrant removed later
+keeps its name).
+
 A new event kind gets its sentence by adding ``tournament.audit.<kind>`` to the catalogs:
 its placeholders are the event's data fields that are numbers or text, plus ``by`` (who,
 in words), ``game``/``table``/``a``/``b`` when the data names a game.  A kind with no
@@ -23,7 +29,7 @@ from babel.dates import format_date, format_time
 
 from belote.i18n import has_message, join_list, translate
 from belote.tournament.events import Tournament
-from belote.tournament.model import AuditEntry, TournamentError
+from belote.tournament.model import AuditEntry, Event, TournamentError
 
 # Who made a change, as the room and the CLI log them, in words.
 SPECIAL_AUTHORS = {"": "tournament.audit.by.nobody", "offline": "tournament.audit.by.offline",
@@ -56,7 +62,9 @@ def who_text(lang: str, by: str) -> str:
 
 
 def _name(t: Tournament, entrant_id: Any) -> str:
-    entrant = t.entrants.get(entrant_id) if isinstance(entrant_id, int) else None
+    entrant = None
+    if isinstance(entrant_id, int):
+        entrant = t.entrants.get(entrant_id) or t.removed.get(entrant_id)
     return entrant.name if entrant is not None else f"#{entrant_id}"
 
 
@@ -69,9 +77,9 @@ def _game_values(t: Tournament, game_id: Any) -> dict[str, Any]:
     return {"game": game.id, "table": game.table, "a": names[0], "b": names[1]}
 
 
-def _values(lang: str, t: Tournament, entry: AuditEntry, hands: dict[int, int]
-            ) -> tuple[str, dict[str, Any]]:
-    """The message key of an entry and its placeholders."""
+def _values(lang: str, t: Tournament, entry: AuditEntry) -> tuple[str, dict[str, Any]]:
+    """The message key of an entry and its placeholders; ``t``: the tournament just before
+    the entry was applied."""
     kind, data = entry.kind, entry.data
     values: dict[str, Any] = {k: v for k, v in data.items()
                               if k not in HIDDEN and isinstance(v, (int, str))}
@@ -115,9 +123,10 @@ def _values(lang: str, t: Tournament, entry: AuditEntry, hands: dict[int, int]
     elif kind == "adjusted":
         values["points"] = f"{int(data.get('points', 0)):+d}"
     elif kind in ("hand", "unhand"):
-        game_id = int(data.get("game", 0))
-        hands[game_id] = hands.get(game_id, 0) + (1 if kind == "hand" else -1)
-        values["hand"] = hands[game_id] + (0 if kind == "hand" else 1)
+        # The hands entered before it (a rejection or a forced close dropped the pending
+        # ones): a new hand follows them, an undo takes back the last.
+        entered = len(t.hands.get(data.get("game", 0), []))
+        values["hand"] = entered + 1 if kind == "hand" else entered
     elif kind == "standins":
         try:
             lineup = t.game(data.get("game")).lineup
@@ -172,7 +181,10 @@ def _day_values(lang: str, t: Tournament, kind: str, data: dict[str, Any],
     elif kind == "clock":
         return f"tournament.audit.clock_{data.get('action')}"
     elif kind == "configured":
-        values["settings"] = join_list([_setting(lang, k, v) for k, v in data.items()], lang)
+        values["settings"] = join_list([_setting(lang, k, v) for k, v in data.items()
+                                        if k != "reason"], lang)
+        if data.get("reason"):
+            return "tournament.audit.configured_why"
     return None
 
 
@@ -195,12 +207,14 @@ def _setting(lang: str, name: str, value: Any) -> str:
 
 
 def sentences(lang: str, t: Tournament, zone: tzinfo | None = None) -> Iterator[Sentence]:
-    """Every change of ``t``, first to last, in words."""
-    hands: dict[int, int] = {}
+    """Every change of ``t``, first to last, in words: its log replayed, each entry put in
+    words as the tournament stood when it was made."""
+    then = Tournament()
     for entry in t.audit:
-        key, values = _values(lang, t, entry, hands)
+        key, values = _values(lang, then, entry)
         yield Sentence(entry.number, when_text(lang, entry.at, zone),
                        translate(lang, key, **values))
+        then.apply(Event(entry.kind, entry.data, entry.by, entry.at))
 
 
 def log_lines(lang: str, t: Tournament, zone: tzinfo | None = None) -> list[str]:

@@ -35,34 +35,41 @@ Event kinds and their data:
                source ``entry``)
 ``confirmed``  ``game``, ``side``, ``hands``, ``totals``: a player of ``side`` confirms the
                other side's pending hands and totals as they saw them (``hands``: the count
-               of the game's hands, ``totals``: the pending totals or null); they count now
+               of the game's hands, ``totals``: the pending totals or null); they count now.
+               ``leg`` (a best-of-3 match's totals): the number of the match's game they
+               are, recorded as a ``leg`` of source ``entry`` (a log without it: the result)
 ``disputed``   ``game``, ``side``, ``hands``, ``totals``, ``reason``: the other side
                disputes them instead: they go to the organiser's queue
 ``resolved``   ``game``, ``accept``, ``reason``: an organiser decides what was pending or
-               disputed: accepted (it counts), or rejected (the pending hands and totals are
-               dropped, the table enters them again)
+               disputed: accepted (it counts; ``leg`` as ``confirmed``), or rejected (the
+               pending hands and totals are dropped, the table enters them again)
 ``closed``     ``round``
 ``forced``     ``round``, ``reason``, ``games``, ``tables``: the round closed by an organiser
                although the games ``games`` (at the tables ``tables``) had no result
-               (:mod:`.missing`); they stay unplayed and count for nobody
+               (:mod:`.missing`); they stay unplayed and count for nobody (their pending
+               entries are dropped: nothing awaits a confirmation there)
 ``clock``      ``round``, ``action`` (``start``, ``pause``, ``resume``, ``adjust``),
                ``minutes``: the round clock (:mod:`.clock`; its time is the event's ``at``)
 ``withdrawn``  ``entrant``, ``reason`` (may be ""), ``round``: the first round it is not
                drawn in; its games stay, it stays in the standings (marked)
 ``reinstated`` ``entrant``: drawn again from the next draw
 ``removed``    ``entrant``, ``entrants`` (every id removed: a neighbourhood goes whole),
-               ``names``: before the first draw only (a duplicate entry disappears)
+               ``names``: before the first draw only (a duplicate entry disappears), and
+               not while adjustments naming it (or its neighbourhood) add up to anything
 ``reserve``    ``entrant``: into the reserve pool (never drawn until promoted)
 ``promoted``   ``entrant``, ``round``: out of the pool, drawn from that round on (checked in)
 ``late_entry`` ``entrants`` (as ``registered``), ``round``: registered after the first draw;
                the rounds before ``round`` count by ``Settings.late_rule``
 ``configured`` any of ``check_in``, ``late_rule``, ``tiebreaks``, ``lot_seed``, ``best_of``
-               (the last before the first draw): the organiser's settings changed
+               (the last before the first draw): the organiser's settings changed; once a
+               result is in, a recorded ``lot_seed`` never changes and a change of
+               ``tiebreaks`` or ``late_rule`` carries its ``reason``
 ``leg``        ``game``, ``totals``, ``source``, ``leg`` (its number): one game of a best-of-3
                match (a ``result`` of such a tournament is stored as a leg)
 ``leg_fixed``  ``game``, ``leg``, ``totals``, ``reason``, ``was``: a best-of-3 game corrected
                (a ``corrected`` of such a tournament is stored so)
-``undrawn``    ``round``, ``reason``: the last draw undone, before any result
+``undrawn``    ``round``, ``reason``: the last draw undone, before any result (an entrant
+               that joined while it was open joins that round again; its clock goes)
 ``reopened``   ``round``, ``reason``: the last round close undone
 ``standins``   ``game``, ``seats``: ``[side, position]`` of each seat a bot played for its
                absent player at the game's online table (the room, before its result)
@@ -542,7 +549,8 @@ class Tournament:
         elif kind == "forced":
             self._apply_forced(data)
         elif kind == "clock":
-            self.clock = clock_after(self.clock, data, event.at)
+            self.clock = (None if self.clock is None and data["action"] != "start"
+                          else clock_after(self.clock, data, event.at))
         elif kind == "withdrawn":
             self.entrants[data["entrant"]].withdrawn = True
         elif kind == "reinstated":
@@ -562,11 +570,12 @@ class Tournament:
         elif kind == "leg_fixed":
             self._apply_leg_fixed(data)
         elif kind == "undrawn":
-            self.rounds.pop()
+            self._apply_undrawn(data)
         elif kind == "reopened":
             self.rounds[data["round"] - 1].closed = False
             for game in self.rounds[data["round"] - 1].games:
-                game.unplayed = False  # a forced close undone: its games may have results
+                # a forced close undone: its games may have results
+                game.unplayed, game.unplayed_reason = False, ""
         elif kind in ("standins", "prizes"):
             self._apply_exports(kind, data)
         self.audit.append(AuditEntry(len(self.audit) + 1, kind, data, event.by, event.at))
@@ -704,6 +713,8 @@ class Tournament:
         if kind == "disputed":
             text = str(data.get("reason") or "").strip()
             out["reason"] = _reason(text) if text else ""
+        else:
+            out.update(self._leg_of(game, claim))
         return out
 
     def _apply_disputed(self, data: dict[str, Any]) -> None:
@@ -718,7 +729,18 @@ class Tournament:
         accept = data.get("accept")
         if not isinstance(accept, bool):
             raise TournamentError("bad_form")
-        return {"game": game.id, "accept": accept, "reason": _reason(data.get("reason"))}
+        out = {"game": game.id, "accept": accept, "reason": _reason(data.get("reason"))}
+        if accept:
+            out.update(self._leg_of(game, self.claims[game.id]))
+        return out
+
+    def _leg_of(self, game: Game, claim: Claim) -> dict[str, Any]:
+        """A best-of-3 match's confirmed totals are one game of the match: the event says
+        which (``leg``), and its apply records it as a ``leg`` of source ``entry``.  Without
+        ``leg`` (a single game, or a log written before) the totals are the game's result."""
+        if self.s.best_of == 1 or claim.totals is None:
+            return {}
+        return {"leg": len(game.legs) + 1}
 
     def _apply_confirmed(self, kind: str, data: dict[str, Any]) -> None:
         game_id = data["game"]
@@ -726,7 +748,10 @@ class Tournament:
         if kind == "resolved" and not data["accept"]:
             del self.hands.setdefault(game_id, [])[claim.confirmed:]
             return
-        if claim.totals is not None:
+        if claim.totals is not None and "leg" in data:
+            self._apply_leg({"game": game_id, "totals": list(claim.totals),
+                             "source": "entry"})
+        elif claim.totals is not None:
             self.game(game_id).result = judge(self.s, claim.totals, "entry")
         else:
             self._sheet_result(game_id)
@@ -752,7 +777,14 @@ class Tournament:
 
     def _apply_forced(self, data: dict[str, Any]) -> None:
         for game_id in data["games"]:
-            self.game(game_id).unplayed = True
+            game = self.game(game_id)
+            game.unplayed, game.unplayed_reason = True, data["reason"]
+            # Nothing awaits a confirmation at a game not played: no page offers it.  Its
+            # pending hands go with the claim (as a rejection drops them), so that a
+            # reopened round never counts them unconfirmed.
+            claim = self.claims.pop(game_id, None)
+            if claim is not None:
+                del self.hands.setdefault(game_id, [])[claim.confirmed:]
         self.rounds[data["round"] - 1].closed = True
 
     def _check_clock(self, data: dict[str, Any], at: str) -> dict[str, Any]:
@@ -765,7 +797,8 @@ class Tournament:
     # best-of-3 matches, undoing a draw or a round's close)
     def _best_of_kind(self, kind: str) -> str:
         """A best-of-3 tournament stores a game's result as one game of its match (a leg),
-        and a correction as a leg's; its games are typed (console or CLI), not played at an
+        and a correction as a leg's; its games are typed (console or CLI, or as final totals
+        at the score entry, confirmed by the other side: :meth:`_leg_of`), not played at an
         online table or entered hand by hand, which are refused, saying so."""
         if self.settings is None or self.settings.best_of == 1:
             return kind
@@ -803,7 +836,32 @@ class Tournament:
         merged = {**self.s.to_data(), **given}
         self._check_new_settings(merged)
         settled = Settings.from_data(merged).to_data()
-        return {key: settled[key] for key in given}
+        out: dict[str, Any] = {key: settled[key] for key in given}
+        before = self.s.to_data()
+        if self._has_results():
+            # The drawing of lots is seeded once and recorded: a new seed would reorder
+            # standings already read out.  The tie-breaks and the late rule may change for
+            # a reason the log keeps.
+            if before["lot_seed"] is not None and settled["lot_seed"] != before["lot_seed"]:
+                raise TournamentError("lot_seed_recorded")
+            if any(self._in_force(settled, key) != self._in_force(before, key)
+                   for key in ("tiebreaks", "late_rule") if key in given):
+                if not str(data.get("reason") or "").strip():
+                    raise TournamentError("settings_reason")
+                out["reason"] = _reason(data["reason"])
+        return out
+
+    def _in_force(self, settings: dict[str, Any], key: str) -> Any:
+        """A setting as it acts (no tie-breaks chosen: the format's)."""
+        value = settings[key]
+        if key == "tiebreaks":
+            return tuple(self.fmt.default_tiebreaks if value is None else value)
+        return value
+
+    def _has_results(self) -> bool:
+        """Whether a game (a bye aside) has a result or a game of its match."""
+        return any(not game.bye and (game.result is not None or game.legs)
+                   for game in self.games())
 
     def _live_entrant(self, data: dict[str, Any]) -> Entrant:
         """The entrant named by ``data``, of a tournament still to be played."""
@@ -837,6 +895,12 @@ class Tournament:
             raise TournamentError("remove_after_draw", name=entrant.name)
         group = ([e for e in self.entrants.values() if e.club == entrant.club]
                  if self.fmt.group_size > 1 and entrant.club is not None else [entrant])
+        # An adjustment names a subject (a neighbourhood, else an entrant); removing the
+        # subject would leave its points to no one (the ranking refuses a stranger): refused
+        # while they add up to something (an adjustment cancelled by its opposite does not).
+        for subject in {entrant.name, *(e.club for e in group if e.club is not None)}:
+            if sum(a.points for a in self.adjustments if a.subject == subject):
+                raise TournamentError("remove_adjusted", name=subject)
         return {"entrant": entrant.id, "entrants": [e.id for e in group],
                 "names": [e.name for e in group]}
 
@@ -887,7 +951,8 @@ class Tournament:
             raise TournamentError("already_recorded", game=game.id)
         if data.get("source") not in SOURCES:
             raise TournamentError("bad_source")
-        totals = list(judge(self.s, data.get("totals") or [], "entry").totals)
+        totals = list(judge(self.s, data.get("totals") or [], data["source"],
+                            plausible=True).totals)
         return {"game": game.id, "totals": totals, "source": data["source"],
                 "leg": len(game.legs) + 1}
 
@@ -904,7 +969,7 @@ class Tournament:
         if not isinstance(number, int) or not 1 <= number <= len(game.legs):
             raise TournamentError("bad_leg", game=game.id, count=len(game.legs))
         reason = _reason(data.get("reason"))
-        fixed = judge(self.s, data.get("totals") or [], "organiser")
+        fixed = judge(self.s, data.get("totals") or [], "organiser", plausible=True)
         legs = list(game.legs)
         legs[number - 1] = fixed
         closed = self.rounds[game.round - 1].closed
@@ -917,7 +982,10 @@ class Tournament:
     def _apply_leg_fixed(self, data: dict[str, Any]) -> None:
         game = self.game(data["game"])
         legs = list(game.legs)
-        legs[data["leg"] - 1] = judge(self.s, data["totals"], "organiser")
+        was = legs[data["leg"] - 1]
+        legs[data["leg"] - 1] = replace(
+            judge(self.s, data["totals"], "organiser"), reason=data["reason"],
+            replaced=was.replaced if was.source == "organiser" else was.source)
         game.legs = tuple(legs)
         game.result = match_result(game.legs, self.s.best_of)
 
@@ -931,6 +999,16 @@ class Tournament:
         if started:
             raise TournamentError("draw_started", tables=", ".join(map(str, started)))
         return {"round": rnd.number, "reason": _reason(data.get("reason"))}
+
+    def _apply_undrawn(self, data: dict[str, Any]) -> None:
+        number = int(data["round"])
+        self.rounds.pop()
+        for entrant in self.entrants.values():
+            # Joined while the undone round was open (a late entry, a promoted reserve):
+            # it joins that round again, drawn in it, not credited it as missed too.
+            entrant.joined = min(entrant.joined, number)
+        if self.clock is not None and self.clock.round == number:
+            self.clock = None  # the undone round's clock: the next draw starts its own
 
     def _check_reopened(self, data: dict[str, Any]) -> dict[str, Any]:
         rnd = self.current

@@ -13,7 +13,9 @@ as the machine's old code page, and "Nicolò" comes out "NicolÃ²").
 
 Every result says where it came from (``source``: an online table, the score entry page,
 the scorekeeper's CSV, typed at the console, an organiser's correction with its reason and
-the origin it replaced) and which seats a bot played for an absent player (``standins``).
+the origin it replaced; a game left unplayed by a forced close says so, with the close's
+reason, where a game still awaiting its result has no source) and which seats a bot played
+for an absent player (``standins``).
 """
 
 from __future__ import annotations
@@ -105,12 +107,15 @@ def write_results(t: Tournament, stream: TextIO, lang: str = "en", delimiter: st
         scores: list[object] = [*result.scores, ""] if result else ["", ""]
         winner = "" if result is None or result.winner is None else sides[result.winner]
         source = "" if result is None else source_text(lang, result.source)
+        reason = "" if result is None else result.reason
+        if game.unplayed:  # not awaiting a result: its round was closed without one
+            source, reason = translate(lang, "tournament.source.unplayed"), game.unplayed_reason
         replaced = ("" if result is None or result.replaced is None
                     else source_text(lang, result.replaced))
         rows.append([game.round, game.table or translate(lang, "tournament.bye"),
                      sides[0], sides[1], lineups[0], lineups[1], totals[0], totals[1],
                      scores[0], scores[1], winner, source, clubs[0], clubs[1],
-                     "" if result is None else result.reason, replaced,
+                     reason, replaced,
                      standins_text(lang, game)])
     write_rows(stream, rows, delimiter)
 

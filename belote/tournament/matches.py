@@ -11,6 +11,9 @@ each game is judged as a single game is     :func:`belote.tournament.results.jud
 (its totals, its game scores)               target: a game needs a winner)
 the match's totals and scores: the sums     house rule: the standings' points count every
 over its games; its winner: the match's     game played; wins and losses count matches
+a corrected game makes the match's result   house rule (as a single game's correction): the
+a correction (source ``organiser``, the     exports show the reasons and the origin replaced
+games' reasons, the origin it replaced)
 ==========================================  ===================================================
 """
 
@@ -36,7 +39,15 @@ def match_result(legs: Sequence[Result], best_of: int) -> Result | None:
         return None
     totals = tuple(sum(leg.totals[side] for leg in legs) for side in (0, 1))
     scores = tuple(sum(leg.scores[side] for leg in legs) for side in (0, 1))
-    return Result(totals, scores, 0 if wins[0] >= needed else 1, legs[-1].source)
+    winner = 0 if wins[0] >= needed else 1
+    fixed = [leg for leg in legs if leg.source == "organiser"]
+    if fixed:
+        # A corrected game makes the match a corrected result: its reasons, and the origin
+        # the (last) correction replaced, as a single game's correction shows them.
+        return Result(totals, scores, winner, "organiser",
+                      reason="; ".join(leg.reason for leg in fixed if leg.reason),
+                      replaced=fixed[-1].replaced)
+    return Result(totals, scores, winner, legs[-1].source)
 
 
 def decided_before_last(legs: Sequence[Result], best_of: int) -> bool:

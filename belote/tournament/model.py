@@ -156,6 +156,7 @@ class Game:
     # Left without a result when an organiser forced its round closed (the ``forced``
     # event): not played, it counts for nobody.
     unplayed: bool = False
+    unplayed_reason: str = ""  # the forced close's reason (the exports show it)
     # A best-of-3 match (``Settings.best_of``): each game played so far, in order; the
     # match's ``result`` is set when a side has won two (its totals and scores: their sums).
     legs: tuple[Result, ...] = ()

@@ -16,6 +16,11 @@ one prize each, unless cumulative      not cumulative (the default): place prize
                                        the categories in the list's order, each to the best not
                                        yet holding a prize (a Pinasca pair holds its
                                        neighbourhood's place prize)
+a withdrawn entrant takes no prize     house rule (the default): the prizes go down the
+unless the organiser says so           standings to those still playing (a place prize to the
+                                       n-th line of those, ties shared as above; a Pinasca
+                                       neighbourhood is withdrawn when both its pairs are);
+                                       ``withdrawn``: the organiser lets them take prizes
 =====================================  ========================================================
 
 Which entrants a marked category covers (a mixed pair, the ladies, the young) is the
@@ -25,7 +30,7 @@ organiser's word, typed with the list: the tournament knows no one's sex or age.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from belote.text import TextError, clean_text
@@ -80,9 +85,14 @@ class Prize:
 class PrizeList:
     prizes: tuple[Prize, ...] = ()
     cumulative: bool = False  # may one winner take more than one prize
+    withdrawn: bool = False  # may a withdrawn entrant take a prize (default: skipped)
 
     def to_data(self) -> dict[str, Any]:
-        return {"prizes": [p.to_data() for p in self.prizes], "cumulative": self.cumulative}
+        out: dict[str, Any] = {"prizes": [p.to_data() for p in self.prizes],
+                               "cumulative": self.cumulative}
+        if self.withdrawn:  # stored only when chosen: a list stored before it reads the same
+            out["withdrawn"] = True
+        return out
 
     @staticmethod
     def from_data(data: Mapping[str, Any]) -> PrizeList:
@@ -90,7 +100,7 @@ class PrizeList:
         return PrizeList(tuple(
             Prize(str(p["prize"]), p.get("place"), p.get("category"),
                   tuple(p.get("eligible") or ())) for p in data.get("prizes") or ()),
-            bool(data.get("cumulative", False)))
+            bool(data.get("cumulative", False)), bool(data.get("withdrawn", False)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +152,8 @@ def check_prizes(t: TournamentView, data: Mapping[str, Any]) -> dict[str, Any]:
         if found.rule != "marked":
             eligible = []
         out.append(Prize(text, category=found.name, eligible=tuple(sorted(set(eligible)))))
-    return PrizeList(tuple(out), bool(data.get("cumulative", False))).to_data()
+    return PrizeList(tuple(out), bool(data.get("cumulative", False)),
+                     bool(data.get("withdrawn", False))).to_data()
 
 
 def _shared(lines: Sequence[Line], place: int) -> list[Line]:
@@ -158,12 +169,27 @@ def _shared(lines: Sequence[Line], place: int) -> list[Line]:
     return tie if top + len(tie) > place else []
 
 
+def _placed(lines: Sequence[Line]) -> list[Line]:
+    """The lines placed again among themselves (equal places stay equal): the places a
+    prize list reads once withdrawn entrants are left out."""
+    out: list[Line] = []
+    for index, line in enumerate(lines):
+        tied = bool(out) and lines[index - 1].place == line.place
+        out.append(replace(line, place=out[-1].place if tied else index + 1))
+    return out
+
+
 def awards(t: TournamentView, prize_list: PrizeList) -> list[Award]:
     """Who takes each prize of the list, as the standings stand now (in the list's order)."""
     lines = standings(t)
     clubs = t.clubs()
     by_clubs = any(line.record is None and line.name in clubs for line in lines)
     order = order_entrants(t)
+    if not prize_list.withdrawn:
+        lines = _placed([line for line in lines if not line.withdrawn])
+        order = [e for e in order if not t.entrants[e].withdrawn]
+        clubs = {club: pairs for club, pairs in clubs.items()
+                 if not all(p.withdrawn for p in pairs)}
     records = entrant_records(t)
 
     def holder(entrant_id: int) -> str:

@@ -19,8 +19,13 @@ equal season points                    countback: more first places, then more s
 Who is who.  A name is not an identity.  A player an organiser bound to an account (the
 console's binding) is that account in every tournament: ``account:<name key>``.  An unbound
 player is read as their name, folded (Unicode NFC, case, spaces): ``name:mario rossi``, the
-same person in every tournament of the season where that name is written.  Two namesakes are
-therefore one player until an account is bound to one of them; one person written two ways
+same person in every tournament of the season where that name is written.  Two namesakes of
+different tournaments are therefore one player until an account is bound to one of them; two
+players of the same name in ONE tournament are never one (a person plays once a tournament):
+each is kept apart, as that name in that tournament's entrant (``name:marco [5.3.1]``:
+tournament 5, entrant 3, its first player), marked on the season's page and by the CLI so
+that the organiser merges each with the right player of the other tournaments (their
+points count apart until then).  One person written two ways
 ("Rossi M.", "Mario Rossi") is two players until the organiser merges them (``merges``:
 one identity into another, an explicit step kept with the season).
 """
@@ -28,6 +33,7 @@ one identity into another, an explicit step kept with the season).
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -80,6 +86,9 @@ class SeasonLine:
     name: str  # as last written
     points: int = 0
     results: list[Result] = field(default_factory=list)
+    # A player kept apart from a namesake of the same tournament: (that tournament's name,
+    # their entrant's name), shown so that the organiser merges them explicitly.
+    namesake: tuple[str, str] | None = None
 
     @property
     def countback(self) -> tuple[int, ...]:
@@ -152,16 +161,24 @@ def ranking(season: Season, events: Sequence[tuple[int, Tournament]]) -> list[Se
     for tid, t in events:
         if t.state != "finished":
             continue
-        for line in standings(t):
+        seats = [(line, entrant, position, player,
+                  identity(player, entrant.account(position)))
+                 for line in standings(t) for entrant in line_entrants(t, line)
+                 for position, player in enumerate(entrant.players)]
+        written = Counter(who for *_, who in seats if who.startswith("name:"))
+        for line, entrant, position, player, who in seats:
+            apart = ""
+            if written[who] > 1:  # a namesake in this tournament: never the same person
+                apart = who = f"{who} [{tid}.{entrant.id}.{position + 1}]"
+            who = _resolve(merges, who)
             points = season.place_points(line.place)
-            for entrant in line_entrants(t, line):
-                for position, player in enumerate(entrant.players):
-                    who = _resolve(merges, identity(player, entrant.account(position)))
-                    found = lines.setdefault(who, SeasonLine(0, who, player))
-                    if who.startswith("name:") or not found.results:
-                        found.name = player
-                    found.points += points
-                    found.results.append(Result(tid, t.s.name, line.place, points))
+            found = lines.setdefault(who, SeasonLine(0, who, player))
+            if who.startswith("name:") or not found.results:
+                found.name = player
+            if apart and who == apart:  # not merged yet
+                found.namesake = (t.s.name, entrant.name)
+            found.points += points
+            found.results.append(Result(tid, t.s.name, line.place, points))
     ordered = sorted(lines.values(), key=lambda ln: (-ln.points, ln.countback, fold(ln.name)))
     previous: tuple[object, ...] | None = None
     for index, found in enumerate(ordered):

@@ -51,7 +51,10 @@ def pinasca_ranking(t: TournamentView) -> list[PinascaStanding]:
     records = entrant_records(t, adjusted=False)
     clubs = t.clubs()
     totals = {club: sum(records[p.id].points for p in pairs) for club, pairs in clubs.items()}
-    adjustments = [PinascaAdjustment(a.subject, a.points, a.reason) for a in t.adjustments]
+    # An adjustment of a removed neighbourhood (cancelled by its opposite: a removal is
+    # refused otherwise) has no line to go to.
+    adjustments = [PinascaAdjustment(a.subject, a.points, a.reason) for a in t.adjustments
+                   if a.subject in totals]
     chosen = find_format(t.s.format).tiebreaks(t)
     figures = break_ties(Context(t, records, {c: [p.id for p in pairs]
                                               for c, pairs in clubs.items()}),

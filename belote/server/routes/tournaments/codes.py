@@ -153,7 +153,7 @@ async def enter_post(request: Request) -> Response:
     here = f"/tournaments/{tid}/enter"
     rnd = t.current
     number = str(data.get("table", "")).strip()
-    game = next((g for g in (rnd.games if rnd else []) if not g.bye and number.isdigit()
+    game = next((g for g in (rnd.games if rnd else []) if not g.bye and number.isdecimal()
                  and g.table == int(number)), None)
     if game is None:
         say(request, translate(language(request), "tournament.error.no_table_number",

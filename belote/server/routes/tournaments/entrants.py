@@ -76,6 +76,8 @@ async def do_settings(request: Request, tid: int, t: Tournament, data: FormData)
                               "tiebreaks": chosen, "lot_seed": lot_seed(t, chosen)}
     if "best_of" in data:
         change["best_of"] = form_int(data, "best_of")
+    if str(data.get("reason", "")).strip():  # needed to change them once results are in
+        change["reason"] = str(data["reason"])
     await service(request).change(tid, "configured", change, who(request))
 
 

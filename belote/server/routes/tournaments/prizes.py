@@ -44,7 +44,7 @@ async def prizes_page(request: Request) -> Response:
     return await render(request, "tournament_prizes.html", tid=tid, tour=t, s=t.s, rows=rows,
                         organiser=await is_organiser(request, tid), places=places,
                         prize_categories=CATEGORIES, chosen=categories,
-                        cumulative=t.prizes.cumulative)
+                        cumulative=t.prizes.cumulative, withdrawn=t.prizes.withdrawn)
 
 
 def _by_place(prizes: tuple[Prize, ...]) -> list[Prize]:
@@ -66,6 +66,7 @@ async def prizes_post(request: Request) -> Response:
     try:
         prizes = parse_form(t, str(data.get("places", "")), categories)
         prizes["cumulative"] = data.get("cumulative") == "on"
+        prizes["withdrawn"] = data.get("withdrawn") == "on"
         await service(request).change(tid, "prizes", prizes, who(request))
     except TournamentError as error:
         say(request, error_text(lang, error), True)

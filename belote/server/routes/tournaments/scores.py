@@ -156,8 +156,14 @@ async def entry_page(request: Request) -> Response:
             prefill = str(other)
             hint = translate(lang, "tournament.web.derived", points=other)
     number = entry_state(request, tid, game).get("number") or sheet.next_number
+    # A best-of-3 match is entered game by game, as final totals (not hand by hand): the
+    # page says which game of the match they are for.
+    match = t.s.best_of > 1
+    wins = [sum(1 for leg in game.legs if leg.winner == n) for n in (0, 1)]
     return await render(request, "tournament_entry.html", tid=tid, tour=t, game=game,
-                        sheet=sheet, step=None if blocked or sheet.finished else step,
+                        sheet=sheet,
+                        step=None if blocked or sheet.finished or match else step,
+                        leg=len(game.legs) + 1 if match else None, leg_wins=wins,
                         answered=len(texts), number=number,
                         question=question(rules, step, number, lang) if step else "",
                         prefill=prefill, hint=hint, may_enter=may_enter, side=side,
@@ -257,7 +263,7 @@ async def entry_post(request: Request) -> Response:
 
 def _hand_number(data: FormData, expected: int) -> int:
     text = str(data.get("hand", "")).strip()
-    return int(text) if text.isdigit() and 0 < int(text) < 1000 else expected
+    return int(text) if text.isdecimal() and 0 < int(text) < 1000 else expected
 
 
 async def _confirm(request: Request, tid: int, t: Tournament, game: Game, side: int | None,
@@ -274,8 +280,7 @@ async def _confirm(request: Request, tid: int, t: Tournament, game: Game, side: 
         side = typed_side(request, tid, game, typed)
         if side is None:
             raise TournamentError("bad_code")
-    text = str(data.get("totals", "")).strip()
-    seen = [int(x) for x in text.split("-")] if text else None
+    seen = _seen_totals(str(data.get("totals", "")).strip())
     change = {"game": game.id, "side": side, "hands": form_int(data, "hands"),
               "totals": seen, "reason": str(data.get("reason", ""))}
     if what == "confirm":
@@ -285,6 +290,17 @@ async def _confirm(request: Request, tid: int, t: Tournament, game: Game, side: 
     else:
         await service(request).change(tid, "disputed", change, who(request))
         say(request, translate(lang, "tournament.web.disputed_done"))
+
+
+def _seen_totals(text: str) -> list[int] | None:
+    """The pending totals the confirming player saw (the page's hidden "a-b"); a field
+    that is not two whole numbers is refused (``bad_form``), never a server error."""
+    if not text:
+        return None
+    parts = text.split("-")
+    if len(parts) != 2 or not all(p.isdecimal() and len(p) <= 9 for p in parts):
+        raise TournamentError("bad_form")
+    return [int(p) for p in parts]
 
 
 async def resolve(request: Request) -> Response:

@@ -46,7 +46,7 @@ def by_name(t: Tournament, rnd: Round) -> list[NameLine]:
 def natural(name: str) -> tuple[tuple[int, int | str], ...]:
     """A name's order as people read a list: letters without case, numbers by value
     ("Anna 2" before "Anna 10")."""
-    return tuple((1, int(part)) if part.isdigit() else (0, part.casefold())
+    return tuple((1, int(part)) if part.isdecimal() else (0, part.casefold())
                  for part in re.split(r"(\d+)", name) if part)
 
 
