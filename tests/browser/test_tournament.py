@@ -48,6 +48,20 @@ def register_neighbourhoods(org: Page, tag: str, count: int) -> None:
         expect(org.get_by_role("status").first).to_have_text("Done.")
 
 
+def drawn_tournament(org: Page, base: str, name: str, tag: str, count: int = 2) -> int:
+    """Create a Pinasca tournament called ``name``, register ``count`` neighbourhoods and
+    draw round 1, all from the console by keyboard; its id."""
+    org.goto(base + "/tournaments")
+    org.fill("#t-name", name)
+    org.press("#t-name", "Enter")
+    org.wait_for_url(re.compile(r"/tournaments/\d+$"))
+    tid = int(org.url.rsplit("/", 1)[1])
+    register_neighbourhoods(org, tag, count)
+    press_button(org, "Draw round 1")
+    expect(org.get_by_role("heading", name="Round 1")).to_be_visible()
+    return tid
+
+
 def test_organiser_draws_and_scorer_enters_a_hand_by_keyboard(
         new_page: Callable[..., Page], base_url: str) -> None:
     audit = Audit()

@@ -5,7 +5,6 @@ confirmation page."""
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Callable
 
@@ -13,9 +12,9 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.test_axe import Audit
 from tests.browser.test_tournament import (
+    drawn_tournament,
     press_button,
     register,
-    register_neighbourhoods,
     type_answer,
 )
 
@@ -26,14 +25,7 @@ def test_a_hand_entered_with_the_table_code_is_confirmed_by_the_other_side_by_ke
     tag = secrets.token_hex(3)
     org = new_page()
     register(org, base_url, f"Org{tag}")
-    org.goto(base_url + "/tournaments")
-    org.fill("#t-name", f"Pinasca {tag}")
-    org.press("#t-name", "Enter")
-    org.wait_for_url(re.compile(r"/tournaments/\d+$"))
-    tid = int(org.url.rsplit("/", 1)[1])
-    register_neighbourhoods(org, tag, 2)
-    press_button(org, "Draw round 1")
-    expect(org.get_by_role("heading", name="Round 1")).to_be_visible()
+    tid = drawn_tournament(org, base_url, f"Pinasca {tag}", tag)
 
     # The table cards: a page per table, a half per side with its short code.
     org.goto(f"{base_url}/tournaments/{tid}/table-cards")

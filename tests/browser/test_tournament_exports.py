@@ -11,7 +11,7 @@ from collections.abc import Callable
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_axe import Audit
-from tests.browser.test_tournament import press_button, register, register_neighbourhoods
+from tests.browser.test_tournament import drawn_tournament, press_button, register
 
 
 def test_prize_list_and_season_by_keyboard_with_no_axe_violation(
@@ -20,14 +20,7 @@ def test_prize_list_and_season_by_keyboard_with_no_axe_violation(
     tag = secrets.token_hex(3)
     org = new_page()
     register(org, base_url, f"Org{tag}")
-    org.goto(base_url + "/tournaments")
-    org.fill("#t-name", f"Premi {tag}")
-    org.press("#t-name", "Enter")
-    org.wait_for_url(re.compile(r"/tournaments/\d+$"))
-    tid = int(org.url.rsplit("/", 1)[1])
-    register_neighbourhoods(org, tag, 2)
-    press_button(org, "Draw round 1")
-    expect(org.get_by_role("heading", name="Round 1")).to_be_visible()
+    tid = drawn_tournament(org, base_url, f"Premi {tag}", tag)
 
     # The prize list, typed: the places one a line, a category and who it covers.
     org.goto(f"{base_url}/tournaments/{tid}/prizes")

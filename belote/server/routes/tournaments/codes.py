@@ -14,7 +14,6 @@ own mistakes hold them back, and other people's at the same venue do not, short 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -26,18 +25,17 @@ from belote.server.routes.tournaments.common import (
     SEATS,
     SESSION_CODES,
     back_to,
+    coded_games,
     game_or_404,
     is_organiser,
     not_organiser,
     render,
     say,
     seat_held,
-    service,
     tournament,
-    who,
 )
 from belote.server.shared import shared
-from belote.tournament.codes import fresh_codes, seat_of, seat_of_account, shown, side_code, side_of
+from belote.tournament.codes import seat_of, seat_of_account, shown, side_code, side_of
 from belote.tournament.events import Tournament
 from belote.tournament.model import Game, TournamentError
 from belote.tournament.text import error_text
@@ -168,14 +166,7 @@ async def table_cards(request: Request) -> Response:
     tid, t = await tournament(request)
     if not await is_organiser(request, tid):
         return not_organiser(request, tid)
-    games = [g for g in (t.current.games if t.current else []) if not g.bye]
-    for game in games:
-        if not game.codes and game.playing:  # drawn before games had codes
-            with contextlib.suppress(TournamentError):  # its round closed meanwhile
-                await service(request).change(tid, "codes", {
-                    "game": game.id, "codes": fresh_codes(game.lineup)}, who(request))
-    t = await service(request).get(tid)
-    games = [g for g in (t.current.games if t.current else []) if not g.bye]
+    t, games = await coded_games(request, tid, t)
     base = str(request.base_url).rstrip("/")
     halves = await asyncio.to_thread(_halves, tid, games, base)
     return await render(request, "tournament_table_cards.html", tid=tid, tour=t, games=games,

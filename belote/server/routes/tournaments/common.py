@@ -4,6 +4,7 @@ holder of a seat), the notice the previous form left, and the page rendered off 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 from starlette.datastructures import FormData
@@ -17,7 +18,7 @@ from belote.server.routes.pages import render as render_page
 from belote.server.shared import shared
 from belote.server.tournament.service import Tournaments
 from belote.text import TextError, clean_text
-from belote.tournament.codes import seat_of, seat_of_account
+from belote.tournament.codes import fresh_codes, seat_of, seat_of_account
 from belote.tournament.events import Tournament
 from belote.tournament.model import Game, TournamentError
 
@@ -120,3 +121,15 @@ def seat_held(request: Request, tid: int, t: Tournament,
     if row is None or row.account is None:
         return None
     return seat_of_account(game, t.entrants, row.name_key)
+
+
+async def coded_games(request: Request, tid: int, t: Tournament) -> tuple[Tournament, list[Game]]:
+    """The current round's games to print table cards for, each with its codes (a game
+    drawn before games had codes gets them now, recorded), and the tournament after."""
+    for game in (t.current.games if t.current else []):
+        if not game.bye and not game.codes and game.playing:  # drawn before codes existed
+            with contextlib.suppress(TournamentError):  # its round closed meanwhile
+                await service(request).change(tid, "codes", {
+                    "game": game.id, "codes": fresh_codes(game.lineup)}, who(request))
+    t = await service(request).get(tid)
+    return t, [g for g in (t.current.games if t.current else []) if not g.bye]

@@ -9,7 +9,6 @@ CSV; anyone may read the standings (:mod:`.public`).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -22,6 +21,7 @@ from belote.server.routes.tournaments.actions import ACTIONS
 from belote.server.routes.tournaments.common import (
     SEATS,
     back_to,
+    coded_games,
     form_int,
     is_organiser,
     not_organiser,
@@ -30,11 +30,10 @@ from belote.server.routes.tournaments.common import (
     say,
     service,
     tournament,
-    who,
 )
 from belote.server.routes.tournaments.round_end import ROUND_ACTIONS, clock_view
 from belote.tournament.audit_words import sentences
-from belote.tournament.codes import fresh_codes, shown
+from belote.tournament.codes import shown
 from belote.tournament.events import Tournament
 from belote.tournament.formats import format_names
 from belote.tournament.model import Game, TournamentError
@@ -113,14 +112,7 @@ async def cards(request: Request) -> Response:
     tid, t = await tournament(request)
     if not await is_organiser(request, tid):
         return not_organiser(request, tid)
-    games = [g for g in (t.current.games if t.current else []) if not g.bye]
-    for game in games:
-        if not game.codes and game.playing:  # drawn before games had codes
-            with contextlib.suppress(TournamentError):  # its round closed meanwhile
-                await service(request).change(tid, "codes", {
-                    "game": game.id, "codes": fresh_codes(game.lineup)}, who(request))
-    t = await service(request).get(tid)
-    games = [g for g in (t.current.games if t.current else []) if not g.bye]
+    t, games = await coded_games(request, tid, t)
     base = str(request.base_url).rstrip("/")
     slips = await asyncio.to_thread(_slips, tid, games, base)
     return await render(request, "tournament_cards.html", tid=tid, tour=t, games=games,
