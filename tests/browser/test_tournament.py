@@ -22,8 +22,9 @@ def register(page: Page, base: str, name: str) -> None:
 
 
 def press_button(page: Page, name: str) -> None:
-    """Tab to the button named ``name`` and press Enter: the keyboard alone."""
-    sala.tab_to_name(page, name)
+    """Tab to the button named ``name`` and press Enter: the keyboard alone (a console with
+    its entrants' and games' forms has well over 80 tab stops)."""
+    sala.tab_to_name(page, name, limit=250)
     page.keyboard.press("Enter")
 
 

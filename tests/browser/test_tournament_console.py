@@ -205,7 +205,7 @@ def test_console_clock_refused_draw_and_forced_draw_by_keyboard(
     org.keyboard.type("Tables 2 and 3 went home")
     press_button(org, "Force the draw of round 2")
     expect(org.get_by_role("heading", name="Round 2")).to_be_visible()
-    expect(org.locator(".log")).to_contain_text("reason=Tables 2 and 3 went home")
+    expect(org.locator(".log")).to_contain_text("left unplayed: Tables 2 and 3 went home")
     expect(org.locator("#missing-count")).to_have_text("3 tables still playing.")
     audit(org, "console, round 2 drawn by force")
     audit.verdict()
