@@ -33,7 +33,10 @@ def type_answer(page: Page, text: str) -> None:
     expect(page.locator("#answer")).to_be_focused()
     page.keyboard.press("Control+A")
     page.keyboard.type(text)
-    page.keyboard.press("Enter")
+    # Every answer is a form post: wait for the new page, or the next answer's keys could
+    # land on the old one (its #answer is focused too) while the post is on its way.
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
     page.wait_for_load_state()
 
 
