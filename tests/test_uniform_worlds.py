@@ -22,6 +22,8 @@ from belote.engine.knowledge import (
     Knowledge,
     NamedFact,
     _combinations,
+    _joint_options,
+    _names_of,
     knowledge,
     sample_world,
 )
@@ -231,3 +233,44 @@ def test_a_named_accuso_constrains_the_draw_exactly() -> None:
     for _ in range(draws):
         counts[index[sample_world(info, rng)]] += 1
     assert chi_square_p(counts, draws / len(worlds)) >= 0.01
+
+
+def test_two_names_said_are_enumerated_together_and_drawn_uniformly() -> None:
+    # Pinasca: seat 1 said two tierces ("sequence_3" twice, exact names, cards not shown).
+    # The options are the pairs of different runs (not the first name's runs alone, which
+    # left the second to rejection: 99% of the draws in such positions), and every world
+    # where seat 1 announces exactly two tierces is drawn equally often.
+    rules = PRESETS["pinasca"]
+    decl = rules.declarations
+    assert decl is not None
+    trump = 0
+    unseen_cards = [8 * 1 + r for r in (0, 1, 2, 4, 5, 6)] + [8 * 2 + r for r in (0, 1, 2)] + [
+        8 * 3 + r for r in (5, 6, 7)]  # 7 8 9 and J Q K of one suit (its 10 seen), 7 8 9, J Q K
+    unseen = sum(1 << c for c in unseen_cards)
+    combos = _combinations(decl, trump)
+    options = _joint_options(["sequence_3", "sequence_3"], combos, unseen, unseen)
+    assert options
+    assert all(option.bit_count() == 6 for option in options)  # two different runs each
+    fact = NamedFact(seat=1, names=("sequence_3", "sequence_3"), name_only=False, bluff=None,
+                     options=options)
+    info = Knowledge(seat=0, own=0, unseen=unseen, known=(0, 0, 0, 0), forbidden=(0, 0, 0, 0),
+                     sizes=(0, 6, 3, 3), trump=trump, rules=rules, played=(0, 0, 0, 0),
+                     named=(fact,))
+    worlds = []
+    for seat1 in itertools.combinations(unseen_cards, 6):
+        hand1 = sum(1 << c for c in seat1)
+        if _names_of(hand1, decl, trump) != ("sequence_3", "sequence_3"):
+            continue
+        rest = [c for c in unseen_cards if not hand1 >> c & 1]
+        for seat2 in itertools.combinations(rest, 3):
+            hand2 = sum(1 << c for c in seat2)
+            worlds.append((0, hand1, hand2, unseen & ~hand1 & ~hand2))
+    assert len(worlds) > 20
+    index = {w: i for i, w in enumerate(worlds)}
+    counts = [0] * len(worlds)
+    rng = random.Random(8)
+    draws = 30 * len(worlds)
+    for _ in range(draws):
+        counts[index[sample_world(info, rng)]] += 1
+    assert chi_square_p(counts, draws / len(worlds)) >= 0.01
+    assert info.counts.rejected < info.counts.draws  # most draws hold the two runs

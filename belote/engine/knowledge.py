@@ -33,11 +33,12 @@ equally likely:
    monte or the undealt deck) allowed to hold them and dealt exactly uniformly by counting
    completions over capacity vectors (:mod:`belote.engine.uniform`): no retry loop.
 2. The named declarations: each fact is a list of options (card sets one of which the hand
-   holds).  A tuple of options, one per fact, is drawn with probability proportional to the
-   number of worlds that hold all of them (cards fixed, the rest counted as in 1), then a
-   world within it, accepted with probability 1 / (the number of option tuples that world
-   holds): every consistent world comes out with the same probability.  Beyond
-   ``MAX_OPTION_TUPLES`` tuples the later facts are checked by rejection.
+   holds: a combination for each name said, all the names together).  A tuple of options,
+   one per fact, is drawn with probability proportional to the number of worlds that hold
+   all of them (cards fixed, the rest counted as in 1), then a world within it, accepted
+   with probability 1 / (the number of option tuples that world holds): every consistent
+   world comes out with the same probability.  Beyond ``MAX_OPTION_TUPLES`` tuples the
+   later facts are checked by rejection.
 3. Residual facts, checked by rejection on the drawn world: the exact names a hand with
    those cards would announce (an option holds the name's cards; the names said are a
    function of the whole hand), and the tricks seen (:func:`could_have_played`: exact
@@ -93,6 +94,8 @@ log = logging.getLogger(__name__)
 
 # Either-or facts enumerated together at most (their options' product); the rest by rejection.
 MAX_OPTION_TUPLES = 512
+# Options of one seat's names taken together at most (beyond, its first open name alone).
+MAX_NAMED_OPTIONS = 256
 # Draws before giving up on a world (only residual facts can reject; a legal position's true
 # world is among those drawn from, so this bounds impossible inputs only).
 MAX_DRAWS = 20_000
@@ -294,22 +297,61 @@ def _named_facts(obs: Observation, seat: int, known: list[CardSet], forbidden: l
         sure = list(said)
         if bluff is not None:
             sure.remove(bluff)
-        # Each name surely held gives an option list; the first one still open is enumerated,
-        # the others are checked as residual facts with the names.
         may_hold = played[who] | known[who] | (unseen & ~forbidden[who])
-        options: tuple[CardSet, ...] = ()
-        for name in sorted(set(sure)):
-            possible = tuple(c & unseen for c in combos.get(name, ())
-                             if c & may_hold == c)
-            if not possible:
-                options = ()  # impossible: left to the residual check, which will refuse
-                break
-            if any(p == 0 for p in possible):
-                continue  # held for sure (cards played or known)
-            options = tuple(sorted(set(possible)))
-            break
+        options = _joint_options(sure, combos, may_hold, unseen)
+        if options is None:
+            options = _first_open_options(sure, combos, may_hold, unseen)
         facts.append(NamedFact(who, tuple(sorted(said)), decl.name_only, bluff, options))
     return tuple(facts)
+
+
+def _possible(name: str, combos: dict[str, tuple[CardSet, ...]],
+              may_hold: CardSet) -> list[CardSet]:
+    return [c for c in combos.get(name, ()) if c & may_hold == c]
+
+
+def _joint_options(sure: list[str], combos: dict[str, tuple[CardSet, ...]], may_hold: CardSet,
+                   unseen: CardSet) -> tuple[CardSet, ...] | None:
+    """Every name said at once: the unseen cards of one combination per name (a name said
+    twice, two different combinations), the smallest such sets; () when nothing is left to
+    enumerate (held for sure, or impossible: the residual check refuses); None past
+    ``MAX_NAMED_OPTIONS`` (the caller enumerates one name).  Enumerating the names together,
+    not the first alone, is what keeps two tierces from being drawn by rejection."""
+    partial: set[tuple[CardSet, int, int]] = {(0, -1, -1)}  # (cards, last name, last index)
+    for position, name in enumerate(sorted(sure)):
+        possible = _possible(name, combos, may_hold)
+        if not possible:
+            return ()
+        same = position > 0 and sorted(sure)[position - 1] == name
+        grown: set[tuple[CardSet, int, int]] = set()
+        for cards, _, last in partial:
+            start = last + 1 if same else 0  # a name said twice: two different sets
+            for index in range(start, len(possible)):
+                grown.add((cards | possible[index], position, index))
+        if len(grown) > MAX_NAMED_OPTIONS * 4:
+            return None
+        partial = grown
+    pieces = {cards & unseen for cards, _, _ in partial}
+    if not pieces or 0 in pieces:
+        return ()
+    minimal = [p for p in pieces if not any(o != p and o & p == o for o in pieces)]
+    if len(minimal) > MAX_NAMED_OPTIONS:
+        return None
+    return tuple(sorted(minimal))
+
+
+def _first_open_options(sure: list[str], combos: dict[str, tuple[CardSet, ...]],
+                        may_hold: CardSet, unseen: CardSet) -> tuple[CardSet, ...]:
+    """The options of the first name not held for sure (the others are checked as residual
+    facts with the names): the fallback when the names together have too many options."""
+    for name in sorted(set(sure)):
+        possible = tuple(c & unseen for c in _possible(name, combos, may_hold))
+        if not possible:
+            return ()  # impossible: left to the residual check, which will refuse
+        if any(p == 0 for p in possible):
+            continue  # held for sure (cards played or known)
+        return tuple(sorted(set(possible)))
+    return ()
 
 
 def _names_hold(fact: NamedFact, dealt: CardSet, decl: DeclarationRules, trump: int) -> bool:
