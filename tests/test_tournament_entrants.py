@@ -221,6 +221,33 @@ def test_check_in_can_be_turned_off_for_a_concours() -> None:
     assert drawn_ids(t) == {1, 2}
 
 
+def test_an_entrant_never_drawn_has_no_line_in_the_standings() -> None:
+    # Seven pairs registered, six checked in: the seventh never came.  Before the draw
+    # every entrant is listed; after it the absent pair has no place (it would be last,
+    # with a season's points for that place, without playing).
+    t = create()
+    for n in range(7):
+        t.do(Event("registered", {"entrants": [
+            {"name": f"P{n}", "players": [f"P{n}a", f"P{n}b"], "checked_in": n < 6}]}))
+    assert len(standings(t)) == 7
+    play(t, random.Random(2))
+    names = [line.name for line in standings(t)]
+    assert "P6" not in names and len(names) == 6
+    assert [line.place for line in standings(t)][-1] <= 6
+    # Checked in for round 2, it is drawn and from then on it has its line (late entry).
+    t.do(Event("checked_in", {"entrant": 7}))
+    t.do(draw(t, random.Random(3)))
+    assert "P6" in [line.name for line in standings(t)]
+
+
+def test_a_neighbourhood_never_drawn_has_no_place_in_pinasca() -> None:
+    t = pinasca(3, check_in=True)
+    for entrant in (1, 2, 3, 4):
+        t.do(Event("checked_in", {"entrant": entrant}))
+    play(t, random.Random(1))
+    assert sorted(line.name for line in standings(t)) == ["Q0", "Q1"]
+
+
 # ---------------------------------------------------------------- best of 3
 def test_best_of_3_is_won_by_the_first_to_two_and_the_bella_only_if_needed() -> None:
     # "2 partite ai 1500 con eventuale bella".

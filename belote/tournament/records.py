@@ -12,6 +12,8 @@ in order, then the name                     the opponents' wins, Buchholz), then
 an adjustment of an entrant                 added to the entrant's points, with a reason
 a round with no game of the entrant         counted as ``absent`` (a late entry's missed
                                             round, a withdrawal, a reserve): no points
+an entrant never drawn (not checked in, a   no line in the standings once a round is drawn,
+reserve never promoted)                     so no place, prize or season points (house rule)
 ==========================================  ===================================================
 """
 
@@ -72,6 +74,15 @@ def entrant_records(t: TournamentView, adjusted: bool) -> dict[int, Record]:
             if adj.subject in by_name:
                 records[by_name[adj.subject]].points += adj.points
     return records
+
+
+def took_part(t: TournamentView, rec: Record) -> bool:
+    """Whether an entrant has a line in the standings: before the first draw every entrant
+    has; after it, those drawn at least once (a game or a bye; a late entry's missed rounds
+    counted as byes).  One that never came (not checked in, a reserve never promoted,
+    withdrawn before its first game) would otherwise take the last place, and a season's
+    points for it, without playing."""
+    return not t.rounds or rec.absent < len(t.rounds)
 
 
 def buchholz(records: dict[int, Record], entrant: int) -> int:

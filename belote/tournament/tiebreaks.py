@@ -29,11 +29,11 @@ place.  The figures are shown as columns of the standings, in the same order.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from belote.tournament.model import TournamentError
-from belote.tournament.records import Line, Record, buchholz
+from belote.tournament.records import Line, Record, buchholz, took_part
 from belote.tournament.view import TournamentView
 
 Values = dict[str, int]
@@ -205,10 +205,12 @@ def primary_key(t: TournamentView, rec: Record) -> Key:
     return (-(2 * rec.wins + rec.draws), -rec.points)
 
 
-def _entrants(t: TournamentView, records: Mapping[int, Record], chosen: Sequence[str]
+def _entrants(t: TournamentView, records: Mapping[int, Record], chosen: Sequence[str],
+              among: Collection[int] | None = None
               ) -> list[tuple[str, int, tuple[int | None, ...]]]:
-    ctx = Context(t, records, {str(e): (e,) for e in t.entrants})
-    primary = {str(e): primary_key(t, records[e]) for e in t.entrants}
+    ranked_ids = t.entrants if among is None else among
+    ctx = Context(t, records, {str(e): (e,) for e in ranked_ids})
+    primary = {str(e): primary_key(t, records[e]) for e in ranked_ids}
     return ranked(ctx, primary, chosen, lambda s: t.entrants[int(s)].name)
 
 
@@ -222,7 +224,8 @@ def record_lines(t: TournamentView, records: Mapping[int, Record],
                  chosen: Sequence[str]) -> list[Line]:
     """The standings of entrants ranked by their records (equal keys share a place)."""
     lines = []
-    for s, place, shown in _entrants(t, records, chosen):
+    taking_part = [e for e in t.entrants if took_part(t, records[e])]
+    for s, place, shown in _entrants(t, records, chosen, taking_part):
         entrant = t.entrants[int(s)]
         rec = records[entrant.id]
         lines.append(Line(place, entrant.name, rec, rec.points, tiebreaks=shown,

@@ -39,7 +39,7 @@ from belote.tournament.pairing import match, pick_bye, shuffled
 from belote.tournament.pinasca import Adjustment as PinascaAdjustment
 from belote.tournament.pinasca import Standing as PinascaStanding
 from belote.tournament.pinasca import ranking
-from belote.tournament.records import Line, entrant_records
+from belote.tournament.records import Line, entrant_records, took_part
 from belote.tournament.tiebreaks import Context, break_ties
 from belote.tournament.view import TournamentView
 
@@ -49,7 +49,9 @@ def pinasca_ranking(t: TournamentView) -> list[PinascaStanding]:
     neighbourhood's total sums every game of both its pairs ("saranno sommati i punti di
     tutte le partite di entrambe le squadre di quartiere")."""
     records = entrant_records(t, adjusted=False)
-    clubs = t.clubs()
+    # A neighbourhood none of whose pairs was ever drawn has no place (records.took_part).
+    clubs = {club: pairs for club, pairs in t.clubs().items()
+             if any(took_part(t, records[p.id]) for p in pairs)}
     totals = {club: sum(records[p.id].points for p in pairs) for club, pairs in clubs.items()}
     # An adjustment of a removed neighbourhood (cancelled by its opposite: a removal is
     # refused otherwise) has no line to go to.
