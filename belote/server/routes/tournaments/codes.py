@@ -41,6 +41,7 @@ from belote.tournament.model import Game, TournamentError
 from belote.tournament.text import error_text
 
 CODE_READ = 32  # characters of a typed code looked at
+ENTER_TABLE = "tournament_enter_table"  # the session's key of a refused code's table
 SIDE_NAMES = ("N-S", "E-W")  # side 0 sits North and South, side 1 East and West
 Half = tuple[int, str, str]  # side, its code as printed, its QR code (inline SVG)
 
@@ -140,9 +141,12 @@ def _give_code(request: Request, tid: int, t: Tournament, game: Game, typed: str
 
 
 async def enter_page(request: Request) -> Response:
-    """The short form: a table's number and a code (a phone that did not scan)."""
+    """The short form: a table's number and a code (a phone that did not scan); after a
+    refused code, the table's number as typed (the code's field is focused)."""
     tid, t = await tournament(request)
-    return await render(request, "tournament_enter.html", tid=tid, tour=t)
+    table = request.session.pop(ENTER_TABLE, None)
+    return await render(request, "tournament_enter.html", tid=tid, tour=t,
+                        table=table if isinstance(table, int) else None)
 
 
 async def enter_post(request: Request) -> Response:
@@ -157,7 +161,10 @@ async def enter_post(request: Request) -> Response:
         say(request, translate(language(request), "tournament.error.no_table_number",
                                table=number[:8]), True)
         return back_to(here)
-    return _give_code(request, tid, t, game, str(data.get("code", "")), here)
+    response = _give_code(request, tid, t, game, str(data.get("code", "")), here)
+    if response.headers.get("location") == here:  # refused: the table was right
+        request.session[ENTER_TABLE] = game.table
+    return response
 
 
 async def table_cards(request: Request) -> Response:

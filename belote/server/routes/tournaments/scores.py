@@ -56,6 +56,10 @@ from belote.tournament.model import Game, TournamentError
 from belote.tournament.sheets import tournament_rules
 from belote.tournament.text import error_text
 
+REFUSED = "tournament_entry_refused"  # the session's key of the form a refusal came from
+REFOCUSED = ("totals", "confirm", "dispute")  # forms whose refusal focuses them again
+TOTAL_DIGITS = 9  # characters of a refused total given back
+
 
 def entry_state(request: Request, tid: int, game: Game) -> dict[str, Any]:
     """The answers given so far for this game's next hand (kept in the session)."""
@@ -121,15 +125,18 @@ def _span(numbers: tuple[int, ...] | list[int]) -> str:
 
 
 def _pending_text(lang: str, claim: Claim, numbers: list[int]) -> str:
-    """What awaits the other side, in words."""
+    """What awaits the other side, or what it disputed, in words."""
     parts = []
     if numbers:
         parts.append(translate(lang, "tournament.web.pending_hands", hands=_span(numbers)))
     if claim.totals is not None:
         parts.append(translate(lang, "tournament.web.pending_totals", ns=claim.totals[0],
                                ew=claim.totals[1]))
-    return translate(lang, "tournament.web.pending", side=SIDE_NAMES[claim.side],
-                     other=SIDE_NAMES[1 - claim.side], what="; ".join(parts))
+    # Disputed: said from no side's point of view (both sides read it), and no more the
+    # call to confirm.
+    key = "tournament.web.disputed_pending" if claim.disputed else "tournament.web.pending"
+    return translate(lang, key, side=SIDE_NAMES[claim.side], other=SIDE_NAMES[1 - claim.side],
+                     what="; ".join(parts), reason=claim.dispute or "—")
 
 
 async def entry_page(request: Request) -> Response:
@@ -171,6 +178,7 @@ async def entry_page(request: Request) -> Response:
                         pending=_pending_text(lang, claim, numbers) if claim else "",
                         # the same phone confirms with a code of the other side
                         needs_code=claim is not None and side in (None, claim.side),
+                        refused_form=_refused_form(request, tid, game),
                         may_undo=may_enter and bool(sheet.hands) and (
                             side is None or (claim is not None and claim.side == side
                                              and bool(numbers) and not claim.disputed)),
@@ -254,11 +262,30 @@ async def entry_post(request: Request) -> Response:
             say(request, error_text(lang, error), True)
         if error.code.startswith("hand_entered"):
             texts = {}
+        if what in REFOCUSED:  # back to that form's field, the totals as typed
+            request.session[REFUSED] = {
+                "key": f"{tid}/{game.id}", "form": what,
+                "totals": [str(data.get(f"total_{s}", ""))[:TOTAL_DIGITS] for s in ("ns", "ew")]}
     if not texts and what != "back":
         state.pop("number", None)
     state["answers"] = texts
     request.session["tournament_entry"] = state
     return back_to(here)
+
+
+def _refused_form(request: Request, tid: int, game: Game) -> dict[str, Any] | None:
+    """The form of this game a refusal came from (said once): the page focuses its field,
+    which the refusal describes, so that a slip is corrected where it was made; refused
+    totals come back as typed (``totals``)."""
+    kept = request.session.pop(REFUSED, None)
+    if not isinstance(kept, dict) or kept.get("key") != f"{tid}/{game.id}" or \
+            kept.get("form") not in REFOCUSED:
+        return None
+    typed = kept.get("totals")
+    if not isinstance(typed, list) or len(typed) != 2 or \
+            not all(isinstance(x, str) for x in typed):
+        typed = ["", ""]
+    return {"form": kept["form"], "totals": typed}
 
 
 def _hand_number(data: FormData, expected: int) -> int:
