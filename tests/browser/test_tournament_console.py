@@ -1,11 +1,13 @@
-"""Issue 24 items 2 to 4 in a real browser: the organiser's console by keyboard alone (the
-round clock started and said politely, the next draw refused while results are missing,
-then forced with a reason), the console's list of missing tables updating by itself, the
-projector at 1024x768 and 1920x1080 (no horizontal overflow, no row cut off, the rows
-paging by themselves) and the wall lists; axe on every page and state.
+"""Issue 24 items 2 to 4 and 11 in a real browser: the organiser's console by keyboard alone
+(the round clock started and said politely, the next draw refused while results are
+missing, then forced with a reason; the round's actions a few keys from the top through
+the go-to list), the console's list of missing tables updating by itself, the projector at
+1024x768 and 1920x1080 (no horizontal overflow, no row cut off, the rows paging by
+themselves) and the wall lists; axe on every page and state.
 
 ``BELOTE_DOCS_SHOTS=docs/img`` refreshes the docs' pictures (tournament-projector-1024.png,
-tournament-projector-1920.png, tournament-console-round.png, tournament-wall.png)."""
+tournament-projector-1920.png, tournament-console-round.png, tournament-wall.png,
+tournament-console-nav.png)."""
 
 from __future__ import annotations
 
@@ -18,8 +20,14 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from tests.browser import sala
 from tests.browser.test_axe import Audit
-from tests.browser.test_tournament import press_button, register, register_neighbourhoods
+from tests.browser.test_tournament import (
+    drawn_tournament,
+    press_button,
+    register,
+    register_neighbourhoods,
+)
 
 SHOTS = os.environ.get("BELOTE_DOCS_SHOTS")
 SAID = """
@@ -208,4 +216,59 @@ def test_console_clock_refused_draw_and_forced_draw_by_keyboard(
     expect(org.locator(".log")).to_contain_text("left unplayed: Tables 2 and 3 went home")
     expect(org.locator("#missing-count")).to_have_text("3 tables still playing.")
     audit(org, "console, round 2 drawn by force")
+    audit.verdict()
+
+
+def test_the_round_actions_are_a_few_keys_from_the_top_by_the_go_to_list(
+        new_page: Callable[..., Page], base_url: str, tmp_path: Path) -> None:
+    """Issue 24 item 11: a blind organiser, by keyboard and screen reader, reaches the
+    round's actions past the entrants' and games' forms (80 and more tab stops) in a few
+    keys: the skip link, the go-to list's "Round 1", then the round's buttons; every go-to
+    link moves the focus to its part's heading."""
+    audit = Audit()
+    tag = secrets.token_hex(3)
+    org = new_page()
+    register(org, base_url, f"Org{tag}")
+    tid = drawn_tournament(org, base_url, f"Giro {tag}", tag, count=4)
+    org.set_viewport_size({"width": 1280, "height": 800})
+    org.goto(f"{base_url}/tournaments/{tid}")  # a fresh page: the keyboard at its top
+    expect(org.locator("#missing-count")).to_have_text("4 tables still playing.")
+    shot(org, tmp_path, "tournament-console-nav.png")
+    assert org.evaluate("() => document.activeElement === document.body")
+    presses = 0
+
+    def tab_to(name: str) -> None:
+        nonlocal presses
+        for _ in range(10):
+            org.keyboard.press("Tab")
+            presses += 1
+            if sala.active(org)["name"] == name:
+                return
+        raise AssertionError(f"{name!r} not within 10 Tabs")
+
+    tab_to("Skip to the main content")
+    org.keyboard.press("Enter")
+    expect(org.locator("#main")).to_be_focused()
+    tab_to("Round 1")
+    expect(org.locator(":focus")).to_have_attribute("href", "#round-heading")
+    org.keyboard.press("Enter")
+    expect(org.locator("#round-heading")).to_be_focused()
+    tab_to("Draw round 2")
+    assert presses <= 10, presses
+    with org.expect_navigation():
+        org.keyboard.press("Enter")
+    expect(org.get_by_role("alert")).to_have_text("Tables still playing: 1, 2, 3, 4.")
+
+    # Every go-to link moves the focus to its heading (a screen reader reads it out).
+    links = org.locator("#goto-parts a")
+    hrefs = links.evaluate_all("(all) => all.map((link) => link.getAttribute('href'))")
+    targets = [str(href).removeprefix("#") for href in hrefs]
+    assert targets[:3] == ["round-heading", "missing-heading", "games-heading"]
+    assert targets.index("queue-heading") < targets.index("entrants-heading")
+    for n, target in enumerate(targets):
+        links.nth(n).focus()
+        org.keyboard.press("Enter")
+        expect(org.locator(f"#{target}")).to_be_focused()
+        assert org.evaluate("() => document.activeElement.tagName") in ("H2", "H3")
+    audit(org, "console, round 1 of 8 pairs drawn, the go-to list")
     audit.verdict()

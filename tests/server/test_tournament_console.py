@@ -1,16 +1,18 @@
-"""Issue 24 items 2 to 4 through the room's pages: the console's live list of the tables a
-round waits for, the next draw refused while one is missing and forced with a reason, the
-round clock, the projector view and the wall lists; a draw of 200 entrants under a probe in
-the room's loop."""
+"""Issue 24 items 2 to 4 and 11 through the room's pages: the console's live list of the
+tables a round waits for, the next draw refused while one is missing and forced with a
+reason, the round clock, the projector view and the wall lists; a draw of 200 entrants under
+a probe in the room's loop; the console's go-to list and its order of the day."""
 
 from __future__ import annotations
 
 import html as markup
 import re
 import time
+from html.parser import HTMLParser
 
 from starlette.testclient import TestClient
 
+from belote.server.routes.tournaments.console import BEFORE_THE_DRAW, ROUND_FIRST
 from belote.server.routes.tournaments.wall import natural
 from tests.server.helpers import Identities
 from tests.server.test_tournament_day import STALL_LIMIT, least_worst_stall
@@ -304,3 +306,146 @@ def test_the_next_draw_of_200_entrants_does_not_hold_the_loop(client: TestClient
 def test_the_list_by_name_reads_numbers_by_value() -> None:
     names = ["anna 10", "Anna 2", "Bruno", "Anna 1", "anna"]
     assert sorted(names, key=natural) == ["anna", "Anna 1", "Anna 2", "anna 10", "Bruno"]
+
+
+# ---------------------------------------------------------------- item 11: the go-to list
+class Outline(HTMLParser):
+    """What a keyboard and screen-reader user finds on the console: its go-to list (the
+    console's nav: the same-page links and the other pages'), its parts (each section's
+    labelling heading), every element with an id (tag and tabindex) in page order, and the
+    buttons' names."""
+
+    def __init__(self, page: str) -> None:
+        super().__init__()
+        self.goto: list[tuple[str, str]] = []  # (target id, label)
+        self.pages: list[tuple[str, str]] = []  # (address, label)
+        self.parts: list[str] = []
+        self.ids: dict[str, tuple[str, str | None]] = {}
+        self.order: list[str] = []
+        self.buttons: list[str] = []
+        self._in_nav = False
+        self._text: list[str] | None = None
+        self._href: str | None = None
+        self.feed(page)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if a.get("id"):
+            self.ids[str(a["id"])] = (tag, a.get("tabindex"))
+            self.order.append(str(a["id"]))
+        if tag == "nav" and "console-goto" in (a.get("class") or ""):
+            self._in_nav = True
+        if tag == "section" and a.get("aria-labelledby"):
+            self.parts.append(str(a["aria-labelledby"]))
+        if tag in ("a", "button"):
+            self._text, self._href = [], a.get("href") if tag == "a" else None
+
+    def handle_data(self, data: str) -> None:
+        if self._text is not None:
+            self._text.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "nav":
+            self._in_nav = False
+        if tag in ("a", "button") and self._text is not None:
+            text = " ".join("".join(self._text).split())
+            if tag == "button":
+                self.buttons.append(text)
+            elif self._in_nav and self._href and self._href.startswith("#"):
+                self.goto.append((self._href[1:], text))
+            elif self._in_nav and self._href:
+                self.pages.append((self._href, text))
+            self._text = None
+
+
+def check_goto(client: TestClient, page: str) -> Outline:
+    """The go-to list names every part of the console, in the page's order; each link
+    moves the focus to a heading (tabindex -1), never shares a button's name (a search by
+    name would stop on it), and each other page it names opens for the organiser."""
+    o = Outline(page)
+    targets = [target for target, _ in o.goto]
+    assert targets and len(set(targets)) == len(targets), o.goto
+    assert set(o.parts) <= set(targets), (o.parts, targets)
+    for target in targets:
+        assert target in o.ids, target
+        tag, tabindex = o.ids[target]
+        assert tag in ("h2", "h3") and tabindex == "-1", (target, tag, tabindex)
+    assert targets == sorted(targets, key=o.order.index)  # the list follows the page
+    labels = {label for _, label in o.goto + o.pages}
+    assert not labels & set(o.buttons), labels & set(o.buttons)
+    assert o.pages
+    for address, label in o.pages:
+        assert client.get(address).status_code == 200, (address, label)
+    return o
+
+
+def test_before_the_draw_the_console_starts_with_the_registration(client: TestClient) -> None:
+    people = Identities(client)
+    org = register(people, "Organiser")
+    tid = create(org, target="1500")
+    post(org, f"/tournaments/{tid}/do/register", club="Q0", a_player1="Anna",
+         a_player2="Bruno", b_player1="Carla", b_player2="Dino")
+    o = check_goto(org, org.get(f"/tournaments/{tid}").text)
+    assert [target for target, _ in o.goto] == [
+        "register-heading", "entrants-heading", "manage-heading", "round-heading",
+        "queue-heading", "adjust-heading", "standings-heading", "org-heading",
+        "audit-heading"]
+    labels = dict(o.goto)
+    assert labels["round-heading"] == "The draw of round 1"  # the button: "Draw round 1"
+    assert labels["register-heading"] == "Registration"  # the button: "Register"
+    assert [label for _, label in o.pages] == ["Projector mode", "The audit log, in words",
+                                               "Exports", "Prizes"]
+
+
+def test_once_drawn_the_console_starts_with_the_round_and_its_actions(
+        client: TestClient) -> None:
+    people = Identities(client)
+    tid = drawn(people, 3)
+    org = organiser(people)
+    post(org, f"/tournaments/{tid}/do/result", game="2", total_a="1500", total_b="1200")
+    page = org.get(f"/tournaments/{tid}").text
+    o = check_goto(org, page)
+    assert [target for target, _ in o.goto] == [
+        "round-heading", "missing-heading", "games-heading", "queue-heading",
+        "clock-heading", "entrants-heading", "manage-heading", "correct-heading",
+        "adjust-heading", "standings-heading", "org-heading", "audit-heading"]
+    assert [label for _, label in o.goto][:5] == [
+        "Round 1", "Tables still to report", "The round's games: line-ups and results",
+        "Awaiting confirmation (0)", "Round clock"]
+    assert "Round 1 pairings by table" in dict(o.pages).values()
+    # The round's actions come before any other form: after the heading, the first
+    # buttons are the round's, and the entrants' forms are far below.
+    assert o.buttons[o.buttons.index("Open the online tables"):][:3] == [
+        "Open the online tables", "Close round 1", "Draw round 2"]
+    assert page.index("Draw round 2") < page.index('id="lu-1-a1"') < page.index(
+        'id="entrants-heading"')
+    # The tables still to report: a heading outside the part the script replaces.
+    live = page.split('id="round-live"', 1)[1].split('<h3 id="games-heading"', 1)[0]
+    assert "<h3" not in live and 'aria-labelledby="missing-heading"' in live
+
+
+def test_a_closed_round_and_a_finished_tournament_keep_their_go_to_list(
+        client: TestClient) -> None:
+    people = Identities(client)
+    tid = drawn(people)
+    org = organiser(people)
+    for rnd in range(1, 4):
+        for game in tournament(client, tid).rounds[rnd - 1].games:
+            post(org, f"/tournaments/{tid}/do/result", game=str(game.id), total_a="1500",
+                 total_b="1200")
+        post(org, f"/tournaments/{tid}/do/close")
+        o = check_goto(org, org.get(f"/tournaments/{tid}").text)
+        targets = [target for target, _ in o.goto]
+        assert targets[0] == "round-heading" and "clock-heading" not in targets
+        assert "missing-heading" not in targets and "games-heading" not in targets
+        assert (f"Draw round {rnd + 1}" in o.buttons) == (rnd < 3)
+        if rnd < 3:
+            post(org, f"/tournaments/{tid}/do/draw")
+    assert tournament(client, tid).state == "finished"
+
+
+def test_the_order_of_the_day_names_each_part_once() -> None:
+    for order in (BEFORE_THE_DRAW, ROUND_FIRST):
+        assert len(set(order)) == len(order)
+    assert ROUND_FIRST.index("round") < ROUND_FIRST.index("entrants")
+    assert BEFORE_THE_DRAW.index("register") < BEFORE_THE_DRAW.index("round")

@@ -42,6 +42,17 @@ from belote.tournament.text import error_text, game_line
 
 Slip = tuple[int, int, str, str, str]  # side, seat, player, code as printed, QR code (SVG)
 
+# The console's parts in the order of the day (issue 24 item 11: an organiser may be blind
+# and work by keyboard and screen reader, where the page's order is the only order).  Before
+# the first draw the organiser registers the entrants and checks them in, then draws; from
+# the draw on, the round comes first (its actions, the tables it waits for), then the
+# entries awaiting confirmation and the clock, and the long entrants' forms after them.
+# The template renders each part and its go-to link in this order.
+BEFORE_THE_DRAW = ("register", "entrants", "manage", "round", "queue", "adjust",
+                   "standings", "organisers", "audit")
+ROUND_FIRST = ("round", "queue", "clock", "entrants", "manage", "correct", "adjust",
+               "standings", "organisers", "audit")
+
 
 async def index(request: Request) -> Response:
     row = session(request)
@@ -84,7 +95,14 @@ async def console(request: Request) -> Response:
     return await render(request, "tournament_console.html", tid=tid, tour=t, s=t.s,
                         playing=playing, audit=audit, lines=lines, clubs=sorted(t.clubs()),
                         line=lambda g: game_line(lang, t, g),
-                        missing=t.missing_games(), clock=clock_view(t), last_round=last)
+                        missing=t.missing_games(), clock=clock_view(t), last_round=last,
+                        parts=console_parts(t))
+
+
+def console_parts(t: Tournament) -> tuple[str, ...]:
+    """The console's parts in the order of the day (see :data:`ROUND_FIRST`); a part with
+    nothing to show (the clock with no round open) is left out by the template."""
+    return BEFORE_THE_DRAW if t.state == "registration" else ROUND_FIRST
 
 
 async def change(request: Request) -> Response:
