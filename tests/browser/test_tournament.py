@@ -115,7 +115,9 @@ def test_organiser_draws_and_scorer_enters_a_hand_by_keyboard(
     expect(scorer.locator("#answer")).to_have_value("62")  # derived from 162 - 100
     for answer in ("62", "", "", "", ""):
         type_answer(scorer, answer)
-    expect(scorer.locator("#totals")).to_have_text("Match: N-S 100, E-W 62.")
+    expect(scorer.locator("#totals")).to_have_text(  # not counted before E-W confirm
+        "Match, confirmed hands only: N-S 0, E-W 0. With the hands not yet confirmed: "
+        "N-S 100, E-W 62.")
     audit(scorer, "score entry, a hand entered")
 
     org.goto(f"{base_url}/tournaments/{tid}/standings")

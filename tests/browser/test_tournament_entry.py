@@ -47,7 +47,9 @@ def test_a_hand_entered_with_the_table_code_is_confirmed_by_the_other_side_by_ke
     expect(scorer.get_by_role("status").first).to_contain_text("you score for N-S")
     for answer in ("ns", "h", "100", "62", "", "", "", ""):
         type_answer(scorer, answer)
-    expect(scorer.locator("#totals")).to_have_text("Match: N-S 100, E-W 62.")
+    expect(scorer.locator("#totals")).to_have_text(  # not counted before E-W confirm
+        "Match, confirmed hands only: N-S 0, E-W 0. With the hands not yet confirmed: "
+        "N-S 100, E-W 62.")
     expect(scorer.get_by_role("heading", name="To confirm")).to_be_visible()
     expect(scorer.locator("#confirm-code")).to_be_visible()  # the same phone: E-W's code
     audit(scorer, "score entry, a hand awaiting confirmation")
@@ -57,7 +59,7 @@ def test_a_hand_entered_with_the_table_code_is_confirmed_by_the_other_side_by_ke
     register(other, base_url, f"Other{tag}")
     other.goto(f"{base_url}/tournaments/{tid}/games/1/code#c={ew.replace('-', '')}")
     press_button(other, "Use this code")
-    expect(other.get_by_text("N-S entered hands 1")).to_be_visible()
+    expect(other.get_by_text("N-S entered hand 1:")).to_be_visible()
     expect(other.locator("#confirm-code")).to_have_count(0)
     audit(other, "confirmation page")
     press_button(other, "Confirm")

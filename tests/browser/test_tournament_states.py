@@ -4,7 +4,8 @@ disputed hand and its resolution, final totals typed (one refused as implausible
 codes on the short form and the code page, a best-of-3 match's entry, the check-in, a
 reserve promoted and a late entry, the undo of a round close, the finished tournament
 (console, standings, projector, prizes with a category), a season with a ranking and a
-merge, and the consoles of the mêlée and the double elimination with a round drawn.
+merge, and the consoles of the mêlée and the double elimination with a round drawn; on a
+phone, the heading before the folded preferences.
 
 ``BELOTE_STATE_SHOTS=<folder>`` keeps the dispute's screenshots (1280x800 and 390x844)."""
 
@@ -160,7 +161,7 @@ def test_a_disputed_hand_is_resolved_by_the_organiser_by_keyboard(
     other = new_page()
     sala.guest(other, base_url, f"Other{tag}")
     scorer_with_code(other, base_url, tid, 1, ew)
-    expect(other.get_by_text("N-S entered hands 1")).to_be_visible()
+    expect(other.get_by_text("N-S entered hand 1:")).to_be_visible()
     tab_into(other, "dispute-reason")
     other.keyboard.type("hand 1 was 90 to 72")
     posted(other)
@@ -171,6 +172,9 @@ def test_a_disputed_hand_is_resolved_by_the_organiser_by_keyboard(
     expect(other.get_by_text("confirms (or disputes)")).to_have_count(0)
     expect(other.get_by_role("row", name=re.compile("^1 ")))\
         .to_contain_text("awaiting the other side")  # it does not count
+    expect(other.locator("#totals")).to_have_text(  # nor in the match's line
+        "Match, confirmed hands only: N-S 0, E-W 0. With the hands not yet confirmed: "
+        "N-S 100, E-W 62.")
     audit(other, "score entry, the disputer's page after the dispute")
     shots(other, tmp_path, "dispute-disputer")
     fits_a_phone(other)
@@ -178,7 +182,7 @@ def test_a_disputed_hand_is_resolved_by_the_organiser_by_keyboard(
     # N-S see it disputed: nothing more to enter until the organiser decides.
     scorer.reload()
     expect(scorer.get_by_role("heading", name="Disputed")).to_be_visible()
-    said = "N-S entered hands 1; E-W disputed it (hand 1 was 90 to 72): an organiser decides"
+    said = "N-S entered hand 1; E-W disputed it (hand 1 was 90 to 72): an organiser decides"
     expect(scorer.get_by_text(said)).to_be_visible()
     expect(scorer.locator("#answer")).to_have_count(0)
     audit(scorer, "score entry, the entering side's page showing the dispute")
@@ -208,6 +212,65 @@ def test_a_disputed_hand_is_resolved_by_the_organiser_by_keyboard(
         audit(page, f"score entry, the {who}'s page after the resolution")
     shots(other, tmp_path, "dispute-after")
     fits_a_phone(other)
+    audit.verdict()
+
+
+# ------------------------------------------------------------------- a phone's screen
+def test_on_a_phone_the_heading_comes_before_the_folded_preferences_by_keyboard(
+        new_page: Callable[..., Page], base_url: str, tmp_path: Path) -> None:
+    """Review: at 390 px the preferences filled the top 250 px of every page, above the
+    page's heading; the hands' table broke "N-S" at its hyphen.  On a narrow screen they
+    fold into one "Preferences" control (open on a wide one), and open again to keep the
+    focus where a player saved them."""
+    audit = Audit()
+    tag = secrets.token_hex(3)
+    org = new_page()
+    register(org, base_url, f"Org{tag}")
+    tid = drawn_tournament(org, base_url, f"Telefono {tag}", tag)
+    ns, _ = side_codes(org, base_url, tid)
+    scorer = new_page()
+    sala.guest(scorer, base_url, f"Scorer{tag}")
+    scorer_with_code(scorer, base_url, tid, 1, ns)
+    for answer in ("ns", "h", "100", "62", "", "", "", ""):
+        type_answer(scorer, answer)
+    box = scorer.locator("#prefs-box")
+    assert box.evaluate("(el) => el.open")  # a laptop's width: open, as before
+    width, height = SIZES[1]
+    scorer.set_viewport_size({"width": width, "height": height})
+    scorer.reload()
+    assert not box.evaluate("(el) => el.open")
+    expect(scorer.locator("#pref-lang")).to_be_hidden()
+    heading = scorer.get_by_role("heading", level=1).bounding_box()
+    assert heading is not None and heading["y"] < 240, heading  # was 310: under the settings
+    # By keyboard: the links, then one control for the preferences, then the page.
+    scorer.locator(".skip").focus()
+    sala.tab_to(scorer, lambda el: el["tag"] == "SUMMARY", limit=8)
+    scorer.keyboard.press("Tab")
+    assert sala.active(scorer)["id"] == "confirm-code"  # the page's first field
+    scorer.keyboard.press("Shift+Tab")
+    scorer.keyboard.press("Enter")
+    assert box.evaluate("(el) => el.open")
+    scorer.keyboard.press("Tab")
+    expect(scorer.locator("#pref-lang")).to_be_focused()
+    audit(scorer, "score entry on a phone, the preferences opened")
+    # Saved: the page comes back with the focus on the button, the preferences open.
+    tab_into(scorer, "pref-save", limit=30)
+    posted(scorer)
+    expect(scorer.locator("#pref-save")).to_be_focused()
+    assert box.evaluate("(el) => el.open")
+    # The next page starts folded again (a reload keeps the focus, and so opens them).
+    scorer.goto(f"{base_url}/tournaments/{tid}/games/1/code")
+    assert not box.evaluate("(el) => el.open")
+    scorer.goto(f"{base_url}/tournaments/{tid}/games/1/entry")
+    assert not box.evaluate("(el) => el.open")
+    # The hands' table: each side's name on one line, the table within the phone's width.
+    lines = scorer.evaluate("""() => Array.from(document.querySelectorAll(".hands .side"))
+        .map((el) => { const range = document.createRange(); range.selectNodeContents(el);
+                       return [el.textContent, range.getClientRects().length]; })""")
+    assert lines == [["N-S", 1], ["E-W", 1], ["N-S", 1], ["E-W", 1]], lines
+    fits_a_phone(scorer)
+    audit(scorer, "score entry on a phone, the preferences folded")
+    shots(scorer, tmp_path, "phone-score-entry")
     audit.verdict()
 
 
@@ -257,9 +320,9 @@ def test_final_totals_typed_one_refused_as_implausible_by_keyboard(
     tab_into(scorer, "confirm-code")
     scorer.keyboard.type("ZZZZ")
     posted(scorer)
-    expect(scorer.get_by_role("alert")).to_contain_text("not a seat code of this game")
+    expect(scorer.get_by_role("alert")).to_contain_text("not a table code of this game")
     expect(scorer.locator("#confirm-code")).to_be_focused()
-    assert "seat code" in described(scorer, "confirm-code")
+    assert "table code" in described(scorer, "confirm-code")
     expect(scorer.get_by_role("heading", name="To confirm")).to_be_visible()
     audit(scorer, "score entry, a wrong code of the other side refused")
 
@@ -302,25 +365,34 @@ def test_wrong_codes_are_refused_and_said_by_keyboard(
     scorer.keyboard.press("Tab")
     scorer.keyboard.type("ZZZZ")
     posted(scorer)
-    expect(scorer.get_by_role("alert")).to_contain_text("not a seat code of this game")
+    # The form asks for the table card's code: the refusal names it (not a seat code).
+    expect(scorer.get_by_role("alert")).to_contain_text("not a table code of this game")
     # The table's number is kept; the focus is on the code, which the error describes.
     expect(scorer.locator("#table")).to_have_value("1")
     code = scorer.locator("#code")
     expect(code).to_be_focused()
     expect(code).to_have_attribute("aria-invalid", "true")
-    assert "seat code" in described(scorer, "code")
+    assert "table code" in described(scorer, "code")
     audit(scorer, "short form, a wrong code")
 
-    # The code page of table 1: a wrong code, refused, the field focused and described.
+    # The code page of table 1 (the table card's QR code opens it): named after the table
+    # code. A wrong code, refused, the field focused and described.
     scorer.goto(f"{base_url}/tournaments/{tid}/games/1/code")
-    expect(scorer.locator("#code")).to_be_focused()
+    expect(scorer.get_by_role("heading", level=1)).to_have_text("Table code: round 1, table 1")
+    expect(scorer.get_by_label("Table code")).to_be_focused()
     scorer.keyboard.type("WRONG1")
+    posted(scorer)
+    expect(scorer.get_by_role("alert")).to_contain_text("not a table code of this game")
+    expect(scorer.locator("#code")).to_be_focused()
+    expect(scorer.locator("#code")).to_have_attribute("aria-invalid", "true")
+    assert "table code" in described(scorer, "code")
+    audit(scorer, "code page, a wrong code")
+    # A seat code's length: refused as a seat code (the player holds one).
+    scorer.keyboard.press("Control+A")
+    scorer.keyboard.type("WRONGONE")
     posted(scorer)
     expect(scorer.get_by_role("alert")).to_contain_text("not a seat code of this game")
     expect(scorer.locator("#code")).to_be_focused()
-    expect(scorer.locator("#code")).to_have_attribute("aria-invalid", "true")
-    assert "seat code" in described(scorer, "code")
-    audit(scorer, "code page, a wrong code")
     audit.verdict()
 
 

@@ -176,7 +176,7 @@ def test_a_guest_signed_in_as_a_drawn_players_name_neither_scores_nor_claims_the
     response = impostor.post(f"/tournaments/{tid}/games/1/entry", data={"answer": "ns"})
     assert response.status_code == 403
     page = impostor.get(f"/tournaments/{tid}/games/1/entry").text
-    assert 'id="entry-form"' not in page and "give your seat code" in page
+    assert 'id="entry-form"' not in page and "give your table code" in page
     assert impostor.get(f"/tournaments/{tid}/games/1/check",
                         params={"value": "ns"}).status_code == 403
     # An account registered later under another drawn player's name: no better.

@@ -72,7 +72,7 @@ def test_a_hand_entered_with_the_table_code_counts_once_the_other_side_confirms(
     people.guest("Opponent")
     give(people, "Opponent", f"/tournaments/{tid}/games/1/code", code=ew)
     page = people.use("Opponent").get(f"/tournaments/{tid}/games/1/entry").text
-    assert "N-S entered hands 1" in page and 'id="confirm-code"' not in page
+    assert "N-S entered hand 1:" in page and 'id="confirm-code"' not in page
     page = post(people.use("Opponent"), f"/tournaments/{tid}/games/1/entry", do="confirm",
                 hands="1", totals="")
     assert "Confirmed: it counts now." in page
@@ -97,7 +97,7 @@ def test_a_wrong_confirming_code_is_counted_like_any_code(client: TestClient) ->
     enter_hand(scorer, tid, 1, HAND)
     page = post(scorer, f"/tournaments/{tid}/games/1/entry", do="confirm", hands="1",
                 totals="", code="ZZZZZZ")
-    assert "not a seat code of this game" in page
+    assert "not a table code of this game" in page  # six characters: a table code's length
     page = post(scorer, f"/tournaments/{tid}/games/1/entry", do="confirm", hands="1",
                 totals="")
     assert "types their code" in page

@@ -40,6 +40,17 @@
       element.getClientRects().length > 0;
   }
 
+  // A control kept from the last page may sit in a folded <details> (the preferences fold
+  // on a narrow screen): it was in view when used, so what holds it opens again.
+  function unfold(element) {
+    let box = element && element.isConnected ? element.closest("details:not([open])") : null;
+    while (box) {
+      box.open = true;
+      box = box.parentElement ? box.parentElement.closest("details:not([open])") : null;
+    }
+    return element;
+  }
+
   // The element to focus now, or null (the page script may ask again once it has drawn).
   window.salaFocusTarget = function () {
     if (!saved) return null;
@@ -49,7 +60,7 @@
       if (saved.id) candidates.push(document.getElementById(saved.id));
       if (saved.key) candidates.push(document.querySelector(`[data-key="${CSS.escape(saved.key)}"]`));
     }
-    return candidates.find(shown) || null;
+    return candidates.find((element) => shown(unfold(element))) || null;
   };
 
   document.addEventListener("DOMContentLoaded", () => {

@@ -867,6 +867,8 @@
       if (!field) return;
       const form = field.closest("form");
       if (form) form.dataset.focusAfter = "hand";
+      const box = field.closest("details");  // the preferences fold on a narrow screen
+      if (box) box.open = true;
       field.focus();
     },
     move(event) { moveSelection(event.key === "ArrowRight" ? 1 : -1); },

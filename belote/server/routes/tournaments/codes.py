@@ -6,6 +6,10 @@ for its side; a seat code also takes that seat at the game's online table.  The 
 short form (``/tournaments/N/enter``: the table's number and a code) for a phone that did
 not scan the QR code.
 
+The code page and the refusals name the code the person holds (:func:`code_kind`): the
+table code at a table playing with real cards (the table card's QR code opens the page), the
+seat code at an online table, or whichever a typed code's length says.
+
 Wrong codes are counted per browser session, per game at an address and per address (the
 app's :class:`~belote.server.limits.CodeGuesses`, configured in ``Settings``): a person's
 own mistakes hold them back, and other people's at the same venue do not, short of a flood.
@@ -14,6 +18,7 @@ own mistakes hold them back, and other people's at the same venue do not, short 
 from __future__ import annotations
 
 import asyncio
+from typing import Literal
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -35,7 +40,16 @@ from belote.server.routes.tournaments.common import (
     tournament,
 )
 from belote.server.shared import shared
-from belote.tournament.codes import seat_of, seat_of_account, shown, side_code, side_of
+from belote.tournament.codes import (
+    LENGTH,
+    SIDE_LENGTH,
+    normalise,
+    seat_of,
+    seat_of_account,
+    shown,
+    side_code,
+    side_of,
+)
 from belote.tournament.events import Tournament
 from belote.tournament.model import Game, TournamentError
 from belote.tournament.text import error_text
@@ -44,6 +58,27 @@ CODE_READ = 32  # characters of a typed code looked at
 ENTER_TABLE = "tournament_enter_table"  # the session's key of a refused code's table
 SIDE_NAMES = ("N-S", "E-W")  # side 0 sits North and South, side 1 East and West
 Half = tuple[int, str, str]  # side, its code as printed, its QR code (inline SVG)
+CodeKind = Literal["table", "seat"]
+
+
+def code_kind(game: Game, typed: str = "", default: CodeKind | None = None) -> CodeKind:
+    """The kind of code the person holds, which the page and its refusals name: a code
+    typed says it by its length (a table code is shorter than a seat code); else
+    ``default``, else the game's: a seat code where it plays at an online table (the code
+    that takes a seat there), a table code where it plays with real cards (the table card's,
+    whose QR code opens this page)."""
+    length = len(normalise(typed[:CODE_READ]))
+    if length in (SIDE_LENGTH, LENGTH):
+        return "table" if length == SIDE_LENGTH else "seat"
+    if default is not None:
+        return default
+    return "seat" if game.table_id is not None else "table"
+
+
+def wrong_code(game: Game, typed: str, default: CodeKind | None = None) -> TournamentError:
+    """The refusal of a code that is none of ``game``'s, naming the kind the person holds."""
+    kind = code_kind(game, typed, default)
+    return TournamentError("bad_table_code" if kind == "table" else "bad_code")
 
 
 def side_held(request: Request, tid: int, t: Tournament, game: Game) -> int | None:
@@ -86,7 +121,8 @@ async def code_page(request: Request) -> Response:
     # Table cards printed before the code moved to the fragment carry ``?c=``.
     typed = str(request.query_params.get("c", ""))[:CODE_READ]
     return await render(request, "tournament_code.html", tid=tid, tour=t, game=game,
-                        typed=typed, seat=seat_held(request, tid, t, game), seats=SEATS,
+                        typed=typed, kind=code_kind(game, typed),
+                        seat=seat_held(request, tid, t, game), seats=SEATS,
                         side=side_held(request, tid, t, game), sides=SIDE_NAMES)
 
 
@@ -108,9 +144,10 @@ async def code_post(request: Request) -> Response:
 
 
 def _give_code(request: Request, tid: int, t: Tournament, game: Game, typed: str,
-               here: str) -> Response:
+               here: str, kind: CodeKind | None = None) -> Response:
     """A seat code or a side code given for ``game``: kept in the session, said, and on
-    to the score entry (or the seat-code page, which offers the online seat)."""
+    to the score entry (or the seat-code page, which offers the online seat).  A wrong
+    code is refused naming the kind of code typed, else ``kind``, else the game's."""
     lang = language(request)
     if session(request) is None:  # the code is kept with who gave it
         say(request, translate(lang, "tournament.web.code_sign_in"), True)
@@ -123,7 +160,7 @@ def _give_code(request: Request, tid: int, t: Tournament, game: Game, typed: str
         say(request, error_text(lang, error), True)
         return back_to(here)
     if side is None:
-        say(request, translate(lang, "tournament.error.bad_code"), True)
+        say(request, error_text(lang, wrong_code(game, typed, kind)), True)
         return back_to(here)
     seat = seat_of(game, typed[:CODE_READ])
     if seat is not None:
@@ -161,7 +198,8 @@ async def enter_post(request: Request) -> Response:
         say(request, translate(language(request), "tournament.error.no_table_number",
                                table=number[:8]), True)
         return back_to(here)
-    response = _give_code(request, tid, t, game, str(data.get("code", "")), here)
+    # The short form asks for the code of the table card's half (its field says so).
+    response = _give_code(request, tid, t, game, str(data.get("code", "")), here, "table")
     if response.headers.get("location") == here:  # refused: the table was right
         request.session[ENTER_TABLE] = game.table
     return response

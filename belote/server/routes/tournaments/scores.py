@@ -18,10 +18,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from belote.i18n import translate
+from belote.i18n.names import join_list
 from belote.scorekeeper import (
     Declared,
     HandEntry,
     ScoreError,
+    ScoreSheet,
     entry_row,
     fold_belote,
     hand_total,
@@ -37,7 +39,13 @@ from belote.scorekeeper import (
     steps,
 )
 from belote.server.routes.common import language, read_form, session
-from belote.server.routes.tournaments.codes import SIDE_NAMES, side_held, typed_side
+from belote.server.routes.tournaments.codes import (
+    SIDE_NAMES,
+    code_kind,
+    side_held,
+    typed_side,
+    wrong_code,
+)
 from belote.server.routes.tournaments.common import (
     back_to,
     form_int,
@@ -119,16 +127,23 @@ async def may_score(request: Request, tid: int, t: Tournament, game: Game) -> bo
     return (await scorer(request, tid, t, game))[0]
 
 
-def _span(numbers: tuple[int, ...] | list[int]) -> str:
-    return "" if not numbers else (str(numbers[0]) if len(numbers) == 1
-                                   else f"{numbers[0]}–{numbers[-1]}")
+def hands_in_words(lang: str, numbers: list[int] | tuple[int, ...]) -> str:
+    """Hand numbers as a sentence says them: "hand 1", "hands 1 and 2", "hands 1 to 3",
+    "hands 1, 2 and 4" (a run of three or more is said by its ends)."""
+    if len(numbers) == 1:
+        return translate(lang, "tournament.web.pending_hand", hand=numbers[0])
+    if len(numbers) > 2 and list(numbers) == list(range(numbers[0], numbers[-1] + 1)):
+        return translate(lang, "tournament.web.pending_hand_range", first=numbers[0],
+                         last=numbers[-1])
+    return translate(lang, "tournament.web.pending_hands",
+                     hands=join_list((str(n) for n in numbers[:-1]), lang), last=numbers[-1])
 
 
 def _pending_text(lang: str, claim: Claim, numbers: list[int]) -> str:
     """What awaits the other side, or what it disputed, in words."""
     parts = []
     if numbers:
-        parts.append(translate(lang, "tournament.web.pending_hands", hands=_span(numbers)))
+        parts.append(hands_in_words(lang, numbers))
     if claim.totals is not None:
         parts.append(translate(lang, "tournament.web.pending_totals", ns=claim.totals[0],
                                ew=claim.totals[1]))
@@ -137,6 +152,26 @@ def _pending_text(lang: str, claim: Claim, numbers: list[int]) -> str:
     key = "tournament.web.disputed_pending" if claim.disputed else "tournament.web.pending"
     return translate(lang, key, side=SIDE_NAMES[claim.side], other=SIDE_NAMES[1 - claim.side],
                      what="; ".join(parts), reason=claim.dispute or "—")
+
+
+def _totals_text(lang: str, sheet: ScoreSheet, counted: int, claim: Claim | None) -> str:
+    """The match's totals as they count (the confirmed hands'), and apart what would change
+    them once confirmed: a figure that counts unconfirmed hands would be read as the score."""
+    entered = sheet.totals
+    hands_wait = counted < len(sheet.hands)
+    if not hands_wait and (claim is None or claim.totals is None):
+        return translate(lang, "tournament.web.totals", ns=entered[0], ew=entered[1])
+    # The totals run hand by hand: the last confirmed hand's are the confirmed ones.
+    confirmed = sheet.hands[counted - 1].totals if counted else (0, 0)
+    said = [translate(lang, "tournament.web.totals_confirmed", ns=confirmed[0],
+                      ew=confirmed[1])]
+    if hands_wait:
+        said.append(translate(lang, "tournament.web.totals_with_unconfirmed", ns=entered[0],
+                              ew=entered[1]))
+    if claim is not None and claim.totals is not None:
+        said.append(translate(lang, "tournament.web.totals_typed_unconfirmed",
+                              ns=claim.totals[0], ew=claim.totals[1]))
+    return " ".join(said)
 
 
 async def entry_page(request: Request) -> Response:
@@ -174,7 +209,8 @@ async def entry_page(request: Request) -> Response:
                         answered=len(texts), number=number,
                         question=question(rules, step, number, lang) if step else "",
                         prefill=prefill, hint=hint, may_enter=may_enter, side=side,
-                        sides=SIDE_NAMES, claim=claim,
+                        sides=SIDE_NAMES, claim=claim, code_kind=code_kind(game),
+                        match_totals=_totals_text(lang, sheet, counted, claim),
                         pending=_pending_text(lang, claim, numbers) if claim else "",
                         # the same phone confirms with a code of the other side
                         needs_code=claim is not None and side in (None, claim.side),
@@ -306,7 +342,7 @@ async def _confirm(request: Request, tid: int, t: Tournament, game: Game, side: 
             raise TournamentError("code_of_other_side", other=SIDE_NAMES[1 - claim.side])
         side = typed_side(request, tid, game, typed)
         if side is None:
-            raise TournamentError("bad_code")
+            raise wrong_code(game, typed)
     seen = _seen_totals(str(data.get("totals", "")).strip())
     change = {"game": game.id, "side": side, "hands": form_int(data, "hands"),
               "totals": seen, "reason": str(data.get("reason", ""))}
