@@ -175,3 +175,18 @@ def test_the_hands_table_keeps_side_names_whole(client: TestClient) -> None:
     assert 'Total <span class="side">N-S</span>' in page
     css = client.get("/static/tournament.css").text
     assert ".hands .side { white-space: nowrap; }" in css
+
+
+def test_the_sides_are_named_in_the_pages_language(client: TestClient) -> None:
+    # Italian, Spanish and French say E-O (est-ovest, este-oeste, est-ouest), as their score
+    # sheets do: the entry page's hands table and its lines follow the page's language.
+    people = Identities(client)
+    tid = pinasca(people)
+    ns, _ = side_codes(client, tid, 1)
+    people.guest("Scorer")
+    give(people, "Scorer", f"/tournaments/{tid}/games/1/code", code=ns)
+    scorer = people.use("Scorer")
+    scorer.post("/preferences", data={"lang": "it", "next": "/"})
+    page = enter_hand(scorer, tid, 1, HAND)
+    assert '<html lang="it">' in page
+    assert "E-O" in page and "E-W" not in page

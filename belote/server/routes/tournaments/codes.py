@@ -56,7 +56,10 @@ from belote.tournament.text import error_text
 
 CODE_READ = 32  # characters of a typed code looked at
 ENTER_TABLE = "tournament_enter_table"  # the session's key of a refused code's table
-SIDE_NAMES = ("N-S", "E-W")  # side 0 sits North and South, side 1 East and West
+def side_names(lang: str) -> tuple[str, str]:
+    """The two sides' short names in ``lang`` (side 0 sits North and South, side 1 East and
+    West): N-S and E-W, E-O in Italian, Spanish and French, as the score sheets say."""
+    return translate(lang, "score.team.ns"), translate(lang, "score.team.ew")
 Half = tuple[int, str, str]  # side, its code as printed, its QR code (inline SVG)
 CodeKind = Literal["table", "seat"]
 
@@ -123,7 +126,8 @@ async def code_page(request: Request) -> Response:
     return await render(request, "tournament_code.html", tid=tid, tour=t, game=game,
                         typed=typed, kind=code_kind(game, typed),
                         seat=seat_held(request, tid, t, game), seats=SEATS,
-                        side=side_held(request, tid, t, game), sides=SIDE_NAMES)
+                        side=side_held(request, tid, t, game),
+                        sides=side_names(language(request)))
 
 
 def _remember(request: Request, tid: int, game: Game, code: str) -> None:
@@ -171,7 +175,7 @@ def _give_code(request: Request, tid: int, t: Tournament, game: Game, typed: str
             return back_to(here)  # the page offers the seat at the online table
     else:
         _remember(request, tid, game, side_code(game, side))
-        say(request, translate(lang, "tournament.web.side_code_ok", side=SIDE_NAMES[side],
+        say(request, translate(lang, "tournament.web.side_code_ok", side=side_names(lang)[side],
                                players=" & ".join(game.lineup[side]), table=game.table,
                                round=game.round))
     return back_to(f"/tournaments/{tid}/games/{game.id}/entry")
@@ -215,7 +219,8 @@ async def table_cards(request: Request) -> Response:
     base = str(request.base_url).rstrip("/")
     halves = await asyncio.to_thread(_halves, tid, games, base)
     return await render(request, "tournament_table_cards.html", tid=tid, tour=t, games=games,
-                        halves=halves, sides=SIDE_NAMES, enter=f"{base}/tournaments/{tid}/enter")
+                        halves=halves, sides=side_names(language(request)),
+                        enter=f"{base}/tournaments/{tid}/enter")
 
 
 def _halves(tid: int, games: list[Game], base: str) -> dict[int, list[Half]]:

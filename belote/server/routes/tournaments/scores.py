@@ -40,9 +40,9 @@ from belote.scorekeeper import (
 )
 from belote.server.routes.common import language, read_form, session
 from belote.server.routes.tournaments.codes import (
-    SIDE_NAMES,
     code_kind,
     side_held,
+    side_names,
     typed_side,
     wrong_code,
 )
@@ -150,7 +150,8 @@ def _pending_text(lang: str, claim: Claim, numbers: list[int]) -> str:
     # Disputed: said from no side's point of view (both sides read it), and no more the
     # call to confirm.
     key = "tournament.web.disputed_pending" if claim.disputed else "tournament.web.pending"
-    return translate(lang, key, side=SIDE_NAMES[claim.side], other=SIDE_NAMES[1 - claim.side],
+    return translate(lang, key, side=side_names(lang)[claim.side],
+                     other=side_names(lang)[1 - claim.side],
                      what="; ".join(parts), reason=claim.dispute or "—")
 
 
@@ -209,7 +210,7 @@ async def entry_page(request: Request) -> Response:
                         answered=len(texts), number=number,
                         question=question(rules, step, number, lang) if step else "",
                         prefill=prefill, hint=hint, may_enter=may_enter, side=side,
-                        sides=SIDE_NAMES, claim=claim, code_kind=code_kind(game),
+                        sides=side_names(lang), claim=claim, code_kind=code_kind(game),
                         match_totals=_totals_text(lang, sheet, counted, claim),
                         pending=_pending_text(lang, claim, numbers) if claim else "",
                         # the same phone confirms with a code of the other side
@@ -283,7 +284,7 @@ async def entry_post(request: Request) -> Response:
                 "totals": [form_int(data, "total_ns"), form_int(data, "total_ew")]},
                 who(request))
             say(request, translate(lang, "tournament.web.totals_pending",
-                                   other=SIDE_NAMES[1 - side]))
+                                   other=side_names(lang)[1 - side]))
         elif what in ("confirm", "dispute"):
             await _confirm(request, tid, t, game, side, data, what)
         else:
@@ -339,7 +340,8 @@ async def _confirm(request: Request, tid: int, t: Tournament, game: Game, side: 
     typed = str(data.get("code", "")).strip()
     if claim is not None and side in (None, claim.side):
         if not typed:
-            raise TournamentError("code_of_other_side", other=SIDE_NAMES[1 - claim.side])
+            raise TournamentError("code_of_other_side",
+                                  other=side_names(lang)[1 - claim.side])
         side = typed_side(request, tid, game, typed)
         if side is None:
             raise wrong_code(game, typed)
