@@ -39,8 +39,15 @@ from belote.scorekeeper import (
 from belote.server.routes.common import language, read_form, session
 from belote.server.routes.tournaments.codes import SIDE_NAMES, side_held, typed_side
 from belote.server.routes.tournaments.common import (
+    ANSWER,
+    CODE,
+    REASON,
+    WHOLE,
     back_to,
+    form_choice,
     form_int,
+    form_text,
+    form_value,
     game_or_404,
     is_organiser,
     not_organiser,
@@ -55,6 +62,11 @@ from belote.tournament.events import Tournament
 from belote.tournament.model import Game, TournamentError
 from belote.tournament.sheets import tournament_rules
 from belote.tournament.text import error_text
+
+# What the entry page's buttons send (``do``); none: the next answer.
+DOS = ("next", "back", "undo", "totals", "confirm", "dispute")
+DECISIONS = ("accept", "reject")  # the organiser's queue
+MAX_HAND = 999  # a hand's number as the entry form sends it
 
 
 def entry_state(request: Request, tid: int, game: Game) -> dict[str, Any]:
@@ -188,7 +200,7 @@ async def _answer(request: Request, tid: int, t: Tournament, game: Game,
     rules = tournament_rules(t.s)
     asked = steps(rules, values.get("trump"))
     step = asked[len(texts)]
-    text = str(data.get("answer", "")).strip()
+    text = form_text(data, "answer", ANSWER)
     values[step] = parsers(t, values)[step](text)
     texts[step] = text
     asked = steps(rules, values.get("trump"))
@@ -218,12 +230,13 @@ async def entry_post(request: Request) -> Response:
         raise HTTPException(403)
     state = entry_state(request, tid, game)
     texts: dict[str, str] = dict(state["answers"])
-    what = str(data.get("do", "next"))
-    if not texts:
-        # The hand this scorer means: a second entry of it (another phone's) is refused,
-        # or stored once when identical.
-        state["number"] = _hand_number(data, t.entered_sheet(game.id).next_number)
+    what = ""
     try:
+        what = form_choice(data, "do", DOS, default="next")
+        if not texts:
+            # The hand this scorer means: a second entry of it (another phone's) is
+            # refused, or stored once when identical.
+            state["number"] = _hand_number(data, t.entered_sheet(game.id).next_number)
         if what == "back":
             if texts:
                 texts.popitem()
@@ -262,8 +275,13 @@ async def entry_post(request: Request) -> Response:
 
 
 def _hand_number(data: FormData, expected: int) -> int:
-    text = str(data.get("hand", "")).strip()
-    return int(text) if text.isdecimal() and 0 < int(text) < 1000 else expected
+    """The hand the entry form was for (its hidden field; none: the next to enter)."""
+    text = form_value(data, "hand").strip()
+    if not text:
+        return expected
+    if not WHOLE.fullmatch(text) or not 0 < int(text) <= MAX_HAND:
+        raise TournamentError("bad_form")
+    return int(text)
 
 
 async def _confirm(request: Request, tid: int, t: Tournament, game: Game, side: int | None,
@@ -273,16 +291,16 @@ async def _confirm(request: Request, tid: int, t: Tournament, game: Game, side: 
     counted as any code, never kept in this browser)."""
     lang = language(request)
     claim = t.claims.get(game.id)
-    typed = str(data.get("code", "")).strip()
+    typed = form_text(data, "code", CODE)
     if claim is not None and side in (None, claim.side):
         if not typed:
             raise TournamentError("code_of_other_side", other=SIDE_NAMES[1 - claim.side])
         side = typed_side(request, tid, game, typed)
         if side is None:
             raise TournamentError("bad_code")
-    seen = _seen_totals(str(data.get("totals", "")).strip())
+    seen = _seen_totals(form_value(data, "totals").strip())
     change = {"game": game.id, "side": side, "hands": form_int(data, "hands"),
-              "totals": seen, "reason": str(data.get("reason", ""))}
+              "totals": seen, "reason": form_text(data, "reason", REASON)}
     if what == "confirm":
         change.pop("reason")
         await service(request).change(tid, "confirmed", change, who(request))
@@ -298,7 +316,7 @@ def _seen_totals(text: str) -> list[int] | None:
     if not text:
         return None
     parts = text.split("-")
-    if len(parts) != 2 or not all(p.isdecimal() and len(p) <= 9 for p in parts):
+    if len(parts) != 2 or not all(WHOLE.fullmatch(p) and p.isdecimal() for p in parts):
         raise TournamentError("bad_form")
     return [int(p) for p in parts]
 
@@ -314,8 +332,8 @@ async def resolve(request: Request) -> Response:
         return not_organiser(request, tid)
     try:
         await service(request).change(tid, "resolved", {
-            "game": game.id, "accept": data.get("decision") == "accept",
-            "reason": str(data.get("reason", ""))}, who(request))
+            "game": game.id, "accept": form_choice(data, "decision", DECISIONS) == "accept",
+            "reason": form_text(data, "reason", REASON)}, who(request))
     except TournamentError as error:
         say(request, error_text(lang, error), True)
     else:
@@ -330,12 +348,16 @@ async def entry_check(request: Request) -> Response:
     if not await may_score(request, tid, t, game):
         return JSONResponse({"ok": False, "text": ""}, status_code=403)
     state = entry_state(request, tid, game)
+    value = request.query_params.get("value", "")
+    if len(value) > ANSWER:  # refused unread, as the form's answer is
+        return JSONResponse({"ok": False, "text": translate(
+            language(request), "tournament.error.text_too_long", limit=ANSWER)})
     try:
         values = parsed(t, state["answers"])
         rules = tournament_rules(t.s)
         asked = steps(rules, values.get("trump"))
         step = asked[len(state["answers"])]
-        parsers(t, values)[step](request.query_params.get("value", ""))
+        parsers(t, values)[step](value)
     except ScoreError as error:
         return JSONResponse({"ok": False, "text": refusal_text(error, language(request))})
     except (IndexError, TournamentError):
