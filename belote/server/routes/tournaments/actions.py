@@ -12,7 +12,14 @@ from starlette.datastructures import FormData
 from starlette.requests import Request
 
 from belote.server.auth.names import name_key
-from belote.server.routes.tournaments.common import account_name, form_int, service, who
+from belote.server.routes.tournaments.common import (
+    REASON,
+    account_name,
+    form_int,
+    form_text,
+    service,
+    who,
+)
 from belote.server.shared import shared
 from belote.tournament.events import Tournament
 from belote.tournament.model import TournamentError
@@ -23,9 +30,9 @@ CHANGED = "tournament.web.changed"
 
 async def do_register(request: Request, tid: int, t: Tournament, data: FormData) -> str:
     def entrant(prefix: str) -> dict[str, Any]:
-        players = [str(data.get(f"{prefix}player{n}", "")) for n in t.fmt.player_numbers]
-        return {"name": str(data.get(f"{prefix}name", "")), "players": players,
-                "club": str(data.get("club", "")) or None, "checked_in": False}
+        players = [form_text(data, f"{prefix}player{n}") for n in t.fmt.player_numbers]
+        return {"name": form_text(data, f"{prefix}name"), "players": players,
+                "club": form_text(data, "club") or None, "checked_in": False}
     group = [entrant(prefix) for prefix in t.fmt.entry_prefixes]
     await service(request).change(tid, "registered", {"entrants": group}, who(request))
     return CHANGED
@@ -72,21 +79,21 @@ async def do_correct(request: Request, tid: int, t: Tournament, data: FormData) 
     await service(request).change(tid, "corrected", {
         "game": form_int(data, "game"),
         "totals": [form_int(data, "total_a"), form_int(data, "total_b")],
-        "reason": str(data.get("reason", ""))}, who(request))
+        "reason": form_text(data, "reason", REASON)}, who(request))
     return CHANGED
 
 
 async def do_adjust(request: Request, tid: int, t: Tournament, data: FormData) -> str:
     await service(request).change(tid, "adjusted", {
-        "subject": str(data.get("subject", "")), "points": form_int(data, "points"),
-        "reason": str(data.get("reason", ""))}, who(request))
+        "subject": form_text(data, "subject"), "points": form_int(data, "points"),
+        "reason": form_text(data, "reason", REASON)}, who(request))
     return CHANGED
 
 
 async def do_lineup(request: Request, tid: int, t: Tournament, data: FormData) -> str:
     """Seed 001: "Dopo ogni partita si possono sostituire ... i componenti della
     squadra": the players seated at a game, until its result (a new one, a new code)."""
-    lineup = [[str(data.get(f"{side}{n}", "")) for n in (1, 2)] for side in ("a", "b")]
+    lineup = [[form_text(data, f"{side}{n}") for n in (1, 2)] for side in ("a", "b")]
     await service(request).change(tid, "lineup", {"game": form_int(data, "game"),
                                                   "lineup": lineup}, who(request))
     return CHANGED

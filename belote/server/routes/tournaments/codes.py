@@ -27,10 +27,14 @@ from starlette.responses import Response
 from belote.i18n import translate
 from belote.server.routes.common import address, identity, language, read_form, session
 from belote.server.routes.tournaments.common import (
+    CODE,
     SEATS,
     SESSION_CODES,
+    WHOLE,
     back_to,
     coded_games,
+    form_text,
+    form_value,
     game_or_404,
     is_organiser,
     not_organiser,
@@ -143,8 +147,13 @@ async def code_post(request: Request) -> Response:
     tid, t = await tournament(request)
     data = await read_form(request)
     game = game_or_404(t, request)
-    return _give_code(request, tid, t, game, str(data.get("code", "")),
-                      f"/tournaments/{tid}/games/{game.id}/code")
+    here = f"/tournaments/{tid}/games/{game.id}/code"
+    try:
+        typed = form_text(data, "code", CODE)
+    except TournamentError as error:  # not a code at all: no guess counted
+        say(request, error_text(language(request), error), True)
+        return back_to(here)
+    return _give_code(request, tid, t, game, typed, here)
 
 
 def _give_code(request: Request, tid: int, t: Tournament, game: Game, typed: str,
@@ -195,15 +204,21 @@ async def enter_post(request: Request) -> Response:
     data = await read_form(request)
     here = f"/tournaments/{tid}/enter"
     rnd = t.current
-    number = str(data.get("table", "")).strip()
-    game = next((g for g in (rnd.games if rnd else []) if not g.bye and number.isdecimal()
-                 and g.table == int(number)), None)
-    if game is None:
+    try:
+        number = form_value(data, "table").strip()
+        typed = form_text(data, "code", CODE)
+    except TournamentError as error:  # not a code at all: no guess counted
+        say(request, error_text(language(request), error), True)
+        return back_to(here)
+    table = int(number) if WHOLE.fullmatch(number) else None
+    game = next((g for g in (rnd.games if rnd else []) if not g.bye and g.table == table),
+                None)
+    if game is None:  # the number said back only when it is one (never a typed text)
         say(request, translate(language(request), "tournament.error.no_table_number",
-                               table=number[:8]), True)
+                               table="?" if table is None else table), True)
         return back_to(here)
     # The short form asks for the code of the table card's half (its field says so).
-    response = _give_code(request, tid, t, game, str(data.get("code", "")), here, "table")
+    response = _give_code(request, tid, t, game, typed, here, "table")
     if response.headers.get("location") == here:  # refused: the table was right
         request.session[ENTER_TABLE] = game.table
     return response

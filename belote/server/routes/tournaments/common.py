@@ -1,10 +1,23 @@
 """What every tournament page needs: the tournament asked for, who asks (an organiser, the
-holder of a seat), the notice the previous form left, and the page rendered off the loop."""
+holder of a seat), its form's fields read and bounded, the notice the previous form left,
+and the page rendered off the loop.
+
+Every field of a tournament form is read here (:func:`form_text`, :func:`form_lines`,
+:func:`form_int`, :func:`form_choice`), so that bad input gets one treatment whatever the
+form: a field sent twice, a number that is not a few ASCII digits, a text over its bound or
+holding a control character or a direction override, a choice the form does not offer, are
+refused with a ``TournamentError`` that says why (said on the page; nothing is changed).
+The bounds are the core's (:mod:`belote.tournament.events`): the same texts are checked
+there again before they are stored, and the templates' ``maxlength`` agree with them.  A
+refusal never repeats a bad text whole (the notice travels in the session cookie).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
+from collections.abc import Collection
 from typing import Any
 
 from starlette.datastructures import FormData
@@ -19,39 +32,113 @@ from belote.server.shared import shared
 from belote.server.tournament.service import Tournaments
 from belote.text import TextError, clean_text
 from belote.tournament.codes import fresh_codes, seat_of, seat_of_account
-from belote.tournament.events import Tournament
+from belote.tournament.events import MAX_ENTRANTS, MAX_NAME, MAX_REASON, Tournament
 from belote.tournament.model import Game, TournamentError
+from belote.tournament.prizes import MAX_PRIZE_TEXT, MAX_PRIZES
 
 SESSION_CODES = 8  # seat codes one browser remembers (the latest kept)
 ACCOUNT_NAME = 64  # characters of an account name typed by an organiser (names have 24)
 SEATS = (("seat.north", "seat.south"), ("seat.east", "seat.west"))  # side 0: N-S, 1: E-W
+
+# The bounds of a form's texts, in characters (as the core counts them: NFC, spaces
+# collapsed).  The templates' maxlength attributes are these.
+NAME = MAX_NAME  # a tournament's, an entrant's, a player's, a club's, a season's name
+REASON = MAX_REASON  # a reason: a correction's, a withdrawal's, a dispute's, a decision's
+PRIZE = MAX_PRIZE_TEXT  # one prize of the list
+CODE = 32  # a seat code or a side code as typed (6 to 8 letters, with dashes and spaces)
+# One answer of the score entry (a team, a suit, points, declarations in words: "terza +
+# poker di fanti + belote").  Declarations are read trying every run of words (cubic in
+# their number): 64 characters, 32 words at most, stay within a few milliseconds.
+ANSWER = 64
+CHOICE = 32  # one of a form's choices (a format, a setting, an action)
+IDENTITY = 2 * MAX_NAME + 8  # a season's player: "name:" or "account:" and a name
+NAME_LINES = MAX_ENTRANTS  # the entrants a prize's category covers, one a line
+PRIZE_LINES = MAX_PRIZES  # the places' prizes, one a line
+# A text is first measured as sent, before any work on it: longer than this many times its
+# bound it cannot be within it, whatever its spaces and combining accents.
+SLACK = 4
+WHOLE = re.compile(r"[+-]?[0-9]{1,9}")  # ASCII digits, nine at most: any integer column
 
 
 def service(request: Request) -> Tournaments:
     return shared(request).tournaments.service
 
 
-def form_int(data: FormData, name: str) -> int:
+def form_value(data: FormData, name: str) -> str:
+    """The field ``name`` as sent ("" when the form has none).  A field sent twice is
+    refused: no form of ours sends one twice, and which of the two counts would be a
+    guess."""
+    values = data.getlist(name)
+    if len(values) > 1:
+        raise TournamentError("repeated_field")
+    value = values[0] if values else ""
+    if not isinstance(value, str):  # a file where a field was expected
+        raise TournamentError("bad_form")
+    return value
+
+
+def form_text(data: FormData, name: str, limit: int = NAME) -> str:
+    """A one-line text field through the chat's text checks (:func:`belote.text.clean_text`:
+    NFC, spaces collapsed, no control character, no direction override, at most ``limit``
+    characters); "" when empty."""
+    return _checked(form_value(data, name), limit)
+
+
+def form_lines(data: FormData, name: str, limit: int, lines: int) -> list[str]:
+    """A field of one item a line (a prize, a name): each line checked as
+    :func:`form_text` checks a field (empty lines kept as ""), at most ``lines`` lines."""
+    rows = form_value(data, name).splitlines()
+    while rows and not rows[-1].strip():
+        rows.pop()
+    if len(rows) > lines:
+        raise TournamentError("too_many_lines", limit=lines)
+    return [_checked(row, limit) for row in rows]
+
+
+def _checked(text: str, limit: int) -> str:
+    """``text`` cleaned ("" when empty), or refused in the tournament's words.  A huge text
+    is refused before it is looked at."""
+    if len(text) > SLACK * limit:
+        raise TournamentError("text_too_long", limit=limit)
     try:
-        return int(str(data.get(name, "")).strip())
-    except ValueError:
-        raise TournamentError("bad_form") from None
+        return clean_text(text, limit)
+    except TextError as error:
+        if error.code == "empty":
+            return ""
+        if error.code == "too_long":
+            raise TournamentError("text_too_long", limit=limit) from None
+        raise TournamentError("bad_text") from None
+
+
+def form_choice(data: FormData, name: str, choices: Collection[str],
+                default: str | None = None) -> str:
+    """One of ``choices`` (``default`` when the field is missing or empty, if given)."""
+    value = form_value(data, name)
+    if not value and default is not None:
+        return default
+    if value not in choices:
+        raise TournamentError("bad_choice")
+    return value
+
+
+def form_int(data: FormData, name: str) -> int:
+    """A whole number: an optional sign and at most nine ASCII digits (no exponent, no
+    underscore, no other script's digits), so that it fits any integer column."""
+    text = form_value(data, name).strip()
+    if not WHOLE.fullmatch(text):
+        raise TournamentError("bad_form")
+    return int(text)
 
 
 def optional_int(data: FormData, name: str) -> int | None:
-    return None if not str(data.get(name, "")).strip() else form_int(data, name)
+    return None if not form_value(data, name).strip() else form_int(data, name)
 
 
 def account_name(data: FormData, field: str) -> str:
     """An account name typed by an organiser, through the chat's text checks before it is
     looked up ("" when empty): a NUL or an override never reaches the database."""
-    text = str(data.get(field, "")).strip()
-    if not text:
-        return ""
-    try:
-        return clean_text(text, ACCOUNT_NAME)
-    except TextError:
-        raise TournamentError("bad_text") from None
+    return form_text(data, field, ACCOUNT_NAME)
+
 
 
 def say(request: Request, text: str, error: bool = False) -> None:

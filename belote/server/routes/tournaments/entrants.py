@@ -22,8 +22,12 @@ from starlette.responses import Response
 from belote.i18n import translate
 from belote.server.routes.common import language, read_form
 from belote.server.routes.tournaments.common import (
+    CHOICE,
+    REASON,
     back_to,
     form_int,
+    form_text,
+    form_value,
     is_organiser,
     not_organiser,
     say,
@@ -46,15 +50,15 @@ def _entrant(kind: str) -> Action:
     async def act(request: Request, tid: int, t: Tournament, data: FormData) -> None:
         change: dict[str, Any] = {"entrant": form_int(data, "entrant")}
         if "reason" in data:
-            change["reason"] = str(data.get("reason", ""))
+            change["reason"] = form_text(data, "reason", REASON)
         await service(request).change(tid, kind, change, who(request))
     return act
 
 
 async def do_late(request: Request, tid: int, t: Tournament, data: FormData) -> None:
-    players = [str(data.get(f"player{n}", "")) for n in t.fmt.player_numbers]
+    players = [form_text(data, f"player{n}") for n in t.fmt.player_numbers]
     await service(request).change(tid, "late_entry", {"entrants": [
-        {"name": str(data.get("name", "")), "players": players}]}, who(request))
+        {"name": form_text(data, "name"), "players": players}]}, who(request))
 
 
 def lot_seed(t: Tournament, chosen: list[str]) -> int | None:
@@ -68,29 +72,31 @@ def lot_seed(t: Tournament, chosen: list[str]) -> int | None:
 async def do_settings(request: Request, tid: int, t: Tournament, data: FormData) -> None:
     """The day's settings: check-in ("format": the format's own way), the late entries'
     rule, best-of (before the first draw) and the tie-breaks, in order (empty: none)."""
-    chosen = [str(data.get(f"tiebreak{n}", "")) for n in range(1, len(TIEBREAKS) + 1)]
+    chosen = [form_text(data, f"tiebreak{n}", CHOICE) for n in range(1, len(TIEBREAKS) + 1)]
     chosen = [name for name in chosen if name]
-    check_in = {"on": True, "off": False, "format": None}.get(str(data.get("check_in")), "?")
+    check_in = {"on": True, "off": False, "format": None}.get(form_value(data, "check_in"),
+                                                               "?")
     change: dict[str, Any] = {"check_in": check_in,
-                              "late_rule": str(data.get("late_rule", "")),
+                              "late_rule": form_text(data, "late_rule", CHOICE),
                               "tiebreaks": chosen, "lot_seed": lot_seed(t, chosen)}
     if "best_of" in data:
         change["best_of"] = form_int(data, "best_of")
-    if str(data.get("reason", "")).strip():  # needed to change them once results are in
-        change["reason"] = str(data["reason"])
+    reason = form_text(data, "reason", REASON)
+    if reason:  # needed to change them once results are in
+        change["reason"] = reason
     await service(request).change(tid, "configured", change, who(request))
 
 
 async def do_undraw(request: Request, tid: int, t: Tournament, data: FormData) -> None:
     await service(request).change(tid, "undrawn", {
         "round": t.current.number if t.current else 0,
-        "reason": str(data.get("reason", ""))}, who(request))
+        "reason": form_text(data, "reason", REASON)}, who(request))
 
 
 async def do_reopen(request: Request, tid: int, t: Tournament, data: FormData) -> None:
     await service(request).change(tid, "reopened", {
         "round": t.current.number if t.current else 0,
-        "reason": str(data.get("reason", ""))}, who(request))
+        "reason": form_text(data, "reason", REASON)}, who(request))
 
 
 ACTIONS: dict[str, Action] = {

@@ -16,7 +16,14 @@ from starlette.responses import Response
 from belote.i18n import translate
 from belote.server.routes.common import language, read_form
 from belote.server.routes.tournaments.common import (
+    NAME,
+    NAME_LINES,
+    PRIZE,
+    PRIZE_LINES,
     back_to,
+    form_choice,
+    form_lines,
+    form_text,
     is_organiser,
     not_organiser,
     render,
@@ -60,13 +67,13 @@ async def prizes_post(request: Request) -> Response:
     lang = language(request)
     if not await is_organiser(request, tid):
         return not_organiser(request, tid)
-    categories = {name: (str(data.get(f"prize_{name}", "")), str(data.get(f"eligible_{name}",
-                                                                          "")))
-                  for name in CATEGORIES}
     try:
-        prizes = parse_form(t, str(data.get("places", "")), categories)
-        prizes["cumulative"] = data.get("cumulative") == "on"
-        prizes["withdrawn"] = data.get("withdrawn") == "on"
+        categories = {name: (form_text(data, f"prize_{name}", PRIZE), "\n".join(
+            form_lines(data, f"eligible_{name}", NAME, NAME_LINES))) for name in CATEGORIES}
+        places = "\n".join(form_lines(data, "places", PRIZE, PRIZE_LINES))
+        prizes = parse_form(t, places, categories)
+        prizes["cumulative"] = form_choice(data, "cumulative", ("on",), default="") == "on"
+        prizes["withdrawn"] = form_choice(data, "withdrawn", ("on",), default="") == "on"
         await service(request).change(tid, "prizes", prizes, who(request))
     except TournamentError as error:
         say(request, error_text(lang, error), True)

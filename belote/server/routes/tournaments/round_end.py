@@ -22,7 +22,11 @@ from starlette.responses import Response
 
 from belote.server.routes.tournaments.actions import CHANGED, Action
 from belote.server.routes.tournaments.common import (
+    REASON,
+    form_choice,
     form_int,
+    form_text,
+    form_value,
     is_organiser,
     render,
     service,
@@ -98,14 +102,15 @@ async def do_force(request: Request, tid: int, t: Tournament, data: FormData) ->
     ``then=draw``: and draw the next round."""
     rnd = t.current
     number = rnd.number if rnd is not None else 0
-    reason = str(data.get("reason", ""))
+    reason = form_text(data, "reason", REASON)
+    then = form_choice(data, "then", ("close", "draw"), default="close")
     latest = await service(request).get(tid)
     if latest.missing_games() or not reason.strip():
         await service(request).change(tid, "forced", {"round": number, "reason": reason},
                                       who(request))
     else:  # every result came in meanwhile: an ordinary close
         await service(request).change(tid, "closed", {"round": number}, who(request))
-    if data.get("then") == "draw":
+    if then == "draw":
         return await _draw_unless_over(request, tid)
     return CHANGED
 
@@ -113,13 +118,14 @@ async def do_force(request: Request, tid: int, t: Tournament, data: FormData) ->
 async def do_clock(request: Request, tid: int, t: Tournament, data: FormData) -> str:
     """The round clock: start (minutes), pause, resume, adjust (minutes, ``sign`` ``-`` to
     take them away)."""
-    action = str(data.get("clock", ""))
+    action = form_value(data, "clock")
     if action not in CLOCK_ACTIONS:
         raise TournamentError("bad_clock")
     change: dict[str, object] = {"action": action}
     if action in ("start", "adjust"):
         minutes = form_int(data, "minutes")
-        change["minutes"] = -minutes if data.get("sign") == "-" else minutes
+        sign = form_choice(data, "sign", ("+", "-"), default="+")
+        change["minutes"] = -minutes if sign == "-" else minutes
     await service(request).change(tid, "clock", change, who(request))
     return CHANGED
 

@@ -47,8 +47,15 @@ from belote.server.routes.tournaments.codes import (
     wrong_code,
 )
 from belote.server.routes.tournaments.common import (
+    ANSWER,
+    CODE,
+    REASON,
+    WHOLE,
     back_to,
+    form_choice,
     form_int,
+    form_text,
+    form_value,
     game_or_404,
     is_organiser,
     not_organiser,
@@ -67,6 +74,10 @@ from belote.tournament.text import error_text
 REFUSED = "tournament_entry_refused"  # the session's key of the form a refusal came from
 REFOCUSED = ("totals", "confirm", "dispute")  # forms whose refusal focuses them again
 TOTAL_DIGITS = 9  # characters of a refused total given back
+# What the entry page's buttons send (``do``); none: the next answer.
+DOS = ("next", "back", "undo", "totals", "confirm", "dispute")
+DECISIONS = ("accept", "reject")  # the organiser's queue
+MAX_HAND = 999  # a hand's number as the entry form sends it
 
 
 def entry_state(request: Request, tid: int, game: Game) -> dict[str, Any]:
@@ -233,7 +244,7 @@ async def _answer(request: Request, tid: int, t: Tournament, game: Game,
     rules = tournament_rules(t.s)
     asked = steps(rules, values.get("trump"))
     step = asked[len(texts)]
-    text = str(data.get("answer", "")).strip()
+    text = form_text(data, "answer", ANSWER)
     values[step] = parsers(t, values)[step](text)
     texts[step] = text
     asked = steps(rules, values.get("trump"))
@@ -263,12 +274,13 @@ async def entry_post(request: Request) -> Response:
         raise HTTPException(403)
     state = entry_state(request, tid, game)
     texts: dict[str, str] = dict(state["answers"])
-    what = str(data.get("do", "next"))
-    if not texts:
-        # The hand this scorer means: a second entry of it (another phone's) is refused,
-        # or stored once when identical.
-        state["number"] = _hand_number(data, t.entered_sheet(game.id).next_number)
+    what = ""
     try:
+        what = form_choice(data, "do", DOS, default="next")
+        if not texts:
+            # The hand this scorer means: a second entry of it (another phone's) is
+            # refused, or stored once when identical.
+            state["number"] = _hand_number(data, t.entered_sheet(game.id).next_number)
         if what == "back":
             if texts:
                 texts.popitem()
@@ -326,8 +338,13 @@ def _refused_form(request: Request, tid: int, game: Game) -> dict[str, Any] | No
 
 
 def _hand_number(data: FormData, expected: int) -> int:
-    text = str(data.get("hand", "")).strip()
-    return int(text) if text.isdecimal() and 0 < int(text) < 1000 else expected
+    """The hand the entry form was for (its hidden field; none: the next to enter)."""
+    text = form_value(data, "hand").strip()
+    if not text:
+        return expected
+    if not WHOLE.fullmatch(text) or not 0 < int(text) <= MAX_HAND:
+        raise TournamentError("bad_form")
+    return int(text)
 
 
 async def _confirm(request: Request, tid: int, t: Tournament, game: Game, side: int | None,
@@ -337,7 +354,7 @@ async def _confirm(request: Request, tid: int, t: Tournament, game: Game, side: 
     counted as any code, never kept in this browser)."""
     lang = language(request)
     claim = t.claims.get(game.id)
-    typed = str(data.get("code", "")).strip()
+    typed = form_text(data, "code", CODE)
     if claim is not None and side in (None, claim.side):
         if not typed:
             raise TournamentError("code_of_other_side",
@@ -345,9 +362,9 @@ async def _confirm(request: Request, tid: int, t: Tournament, game: Game, side: 
         side = typed_side(request, tid, game, typed)
         if side is None:
             raise wrong_code(game, typed)
-    seen = _seen_totals(str(data.get("totals", "")).strip())
+    seen = _seen_totals(form_value(data, "totals").strip())
     change = {"game": game.id, "side": side, "hands": form_int(data, "hands"),
-              "totals": seen, "reason": str(data.get("reason", ""))}
+              "totals": seen, "reason": form_text(data, "reason", REASON)}
     if what == "confirm":
         change.pop("reason")
         await service(request).change(tid, "confirmed", change, who(request))
@@ -363,7 +380,7 @@ def _seen_totals(text: str) -> list[int] | None:
     if not text:
         return None
     parts = text.split("-")
-    if len(parts) != 2 or not all(p.isdecimal() and len(p) <= 9 for p in parts):
+    if len(parts) != 2 or not all(WHOLE.fullmatch(p) and p.isdecimal() for p in parts):
         raise TournamentError("bad_form")
     return [int(p) for p in parts]
 
@@ -379,8 +396,8 @@ async def resolve(request: Request) -> Response:
         return not_organiser(request, tid)
     try:
         await service(request).change(tid, "resolved", {
-            "game": game.id, "accept": data.get("decision") == "accept",
-            "reason": str(data.get("reason", ""))}, who(request))
+            "game": game.id, "accept": form_choice(data, "decision", DECISIONS) == "accept",
+            "reason": form_text(data, "reason", REASON)}, who(request))
     except TournamentError as error:
         say(request, error_text(lang, error), True)
     else:
@@ -395,12 +412,16 @@ async def entry_check(request: Request) -> Response:
     if not await may_score(request, tid, t, game):
         return JSONResponse({"ok": False, "text": ""}, status_code=403)
     state = entry_state(request, tid, game)
+    value = request.query_params.get("value", "")
+    if len(value) > ANSWER:  # refused unread, as the form's answer is
+        return JSONResponse({"ok": False, "text": translate(
+            language(request), "tournament.error.text_too_long", limit=ANSWER)})
     try:
         values = parsed(t, state["answers"])
         rules = tournament_rules(t.s)
         asked = steps(rules, values.get("trump"))
         step = asked[len(state["answers"])]
-        parsers(t, values)[step](request.query_params.get("value", ""))
+        parsers(t, values)[step](value)
     except ScoreError as error:
         return JSONResponse({"ok": False, "text": refusal_text(error, language(request))})
     except (IndexError, TournamentError):
