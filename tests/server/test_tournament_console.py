@@ -1,7 +1,9 @@
 """Issue 24 items 2 to 4 and 11 through the room's pages: the console's live list of the
 tables a round waits for, the next draw refused while one is missing and forced with a
 reason, the round clock, the projector view and the wall lists; a draw of 200 entrants under
-a probe in the room's loop; the console's go-to list and its order of the day."""
+a probe in the room's loop; the console's go-to list and its order of the day; the review's
+fixes (the queue's reason, a form's notice under its part's heading, the entrants' controls
+named, labels kept with their fields, online tables offered only when any opens, plurals)."""
 
 from __future__ import annotations
 
@@ -14,9 +16,11 @@ from starlette.testclient import TestClient
 
 from belote.server.routes.tournaments.console import BEFORE_THE_DRAW, ROUND_FIRST
 from belote.server.routes.tournaments.wall import natural
+from belote.tournament.codes import side_code
 from tests.server.helpers import Identities
 from tests.server.test_tournament_day import STALL_LIMIT, least_worst_stall
-from tests.server.test_tournament_http import create, post, register, tournament
+from tests.server.test_tournament_entry import give
+from tests.server.test_tournament_http import create, enter_hand, post, register, tournament
 from tests.server.test_tournament_pages import pinasca
 
 
@@ -449,3 +453,227 @@ def test_the_order_of_the_day_names_each_part_once() -> None:
         assert len(set(order)) == len(order)
     assert ROUND_FIRST.index("round") < ROUND_FIRST.index("entrants")
     assert BEFORE_THE_DRAW.index("register") < BEFORE_THE_DRAW.index("round")
+
+
+# ---------------------------------------------------------------- the review of issue 24
+# An organiser may be blind (screen reader, keyboard) or on a phone: each control names
+# what it is for and whose it is, a form's outcome is said where the browser lands, and
+# nothing is offered that can do nothing.
+def dispute_table_1(people: Identities, tid: int, reason: str = "we took 152") -> None:
+    """N-S enter a hand of table 1 with their code; E-W dispute it with theirs."""
+    game = tournament(people.client, tid).game(1)
+    for who, side in (("Scorer", 0), ("Opponent", 1)):
+        people.guest(who)
+        give(people, who, f"/tournaments/{tid}/games/1/code", code=side_code(game, side))
+    enter_hand(people.use("Scorer"), tid, 1, ["ns", "h", "152", "10", "", "", "", ""])
+    give(people, "Opponent", f"/tournaments/{tid}/games/1/entry", do="dispute", hands="1",
+         totals="", reason=reason)
+
+
+def drawn_by(org: TestClient) -> int:
+    """One more Pinasca of two neighbourhoods, round 1 drawn, by the signed-in ``org``."""
+    tid = create(org, target="1500")
+    for n in range(2):
+        post(org, f"/tournaments/{tid}/do/register", club=f"Q{n}", a_player1=f"Anna{n}",
+             a_player2=f"Bruno{n}", b_player1=f"Carla{n}", b_player2=f"Dino{n}")
+    post(org, f"/tournaments/{tid}/do/draw")
+    return tid
+
+
+def tag_of(page: str, ident: str) -> str:
+    """The start tag of the element whose id is ``ident``."""
+    found = re.search(rf'<[a-z0-9]+ id="{ident}"[^>]*>', page)
+    assert found, ident
+    return found.group(0)
+
+
+def test_the_queue_says_the_dispute_apart_from_the_organisers_own_reason(
+        client: TestClient) -> None:
+    people = Identities(client)
+    tid = drawn(people)
+    dispute_table_1(people, tid)
+    page = organiser(people).get(f"/tournaments/{tid}").text
+    line = page.split('<li id="queue-1">', 1)[1].split("</li>", 1)[0]
+    said, form = line.split("<form", 1)
+    # The dispute is a paragraph of its own, before (and outside) the decision's form.
+    assert re.search(r'<p class="queue-dispute"><strong>Disputed: we took 152</strong></p>',
+                     said)
+    assert "Disputed" not in form
+    # The field is the organiser's reason for the decision on that table, and wide.
+    label = re.search(r'<label for="qr-1">([^<]+)</label>', form)
+    assert label and label.group(1) == ("Your reason for the decision on table 1 of round 1 "
+                                        "(kept in the audit log)")
+    field = tag_of(form, "qr-1")
+    assert 'class="wide-field"' in field and "size=" not in field
+
+
+def test_a_decision_in_the_queue_is_said_under_the_queue_heading(client: TestClient) -> None:
+    people = Identities(client)
+    tid = drawn(people)
+    dispute_table_1(people, tid)
+    org = organiser(people)
+    response = org.post(f"/tournaments/{tid}/games/1/resolve",
+                        data={"decision": "reject", "reason": ""}, follow_redirects=False)
+    assert response.headers["location"] == f"/tournaments/{tid}?at=queue#queue-heading"
+    page = org.get(response.headers["location"].split("#")[0]).text
+    # Refused (no reason): the alert follows the heading the browser lands on, which it
+    # describes; it is not at the top of the page as well.
+    assert page.count('role="alert"') == 1
+    assert 'aria-describedby="console-notice"' in tag_of(page, "queue-heading")
+    after = page.split('id="queue-heading"', 1)[1]
+    assert re.match(r'[^>]*>[^<]*</h2>\s*<div id="console-notice"><p class="flash" '
+                    r'role="alert">', after), after[:300]
+    org.post(f"/tournaments/{tid}/games/1/resolve",
+             data={"decision": "reject", "reason": "re-enter it"}, follow_redirects=False)
+    page = org.get(f"/tournaments/{tid}?at=queue").text
+    assert page.count("Done.") == 1
+    assert page.index('id="queue-heading"') < page.index('id="console-notice"') < page.index(
+        "Done.")
+
+
+def test_the_entrants_forms_say_the_outcome_under_their_heading(client: TestClient) -> None:
+    people = Identities(client)
+    org = register(people, "Organiser")
+    tid = create(org, format="concours", preset="classic", target="1000")
+    for n in range(2):
+        post(org, f"/tournaments/{tid}/do/register", a_name=f"Coppia {n}",
+             a_player1=f"Anna{n}", a_player2=f"Bruno{n}")
+    response = org.post(f"/tournaments/{tid}/manage/withdraw", data={"entrant": "1",
+                                                                      "reason": "home"},
+                        follow_redirects=False)
+    assert response.headers["location"] == f"/tournaments/{tid}?at=manage#manage-heading"
+    page = org.get(response.headers["location"].split("#")[0]).text
+    assert 'aria-describedby="console-notice"' in tag_of(page, "manage-heading")
+    assert page.index('id="manage-heading"') < page.index('id="console-notice"') < page.index(
+        "Done.")
+    assert page.count("Done.") == 1
+    # A console form that comes back to the top of the page says it there, as does a part
+    # that is not one of the console's.
+    page = post(org, f"/tournaments/{tid}/do/checkin", entrant="2")
+    assert "console-notice" not in page
+    assert page.index('class="notice"') < page.index('class="console-goto"')
+    org.post(f"/tournaments/{tid}/manage/reinstate", data={"entrant": "1"},
+             follow_redirects=False)
+    page = org.get(f"/tournaments/{tid}?at=nowhere").text
+    assert "console-notice" not in page
+    assert page.index('class="notice"') < page.index('class="console-goto"')
+
+
+def test_each_entrants_controls_name_the_entrant_and_its_pieces_stand_apart(
+        client: TestClient) -> None:
+    people = Identities(client)
+    org = register(people, "Organiser")
+    tid = create(org, format="concours", preset="classic", target="1000")
+    for n in range(2):
+        post(org, f"/tournaments/{tid}/do/register", a_name=f"Coppia {n}",
+             a_player1=f"Anna{n}", a_player2=f"Bruno{n}")
+    post(org, f"/tournaments/{tid}/do/checkin", entrant="1")
+    post(org, f"/tournaments/{tid}/do/bind", entrant="1", player="0", account="Organiser")
+    page = markup.unescape(org.get(f"/tournaments/{tid}").text)
+    part = page.split('id="entrants-heading"', 1)[1].split("</section>", 1)[0]
+    assert "·" not in part  # no run-on line
+    for entrant, name in ((1, "Coppia 0"), (2, "Coppia 1")):
+        for field, words in (("p", f"Player of {name} to bind"),
+                             ("a", f"Account name for that player of {name}")):
+            assert f'<label for="b-{entrant}-{field}">{words}</label>' in part
+        assert f">Bind to the account ({name})</button>" in part
+    # Each piece is a block of its own: the name and players, the check-in, the bound
+    # account, the form.
+    first = part.split("<li>", 2)[1]
+    assert re.match(r"\s*<p><strong>Coppia 0</strong>: Anna0 & Bruno0</p>\s*<p>present</p>"
+                    r"\s*<p>Anna0: account organiser</p>\s*<form", first), first[:300]
+    second = part.split("<li>", 2)[2]
+    assert re.search(r"</p>\s*<form[^>]*>\s*<input[^>]*>\s*<button type=\"submit\">Check in "
+                     r"Coppia 1</button>", second)
+
+
+def test_each_line_up_label_and_total_keeps_with_its_field(client: TestClient) -> None:
+    people = Identities(client)
+    tid = drawn(people)
+    page = organiser(people).get(f"/tournaments/{tid}").text
+    fields = re.findall(r'<label for="((?:lu-\d+-[ab]\d)|(?:r[ab]-\d+))">', page)
+    assert len(fields) == 2 * (4 + 2)  # two games: four players and two totals each
+    for ident in fields:
+        assert re.search(rf'<span class="field"><label for="{ident}">[^<]+</label>\s*'
+                         rf'<input id="{ident}"[^>]*></span>', page), ident
+
+
+def test_open_the_online_tables_is_offered_only_when_it_opens_one(client: TestClient) -> None:
+    offer = "Open the online tables</button>"
+    people = Identities(client)
+    tid = drawn(people)
+    org = organiser(people)
+    assert offer in org.get(f"/tournaments/{tid}").text
+    # Played with real cards: a table entered a hand (and its table code, a claim).
+    dispute_table_1(people, tid)
+    org = organiser(people)
+    assert offer not in org.get(f"/tournaments/{tid}").text
+    # Every result in: nothing to open, though the round is open.
+    tid = drawn_by(org)
+    for game in tournament(client, tid).games():
+        post(org, f"/tournaments/{tid}/do/result", game=str(game.id), total_a="1500",
+             total_b="1200")
+    page = org.get(f"/tournaments/{tid}").text
+    assert "Close round 1" in page and offer not in page
+    # The tables opened: none left to open.
+    tid = drawn_by(org)
+    post(org, f"/tournaments/{tid}/do/tables")
+    assert all(g.table_id for g in tournament(client, tid).games())
+    assert offer not in org.get(f"/tournaments/{tid}").text
+    # A best-of-3 match is typed, never played online.
+    tid = create(org, format="concours", preset="classic", target="1000")
+    for n in range(2):
+        post(org, f"/tournaments/{tid}/do/register", a_name=f"P{n}", a_player1=f"A{n}",
+             a_player2=f"B{n}")
+    post(org, f"/tournaments/{tid}/manage/settings", check_in="off", late_rule="zero",
+         best_of="3")
+    post(org, f"/tournaments/{tid}/do/draw")
+    page = org.get(f"/tournaments/{tid}").text
+    assert "Close round 1" in page and offer not in page
+
+
+SUMMARY = {"en": (", 1 round, target", ", 3 rounds, target"),
+           "it": (", 1 turno, limite", ", 3 turni, limite"),
+           "es": (", 1 ronda, objetivo", ", 3 rondas, objetivo"),
+           "fr": (", 1 manche, objectif", ", 3 manches, objectif")}
+
+
+def test_the_summary_and_the_count_of_tables_say_one_in_the_singular(
+        client: TestClient) -> None:
+    people = Identities(client)
+    org = register(people, "Organiser")
+    one = create(org, rounds="1")
+    three = create(org, rounds="3")
+    for lang, (singular, plural) in SUMMARY.items():
+        org.post("/preferences", data={"lang": lang, "next": "/"})
+        assert singular in text_of(org.get(f"/tournaments/{one}").text), lang
+        assert plural in text_of(org.get(f"/tournaments/{three}").text), lang
+    org.post("/preferences", data={"lang": "en", "next": "/"})
+    tid = drawn_by(org)
+    post(org, f"/tournaments/{tid}/do/result", game="1", total_a="1500", total_b="1200")
+    assert "1 table still playing." in org.get(f"/tournaments/{tid}").text
+    assert 'data-count="1 table still playing."' in org.get(f"/tournaments/{tid}/live").text
+
+
+def test_a_promoted_reserve_plays_from_its_round_said_once(client: TestClient) -> None:
+    people = Identities(client)
+    org = register(people, "Organiser")
+    tid = create(org, format="concours", preset="classic", target="1000")
+    for n in range(3):
+        post(org, f"/tournaments/{tid}/do/register", a_name=f"Coppia {n}",
+             a_player1=f"Anna{n}", a_player2=f"Bruno{n}")
+    post(org, f"/tournaments/{tid}/manage/reserve", entrant="3")
+    for entrant in (1, 2):
+        post(org, f"/tournaments/{tid}/do/checkin", entrant=str(entrant))
+    post(org, f"/tournaments/{tid}/do/draw")
+    post(org, f"/tournaments/{tid}/manage/promote", entrant="3")
+
+    def state(page: str) -> str:
+        row = re.search(r'<th scope="row">Coppia 2</th>\s*<td>([^<]*)</td>', page)
+        assert row, page
+        return row.group(1)
+
+    assert state(org.get(f"/tournaments/{tid}").text) == "playing from round 2"
+    post(org, f"/tournaments/{tid}/manage/withdraw", entrant="3", reason="")
+    assert state(org.get(f"/tournaments/{tid}").text) == (
+        "withdrawn: not drawn again; joined at round 2")

@@ -17,6 +17,7 @@ from starlette.templating import Jinja2Templates
 
 from belote.i18n import LANGUAGES, translate
 from belote.i18n.announce import VERBOSITIES
+from belote.i18n.plural import count_text
 from belote.server.limits import Refusal
 from belote.server.routes.common import account, identity, language
 from belote.server.seats import level_label
@@ -30,9 +31,9 @@ JSON_PATHS = ("/analysis", ".json")  # answers read by scripts or saved as files
 
 
 def page_context(request: Request) -> dict[str, Any]:
-    """What every page gets: its reader's language and words, who is signed in, their
-    preferences, the message the previous form left (shown once), and the choices the
-    settings form offers."""
+    """What every page gets: its reader's language and words (``count_text``: a message
+    that counts, in the count's plural form), who is signed in, their preferences, the
+    message the previous form left (shown once), and the choices the settings form offers."""
     lang = language(request)
 
     def t(key: str, **kw: Any) -> str:
@@ -41,6 +42,7 @@ def page_context(request: Request) -> dict[str, Any]:
     who = identity(request)
     return {
         "t": t, "level_label": lambda level: level_label(lang, level), "lang": lang,
+        "count_text": lambda key, count, **kw: count_text(lang, key, count, **kw),
         "languages": LANGUAGES, "me": who[1] if who else None, "account": account(request),
         "verbosity": request.session.get("verbosity", "normal"), "verbosities": VERBOSITIES,
         "path": request.url.path, "flash": _flash(request, lang),

@@ -1,9 +1,10 @@
 // Tournament pages: the standings and the console's round refresh themselves; the round
-// clock counts down (and the console says, politely, 10, 5 and 1 minutes left and time);
-// the projector turns its pages by itself; the score entry checks its field as it is typed;
-// the seat-code page takes the code from its address's fragment (#c=..., the table card's
-// QR code: a fragment never reaches the server's logs nor a Referer).  Every page works
-// without this script (the code is then typed, the figures reloaded by hand).
+// clock counts down (and the console says, politely, 10, 5 and 1 minutes left and time); a
+// console form's notice is said where the form comes back to; the projector turns its pages
+// by itself; the score entry checks its field as it is typed; the seat-code page takes the
+// code from its address's fragment (#c=..., the table card's QR code: a fragment never
+// reaches the server's logs nor a Referer).  Every page works without this script (the code
+// is then typed, the figures reloaded by hand).
 "use strict";
 (function () {
   const code = document.getElementById("code");
@@ -60,27 +61,82 @@
   setInterval(tick, 1000);
 
   // ---------------------------------------------------------------- live parts
-  // [data-live]: its content is fetched again every 5 s and replaced only when it changed;
-  // data-status names a status line (role=status) given the new content's data-count, only
-  // when that sentence changed (a polite pace: nothing is said while nothing changes).
+  // [data-live]: its content is fetched again every 5 s, and only what changed is replaced:
+  // each piece of it (the list of the tables still to report, the clock's line) is compared
+  // with the clocks' seconds left out.  The seconds change at every fetch while the clock
+  // runs: were they compared, the whole part would be rendered again every 5 s, moving a
+  // screen reader's reading position; the clock takes its new seconds in place instead.
+  // data-status names a status line given the new content's data-count, only when that
+  // sentence changed (a polite pace: nothing is said while nothing changes).
+  function piecesOf(text) {
+    const holder = document.createElement("template");
+    holder.innerHTML = text.trim();
+    return holder.content.firstElementChild;
+  }
+  function timeless(piece) {
+    const copy = piece.cloneNode(true);
+    const clocks = Array.from(copy.querySelectorAll("[data-clock]"));
+    if (copy.matches("[data-clock]")) { clocks.push(copy); }
+    for (const clock of clocks) { clock.removeAttribute("data-left"); clock.textContent = ""; }
+    return copy.outerHTML;
+  }
+  function newSeconds(shown, fresh) {
+    const now = Array.from(fresh.querySelectorAll("[data-clock]"));
+    shown.querySelectorAll("[data-clock]").forEach(function (clock, n) {
+      if (now[n]) { clock.dataset.left = now[n].dataset.left; }
+    });
+  }
+  function update(live, fresh) {
+    const shown = live.firstElementChild;
+    if (!shown || shown.tagName !== fresh.tagName
+        || shown.children.length !== fresh.children.length) {
+      live.replaceChildren(fresh);
+      return;
+    }
+    for (const name of fresh.getAttributeNames()) {  // data-count
+      shown.setAttribute(name, fresh.getAttribute(name));
+    }
+    const pieces = Array.from(shown.children);
+    Array.from(fresh.children).forEach(function (piece, n) {
+      if (timeless(pieces[n]) === timeless(piece)) {
+        newSeconds(pieces[n], piece);
+      } else {
+        pieces[n].replaceWith(piece.cloneNode(true));
+      }
+    });
+  }
   for (const live of document.querySelectorAll("[data-live]")) {
-    let last = live.innerHTML;
+    let last = null;
     setInterval(async function () {
       try {
         const answer = await fetch(live.dataset.live, { credentials: "same-origin" });
         if (!answer.ok) { return; }
         const text = await answer.text();
-        if (text === last) { return; }
+        const fresh = text === last ? null : piecesOf(text);
         last = text;
-        live.innerHTML = text;
+        if (!fresh) { return; }
+        update(live, fresh);
         const status = live.dataset.status && document.getElementById(live.dataset.status);
         const counted = live.querySelector("[data-count]");
         if (status && counted && status.textContent !== counted.dataset.count) {
           status.textContent = counted.dataset.count;
         }
         readClocks();
+        tick();
       } catch (error) { /* offline for a moment: the next refresh tries again */ }
     }, 5000);
+  }
+
+  // ---------------------------------------------------------------- the console's notice
+  // A console form that comes back to its own part (?at=queue#queue-heading) has its notice
+  // just after that part's heading, which the notice describes: the heading is focused, so
+  // that a screen reader says where the organiser is and what the form did, and the next
+  // Tab goes on from there.  The address loses its ?at= (a reload shows no notice).
+  const notice = document.getElementById("console-notice");
+  const landing = location.hash && document.getElementById(location.hash.slice(1));
+  if (notice && landing && landing.getAttribute("aria-describedby") === notice.id) {
+    landing.focus();
+    history.replaceState(null, "", location.pathname + location.hash);
   }
 
   // ---------------------------------------------------------------- the projector

@@ -52,6 +52,14 @@ BEFORE_THE_DRAW = ("register", "entrants", "manage", "round", "queue", "adjust",
                    "standings", "organisers", "audit")
 ROUND_FIRST = ("round", "queue", "clock", "entrants", "manage", "correct", "adjust",
                "standings", "organisers", "audit")
+# The parts whose forms come back to their own heading (``?at=<part>#<heading>``: the
+# queue's decisions, routes/tournaments/scores.py; the entrants' forms, .entrants): the
+# notice the form left is rendered just after that heading, where the browser (and a screen
+# reader's reading position) lands, rather than at the top of the page.
+NOTICE_AT = ("queue", "manage")
+# Results that say the round's tables play with real cards (the score entry, a
+# scorekeeper's CSV): no online table is offered for them.
+REAL_CARDS = ("entry", "csv")
 
 
 async def index(request: Request) -> Response:
@@ -88,6 +96,7 @@ async def console(request: Request) -> Response:
     if not await is_organiser(request, tid):
         return back_to(f"/tournaments/{tid}/standings")
     lang = language(request)
+    at = request.query_params.get("at", "")
     playing = [g for g in t.current.games if g.playing] if t.current else []
     # The audit log in words, latest first (never a code word, never a seat code).
     audit = await asyncio.to_thread(lambda: list(reversed(list(sentences(lang, t)))))
@@ -96,13 +105,31 @@ async def console(request: Request) -> Response:
                         playing=playing, audit=audit, lines=lines, clubs=sorted(t.clubs()),
                         line=lambda g: game_line(lang, t, g),
                         missing=t.missing_games(), clock=clock_view(t), last_round=last,
-                        parts=console_parts(t))
+                        parts=console_parts(t), notice_at=at if at in NOTICE_AT else None,
+                        tables_to_open=tables_to_open(t))
 
 
 def console_parts(t: Tournament) -> tuple[str, ...]:
     """The console's parts in the order of the day (see :data:`ROUND_FIRST`); a part with
     nothing to show (the clock with no round open) is left out by the template."""
     return BEFORE_THE_DRAW if t.state == "registration" else ROUND_FIRST
+
+
+def tables_to_open(t: Tournament) -> list[Game]:
+    """The games that *Open the online tables* would open a table for (the room's
+    ``open_tables``: each game of the open round with no table and no result), or none where
+    the round is played with real cards: a best-of-3 match is typed, never played online (the
+    tournament refuses its tables), and a round whose tables enter their hands or send their
+    sheets is at real tables.  The console offers the button only for these games."""
+    rnd = t.current
+    if rnd is None or rnd.closed or t.s.best_of > 1:
+        return []
+    real_cards = any(
+        g.id in t.hands or g.id in t.claims
+        or (g.result is not None and g.result.source in REAL_CARDS) for g in rnd.games)
+    if real_cards:
+        return []
+    return [g for g in rnd.games if not g.bye and g.table_id is None and g.result is None]
 
 
 async def change(request: Request) -> Response:

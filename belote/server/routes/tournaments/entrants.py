@@ -42,7 +42,7 @@ from belote.tournament.tiebreaks import TIEBREAKS
 
 Action = Callable[[Request, int, Tournament, FormData], Awaitable[None]]
 DONE = "tournament.web.changed"
-ANCHOR = "#manage-heading"  # back to the forms' section of the console
+ANCHOR = "?at=manage#manage-heading"  # the forms' section of the console, its notice there
 
 
 def _entrant(kind: str) -> Action:

@@ -402,7 +402,7 @@ async def resolve(request: Request) -> Response:
         say(request, error_text(lang, error), True)
     else:
         say(request, translate(lang, "tournament.web.changed"))
-    return back_to(f"/tournaments/{tid}#queue-heading")
+    return back_to(f"/tournaments/{tid}?at=queue#queue-heading")
 
 
 async def entry_check(request: Request) -> Response:
