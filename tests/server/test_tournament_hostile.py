@@ -233,10 +233,8 @@ IDS = ["0", "-1", "5", "99"]  # no entrant or game here (ids are per tournament)
 
 NUMBER_FIELDS = ("target", "rounds", "deals", "bye_points")
 ROWS: list[Row] = [
-    # --- a new tournament (the list's form; console.py reads its texts itself, so a text
-    # sent twice counts as its last value there: only the numbers refuse it)
-    *[Row(f"create-{f}", "registered", "Organiser", "/tournaments", CREATE, f,
-          [value for value in bad if value is not TWICE or f in NUMBER_FIELDS])
+    # --- a new tournament (the list's form)
+    *[Row(f"create-{f}", "registered", "Organiser", "/tournaments", CREATE, f, bad)
       for f, bad in (("name", TEXTS + BLANK), ("format", WORDS), ("preset", WORDS),
                      ("rank_by", v(NOT_CHOICES, "")), ("target", v(NUMBERS, "0", "-1", "100001")),
                      ("rounds", v(NUMBERS, "0", "65")), ("deals", v(OPTIONAL, "0")),

@@ -19,10 +19,13 @@ from belote.rules import PRESETS
 from belote.server.routes.common import language, read_form, session
 from belote.server.routes.tournaments.actions import ACTIONS
 from belote.server.routes.tournaments.common import (
+    CHOICE,
     SEATS,
     back_to,
     coded_games,
     form_int,
+    form_text,
+    form_value,
     is_organiser,
     not_organiser,
     optional_int,
@@ -78,12 +81,12 @@ async def create(request: Request) -> Response:
         return back_to("/tournaments")
     try:
         settings = {
-            "name": str(data.get("name", "")), "format": str(data.get("format", "")),
-            "preset": str(data.get("preset", "")), "target": form_int(data, "target"),
+            "name": form_text(data, "name"), "format": form_text(data, "format", CHOICE),
+            "preset": form_text(data, "preset", CHOICE), "target": form_int(data, "target"),
             "rounds": form_int(data, "rounds"), "deals": optional_int(data, "deals"),
-            "rank_by": str(data.get("rank_by", "wins")),
+            "rank_by": form_text(data, "rank_by", CHOICE) if "rank_by" in data else "wins",
             "bye_points": optional_int(data, "bye_points") or 0,
-            "standins": data.get("standins") == "on"}
+            "standins": form_value(data, "standins") == "on"}
         tid = await service(request).create(settings, row.name_key)
     except TournamentError as error:
         say(request, error_text(lang, error), True)
