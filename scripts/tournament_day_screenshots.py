@@ -179,7 +179,9 @@ class Day:
     def table_cards(self, org: Page) -> dict[tuple[int, int], Half]:
         """Step 3: the table cards; each half's players and code, by (table, side)."""
         org.goto(f"{self.base}/tournaments/{self.tid}")
-        org.get_by_role("link", name="Table cards with the table codes").focus()
+        # The console's "Go to" list names the organiser's other pages.
+        org.get_by_role("navigation", name="Go to").get_by_role(
+            "link", name="Table cards with the table codes").focus()
         with org.expect_navigation():
             org.keyboard.press("Enter")
         expect(org.locator(".half")).to_have_count(6)
@@ -217,7 +219,7 @@ class Day:
         ew = self.player(cards[1, 1])
         ew.goto(self.qr_address(1, cards[1, 1]))
         press(ew, "Use this code")
-        expect(ew.get_by_text("N-S entered hands 1")).to_be_visible()
+        expect(ew.get_by_text("N-S entered hand 1")).to_be_visible()
         ew.get_by_role("button", name="Confirm", exact=True).focus()
         self.shoot(ew, "day-07-phone-confirm", ew.locator("h1"), ew.get_by_role("table"))
         press(ew, "Confirm")
