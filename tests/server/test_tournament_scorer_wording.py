@@ -29,14 +29,21 @@ def heading(page: str) -> str:
     assert found, "no heading"
     return found.group(1)
 
-
-def test_the_match_line_counts_only_confirmed_hands_and_says_the_rest_apart(
-        client: TestClient) -> None:
+def ns_scorer(client: TestClient) -> tuple[Identities, int, str]:
+    """A drawn Pinasca tournament and a guest "Scorer" holding N-S's code of game 1: the
+    people, the tournament, E-W's code."""
     people = Identities(client)
     tid = pinasca(people)
     ns, ew = side_codes(client, tid, 1)
     people.guest("Scorer")
     give(people, "Scorer", f"/tournaments/{tid}/games/1/code", code=ns)
+    return people, tid, ew
+
+
+
+def test_the_match_line_counts_only_confirmed_hands_and_says_the_rest_apart(
+        client: TestClient) -> None:
+    people, tid, ew = ns_scorer(client)
     page = enter_hand(people.use("Scorer"), tid, 1, HAND)
     assert match_line(page) == ("Match, confirmed hands only: N-S 0, E-W 0. "
                                 "With the hands not yet confirmed: N-S 152, E-W 10.")
@@ -56,11 +63,7 @@ def test_the_match_line_counts_only_confirmed_hands_and_says_the_rest_apart(
 
 
 def test_typed_totals_alone_are_said_apart_from_the_match(client: TestClient) -> None:
-    people = Identities(client)
-    tid = pinasca(people)
-    ns, _ = side_codes(client, tid, 1)
-    people.guest("Scorer")
-    give(people, "Scorer", f"/tournaments/{tid}/games/1/code", code=ns)
+    people, tid, _ = ns_scorer(client)
     page = post(people.use("Scorer"), f"/tournaments/{tid}/games/1/entry", do="totals",
                 total_ns="1500", total_ew="1200")
     assert match_line(page) == ("Match, confirmed hands only: N-S 0, E-W 0. "
@@ -81,11 +84,7 @@ def test_hand_numbers_are_said_as_a_sentence_says_them(lang: str, said: list[str
 
 
 def test_the_pending_hands_are_named_hand_1_then_hands_1_and_2(client: TestClient) -> None:
-    people = Identities(client)
-    tid = pinasca(people)
-    ns, _ = side_codes(client, tid, 1)
-    people.guest("Scorer")
-    give(people, "Scorer", f"/tournaments/{tid}/games/1/code", code=ns)
+    people, tid, _ = ns_scorer(client)
     page = enter_hand(people.use("Scorer"), tid, 1, HAND)
     assert "N-S entered hand 1: a player of E-W confirms" in page
     page = enter_hand(people.use("Scorer"), tid, 1, HAND)
@@ -136,11 +135,7 @@ def test_a_game_at_an_online_table_speaks_of_seat_codes(client: TestClient) -> N
 
 
 def test_a_wrong_code_of_the_other_side_is_named_by_its_kind(client: TestClient) -> None:
-    people = Identities(client)
-    tid = pinasca(people)
-    ns, _ = side_codes(client, tid, 1)
-    people.guest("Scorer")
-    give(people, "Scorer", f"/tournaments/{tid}/games/1/code", code=ns)
+    people, tid, _ = ns_scorer(client)
     enter_hand(people.use("Scorer"), tid, 1, HAND)
     path = f"/tournaments/{tid}/games/1/entry"
     page = post(people.use("Scorer"), path, do="confirm", hands="1", totals="",
@@ -165,11 +160,7 @@ def test_the_preferences_are_a_disclosure_open_unless_the_screen_is_narrow(
 
 
 def test_the_hands_table_keeps_side_names_whole(client: TestClient) -> None:
-    people = Identities(client)
-    tid = pinasca(people)
-    ns, _ = side_codes(client, tid, 1)
-    people.guest("Scorer")
-    give(people, "Scorer", f"/tournaments/{tid}/games/1/code", code=ns)
+    people, tid, _ = ns_scorer(client)
     page = enter_hand(people.use("Scorer"), tid, 1, HAND)
     assert '<th scope="col" class="side">N-S</th><th scope="col" class="side">E-W</th>' in page
     assert 'Total <span class="side">N-S</span>' in page
@@ -180,11 +171,7 @@ def test_the_hands_table_keeps_side_names_whole(client: TestClient) -> None:
 def test_the_sides_are_named_in_the_pages_language(client: TestClient) -> None:
     # Italian, Spanish and French say E-O (est-ovest, este-oeste, est-ouest), as their score
     # sheets do: the entry page's hands table and its lines follow the page's language.
-    people = Identities(client)
-    tid = pinasca(people)
-    ns, _ = side_codes(client, tid, 1)
-    people.guest("Scorer")
-    give(people, "Scorer", f"/tournaments/{tid}/games/1/code", code=ns)
+    people, tid, _ = ns_scorer(client)
     scorer = people.use("Scorer")
     scorer.post("/preferences", data={"lang": "it", "next": "/"})
     page = enter_hand(scorer, tid, 1, HAND)
