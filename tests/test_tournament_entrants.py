@@ -11,6 +11,9 @@ import pytest
 from belote.tournament.events import Event, Tournament
 from belote.tournament.formats import draw
 from belote.tournament.model import TournamentError
+from belote.tournament.prizes import awards
+from belote.tournament.season import Season
+from belote.tournament.season import ranking as season_ranking
 from belote.tournament.standings import entrant_records, standings
 
 
@@ -246,6 +249,32 @@ def test_a_neighbourhood_never_drawn_has_no_place_in_pinasca() -> None:
         t.do(Event("checked_in", {"entrant": entrant}))
     play(t, random.Random(1))
     assert sorted(line.name for line in standings(t)) == ["Q0", "Q1"]
+
+
+def test_an_entrant_never_drawn_takes_no_prize() -> None:
+    # Five pairs, four checked in; a youth prize covers P0 and P4 (P4 never came).  P0
+    # holds a place prize already, so the youth prize has no one: it never goes to P4.
+    t = create(rounds=1)
+    for n in range(5):
+        t.do(Event("registered", {"entrants": [
+            {"name": f"P{n}", "players": [f"P{n}a", f"P{n}b"], "checked_in": n < 4}]}))
+    play(t, random.Random(2))
+    t.do(Event("prizes", {"prizes": [
+        *[{"place": place, "prize": f"Prize {place}"} for place in (1, 2, 3, 4)],
+        {"category": "youth", "prize": "Books", "eligible": [1, 5]},
+        {"category": "best_pair", "prize": "Wine"}]}))
+    won = [award.winners for award in awards(t, t.prizes)]
+    assert all("P4" not in winners for winners in won)
+    assert won[4] == () and won[5] == ()  # every pair that played holds a place prize
+
+
+def test_a_pair_never_drawn_scores_no_season_points_through_its_neighbourhood() -> None:
+    t = pinasca(3, check_in=True, rounds=1)  # a season counts finished tournaments
+    for entrant in (1, 2, 3, 4, 5):  # pair 6 (C2 & D2 of Q2) never came
+        t.do(Event("checked_in", {"entrant": entrant}))
+    play(t, random.Random(1))
+    players = {line.name for line in season_ranking(Season("GP", (10, 8, 6)), [(1, t)])}
+    assert {"A2", "B2"} <= players and not {"C2", "D2"} & players
 
 
 # ---------------------------------------------------------------- best of 3

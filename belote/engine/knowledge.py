@@ -334,9 +334,15 @@ def _joint_options(sure: list[str], combos: dict[str, tuple[CardSet, ...]], may_
     pieces = {cards & unseen for cards, _, _ in partial}
     if not pieces or 0 in pieces:
         return ()
-    minimal = [p for p in pieces if not any(o != p and o & p == o for o in pieces)]
-    if len(minimal) > MAX_NAMED_OPTIONS:
-        return None
+    # The smallest sets: by size, each kept unless one kept already lies within it (a set's
+    # proper subsets are smaller); past MAX_NAMED_OPTIONS kept, given up.
+    minimal: list[CardSet] = []
+    for piece in sorted(pieces, key=lambda p: (p.bit_count(), p)):
+        if any(kept & piece == kept for kept in minimal):
+            continue
+        minimal.append(piece)
+        if len(minimal) > MAX_NAMED_OPTIONS:
+            return None
     return tuple(sorted(minimal))
 
 

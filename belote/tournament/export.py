@@ -30,7 +30,7 @@ from belote.tournament.events import Tournament
 from belote.tournament.model import Entrant, Game
 from belote.tournament.prizes import awards
 from belote.tournament.records import Line
-from belote.tournament.standings import entrant_records, standings
+from belote.tournament.standings import entrant_records, standings, taking_part
 
 COLUMNS = ("round", "table", "side_a", "side_b", "lineup_a", "lineup_b", "total_a", "total_b",
            "score_a", "score_b", "winner", "source",
@@ -125,11 +125,13 @@ def _clubs(t: Tournament, side: tuple[int, ...]) -> str:
 
 
 def line_entrants(t: Tournament, line: Line) -> list[Entrant]:
-    """The entrants a standings line stands for: a Pinasca neighbourhood's pairs, or the
-    entrant of that name (names are unique in a tournament)."""
+    """The entrants a standings line stands for: a Pinasca neighbourhood's pairs that were
+    drawn (:func:`taking_part`: a pair that never came scores no season points through its
+    neighbourhood), or the entrant of that name (names are unique in a tournament)."""
     clubs = t.clubs()
     if line.record is None and line.name in clubs:
-        return clubs[line.name]
+        present = taking_part(t)
+        return [pair for pair in clubs[line.name] if pair.id in present]
     return [e for e in t.entrants.values() if e.name == line.name]
 
 

@@ -36,7 +36,12 @@ from typing import Any, Literal
 from belote.text import TextError, clean_text
 from belote.tournament.model import TournamentError
 from belote.tournament.records import Line
-from belote.tournament.standings import entrant_records, order_entrants, standings
+from belote.tournament.standings import (
+    entrant_records,
+    order_entrants,
+    standings,
+    taking_part,
+)
 from belote.tournament.view import TournamentView
 
 MAX_PRIZES = 100
@@ -184,7 +189,10 @@ def awards(t: TournamentView, prize_list: PrizeList) -> list[Award]:
     lines = standings(t)
     clubs = t.clubs()
     by_clubs = any(line.record is None and line.name in clubs for line in lines)
-    order = order_entrants(t)
+    # Only those with a line take a prize: an entrant never drawn is no one's candidate.
+    present = taking_part(t)
+    order = [e for e in order_entrants(t) if e in present]
+    clubs = {club: pairs for club, pairs in clubs.items() if any(p.id in present for p in pairs)}
     if not prize_list.withdrawn:
         lines = _placed([line for line in lines if not line.withdrawn])
         order = [e for e in order if not t.entrants[e].withdrawn]

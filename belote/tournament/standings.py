@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from belote.tournament.formats import Column, find_format
 from belote.tournament.formats.pinasca import pinasca_ranking
-from belote.tournament.records import Line, Record, buchholz
+from belote.tournament.records import Line, Record, buchholz, took_part
 from belote.tournament.records import entrant_records as _records
 from belote.tournament.view import TournamentView
 
@@ -22,6 +22,13 @@ def entrant_records(t: TournamentView) -> dict[int, Record]:
     if t.settings is None:
         return _records(t, adjusted=False)
     return find_format(t.s.format).records(t)
+
+
+def taking_part(t: TournamentView) -> set[int]:
+    """The entrants with a line in the standings, or in their neighbourhood's
+    (:func:`belote.tournament.records.took_part`): the only ones a place, a prize or a
+    season's points can go to."""
+    return {e for e, rec in entrant_records(t).items() if took_part(t, rec)}
 
 
 def order_entrants(t: TournamentView) -> list[int]:
@@ -40,4 +47,4 @@ def columns(t: TournamentView) -> tuple[Column, ...]:
 
 
 __all__ = ["Column", "Line", "Record", "buchholz", "columns", "entrant_records",
-           "order_entrants", "pinasca_ranking", "standings"]
+           "order_entrants", "pinasca_ranking", "standings", "taking_part"]

@@ -177,3 +177,37 @@ def test_the_sides_are_named_in_the_pages_language(client: TestClient) -> None:
     page = enter_hand(scorer, tid, 1, HAND)
     assert '<html lang="it">' in page
     assert "E-O" in page and "E-W" not in page
+
+
+def test_a_refused_dispute_marks_the_code_only_when_the_code_was_wrong(
+        client: TestClient) -> None:
+    people, tid, ew = ns_scorer(client)
+    enter_hand(people.use("Scorer"), tid, 1, HAND)
+    path = f"/tournaments/{tid}/games/1/entry"
+    # The right code, but the entries changed since the page was read (it said one hand,
+    # the form says two): refused for that; the reason's field is focused, the code is not
+    # marked wrong.
+    page = post(people.use("Scorer"), path, do="dispute", hands="2", totals="", code=ew,
+                reason="we made more")
+    assert 'role="alert"' in page
+    assert re.search(r'id="dispute-reason"[^>]*autofocus', page)
+    assert not re.search(r'id="dispute-code"[^>]*aria-invalid', page)
+    # A wrong code: the code's field is focused and marked.
+    page = post(people.use("Scorer"), path, do="dispute", hands="1", totals="", code="ZZZZZZ",
+                reason="we made more")
+    assert re.search(r'id="dispute-code"[^>]*autofocus aria-invalid="true"', page)
+    assert "Code of a player of E-W, to dispute" in page
+
+
+def test_the_short_form_marks_the_code_only_when_the_code_was_wrong(
+        client: TestClient) -> None:
+    people = Identities(client)
+    tid = pinasca(people)
+    people.guest("Player")
+    page = give(people, "Player", f"/tournaments/{tid}/enter", table="1", code="ZZZZZZ")
+    assert re.search(r'id="code"[^>]*aria-invalid="true"', page)
+    # Signed out: the refusal is about signing in, not the code.
+    anonymous = client
+    anonymous.cookies.clear()
+    page = post(anonymous, f"/tournaments/{tid}/enter", table="1", code="ZZZZZZ")
+    assert not re.search(r'id="code"[^>]*aria-invalid', page)

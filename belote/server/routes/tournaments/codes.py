@@ -60,6 +60,7 @@ from belote.tournament.text import error_text
 
 CODE_READ = 32  # characters of a typed code looked at
 ENTER_TABLE = "tournament_enter_table"  # the session's key of a refused code's table
+WRONG_CODE = "tournament_wrong_code"  # set when the refusal was of the code typed itself
 def side_names(lang: str) -> tuple[str, str]:
     """The two sides' short names in ``lang`` (side 0 sits North and South, side 1 East and
     West): N-S and E-W, E-O in Italian, Spanish and French, as the score sheets say."""
@@ -80,6 +81,10 @@ def code_kind(game: Game, typed: str = "", default: CodeKind | None = None) -> C
     if default is not None:
         return default
     return "seat" if game.table_id is not None else "table"
+
+
+# The refusals that are about the code typed (its field is then marked invalid, focused).
+CODE_REFUSALS = ("bad_code", "bad_table_code", "code_of_other_side")
 
 
 def wrong_code(game: Game, typed: str, default: CodeKind | None = None) -> TournamentError:
@@ -174,6 +179,7 @@ def _give_code(request: Request, tid: int, t: Tournament, game: Game, typed: str
         return back_to(here)
     if side is None:
         say(request, error_text(lang, wrong_code(game, typed, kind)), True)
+        request.session[WRONG_CODE] = True  # the code's field is what the refusal is about
         return back_to(here)
     seat = seat_of(game, typed[:CODE_READ])
     if seat is not None:
@@ -195,8 +201,9 @@ async def enter_page(request: Request) -> Response:
     refused code, the table's number as typed (the code's field is focused)."""
     tid, t = await tournament(request)
     table = request.session.pop(ENTER_TABLE, None)
+    wrong = request.session.pop(WRONG_CODE, None) is True
     return await render(request, "tournament_enter.html", tid=tid, tour=t,
-                        table=table if isinstance(table, int) else None)
+                        table=table if isinstance(table, int) else None, wrong_code=wrong)
 
 
 async def enter_post(request: Request) -> Response:

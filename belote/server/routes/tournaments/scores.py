@@ -40,6 +40,7 @@ from belote.scorekeeper import (
 )
 from belote.server.routes.common import language, read_form, session
 from belote.server.routes.tournaments.codes import (
+    CODE_REFUSALS,
     code_kind,
     side_held,
     side_names,
@@ -314,6 +315,7 @@ async def entry_post(request: Request) -> Response:
         if what in REFOCUSED:  # back to that form's field, the totals as typed
             request.session[REFUSED] = {
                 "key": f"{tid}/{game.id}", "form": what,
+                "code": error.code in CODE_REFUSALS,  # the code's field, else the form's
                 "totals": [str(data.get(f"total_{s}", ""))[:TOTAL_DIGITS] for s in ("ns", "ew")]}
     if not texts and what != "back":
         state.pop("number", None)
@@ -334,7 +336,7 @@ def _refused_form(request: Request, tid: int, game: Game) -> dict[str, Any] | No
     if not isinstance(typed, list) or len(typed) != 2 or \
             not all(isinstance(x, str) for x in typed):
         typed = ["", ""]
-    return {"form": kept["form"], "totals": typed}
+    return {"form": kept["form"], "totals": typed, "code": kept.get("code") is True}
 
 
 def _hand_number(data: FormData, expected: int) -> int:
