@@ -326,3 +326,20 @@ def test_13_a_withdrawn_entrant_takes_no_prize_unless_the_organiser_says_so() ->
     assert all(first not in w for w in won) and all(won)
     t.do(Event("prizes", {"prizes": [{"place": 1, "prize": "A ham"}], "withdrawn": True}))
     assert first in awards(t, t.prizes)[0].winners
+
+
+@pytest.mark.parametrize(("lang", "one", "many"), [
+    ("en", ("1 round)", "1 table."), ("2 tables.",)),
+    ("it", ("1 turno)", "1 tavolo."), ("2 tavoli.",)),
+    ("es", ("1 ronda)", "1 mesa."), ("2 mesas.",)),
+    ("fr", ("1 manche)", "1 table."), ("2 tables.",)),
+])
+def test_the_audit_log_counts_in_the_languages_plural_forms(
+        lang: str, one: tuple[str, ...], many: tuple[str, ...]) -> None:
+    t = pairs(2, rounds=1)
+    t.do(draw(t, random.Random(0)))
+    rows = [s.text for s in sentences(lang, t)]
+    assert one[0] in rows[0] and one[1] in rows[-1]
+    t = pairs(4, rounds=2)
+    t.do(draw(t, random.Random(0)))
+    assert many[0] in [s.text for s in sentences(lang, t)][-1]

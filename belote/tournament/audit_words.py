@@ -28,6 +28,7 @@ from typing import Any
 from babel.dates import format_date, format_time
 
 from belote.i18n import has_message, join_list, translate
+from belote.i18n.plural import plural_form
 from belote.tournament.events import Tournament
 from belote.tournament.model import AuditEntry, Event, TournamentError
 
@@ -206,12 +207,21 @@ def _setting(lang: str, name: str, value: Any) -> str:
     return name
 
 
+# Sentences that count something: the value that decides their plural form.
+COUNTED = {"tournament.audit.drawn": "tables", "tournament.audit.drawn_bye": "tables",
+           "tournament.audit.created": "rounds", "tournament.audit.prizes": "count"}
+
+
 def sentences(lang: str, t: Tournament, zone: tzinfo | None = None) -> Iterator[Sentence]:
     """Every change of ``t``, first to last, in words: its log replayed, each entry put in
     words as the tournament stood when it was made."""
     then = Tournament()
     for entry in t.audit:
         key, values = _values(lang, then, entry)
+        counted = COUNTED.get(key)
+        if counted is not None and plural_form(lang, int(values.get(counted, 0))) == "one" \
+                and has_message(lang, f"{key}.one"):
+            key = f"{key}.one"  # "1 table", "1 round": the singular where the language has one
         yield Sentence(entry.number, when_text(lang, entry.at, zone),
                        translate(lang, key, **values))
         then.apply(Event(entry.kind, entry.data, entry.by, entry.at))
