@@ -171,7 +171,7 @@ def test_the_audit_log_is_in_words_in_local_time_and_never_shows_a_code() -> Non
         assert not any(code in text for code in codes)
     italian = log_lines("it", t, UTC)
     assert italian[0] == ("1. 1 giugno 2024 alle 16:05: org ha creato il torneo «Pinasca» "
-                          "(Pinasca (quartieri), 1 turni).")
+                          "(Pinasca (quartieri), 1 turno).")
     assert "sorteggiato il turno 1" in "\n".join(italian)
     assert any("+1. Motivo: Potere della Girandola" in line for line in italian)
 
