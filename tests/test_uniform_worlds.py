@@ -15,6 +15,9 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 
+import pytest
+
+import belote.engine.knowledge as knowledge_module
 from belote.cards import Rank
 from belote.engine import CHANCE, Game, Phase, seeded_deck_source
 from belote.engine import actions as A
@@ -22,6 +25,7 @@ from belote.engine.knowledge import (
     Knowledge,
     NamedFact,
     _combinations,
+    _first_open_options,
     _joint_options,
     _names_of,
     knowledge,
@@ -274,3 +278,28 @@ def test_two_names_said_are_enumerated_together_and_drawn_uniformly() -> None:
         counts[index[sample_world(info, rng)]] += 1
     assert chi_square_p(counts, draws / len(worlds)) >= 0.01
     assert info.counts.rejected < info.counts.draws  # most draws hold the two runs
+
+
+def test_names_with_too_many_options_together_fall_back_to_the_first_open_name(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Past MAX_NAMED_OPTIONS the names are not enumerated together: the first name still
+    # open gives the options (the others are checked on the drawn world); a name no hand
+    # can hold gives none (the residual check refuses), one held for sure is skipped.
+    rules = PRESETS["pinasca"]
+    assert rules.declarations is not None
+    combos = _combinations(rules.declarations, 0)
+    every = (1 << 32) - 1
+    joint = _joint_options(["sequence_3", "sequence_3"], combos, every, every)
+    assert joint is not None and len(joint) > 4
+    monkeypatch.setattr(knowledge_module, "MAX_NAMED_OPTIONS", 4)
+    assert _joint_options(["sequence_3", "sequence_3"], combos, every, every) is None
+    first = _first_open_options(["sequence_3", "sequence_3"], combos, every, every)
+    assert first and all(option.bit_count() == 3 for option in first)
+    assert _first_open_options(["sequence_3"], combos, 0, every) == ()  # impossible
+    run = combos["sequence_3"][0]
+    held = _first_open_options(["sequence_3", "sequence_4"], combos, every, every & ~run)
+    assert held and held == _first_open_options(["sequence_4"], combos, every, every & ~run)
+    assert _first_open_options(["sequence_3"], combos, every, every & ~run) == ()  # held
+    assert _joint_options(["sequence_3"], combos, 0, every) == ()  # impossible together
+    assert len(combos["sequence_5"]) == 16  # 16 combinations: more than 4 smallest sets
+    assert _joint_options(["sequence_5"], combos, every, every) is None
