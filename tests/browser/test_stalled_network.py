@@ -132,8 +132,8 @@ def test_the_pace_is_never_tested_together_with_stalls_paced_moves_are_held_conf
           lambda v: v.get("turn") == south and not v["seats"][south]["standin"], timeout=30)
     my_turn_to_play_a_card(page)
     press_a_card(page)
-    # The card is played: the others' turn.  Up to 30 s: on a loaded machine the socket may
-    # still be in the story's last stall, which the page notices only after 10 s of silence.
+    # The card is played: the others' turn.  Up to 30 s: on a loaded CI machine this once
+    # took more than 15 s (a paced page; a stall is noticed only after 10 s of silence).
     page.wait_for_function("(yours) => document.getElementById('turn').textContent !== yours",
                            arg=sala.YOUR_TURN, timeout=30_000)
     my_turn_to_play_a_card(page)
