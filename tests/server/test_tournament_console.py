@@ -47,6 +47,18 @@ def text_of(page: str) -> str:
 
 
 # ---------------------------------------------------------------- item 2: the console
+
+def concours_of_pairs(client: TestClient, count: int) -> tuple[TestClient, int]:
+    """A classic concours to 1000 created by "Organiser" with ``count`` pairs registered
+    (Coppia 0, 1 ...): the organiser's client and the tournament."""
+    people = Identities(client)
+    org = register(people, "Organiser")
+    tid = create(org, format="concours", preset="classic", target="1000")
+    for n in range(count):
+        post(org, f"/tournaments/{tid}/do/register", a_name=f"Coppia {n}",
+             a_player1=f"Anna{n}", a_player2=f"Bruno{n}")
+    return org, tid
+
 def test_the_console_lists_the_missing_tables_and_refreshes_them(client: TestClient) -> None:
     people = Identities(client)
     tid = drawn(people, 3)
@@ -532,12 +544,7 @@ def test_a_decision_in_the_queue_is_said_under_the_queue_heading(client: TestCli
 
 
 def test_the_entrants_forms_say_the_outcome_under_their_heading(client: TestClient) -> None:
-    people = Identities(client)
-    org = register(people, "Organiser")
-    tid = create(org, format="concours", preset="classic", target="1000")
-    for n in range(2):
-        post(org, f"/tournaments/{tid}/do/register", a_name=f"Coppia {n}",
-             a_player1=f"Anna{n}", a_player2=f"Bruno{n}")
+    org, tid = concours_of_pairs(client, 2)
     response = org.post(f"/tournaments/{tid}/manage/withdraw", data={"entrant": "1",
                                                                       "reason": "home"},
                         follow_redirects=False)
@@ -561,12 +568,7 @@ def test_the_entrants_forms_say_the_outcome_under_their_heading(client: TestClie
 
 def test_each_entrants_controls_name_the_entrant_and_its_pieces_stand_apart(
         client: TestClient) -> None:
-    people = Identities(client)
-    org = register(people, "Organiser")
-    tid = create(org, format="concours", preset="classic", target="1000")
-    for n in range(2):
-        post(org, f"/tournaments/{tid}/do/register", a_name=f"Coppia {n}",
-             a_player1=f"Anna{n}", a_player2=f"Bruno{n}")
+    org, tid = concours_of_pairs(client, 2)
     post(org, f"/tournaments/{tid}/do/checkin", entrant="1")
     post(org, f"/tournaments/{tid}/do/bind", entrant="1", player="0", account="Organiser")
     page = markup.unescape(org.get(f"/tournaments/{tid}").text)
@@ -656,12 +658,7 @@ def test_the_summary_and_the_count_of_tables_say_one_in_the_singular(
 
 
 def test_a_promoted_reserve_plays_from_its_round_said_once(client: TestClient) -> None:
-    people = Identities(client)
-    org = register(people, "Organiser")
-    tid = create(org, format="concours", preset="classic", target="1000")
-    for n in range(3):
-        post(org, f"/tournaments/{tid}/do/register", a_name=f"Coppia {n}",
-             a_player1=f"Anna{n}", a_player2=f"Bruno{n}")
+    org, tid = concours_of_pairs(client, 3)
     post(org, f"/tournaments/{tid}/manage/reserve", entrant="3")
     for entrant in (1, 2):
         post(org, f"/tournaments/{tid}/do/checkin", entrant=str(entrant))
