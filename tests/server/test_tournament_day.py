@@ -557,16 +557,12 @@ def test_a_melee_of_1024_players_draw_under_the_probe_socket(tmp_path: Path) -> 
     from belote.server.tournament.service import Tournaments
     from belote.server.tournament.store import TournamentStore
     from tests.browser.live import LiveServer
+    from tests.server.helpers import sign_up_over_http
     from tests.server.loop_probe import THRESHOLD, worst_stall
 
     with (LiveServer(signups_per_hour=1000) as room,
           httpx.Client(base_url=room.url, headers={"origin": room.url}, timeout=120) as http):
-        answer = http.post("/register", data={"name": "Organiser",
-                                              "password": "correct horse battery"})
-        assert answer.status_code in (200, 303), answer.text
-        # The room's cookies are Secure; this plain-http client sends copies without the flag.
-        for cookie in list(http.cookies.jar):
-            http.cookies.set(cookie.name, cookie.value or "")
+        sign_up_over_http(http, "Organiser")
         assert "Organiser" in http.get("/tournaments").text
 
         async def prepare() -> list[int]:

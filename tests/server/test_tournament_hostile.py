@@ -649,16 +649,12 @@ def test_the_heaviest_hostile_forms_do_not_hold_the_loop() -> None:
     import httpx
 
     from tests.browser.live import LiveServer
+    from tests.server.helpers import sign_up_over_http
     from tests.server.loop_probe import THRESHOLD, worst_stall
 
     with (LiveServer(signups_per_hour=1000) as room,
           httpx.Client(base_url=room.url, headers={"origin": room.url}, timeout=120) as http):
-        answer = http.post("/register", data={"name": "Organiser",
-                                              "password": "correct horse battery"})
-        assert answer.status_code in (200, 303), answer.text
-        # The room's cookies are Secure; this plain-http client sends copies without the flag.
-        for cookie in list(http.cookies.jar):
-            http.cookies.set(cookie.name, cookie.value or "")
+        sign_up_over_http(http, "Organiser")
         tid, sid = asyncio.run(_big_tournament_and_season(str(room.settings["db_url"])))
         names = "\n".join(f"Nobody {n}" for n in range(1000))
         forms: list[tuple[str, dict[str, str]]] = [
