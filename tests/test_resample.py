@@ -410,3 +410,52 @@ def test_finished_hands_keep_only_what_the_seat_saw() -> None:
         assert same_first < 10 * 3 * len(decks) // 2  # the hidden split is drawn, not copied
         return
     pytest.fail("no position after three hands")
+
+
+# Found by scripts/resample_sweep.py (italian, normal bots, seed 23): seat 2 announced a
+# tierce, seat 3 an equal one, seat 0 a cinquante, seat 1 an equal one. Seed 000, "Mossa
+# Leccese": "se uno dei giocatori dichiara una scala, è possibile dichiararne una fasulla
+# uguale"; both equal ones were real (the DECLARE action, hidden from the others).
+_EQUAL_SEQUENCES_DECK = (27, 25, 31, 23, 17, 28, 21, 8, 10, 24, 15, 3, 14, 16, 6, 29, 22, 9,
+                         7, 2, 13, 26, 20, 19, 18, 12, 30, 11, 0, 5, 4, 1)
+_EQUAL_SEQUENCES_ACTIONS = ((2, 64), (3, 64), (0, 64), (1, 64), (2, 64), (3, 64), (0, 64),
+                            (1, 66), (3, 64), (2, 78), (2, 31), (3, 78), (3, 28), (0, 78),
+                            (0, 5), (1, 78), (1, 24))
+
+
+def _equal_sequences_game(steps: int) -> Game:
+    game = Game(PRESETS["italian"], 1)
+    game.deal(list(_EQUAL_SEQUENCES_DECK))
+    for who, action in _EQUAL_SEQUENCES_ACTIONS[:steps]:
+        game.apply(action, who)
+    return game
+
+
+def _holds_sequence(game: Game, seat: int, length: int) -> bool:
+    return any(d.kind == "sequence" and d.length == length for d in game._held[seat])
+
+
+def test_the_points_prove_equal_sequences_real() -> None:
+    """Side 1 scored 70 = its cinquante and its tierce: neither was a bluff, so every world
+    has both (drawing them as possible bluffs failed 1 position in 10,000 of the sweep)."""
+    game = _equal_sequences_game(len(_EQUAL_SEQUENCES_ACTIONS))
+    assert game.declaration_points == (0, 70)
+    for seed in range(30):
+        sample = resample(game, 2, random.Random(seed))
+        assert sample.observation(2) == game.observation(2)
+        assert _holds_sequence(sample, 1, 4) and _holds_sequence(sample, 3, 3)
+
+
+def test_a_real_equal_sequence_may_be_drawn_as_a_bluff() -> None:
+    """Before the points are known, seat 3's tierce equal to seat 2's may be real or a bluff
+    for seat 2: worlds of both kinds are drawn, although seat 3 really announced it with
+    DECLARE (replayed as BLUFF where he does not hold it; rejecting those worlds would tell
+    seat 2 it was real)."""
+    game = _equal_sequences_game(12)  # seat 3 has just announced
+    assert game.declarations_said[-1] == (3, ("sequence_3",)) and not game._bluffs[3]
+    kinds = set()
+    for seed in range(200):
+        sample = resample(game, 2, random.Random(seed))
+        assert sample.observation(2) == game.observation(2)
+        kinds.add(_holds_sequence(sample, 3, 3))
+    assert kinds == {True, False}

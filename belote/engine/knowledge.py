@@ -96,6 +96,7 @@ log = logging.getLogger(__name__)
 MAX_OPTION_TUPLES = 512
 # Options of one seat's names taken together at most (beyond, its first open name alone).
 MAX_NAMED_OPTIONS = 256
+UNBOUNDED = 1 << 30  # what a name no table knows may score, for _scored_for_sure
 # Draws before giving up on a world (only residual facts can reject; a legal position's true
 # world is among those drawn from, so this bounds impossible inputs only).
 MAX_DRAWS = 20_000
@@ -294,6 +295,8 @@ def _named_facts(obs: Observation, seat: int, known: list[CardSet], forbidden: l
                         if sequences[0] in said:
                             bluff = sequences[0]
                         break
+        if bluff is not None and _scored_for_sure(obs, who, bluff, combos):
+            bluff = None
         sure = list(said)
         if bluff is not None:
             sure.remove(bluff)
@@ -303,6 +306,33 @@ def _named_facts(obs: Observation, seat: int, known: list[CardSet], forbidden: l
             options = _first_open_options(sure, combos, may_hold, unseen)
         facts.append(NamedFact(who, tuple(sorted(said)), decl.name_only, bluff, options))
     return tuple(facts)
+
+
+def _scored_for_sure(obs: Observation, who: int, bluff: str,
+                     combos: dict[str, tuple[CardSet, ...]]) -> bool:
+    """Whether the resolved declaration points prove ``who``'s ``bluff`` name real: his side
+    scored more than every other name it said could bring (a fake sequence never scores).
+    Only where nothing unannounced can count (no side showed, not ``best_team_all``)."""
+    rules = obs.ruleset
+    assert rules is not None and rules.declarations is not None
+    decl = rules.declarations
+    if decl.policy == "best_team_all" or any(obs.shown) or obs.trump is None:
+        return False
+    side = rules.side_of(who)
+    names = [name for seat, said in obs.declarations_said if rules.side_of(seat) == side
+             for name in said]
+    names.remove(bluff)
+    bound = sum(_name_bound(name, combos, decl, obs.trump) for name in names)
+    return obs.declaration_points[side] > bound
+
+
+def _name_bound(name: str, combos: dict[str, tuple[CardSet, ...]], decl: DeclarationRules,
+                trump: int) -> int:
+    """The most a declaration announced as ``name`` can score (a name not known: no bound)."""
+    if name not in combos:
+        return UNBOUNDED
+    return max(sum(d.points for d in find_declarations(cards, decl, trump))
+               for cards in combos[name])
 
 
 def _possible(name: str, combos: dict[str, tuple[CardSet, ...]],

@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING
 
 from belote.cards import ALL_CARDS, NUM_CARDS, SUIT_MASKS, Card, CardSet
 from belote.engine import actions as A
+from belote.engine import showing
 from belote.engine.bidding.base import Contract
 from belote.engine.evidence import Evidence
 from belote.engine.knowledge import Knowledge, ResampleError, knowledge, sample_world
@@ -99,10 +100,11 @@ def resample(game: Game, seat: int, rng: random.Random | int | None = None,
         return base
     target = observe(game, seat)
     info = knowledge(target)
+    said = dict(game.declarations_said)  # public: one announcement per seat and hand
     for _attempt in range(tries):
         world = sample_world(info, rng, model=model)
         candidate = base.clone()
-        if (_replay(candidate, _build_deck(game, seat, deck, world, rng), actions)
+        if (_replay(candidate, _build_deck(game, seat, deck, world, rng), actions, said)
                 and observe(candidate, seat) == target):
             return candidate
     raise ResampleError(f"no deal of the hand in progress consistent with seat {seat}'s "
@@ -368,8 +370,11 @@ def _cards(cards: CardSet) -> list[Card]:
     return found
 
 
-def _replay(game: Game, deck: list[Card], actions: list[tuple[int, int]]) -> bool:
+def _replay(game: Game, deck: list[Card], actions: list[tuple[int, int]],
+            said: dict[int, tuple[str, ...]] | None = None) -> bool:
     """Deal ``deck`` and apply ``actions``, each validated; False at the first illegal one.
+    ``said``: the words each seat announced its declarations with, where they are known (an
+    announcement is replayed as whichever action says them: :func:`showing.as_replayed`).
     The deal keeps no undo snapshot: the game before it is not the whole match (see
     :func:`_game_at`), and an undo past it rebuilds the game from the log."""
     from belote.engine.state import CHANCE
@@ -379,6 +384,8 @@ def _replay(game: Game, deck: list[Card], actions: list[tuple[int, int]]) -> boo
     game._receive(dealt)
     try:
         for who, action in actions:
+            if said is not None and A.is_declaration(action):
+                action = showing.as_replayed(game, who, action, said.get(who))
             game.apply(action, who)
     except IllegalActionError:
         return False

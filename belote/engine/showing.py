@@ -95,6 +95,34 @@ def refutable(game: Game, seat: int) -> list[int]:
             and any(_sequence_length(n) for n in names)]
 
 
+def _holds(game: Game, seat: int, claimed: str) -> bool:
+    """Whether ``seat`` holds the sequence ``claimed`` names (hidden: the engine's view)."""
+    decl_rules = game.rules.declarations
+    assert decl_rules is not None
+    held = game._held[seat]
+    if decl_rules.name_only:
+        return claimed in spoken_names_held(held)
+    length = _sequence_length(claimed)
+    return any(d.kind == "sequence" and d.length == length for d in held)
+
+
+def as_replayed(game: Game, seat: int, action: int, words: tuple[str, ...] | None) -> int:
+    """The action that says in ``game`` the ``words`` that ``action`` said where it was taken.
+
+    A player holding a sequence equal to an opponent's may announce it (DECLARE, or its name)
+    or BLUFF it: the same words, and no other seat can tell which.  A world drawn from another
+    seat's view where he does not hold it replays the announcement as BLUFF; replaying the
+    action taken would reject every such world and so tell the sampler whether it was real."""
+    decl_rules = game.rules.declarations
+    if (words is None or decl_rules is None or not decl_rules.bluffs_allowed
+            or not A.is_declaration(action) or game._declared[seat] is not None):
+        return action
+    claimed = equal_sequence(game, seat)
+    if claimed is None or claimed not in words or _holds(game, seat, claimed):
+        return action
+    return A.BLUFF
+
+
 def bluff(game: Game, seat: int) -> list[Event]:
     """``seat`` announces what he holds and a sequence equal to the opponent's (BLUFF)."""
     decl_rules = game.rules.declarations
@@ -102,13 +130,12 @@ def bluff(game: Game, seat: int) -> list[Event]:
     assert decl_rules is not None and claimed is not None
     held = game._held[seat]
     length = _sequence_length(claimed)
+    fake = not _holds(game, seat, claimed)
     if decl_rules.name_only:
         # One name only: the equal one.  valdostana_valid keeps what the name validates.
         names: tuple[str, ...] = (claimed,)
-        fake = claimed not in spoken_names_held(held)
         declared = valdostana_valid(claimed, held, decl_rules, game.trump)
     else:
-        fake = not any(d.kind == "sequence" and d.length == length for d in held)
         declared = list(held)
         said = list(held)
         if fake:
