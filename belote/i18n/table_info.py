@@ -8,6 +8,7 @@ it can say nothing that seat may not know.  Sentences come from the catalogs (``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from belote.cards import cards_in
 from belote.engine import actions as A
@@ -126,19 +127,42 @@ _RANK_KEYS = {0: "seven", 1: "eight", 2: "nine", 3: "ten", 4: "jack", 5: "queen"
 
 
 # ---------------------------------------------------------------------------- prompts
+@dataclass(frozen=True, slots=True)
+class TurnPrompt:
+    """What the page says at the player's turn.  ``full``: every choice (said the first time
+    a prompt of its ``kind`` comes in a match, and by B at any time); ``short``: said at the
+    later turns of that kind, ending with B for the full list (empty: ``full`` is short
+    enough to say every time)."""
+
+    full: str
+    short: str = ""
+    kind: str = ""
+
+
+# A prompt longer than this (in words) is said in full once a match, then short.
+SHORT_ENOUGH_WORDS = 16
+
+
 def turn_prompt(obs: Observation, lang: str, verbosity: str) -> str:
+    """Every choice open to the player whose turn it is, beyond the cards (see
+    :func:`turn_prompts`)."""
+    return turn_prompts(obs, lang, verbosity).full
+
+
+def turn_prompts(obs: Observation, lang: str, verbosity: str) -> TurnPrompt:
     """What is open to the player whose turn it is, beyond the cards: the bids (brief: the
-    words and the range of levels; normal: each, up to a few contracts), the declarations,
-    and belote.  Empty when there is nothing but cards to play."""
+    words and the range of levels; normal: each, up to a few contracts), the declarations
+    (numbered when there are several: D, then the number), and belote.  Empty when there is
+    nothing but cards to play.  Brief prompts are short already."""
     rules = obs.ruleset
     legal = obs.legal_actions
     brief = verbosity == "brief"
     cuts = [A.cut_depth(a) for a in legal if A.is_cut(a) and a != A.KNOCK]
     if A.KNOCK in legal:  # seed 000: cut the deck, or knock on it to trust the dealer
         if not cuts:
-            return translate(lang, "sala.prompt.knock" + (".brief" if brief else ""))
-        return translate(lang, "sala.prompt.cut" + (".brief" if brief else ""),
-                         low=min(cuts), high=max(cuts))
+            return TurnPrompt(translate(lang, "sala.prompt.knock" + (".brief" if brief else "")))
+        return TurnPrompt(translate(lang, "sala.prompt.cut" + (".brief" if brief else ""),
+                                    low=min(cuts), high=max(cuts)))
     bids = [a for a in legal if A.is_bid(a)]
     contracts = [a for a in bids if A.CONTRACT_BASE <= a < A.CONTRACT_END]
     words = [action_name(a, lang, rules) for a in bids if a not in contracts]
@@ -149,22 +173,50 @@ def turn_prompt(obs: Observation, lang: str, verbosity: str) -> str:
             low = levels[A.contract_level_index(contracts[0])]
             high = levels[A.contract_level_index(contracts[-1])]
             key = "sala.prompt.bid_range" + (".brief" if brief else "")
-            return translate(lang, key, options=join_list(words, lang), low=low, high=high,
+            full = translate(lang, key, options=join_list(words, lang), low=low, high=high,
                              example=action_name(contracts[0], lang, rules))
+            short = translate(lang, "sala.prompt.bid_range.short", low=low, high=high)
+            return _shortened(full, short, "bid", brief)
         options = words + [action_name(a, lang, rules) for a in contracts]
-        return translate(lang, "sala.prompt.bid" + (".brief" if brief else ""),
+        full = translate(lang, "sala.prompt.bid" + (".brief" if brief else ""),
                          options=join_list(options, lang))
+        short = translate(lang, "sala.prompt.bid.short", count=len(options))
+        return _shortened(full, short, "bid", brief)
     parts = []
+    shorts = []
     extras = [a for a in legal if A.is_table_talk(a)]
     if extras:
-        parts.append(translate(lang, "sala.prompt.declare" + (".brief" if brief else ""),
-                               options=join_list((action_name(a, lang, rules) for a in extras),
-                                                 lang)))
+        names = [action_name(a, lang, rules) for a in extras]
+        if len(names) == 1:
+            key = "sala.prompt.declare.brief" if brief else "sala.prompt.declare_one"
+            parts.append(translate(lang, key, option=names[0]))
+        elif brief:
+            parts.append(translate(lang, "sala.prompt.declare_several.brief", count=len(names)))
+        else:
+            parts.append(translate(lang, "sala.prompt.declare", options=numbered_list(names, lang)))
+        shorts.append(translate(lang, "sala.prompt.declare.short"))
     announcing = [a for a in legal if A.is_play(a) and A.announces(a)]
     if announcing:
-        parts.append(translate(lang, "sala.prompt.belote" + (".brief" if brief else ""),
-                               card=card_name(A.played_card(announcing[0]), lang)))
-    return " ".join(parts)
+        belote = translate(lang, "sala.prompt.belote" + (".brief" if brief else ""),
+                           card=card_name(A.played_card(announcing[0]), lang))
+        parts.append(belote)
+        shorts.append(belote)
+    if not parts:
+        return TurnPrompt("")
+    return _shortened(" ".join(parts), " ".join(shorts), "play", brief)
+
+
+def _shortened(full: str, short: str, kind: str, brief: bool) -> TurnPrompt:
+    if brief or len(full.split()) <= SHORT_ENOUGH_WORDS or len(short) >= len(full):
+        return TurnPrompt(full, "", kind)
+    return TurnPrompt(full, short, kind)
+
+
+def numbered_list(options: Sequence[str], lang: str) -> str:
+    """"1, tierce; 2, bluff": the options with the number that picks each."""
+    return translate(lang, "list.numbered_separator").join(
+        translate(lang, "list.numbered_item", number=n, option=option)
+        for n, option in enumerate(options, 1))
 
 
 # ---------------------------------------------------------------------------- belote

@@ -22,7 +22,13 @@ from belote.i18n import action_name, card_name, describe_event, preset_name, tra
 from belote.i18n.names import contract_name, suit_name, team_name, trump_name
 from belote.i18n.refusals import explain
 from belote.i18n.status import STATUS_QUESTIONS, status_text
-from belote.i18n.table_info import info_text, turn_prompt, why_no_belote
+from belote.i18n.table_info import (
+    TurnPrompt,
+    info_text,
+    numbered_list,
+    turn_prompts,
+    why_no_belote,
+)
 from belote.notation import to_card
 from belote.rules import Rules
 from belote.server import protocol as P
@@ -170,6 +176,9 @@ def table_view(table: TableState, viewer: Viewer,
     obs = game.observation(viewer.seat) if viewer.seat is not None else game.spectator_view()
     mover = obs.current_player
     belote_why = why_no_belote(obs, lang) if viewer.seat is not None else ""
+    prompt = (turn_prompts(obs, lang, viewer.verbosity) if mover == viewer.seat
+              else TurnPrompt(""))
+    choices = _choices(obs, lang) if mover == viewer.seat else []
     view.update({
         "phase": "over" if game.is_terminal() else ("deal" if mover == CHANCE else
                                                    "cut" if game.phase == Phase.CUT else
@@ -180,8 +189,12 @@ def table_view(table: TableState, viewer: Viewer,
         "dealer": obs.dealer,
         "step": len(game.log),  # actions so far: a new turn is a new step, leading too
         "hand": _hand(obs, lang, belote_why),
-        "choices": _choices(obs, lang) if mover == viewer.seat else [],
-        "prompt": turn_prompt(obs, lang, viewer.verbosity) if mover == viewer.seat else "",
+        "choices": choices,
+        # D with several declarations: "1, tierce; 2, bluff" (the page's menu)
+        "declare_list": numbered_list([c["label"] for c in choices if c.get("declare")], lang),
+        "prompt": prompt.full,
+        "prompt_short": prompt.short,  # said after the first full prompt of its kind
+        "prompt_kind": prompt.kind,
         "belote": A.ANNOUNCE_BELOTE in obs.legal_actions,
         "belote_why": belote_why,
         "hand_sizes": list(obs.hand_sizes),

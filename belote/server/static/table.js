@@ -335,7 +335,8 @@
         cue("turn");
         const bidding = (view.phase === "bidding" || view.phase === "cut") && view.prompt;
         const yourTurn = root.dataset.verbosity === "brief" ? S.your_turn_brief : S.your_turn;
-        spoken.push(bidding ? view.prompt : [yourTurn, view.prompt].filter(Boolean).join(" "));
+        const prompt = promptToSay();
+        spoken.push(bidding ? prompt : [yourTurn, prompt].filter(Boolean).join(" "));
       }
       if (!myTurn) announcedStep = null;
       if (spoken.length) polite(spoken.join(" "));
@@ -361,6 +362,20 @@
       assertive(move && move.resent ? fmt(S.stall_held_refused, { move: move.label, reason }) : reason);
       showConnection();
     }
+  }
+
+  // A long prompt is said in full the first time its kind comes in the match, then short
+  // (B says it in full at any time).  Kept for the table in the tab's session, so a reload
+  // does not say the long one again.
+  const PROMPTS_SAID = "sala-prompts-" + tableId;
+  function promptToSay() {
+    if (!view.prompt_short) return view.prompt;
+    let said = [];
+    try { said = JSON.parse(window.sessionStorage.getItem(PROMPTS_SAID) || "[]"); } catch (error) { said = []; }
+    if (said.includes(view.prompt_kind)) return view.prompt_short;
+    said.push(view.prompt_kind);
+    try { window.sessionStorage.setItem(PROMPTS_SAID, JSON.stringify(said)); } catch (error) { /* storage off: said in full again */ }
+    return view.prompt;
   }
 
   function statusLine() {
@@ -460,42 +475,66 @@
     }
   }
 
+  // The hand is updated in place: an option stays the same element while its card is held
+  // (only what changed about it changes), and the active descendant is set only when the
+  // selected card is another one.  A screen reader takes a new element, or a new active
+  // descendant, for a new selection and says it again: rebuilt on every frame, the selected
+  // card was re-read after every card anyone played.
   function renderHand() {
     const list = $("hand");
     const before = view.hand.length ? (view.hand[selected] || {}).code : null;
-    list.textContent = "";
     if (!view.hand.length) {
       list.removeAttribute("aria-activedescendant");
+      if (list.children.length === 1 && list.firstElementChild.id === "card-none") return;
       const li = document.createElement("li");
       li.setAttribute("role", "option");
       li.setAttribute("aria-disabled", "true");
       li.id = "card-none";
       li.textContent = S.no_cards;
-      list.appendChild(li);
+      list.replaceChildren(li);
       return;
     }
     const keep = view.hand.findIndex((c) => c.code === before);
     selected = keep >= 0 ? keep : Math.min(selected, view.hand.length - 1);
+    const existing = new Map();
+    for (const li of list.children) existing.set(li.id, li);
     view.hand.forEach((card, i) => {
-      const li = document.createElement("li");
-      li.setAttribute("role", "option");
-      li.id = "card-" + card.code;
-      li.dataset.index = i;
-      li.className = "card suit-" + card.suit + (card.playable ? " playable" : "");
-      li.setAttribute("aria-selected", i === selected ? "true" : "false");
-      li.setAttribute("aria-disabled", card.playable ? "false" : "true");
+      const id = "card-" + card.code;
+      let li = existing.get(id);
+      existing.delete(id);
+      if (!li) {
+        li = document.createElement("li");
+        li.setAttribute("role", "option");
+        li.id = id;
+        li.dataset.face = "1";
+        li.dataset.rank = face(card.code).rank;
+        li.dataset.symbol = face(card.code).symbol;
+        li.addEventListener("click", () => {
+          const at = view.hand.findIndex((c) => c.code === card.code);
+          if (at < 0) return;
+          selected = at;
+          renderSelection();
+          playSelected(false);
+        });
+      }
+      li.dataset.index = String(i);
+      setIfChanged(li, "class", "card suit-" + card.suit + (card.playable ? " playable" : ""));
+      setIfChanged(li, "aria-selected", i === selected ? "true" : "false");
+      setIfChanged(li, "aria-disabled", card.playable ? "false" : "true");
       // Playable is said in words and marked with a sign, never by colour alone.  The face
       // (rank and suit symbol) is drawn by the style sheet from data attributes; the label
       // keeps the option's name the card's name alone.
-      li.textContent = card.name + (card.playable ? ` (${S.playable})` : "");
-      li.setAttribute("aria-label", li.textContent);
-      li.dataset.face = "1";
-      li.dataset.rank = face(card.code).rank;
-      li.dataset.symbol = face(card.code).symbol;
-      li.addEventListener("click", () => { selected = i; renderSelection(); playSelected(false); });
-      list.appendChild(li);
+      const label = card.name + (card.playable ? ` (${S.playable})` : "");
+      if (li.textContent !== label) li.textContent = label;
+      setIfChanged(li, "aria-label", label);
+      if (list.children[i] !== li) list.insertBefore(li, list.children[i] || null);
     });
-    list.setAttribute("aria-activedescendant", "card-" + view.hand[selected].code);
+    for (const gone of existing.values()) gone.remove();
+    setIfChanged(list, "aria-activedescendant", "card-" + view.hand[selected].code);
+  }
+
+  function setIfChanged(element, name, value) {
+    if (element.getAttribute(name) !== value) element.setAttribute(name, value);
   }
 
   const SYMBOLS = ["♥", "♦", "♣", "♠"];
@@ -598,8 +637,8 @@
 
   function renderSelection() {
     const items = $("hand").querySelectorAll("li[role=option]");
-    items.forEach((li, i) => li.setAttribute("aria-selected", i === selected ? "true" : "false"));
-    if (view.hand[selected]) $("hand").setAttribute("aria-activedescendant", "card-" + view.hand[selected].code);
+    items.forEach((li, i) => setIfChanged(li, "aria-selected", i === selected ? "true" : "false"));
+    if (view.hand[selected]) setIfChanged($("hand"), "aria-activedescendant", "card-" + view.hand[selected].code);
   }
 
   const MANY_CONTRACTS = 8; // more than this: level and suit pickers instead of buttons
@@ -837,15 +876,20 @@
         const i = (selected + k) % n;
         if (view.hand[i].playable) { selected = i; break; }
       }
+      const moved = $("hand").getAttribute("aria-activedescendant") !== "card-" + view.hand[selected].code;
       renderSelection();
+      // The new active option is said by the screen reader: saying it too would say it twice.
       if (document.activeElement !== $("hand")) $("hand").focus();
-      else assertive(view.hand[selected].name);
+      else if (!moved) assertive(view.hand[selected].name);
     },
     choices() { assertive(view && view.prompt ? view.prompt : S.ux_no_choices); },
     declare() {
-      const choice = view && (view.choices || []).find((c) => c.declare);
-      if (choice) sendMove("act", { a: choice.action }, choice.label);
-      else assertive(S.ux_nothing_to_declare);
+      const options = view ? (view.choices || []).filter((c) => c.declare) : [];
+      if (!options.length) { assertive(S.ux_nothing_to_declare); return; }
+      if (options.length === 1) { sendMove("act", { a: options[0].action }, options[0].label); return; }
+      // Several on one key: a numbered list, the next key picks (Escape: none).
+      declareMenu = options;
+      assertive(fmt(S.ux_declare_menu, { options: view.declare_list }));
     },
     bid_box() {
       if (!$("cut-form").hidden) { $("cut-depth").focus(); return; }
@@ -915,6 +959,24 @@
     if (!dialog.open) dialog.showModal();
   }
 
+  // The declaration menu (D with several options) takes the next key: its number picks one,
+  // Escape closes it saying nothing was declared; any other key closes it and does its own
+  // work.  An option no longer open when its number comes is refused, not sent.
+  let declareMenu = null;
+  function pickFromMenu(event) {
+    const options = declareMenu;
+    declareMenu = null;
+    if (event.key === "Escape") { event.preventDefault(); assertive(S.ux_declare_cancelled); return true; }
+    const n = /^[1-9]$/.test(event.key) ? Number(event.key) : 0;
+    if (!n) return false;
+    event.preventDefault();
+    const choice = options[n - 1];
+    const open = choice && (view.choices || []).some((c) => c.action === choice.action);
+    if (open) sendMove("act", { a: choice.action }, choice.label);
+    else assertive(S.ux_nothing_to_declare);
+    return true;
+  }
+
   function findBinding(key, inHand) {
     return bindings.find((b) => b.keys.includes(key) && (b.scope === "table" || inHand));
   }
@@ -929,6 +991,7 @@
     if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
     const onButton = target.tagName === "BUTTON" || target.tagName === "SUMMARY" || target.tagName === "A";
     if (onButton && (event.key === "Enter" || event.key === " ")) return; // let buttons work
+    if (declareMenu && pickFromMenu(event)) return;
     const binding = findBinding(event.key, target === $("hand"));
     if (!binding) return;
     event.preventDefault();

@@ -1,0 +1,90 @@
+"""The prompt said at the player's turn (issue 25, item 3): several options on one key are a
+numbered list with the key for each (D, then the number); a long prompt has a short form,
+said after the first full one, that ends with B for the full list."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from belote.engine import CHANCE, Game, seeded_deck_source
+from belote.engine import actions as A
+from belote.engine.observation import Observation
+from belote.i18n import LANGUAGES
+from belote.i18n.table_info import SHORT_ENOUGH_WORDS, turn_prompts
+from belote.rules import PRESETS
+
+
+def first_position(preset: str, wanted: Callable[[Game], bool], seed: int = 5,
+                   limit: int = 400) -> Observation:
+    """The mover's observation at the first position of random matches where ``wanted``."""
+    rng = random.Random(seed)
+    source = seeded_deck_source(seed)
+    for _ in range(limit):
+        game = Game(PRESETS[preset], rng.randrange(PRESETS[preset].players))
+        while not game.is_terminal():
+            if game.current_player() == CHANCE:
+                game.deal(source())
+                continue
+            if game.current_player() < 0:
+                for seat in game.seats_with_open_window():
+                    game.apply(A.ANNOUNCE_BELOTE, seat)
+                continue
+            if wanted(game):
+                return game.observation(game.current_player())
+            game.apply(rng.choice(game.legal_actions()))
+    raise AssertionError(f"no such position in {preset}")
+
+
+def several_declarations(game: Game) -> bool:
+    return sum(A.is_table_talk(a) for a in game.legal_actions()) >= 2
+
+
+def many_contracts(game: Game) -> bool:
+    return sum(A.CONTRACT_BASE <= a < A.CONTRACT_END for a in game.legal_actions()) > 8
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_several_declarations_are_a_numbered_list_with_their_key(lang: str) -> None:
+    obs = first_position("italian", several_declarations)
+    extras = [a for a in obs.legal_actions if A.is_table_talk(a)]
+    prompt = turn_prompts(obs, lang, "normal")
+    for number in range(1, len(extras) + 1):
+        assert f"{number}, " in prompt.full
+    assert "D" in prompt.full
+    brief = turn_prompts(obs, lang, "brief").full
+    assert f"1 {'a' if lang == 'it' else 'à' if lang == 'fr' else 'to'}" in brief or \
+        f"de 1 a {len(extras)}" in brief, brief
+
+
+def test_one_declaration_is_named_with_its_key() -> None:
+    obs = first_position("italian", lambda g: sum(
+        A.is_table_talk(a) for a in g.legal_actions()) == 1)
+    prompt = turn_prompts(obs, "en", "normal").full
+    assert prompt.startswith("You may also declare ") and prompt.endswith(": press D."), prompt
+    assert "1, " not in prompt
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_long_bid_prompt_is_said_short_after_the_first_time(lang: str) -> None:
+    obs = first_position("valdostana", many_contracts)
+    prompt = turn_prompts(obs, lang, "normal")
+    assert len(prompt.full.split()) > SHORT_ENOUGH_WORDS
+    assert prompt.short and len(prompt.short.split()) <= 14, prompt.short
+    assert prompt.short.rstrip(".").endswith(
+        {"en": "every option", "it": "tutte le scelte", "es": "todas las opciones",
+         "fr": "tous les choix"}[lang])
+    assert prompt.short.count("B") == 1 and prompt.kind == "bid"
+    # the range is in both: the short one still says what may be bid
+    levels = [str(level) for level in PRESETS["valdostana"].auction.levels]  # type: ignore[union-attr]
+    assert any(level in prompt.short for level in levels)
+
+
+def test_short_prompts_are_said_whole_every_time() -> None:
+    obs = first_position("classic", lambda g: A.TAKE in g.legal_actions())
+    prompt = turn_prompts(obs, "en", "normal")
+    assert prompt.full.startswith("Your turn to bid.") and prompt.short == ""
+    brief = first_position("valdostana", many_contracts)
+    assert turn_prompts(brief, "en", "brief").short == ""
