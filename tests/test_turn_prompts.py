@@ -88,3 +88,14 @@ def test_short_prompts_are_said_whole_every_time() -> None:
     assert prompt.full.startswith("Your turn to bid.") and prompt.short == ""
     brief = first_position("valdostana", many_contracts)
     assert turn_prompts(brief, "en", "brief").short == ""
+
+
+def test_the_second_card_of_the_belote_is_announced_as_rebelote() -> None:
+    def second_card(game: Game) -> bool:
+        mover = game.current_player()
+        return (any(A.is_play(a) and A.announces(a) for a in game.legal_actions())
+                and any(who == mover for who, _ in game.belote_said))
+
+    obs = first_position("classic", second_card, limit=2000)
+    assert "announcing rebelote" in turn_prompts(obs, "en", "normal").full
+    assert turn_prompts(obs, "it", "brief").full.startswith("Rebelote: spazio")

@@ -197,7 +197,9 @@ def turn_prompts(obs: Observation, lang: str, verbosity: str) -> TurnPrompt:
         shorts.append(translate(lang, "sala.prompt.declare.short"))
     announcing = [a for a in legal if A.is_play(a) and A.announces(a)]
     if announcing:
-        belote = translate(lang, "sala.prompt.belote" + (".brief" if brief else ""),
+        # The second card of the pair is announced as rebelote (the first was belote).
+        word = "rebelote" if any(who == obs.seat for who, _ in obs.belote_said) else "belote"
+        belote = translate(lang, f"sala.prompt.{word}" + (".brief" if brief else ""),
                            card=card_name(A.played_card(announcing[0]), lang))
         parts.append(belote)
         shorts.append(belote)

@@ -219,7 +219,7 @@ def info_answer(table: TableState, viewer: Viewer, question: str) -> str:
     W, Y, U) for ``viewer``, from its own observation only (a spectator's: the public part)."""
     game = table.game
     if game is None:
-        return translate(viewer.lang, "web.js.waiting")
+        return translate(viewer.lang, "web.js.waiting", count=len(table.seats))
     obs = game.observation(viewer.seat) if viewer.seat is not None else game.spectator_view()
     return info_text(question, obs, viewer.lang, seat_names(table.seats, viewer.lang))
 

@@ -15,28 +15,31 @@ from playwright.sync_api import Page, expect
 
 from tests.browser import sala
 
-# Counts, from now on, the changes of the active option (``changes``) and the times it was
-# replaced by another element of the same name (``rebuilt``); the observer sees the whole
-# hand, so a frame that rebuilds the list shows as ``rebuilt``.
+# Counts, from now on until the hand is empty, the changes of the active option (``changes``)
+# and the times it was replaced by another element of the same name (``rebuilt``); the
+# observer sees the whole hand, so a frame that rebuilds the list shows as ``rebuilt``.
+# ``log``: each change, and the test's key presses, for the message of a failure.
 WATCH_ACTIVE = """() => {
   const hand = document.getElementById("hand");
-  const seen = { changes: 0, rebuilt: 0 };
+  const seen = { changes: 0, rebuilt: 0, over: false, log: [] };
   let name = hand.getAttribute("aria-activedescendant");
   let element = name && document.getElementById(name);
   new MutationObserver(() => {
+    if (seen.over) return;  // the hand was played out: the next deal is not counted
     const now = hand.getAttribute("aria-activedescendant");
     const current = now && document.getElementById(now);
-    if (now !== name) seen.changes += 1;
+    if (now !== name) { seen.changes += 1; seen.log.push([name, now, hand.children.length]); }
     else if (current !== element) seen.rebuilt += 1;
     name = now;
     element = current;
+    if (!now) seen.over = true;
   }).observe(hand, { attributes: true, childList: true, subtree: true });
   window.__active = seen;
 }"""
 
 
-def active_counts(page: Page) -> dict[str, int]:
-    counts: dict[str, int] = page.evaluate("() => ({ ...window.__active })")
+def active_counts(page: Page) -> dict[str, Any]:
+    counts: dict[str, Any] = page.evaluate("() => ({ ...window.__active })")
     return counts
 
 
@@ -73,18 +76,17 @@ def test_the_active_option_changes_only_for_the_players_own_moves(
     page.evaluate(WATCH_ACTIVE)
 
     moves = plays = 0
-    said_once: list[Any] = []
-    while sala.hand_options(page):
+    asked_next = False
+    while plays < 8:  # the hand's eight cards (the next deal may come at once after)
         sala.my_turn(page)
-        if not sala.hand_options(page):
-            break
         sala.focus_hand(page)
-        if not said_once:
+        if not asked_next:
             # N (the next playable card): said once.  A move is said by the screen reader
             # from the new active option, so the page says nothing more; no move (the
             # selected card is the next playable one), and the page says the card.
             before = selected_id(page)
             assertive = len(sala.spoken(page, "assertive"))
+            page.evaluate("() => window.__active.log.push('N')")
             page.keyboard.press("n")
             page.wait_for_timeout(150)
             after = selected_id(page)
@@ -94,8 +96,9 @@ def test_the_active_option_changes_only_for_the_players_own_moves(
                 moves += 1
                 assert not told, told
             else:
-                assert told == [name.removesuffix(" (playable)")], told
-            said_once.append(after)
+                assert told == [name.removesuffix(" (playable)")], repr(
+                    (told, sala.spoken(page, "assertive"), before, after, assertive))
+            asked_next = True
         for _ in range(24):
             options = sala.hand_options(page)
             chosen = next(o for o in options if o["selected"])
@@ -103,17 +106,26 @@ def test_the_active_option_changes_only_for_the_players_own_moves(
                 break
             suits = {o["suit"] for o in options if not o["disabled"]}
             before = chosen["id"]
+            page.evaluate("() => window.__active.log.push('arrow')")
             page.keyboard.press("ArrowRight" if chosen["suit"] in suits else "ArrowDown")
             if selected_id(page) != before:
                 moves += 1
         chosen = next(o for o in sala.hand_options(page) if o["selected"])
-        assert not chosen["disabled"], chosen
+        assert not chosen["disabled"], (sala.hand_options(page), page.locator("#turn").inner_text())
+        page.evaluate("() => window.__active.log.push('enter')")
         page.keyboard.press("Enter")
-        expect(page.locator(f"#{chosen['id']}")).to_have_count(0, timeout=sala.TIMEOUT)
+        try:
+            expect(page.locator(f"#{chosen['id']}")).to_have_count(0, timeout=sala.TIMEOUT)
+        except AssertionError:
+            raise AssertionError((chosen, sala.spoken(page, "assertive")[-3:],
+                                  sala.spoken(page)[-3:], page.locator("#turn").inner_text(),
+                                  page.evaluate("() => document.activeElement.id"))) from None
         plays += 1
-    # The last card: the others have played theirs and the hand is scored (no new deal yet:
-    # the next hand waits for the player).
+    # The last card: the others have played theirs and the hand is scored (the watcher
+    # stopped counting when the hand was empty: the next deal may have come since).
     expect(page.locator("#log li").filter(has_text="Totals:")).not_to_have_count(0)
     counts = active_counts(page)
+    log = counts.pop("log")
+    assert counts.pop("over")
     assert plays == 8
-    assert counts == {"changes": moves + plays, "rebuilt": 0}, (counts, moves, plays)
+    assert counts == {"changes": moves + plays, "rebuilt": 0}, (counts, moves, plays, log)

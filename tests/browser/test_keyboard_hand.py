@@ -34,7 +34,7 @@ def test_a_guest_plays_a_whole_hand_with_the_keyboard_alone(
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(r"/table/\d+$"))
     sala.connected(page)
-    sala.wait_spoken(page, "Waiting for four players")
+    sala.wait_spoken(page, "Waiting for 4 players")
 
     # Sit South, then a bot in each other seat, each button reached with Tab.
     sala.tab_to_name(page, "Sit South")
@@ -141,7 +141,8 @@ def ask_about_the_table(page: Page) -> None:
         assert lead == "No card on the table."
     scores = answer("s")
     assert re.fullmatch(r"Scores: North-South \d+, East-West \d+\.", scores), scores
-    assert scores == page.locator("#scores").inner_text()
+    # The page shows the numbers after the term "Scores" (not "Scores Scores: ...").
+    assert scores == f"Scores: {page.locator('#scores').inner_text()}."
     hand = [o["text"].removesuffix(" (playable)") for o in sala.hand_options(page)]
     assert answer("h") == ", ".join(hand)
     assert answer("L") in ("No trick finished yet.",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.browser import sala
 from tests.browser.test_table_ux import scripted_table, view
@@ -77,3 +77,45 @@ def test_a_long_prompt_is_said_whole_once_then_short_and_b_says_it_whole(
     script.frame("sync", view(step=16, **bidding))
     sala.wait_until(page, lambda: any(short in t for t in sala.spoken(page)[said:]),
                     message="the short prompt after a reload")
+
+
+def test_brief_texts_said_together_are_separate_sentences(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    page, script = scripted_table(new_page, base_url)
+    script.frame("sync", view(turn=0, turn_name="North bot"))
+    sala.connected(page)
+    said = len(sala.spoken(page))
+    script.frame("update", view(turn=1, turn_name="East bot", step=12),
+                 ["West: 7 hearts", "North: king hearts"])
+    sala.wait_until(page, lambda: "West: 7 hearts. North: king hearts." in sala.spoken(page)[said:],
+                    message="a full stop between the brief texts")
+
+
+def test_a_three_seat_table_waits_for_three_players(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    page, script = scripted_table(new_page, base_url)
+    seats = [{"name": "", "kind": "empty", "you": False, "standin": False, "away": False}] * 3
+    script.frame("sync", view(started=False, seats=seats, seat=None, hand=[], turn=None))
+    sala.wait_spoken(page, "^Waiting for 3 players\\. Press Enter to start")
+
+
+def test_escape_leaves_the_bid_box_for_the_hand_and_f1_opens_at_the_top(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    page, script = scripted_table(new_page, base_url)
+    script.frame("sync", view(phase="bidding", contract="", prompt="Your turn to bid.",
+                              choices=[{"action": 64, "label": "pass"},
+                                       {"action": 65, "label": "take"}]))
+    sala.wait_spoken(page, "Your turn to bid")
+    page.locator("#hand").focus()
+    page.keyboard.press("g")  # the bid box
+    expect(page.locator("#bid-text")).to_be_focused()
+    page.keyboard.type("pas")
+    page.keyboard.press("Escape")
+    expect(page.locator("#hand")).to_be_focused()
+    assert page.locator("#bid-text").input_value() == "pas"  # kept, nothing sent
+    assert script.acts() == []
+
+    page.keyboard.press("F1")
+    expect(page.locator("#keys-help")).to_be_visible()
+    expect(page.locator("#keys-title")).to_be_focused()
+    assert page.evaluate("() => document.getElementById('keys-help').scrollTop") == 0

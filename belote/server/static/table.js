@@ -327,7 +327,7 @@
       }
       playInFlight = false;
       render(data.view);
-      if (fresh && !quiet) spoken.push(data.view.started ? statusLine() : S.waiting);
+      if (fresh && !quiet) spoken.push(data.view.started ? statusLine() : waiting());
       const myTurn = view.turn !== null && view.turn === view.seat && !view.finished;
       // Said at every new step that is ours: after our own card that won the trick too.
       if (myTurn && !quiet && (fresh || view.step !== announcedStep)) {
@@ -339,7 +339,7 @@
         spoken.push(bidding ? prompt : [yourTurn, prompt].filter(Boolean).join(" "));
       }
       if (!myTurn) announcedStep = null;
-      if (spoken.length) polite(spoken.join(" "));
+      if (spoken.length) polite(spoken.map(endSentence).join(" "));
       if (beloteQueued) { beloteQueued = false; announceBelote(); }
     } else if (frame.t === "info") {
       asked.delete(data.key);
@@ -376,6 +376,17 @@
     said.push(view.prompt_kind);
     try { window.sessionStorage.setItem(PROMPTS_SAID, JSON.stringify(said)); } catch (error) { /* storage off: said in full again */ }
     return view.prompt;
+  }
+
+  // Several texts said as one announcement: each ends as a sentence, so that a screen reader
+  // pauses between them (the brief ones, "West: 7 hearts", have no full stop of their own).
+  function endSentence(text) {
+    return /[.!?:;…»)]$/.test(text) ? text : text + ".";
+  }
+
+  // The table's own number of seats (4, 3 or 2).
+  function waiting() {
+    return fmt(S.waiting, { count: view && view.seats ? view.seats.length : root.dataset.seats || 4 });
   }
 
   function statusLine() {
@@ -741,7 +752,9 @@
     const kept = window.salaFocusTarget ? window.salaFocusTarget() : null;
     const seatButton = $("seats").querySelector("button");
     const seated = view.seat !== null && view.started && !view.finished;
-    for (const candidate of [kept, seated ? $("hand") : null, $("start-button"), seatButton, $("hand")]) {
+    // A spectator of a match has no hand: the game's part of the page, not an empty hand.
+    const watching = view.seat === null && view.started ? $("play-heading") : null;
+    for (const candidate of [kept, seated ? $("hand") : null, watching, $("start-button"), seatButton, $("hand")]) {
       if (candidate && visible(candidate)) { candidate.focus(); return; }
     }
   }
@@ -774,7 +787,7 @@
     renderHistory();
     renderBetweenHands();
     if (!view.started) {
-      $("turn").textContent = S.waiting;
+      $("turn").textContent = waiting();
       view.hand = [];
       renderHand();
       $("choices").hidden = true;
@@ -785,7 +798,8 @@
       view.turn === null ? "" :
         (view.turn === view.seat ? S.your_turn : fmt(S.turn_of, { player: view.turn_name }));
     $("contract").textContent = view.contract || "—";
-    $("scores").textContent = view.status.scores;
+    // The numbers alone: the term before says "Scores" (the S key says the sentence).
+    $("scores").textContent = (view.sides || []).map((side, i) => `${side} ${(view.totals || [])[i]}`).join(", ") || view.status.scores;
     $("turned").textContent = view.turned ? view.turned.name : "—";
     cardItems("trick", view.trick, S.no_cards_on_table);
     cardItems("last-trick", view.last_trick, S.no_last_trick);
@@ -844,10 +858,10 @@
       if (inHand) playSelected(false);
       else if (event.target.contains(root)) assertive(S.hand_first);
     },
-    table() { assertive(view && view.status ? view.status.table : S.waiting); },
-    trump() { assertive(view && view.status ? view.status.trump : S.waiting); },
-    lead() { assertive(view && view.status ? view.status.lead : S.waiting); },
-    scores() { assertive(view && view.status ? view.status.scores : S.waiting); },
+    table() { assertive(view && view.status ? view.status.table : waiting()); },
+    trump() { assertive(view && view.status ? view.status.trump : waiting()); },
+    lead() { assertive(view && view.status ? view.status.lead : waiting()); },
+    scores() { assertive(view && view.status ? view.status.scores : waiting()); },
     last_trick() {
       if (!view || !view.last_trick || !view.last_trick.length) { assertive(S.no_last_trick); return; }
       assertive(view.last_trick.map((c) => fmt(S.card_by, { card: c.name, player: view.seats[c.seat].name })).join("; "));
@@ -932,7 +946,7 @@
   const asked = new Map(); // question -> when it was sent
   const ASK_AGAIN_MS = 3000;
   function info(question) {
-    if (!view || !view.started) { assertive(S.waiting); return; }
+    if (!view || !view.started) { assertive(waiting()); return; }
     if (view.info && question in view.info) { assertive(view.info[question]); return; }
     if (Date.now() - (asked.get(question) || 0) < ASK_AGAIN_MS) return;
     if (send("info", { key: question })) asked.set(question, Date.now());
@@ -956,7 +970,12 @@
 
   function openHelp() {
     const dialog = $("keys-help");
-    if (!dialog.open) dialog.showModal();
+    if (dialog.open) return;
+    dialog.showModal();
+    // The list from its top: the dialog would focus its first control, the Close button
+    // at the bottom, and open scrolled past every key.
+    $("keys-title").focus();
+    dialog.scrollTop = 0;
   }
 
   // The declaration menu (D with several options) takes the next key: its number picks one,
@@ -977,6 +996,8 @@
     return true;
   }
 
+  const LEAVE_WITH_ESCAPE = ["bid-text", "cut-depth", "pick-level", "pick-suit", "table-chat-text"];
+
   function findBinding(key, inHand) {
     return bindings.find((b) => b.keys.includes(key) && (b.scope === "table" || inHand));
   }
@@ -988,6 +1009,12 @@
     // The table's keys work on the table and around it (the body, the main region).
     if (!root.contains(target) && !target.contains(root)) return;
     const typing = target.closest("input, textarea, select, dialog");
+    if (typing && event.key === "Escape" && LEAVE_WITH_ESCAPE.includes(target.id)) {
+      // Out of the box, back to the hand (the box keeps what was typed).
+      event.preventDefault();
+      $("hand").focus();
+      return;
+    }
     if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
     const onButton = target.tagName === "BUTTON" || target.tagName === "SUMMARY" || target.tagName === "A";
     if (onButton && (event.key === "Enter" || event.key === " ")) return; // let buttons work
@@ -1053,7 +1080,10 @@
     if (answer.error) { assertive(answer.error); return; } // nothing changed: said why
     applySettings(answer);
     assertive(answer.saved);
-    if (prefsForm.dataset.focusAfter === "hand") {
+    // Back to the game (V came from it; in a match the hand is where the player plays),
+    // not left on the Save button below the table.
+    const playing = view && view.started && !view.finished && view.seat !== null;
+    if (prefsForm.dataset.focusAfter === "hand" || playing) {
       delete prefsForm.dataset.focusAfter;
       $("hand").focus();
     }
