@@ -126,7 +126,8 @@ def test_an_auction_contract_is_typed_with_its_level_and_suit() -> None:
     run_terminal_game(lang="it", preset="valdostana", seed=5, stdin=Lines(script), stdout=out)
     text = out.getvalue()
     assert "Oppure scrivi un contratto" in text
-    assert "999 cuori" in text  # refused and quoted back: not a level of the table
+    # Refused: not a level of the table, which the refusal gives (issue 25 item 2).
+    assert "Non esiste un contratto da 999. I contratti vanno da 82 a 802, di 10 in 10." in text
 
 
 def test_simulate_works_for_every_preset() -> None:

@@ -92,11 +92,15 @@ def test_a_bid_that_is_not_open_now_is_refused_as_not_allowed() -> None:
         parse_bid("contro", [A.PASS, A.contract_bid(0, 0)], rules)
     with pytest.raises(BidNotAllowed):
         parse_bid("80 cuori", [A.PASS, A.contract_bid(1, 0)], rules)
+    # A level the table does not have is a contract all the same: the refusal gives the range.
+    with pytest.raises(BidNotAllowed) as refused:
+        parse_bid("999 cuori", [A.PASS, A.contract_bid(0, 0)], rules)
+    assert (refused.value.action, refused.value.level, refused.value.suit) == (None, 999, 0)
 
 
 def test_text_that_names_no_bid_is_not_understood() -> None:
     rules = find_preset("coinche")
-    for text in ("", "hello", "999 cuori", "80"):
+    for text in ("", "hello", "80", "٢٢ cuori"):
         with pytest.raises(BidNotUnderstood):
             parse_bid(text, [A.PASS, A.contract_bid(0, 0)], rules)
 

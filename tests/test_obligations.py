@@ -25,6 +25,7 @@ from belote.engine import CHANCE, Game, seeded_deck_source
 from belote.engine import actions as A
 from belote.engine.obligations import (
     OBLIGATION_FIELDS,
+    LevelTable,
     Refusal,
     RefusalReason,
     belote_refusal,
@@ -38,7 +39,7 @@ from belote.engine.search import Position, Solver, kernels, rule_flags
 from belote.engine.state import Phase
 from belote.engine.tricks import CARD_POINTS, trick_winner
 from belote.i18n import LANGUAGES
-from belote.i18n.refusals import explain, refusal_text
+from belote.i18n.refusals import explain, refusal_sentence, refusal_text
 from belote.i18n.table_info import why_no_belote
 from belote.rules import PRESETS, Rules
 
@@ -270,10 +271,23 @@ def test_expert_plays_and_bids_follow_suit_off_hands_without_error() -> None:
 
 
 # ----------------------------------------------------------------------------- sentences
+# A refused bid's facts, for the sentences that name them (the levels of coinche's table);
+# the action: one each sentence may name (a raise past the top, else an unknown id).
+BID_FACTS = {"level": 900, "lowest": 122, "suit": 1,
+             "table": LevelTable.of((*range(80, 161, 10), 250), 250)}
+
+
+def sample_refusal(reason: RefusalReason, card: int = 4, led: int = 3) -> tuple[Refusal, int]:
+    action = A.ALZO_10 if reason.value in ("support_only_partner", "no_partner",
+                                           "raise_past_top") else 999
+    return Refusal(reason, card, led, **BID_FACTS), action  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_refusal_reason_has_a_sentence_in_every_language(lang: str) -> None:
     for reason in RefusalReason:
-        text = refusal_text(reason, lang, card=4, lead_suit=3, action=999)
+        refused, action = sample_refusal(reason)
+        text = refusal_sentence(refused, lang, action=action)
         assert text and "{" not in text
     named = refusal_text(RefusalReason.NOT_YOUR_TURN, lang, seat=2)
     assert "2" in named and named != refusal_text(RefusalReason.NOT_YOUR_TURN, lang)
@@ -317,11 +331,11 @@ def test_the_engine_says_a_refusal_in_the_catalogs_english() -> None:
     assert set(ENGLISH) == set(RefusalReason)
     for reason in RefusalReason:
         for card, led in ((4, 3), (29, 0)):
-            engine = refusal_message(Refusal(reason, card, led), 999, 2)
+            refused, action = sample_refusal(reason, card, led)
+            engine = refusal_message(refused, action, 2)
             assert engine.endswith(f" ({reason.value.replace('_', ' ')})")
             if reason not in room_keys:
-                catalog = refusal_text(reason, "en", card=card, lead_suit=led, seat=2,
-                                       action=999)
+                catalog = refusal_sentence(refused, "en", seat=2, action=action)
                 assert engine == f"{catalog} ({reason.value.replace('_', ' ')})"
 
 

@@ -319,8 +319,8 @@ def test_round_two_cannot_name_the_turned_suit() -> None:
         game.apply(A.PASS)
     assert game.current_player() == 1
     assert game.legal_actions() == [A.PASS, A.name_suit(H), A.name_suit(D), A.name_suit(CL)]
-    assert_illegal(game, A.name_suit(S), "bid is not allowed")
-    assert_illegal(game, A.TAKE, "bid is not allowed")
+    assert_illegal(game, A.name_suit(S), "cannot name spades, the turned card's suit")
+    assert_illegal(game, A.TAKE, "taken only in the first round")
     game.apply(A.PASS)
     events = game.apply(A.name_suit(D))
     assert of_kind(events, ContractSet) == [ContractSet(taker=2, trump=D)]
@@ -718,9 +718,9 @@ def test_out_of_turn_action_is_rejected_and_state_unchanged() -> None:
 def test_bid_during_play_is_rejected_and_state_unchanged() -> None:
     # RULES.md take_or_pass: bidding ends with a take; "Round 1 ... take or pass".
     game, _ = game_in_play({0: LEADER_0}, "7H", taker=0, dealer=3)
-    assert_illegal(game, A.PASS, "bid is not allowed")
-    assert_illegal(game, A.TAKE, "bid is not allowed")
-    assert_illegal(game, A.name_suit(S), "bid is not allowed")
+    assert_illegal(game, A.PASS, "bidding is over")
+    assert_illegal(game, A.TAKE, "bidding is over")
+    assert_illegal(game, A.name_suit(S), "bidding is over")
     game2 = Game(CLASSIC)
     game2.deal(seeded_deck_source(3)())
     assert_illegal(game2, play("JH"), "not being played")  # a card during the bidding

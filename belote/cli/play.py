@@ -32,7 +32,13 @@ from belote.i18n import (
     seat_name,
     translate,
 )
-from belote.i18n.bids import BidNotAllowed, BidNotUnderstood, parse_bid
+from belote.i18n.bids import (
+    BidNotAllowed,
+    BidNotUnderstood,
+    bid_examples,
+    parse_bid,
+    refused_bid_text,
+)
 from belote.i18n.refusals import explain
 from belote.i18n.status import status_text
 from belote.notation import parse_card
@@ -167,24 +173,28 @@ class TerminalPlayer:
                 return self._with_belote(options[number - 1], obs)
             self.say(self.t("error.bad_number", number=number))
             return None
+        assert obs.seat is not None
         try:  # one parser for bids, here and in the web room's command box
             return self._with_belote(parse_bid(line, [*options, *self.contracts], self.game.rules),
                                      obs)
-        except BidNotAllowed:
-            self.say(self.t("error.bid_not_allowed"))
+        except BidNotAllowed as refused:  # the room's sentence: the reason and the range
+            self.say(refused_bid_text(self.game, obs.seat, refused, self.lang))
             return None
         except BidNotUnderstood:
             pass
         card = self._parse_card(word)
         if card is None:
-            self.say(self.t("error.unknown_input", text=line.strip()))
+            unknown = self.t("error.unknown_input", text=line.strip())
+            if options[0] >= A.PASS:  # bidding: a few calls that may be made now
+                legal = obs.legal_actions
+                unknown += " " + bid_examples(legal, self.game.rules, self.lang)
+            self.say(unknown.strip())
             return None
         if options[0] >= A.PASS:
             self.say(self.t("error.bidding_in_progress"))
             return None
         if card in options:
             return self._with_belote(card, obs)
-        assert obs.seat is not None
         self.say(explain(self.game, card, obs.seat, self.lang))
         return None
 

@@ -23,7 +23,9 @@ the part of trump for the overtrump obligation).
 Every refusal is a :class:`RefusalReason` with the details its sentence names
 (:class:`Refusal`): the engine's IllegalActionError carries it in plain English
 (:mod:`belote.engine.refusals`), :mod:`belote.i18n.refusals` says it in the four languages,
-and nothing else works out why an action is refused.
+and nothing else works out why an action is refused.  A refused bid gets its precise reason from
+its bidding system (``refusal`` of :mod:`belote.engine.bidding`), with the facts its sentence
+names: the lowest contract allowed now, the table's levels, the turned suit.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from belote.cards import SUIT_MASKS, Card, CardSet, Rank, make_card
@@ -79,6 +82,61 @@ class RefusalReason(StrEnum):
     NO_BELOTE_WITHOUT_CARD = "no_belote_without_card"
     NO_BELOTE_WINDOW_CLOSED = "no_belote_window_closed"
     NO_BELOTE_ORDER_BROKEN = "no_belote_order_broken"
+    # Why a bid is refused, each a precise BID_NOT_ALLOWED (the bidding systems'
+    # ``refusal``; BID_NOT_ALLOWED itself is left for a bid no rule below explains).
+    # The phase: no bid during the card play, nor while the deck is cut.
+    BIDDING_OVER = "bidding_over"
+    BIDDING_NOT_STARTED = "bidding_not_started"
+    # A call these rules do not have (aspetto in coinche, senza in classic, contro in a
+    # take-or-pass game...).
+    NOT_A_CALL_HERE = "not_a_call_here"
+    # The auction: a level outside the table (as typed: 50, 900, 85); a contract not above the
+    # standing one (``lowest``: the lowest allowed now); none higher than the standing one; a
+    # call after contro (only passes, and surcontro by the side doubled); a suit alone when a
+    # contract stands (the suit-only opening) or without the convention; contro without an
+    # opponents' contract; surcontro without a contro on one's own side's contract; a support
+    # call or raise without the partner's standing contract, with no partner at all, or past
+    # the table's top.
+    LEVEL_NOT_IN_TABLE = "level_not_in_table"
+    CONTRACT_TOO_LOW = "contract_too_low"
+    NO_HIGHER_CONTRACT = "no_higher_contract"
+    AFTER_CONTRO = "after_contro"
+    SUIT_ONLY_OPENS = "suit_only_opens"
+    SUIT_NEEDS_LEVEL = "suit_needs_level"
+    CONTRO_ONLY_OPPONENTS = "contro_only_opponents"
+    SURCONTRO_ONLY_AFTER_CONTRO = "surcontro_only_after_contro"
+    SUPPORT_ONLY_PARTNER = "support_only_partner"
+    NO_PARTNER = "no_partner"
+    RAISE_PAST_TOP = "raise_past_top"
+    # Take-or-pass: a turned jack the first player must take (``jack_oblige``); only take or
+    # pass in round 1; the turned card is taken in round 1 only; its suit, refused in round 1,
+    # cannot be named in round 2; after a partner's round-2 suit, only pass or senza.
+    JACK_MUST_BE_TAKEN = "jack_must_be_taken"
+    ROUND_ONE_TAKE_OR_PASS = "round_one_take_or_pass"
+    TAKE_ONLY_ROUND_ONE = "take_only_round_one"
+    TURNED_SUIT_ROUND_TWO = "turned_suit_round_two"
+    OVERRIDE_ONLY_SENZA = "override_only_senza"
+
+
+@dataclass(frozen=True, slots=True)
+class LevelTable:
+    """An auction's contract levels as a sentence names them: from ``low`` to ``high`` (the
+    highest level but the capot) every ``step`` points, then the ``capot`` level (0: none);
+    ``step`` 0 when the levels are unevenly spaced, and only then ``levels`` lists them."""
+
+    low: int
+    high: int
+    step: int
+    capot: int
+    levels: tuple[int, ...]
+
+    @classmethod
+    def of(cls, levels: Sequence[int], capot: int = 0) -> LevelTable:
+        plain = [level for level in levels if level != capot] or list(levels)
+        steps = {b - a for a, b in pairwise(plain)}
+        step = steps.pop() if len(steps) == 1 else 0
+        return cls(plain[0], plain[-1], step, capot if capot in levels else 0,
+                   () if step else tuple(levels))
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,11 +145,20 @@ class Refusal:
 
     ``card``: the card refused (a card play), or the card the belote turns on (the queen played
     or selected too soon, the card to announce it with); ``led``: the suit led
-    (``MUST_FOLLOW_SUIT``)."""
+    (``MUST_FOLLOW_SUIT``).
+
+    A refused bid: ``level``, the level asked for (a contract, or the level a raise would
+    reach); ``lowest``, the lowest contract level allowed now (None: no contract may be bid
+    now); ``table``, the auction's levels; ``suit``, the turned card's suit (take-or-pass) or
+    the suit named alone."""
 
     reason: RefusalReason
     card: Card | None = None
     led: int | None = None
+    level: int | None = None
+    lowest: int | None = None
+    table: LevelTable | None = None
+    suit: int | None = None
 
 
 def _trump_suit(trump: int, led: int) -> int:

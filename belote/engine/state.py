@@ -21,6 +21,7 @@ from belote.cards import ALL_CARDS, NUM_CARDS, SUIT_MASKS, Card, CardSet, Rank, 
 from belote.engine import actions as A
 from belote.engine import showing
 from belote.engine.bidding import Contract, bidding_system
+from belote.engine.bidding.auction import level_refusal
 from belote.engine.bidding.base import BidState
 from belote.engine.events import (
     ALL_TRUMP,
@@ -478,10 +479,34 @@ class Game:
             reason = refusal(card, self.hands[seat], self.trick, self.trump, self.rules)
             return Refusal(reason or RefusalReason.CARD_DOES_NOT_OPEN_A_BELOTE, card, led)
         if A.is_bid(action) and self._known_bid(action):
-            return Refusal(RefusalReason.BID_NOT_ALLOWED)
+            return self._bid_refusal(action)
         if A.is_table_talk(action):
             return Refusal(RefusalReason.DECLARATION_NOT_ALLOWED)
         return Refusal(RefusalReason.UNKNOWN_ACTION)
+
+    def contract_refusal(self, level: int, suit: int, seat: int) -> Refusal | None:
+        """Why a contract of ``level`` points in ``suit`` by ``seat`` is refused (None if it
+        is legal): :meth:`refusal_of` for a level as a player says it, a level of the auction's
+        table or not (50, 900: the table's range, and the lowest level allowed now)."""
+        auction = self.rules.auction
+        if auction is None:
+            return Refusal(RefusalReason.BID_NOT_ALLOWED)  # no auction: no contract at all
+        if level in auction.levels:
+            return self.refusal_of(A.contract_bid(auction.levels.index(level), suit), seat)
+        if seat != self.current_player():
+            return Refusal(RefusalReason.NOT_YOUR_TURN)
+        if self.phase != Phase.BIDDING:
+            return self._bid_refusal(A.PASS)
+        return level_refusal(self.bids, level, self.rules)
+
+    def _bid_refusal(self, action: int) -> Refusal:
+        """Why the player to move may not make the bid ``action``: the phase, else the
+        bidding system's reason (:meth:`BiddingSystem.refusal`)."""
+        if self.phase == Phase.PLAYING:
+            return Refusal(RefusalReason.BIDDING_OVER)
+        if self.phase != Phase.BIDDING:
+            return Refusal(RefusalReason.BIDDING_NOT_STARTED)
+        return self._bidding.refusal(self.bids, action, self.turned, self.rules)
 
     def _known_bid(self, action: int) -> bool:
         if action < A.CONTRACT_BASE:

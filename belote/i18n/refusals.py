@@ -13,12 +13,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from belote.cards import Card
-from belote.engine.obligations import Refusal, RefusalReason
+from belote.engine.obligations import LevelTable, Refusal, RefusalReason
 from belote.i18n.catalog import translate
-from belote.i18n.names import card_name, suit_name
+from belote.i18n.names import action_name, card_name, join_list, suit_name
 
 if TYPE_CHECKING:
     from belote.engine.state import Game
+    from belote.rules import Rules
 
 # The catalog message of each reason (error.*; the belote's precise reasons: sala.belote.*).
 # A card that breaks no obligation but was sent with a belote announcement it does not open
@@ -40,6 +41,17 @@ _KEYS: dict[RefusalReason, str] = {
     RefusalReason.NO_BELOTE_WITHOUT_CARD: "sala.belote.with_card",
     RefusalReason.NO_BELOTE_WINDOW_CLOSED: "sala.belote.too_late",
     RefusalReason.NO_BELOTE_ORDER_BROKEN: "sala.belote.order_broken",
+    **{reason: f"error.bid.{reason.value}" for reason in (
+        RefusalReason.BIDDING_OVER, RefusalReason.BIDDING_NOT_STARTED,
+        RefusalReason.NOT_A_CALL_HERE, RefusalReason.LEVEL_NOT_IN_TABLE,
+        RefusalReason.CONTRACT_TOO_LOW, RefusalReason.NO_HIGHER_CONTRACT,
+        RefusalReason.AFTER_CONTRO, RefusalReason.SUIT_ONLY_OPENS,
+        RefusalReason.SUIT_NEEDS_LEVEL, RefusalReason.CONTRO_ONLY_OPPONENTS,
+        RefusalReason.SURCONTRO_ONLY_AFTER_CONTRO, RefusalReason.SUPPORT_ONLY_PARTNER,
+        RefusalReason.NO_PARTNER, RefusalReason.RAISE_PAST_TOP,
+        RefusalReason.JACK_MUST_BE_TAKEN, RefusalReason.ROUND_ONE_TAKE_OR_PASS,
+        RefusalReason.TAKE_ONLY_ROUND_ONE, RefusalReason.TURNED_SUIT_ROUND_TWO,
+        RefusalReason.OVERRIDE_ONLY_SENZA)},
 }
 
 # The belote sentences that name the suit of the card the belote turns on.
@@ -50,6 +62,19 @@ _NEEDS_CARD = frozenset({
     RefusalReason.MUST_OVERTRUMP, RefusalReason.MUST_UNDERTRUMP,
     RefusalReason.NO_BELOTE_WITHOUT_CARD, *_NAMES_BELOTE_SUIT,
 })
+# The bid refusals' facts (Refusal's fields), by the reasons whose sentences name them;
+# ``action``: the call refused, named by its label ("alzo 10").
+_NEEDS_FACTS: dict[str, frozenset[RefusalReason]] = {
+    "level": frozenset({RefusalReason.LEVEL_NOT_IN_TABLE, RefusalReason.CONTRACT_TOO_LOW,
+                        RefusalReason.RAISE_PAST_TOP}),
+    "lowest": frozenset({RefusalReason.CONTRACT_TOO_LOW, RefusalReason.SUIT_ONLY_OPENS,
+                         RefusalReason.SUIT_NEEDS_LEVEL}),
+    "table": frozenset({RefusalReason.LEVEL_NOT_IN_TABLE, RefusalReason.RAISE_PAST_TOP}),
+    "suit": frozenset({RefusalReason.ROUND_ONE_TAKE_OR_PASS, RefusalReason.TAKE_ONLY_ROUND_ONE,
+                       RefusalReason.TURNED_SUIT_ROUND_TWO}),
+    "action": frozenset({RefusalReason.UNKNOWN_ACTION, RefusalReason.SUPPORT_ONLY_PARTNER,
+                         RefusalReason.NO_PARTNER, RefusalReason.RAISE_PAST_TOP}),
+}
 
 
 def refusal_text(reason: RefusalReason, lang: str, *, card: Card | None = None,
@@ -62,33 +87,74 @@ def refusal_text(reason: RefusalReason, lang: str, *, card: Card | None = None,
     ``NO_BELOTE_ORDER_BROKEN``: the queen); ``lead_suit``: the suit led (needed by
     ``MUST_FOLLOW_SUIT``); ``seat``: name the seat instead of speaking to the player ("it is
     not seat 1's turn", for logs); ``action``: the action id (``UNKNOWN_ACTION``).
+    A bid refusal names more facts: :func:`refusal_sentence`, with the engine's ``Refusal``.
     Raises ValueError when a detail the sentence needs is missing.
     """
+    return refusal_sentence(Refusal(reason, card, lead_suit), lang, seat=seat, action=action)
+
+
+def refusal_sentence(refusal: Refusal, lang: str, *, seat: int | None = None,
+                     action: int | None = None, rules: Rules | None = None) -> str:
+    """The sentence for the engine's ``refusal`` in ``lang`` (``seat``, ``action``: as
+    :func:`refusal_text`; ``rules``: the rules that label the call refused).  A bid refusal
+    says the facts the engine gives with it: "82 is too low: the lowest bid now is 122."
+    Raises ValueError when a detail the sentence needs is missing."""
+    reason, card = refusal.reason, refusal.card
+    lead_suit = refusal.led
     if reason in _NEEDS_CARD and card is None:
         raise ValueError(f"the sentence for {reason} names the card refused: pass card=")
     if reason is RefusalReason.MUST_FOLLOW_SUIT and lead_suit is None:
         raise ValueError("the sentence for must_follow_suit names the suit led: pass lead_suit=")
-    if reason is RefusalReason.UNKNOWN_ACTION and action is None:
-        raise ValueError("the sentence for unknown_action names the action: pass action=")
+    facts = {"level": refusal.level, "lowest": refusal.lowest, "table": refusal.table,
+             "suit": refusal.suit, "action": action}
+    for fact, reasons in _NEEDS_FACTS.items():
+        if reason in reasons and facts[fact] is None:
+            raise ValueError(f"the sentence for {reason.value} names the {fact}: pass {fact}=")
     key = _KEYS[reason]
     if reason is RefusalReason.NOT_YOUR_TURN and seat is not None:
         key = "error.not_seat_turn"
     the_card = card_name(card, lang, definite=True) if card is not None else ""
     if card is not None and reason in _NAMES_BELOTE_SUIT:
         lead_suit = card >> 3
+    if refusal.suit is not None and reason is not RefusalReason.MUST_FOLLOW_SUIT:
+        lead_suit = refusal.suit  # a bid's: the turned card's suit
     suit = suit_name(lead_suit, lang) if lead_suit is not None else ""
     plain = (card_name(card, lang)  # "select the {card}": the article is the sentence's
              if card is not None and reason is RefusalReason.NO_BELOTE_WITHOUT_CARD else "")
-    return translate(lang, key, the_card=the_card, card=plain, suit=suit, seat=seat,
-                     action=action)
+    bid = (call_label(action, lang, rules)
+           if action is not None and reason in _NEEDS_FACTS["action"]
+           and reason is not RefusalReason.UNKNOWN_ACTION else "")
+    high = refusal.table.high if refusal.table is not None else ""
+    sentence = translate(lang, key, the_card=the_card, card=plain, suit=suit, seat=seat,
+                         action=action, bid=bid, level=refusal.level, lowest=refusal.lowest,
+                         high=high)
+    if reason is RefusalReason.LEVEL_NOT_IN_TABLE:
+        assert refusal.table is not None  # checked above
+        return " ".join((sentence, levels_sentence(refusal.table, lang),
+                         lowest_sentence(refusal.lowest, lang)))
+    return sentence
 
 
-def refusal_sentence(refusal: Refusal, lang: str, *, seat: int | None = None,
-                     action: int | None = None) -> str:
-    """The sentence for the engine's ``refusal`` in ``lang`` (``seat``, ``action``: as
-    :func:`refusal_text`)."""
-    return refusal_text(refusal.reason, lang, card=refusal.card, lead_suit=refusal.led,
-                        seat=seat, action=action)
+def call_label(action: int, lang: str, rules: Rules | None) -> str:
+    """The call's label without its gloss: "alzo 10", not "alzo 10 (three trumps...)"."""
+    return action_name(action, lang, rules).split(" (")[0].strip()
+
+
+def levels_sentence(table: LevelTable, lang: str) -> str:
+    """The contract levels of an auction: "Contracts go from 80 to 160, in steps of 10,
+    then capot."; an uneven table is listed."""
+    if not table.step:
+        return translate(lang, "error.bid.levels_list",
+                         levels=join_list((str(level) for level in table.levels), lang))
+    key = "error.bid.levels_capot" if table.capot else "error.bid.levels"
+    return translate(lang, key, low=table.low, high=table.high, step=table.step)
+
+
+def lowest_sentence(lowest: int | None, lang: str) -> str:
+    """"The lowest bid now is 122.", or that no contract may be bid now."""
+    if lowest is None:
+        return translate(lang, "error.bid.none_now")
+    return translate(lang, "error.bid.lowest_now", lowest=lowest)
 
 
 def explain(game: Game, action: int, seat: int, lang: str, *, name_seat: bool = False) -> str:
@@ -97,4 +163,5 @@ def explain(game: Game, action: int, seat: int, lang: str, *, name_seat: bool = 
     refusal = game.refusal_of(action, seat)
     if refusal is None:
         raise ValueError(f"action {action} by seat {seat} is legal: nothing to explain")
-    return refusal_sentence(refusal, lang, seat=seat if name_seat else None, action=action)
+    return refusal_sentence(refusal, lang, seat=seat if name_seat else None, action=action,
+                            rules=game.rules)

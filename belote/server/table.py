@@ -27,7 +27,14 @@ from belote.engine.events import HandScored
 from belote.engine.observation import Observation
 from belote.engine.state import CHANCE, Game
 from belote.errors import IllegalActionError
-from belote.i18n.bids import BidNotAllowed, BidNotUnderstood, parse_bid
+from belote.i18n.bids import (
+    BidNotAllowed,
+    BidNotUnderstood,
+    bid_examples,
+    no_bid_now,
+    parse_bid,
+    refused_bid_text,
+)
 from belote.records import to_record
 from belote.rules import Rules, find_preset
 from belote.server import events as E
@@ -71,11 +78,13 @@ class TableLimits:
 
 
 class TableError(Exception):
-    """A request the table refuses; ``code`` names the ``error.web.*`` message."""
+    """A request the table refuses; ``code`` names the ``error.web.*`` message, ``why`` (in
+    the player's language) says more, after it (the reason a typed bid is refused)."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, why: str = "") -> None:
         super().__init__(code)
         self.code = code
+        self.why = why
 
 
 class StorageFailed(TableError):
@@ -627,7 +636,7 @@ class Table:
                 self.send_error(conn, "not_saved", move=move)
                 raise  # the table retries moving on by itself
             except TableError as error:
-                self.send_error(conn, error.code, move=move)
+                self.send_error(conn, error.code, error.why, move=move)
                 if error.code == "stale":
                     self._sync(conn, self.version)
             except IllegalMove as error:
@@ -768,10 +777,23 @@ class Table:
             raise TableError("not_your_turn")
         try:
             return parse_bid(text, self.game.legal_actions(seat_no), self.rules)
-        except BidNotAllowed:
-            raise TableError("bid_not_allowed") from None
+        except BidNotAllowed as refused:  # the engine's reason, with the range allowed now
+            why = refused_bid_text(self.game, seat_no, refused, conn.lang)
+            raise TableError("bid_not_allowed", why) from None
         except BidNotUnderstood:
-            raise TableError("bid_not_understood") from None
+            return self._not_a_bid(conn, seat_no)
+
+    def _not_a_bid(self, conn: Connection, seat_no: int) -> int:
+        """The action a typed text that names no bid asks for, or a refusal saying why: while
+        the seat may bid, a few calls it may make; while no bid is open (the card play), the
+        engine's reason, never "not a bid" for what may be a card's name (typed card play
+        reads the text here first)."""
+        assert self.game is not None
+        closed = no_bid_now(self.game, seat_no, conn.lang)
+        if closed is not None:
+            raise TableError("illegal", closed)
+        legal = self.game.legal_actions(seat_no)
+        raise TableError("bid_not_understood", bid_examples(legal, self.rules, conn.lang))
 
     async def _act(self, conn: Connection, action: int, version: int | None = None,
                    move: int = 0) -> None:

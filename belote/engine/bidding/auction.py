@@ -16,17 +16,37 @@ from typing import TYPE_CHECKING
 from belote.engine import actions as A
 from belote.engine.bidding import conventions as C
 from belote.engine.bidding.base import BidState, Contract
+from belote.engine.obligations import LevelTable, Refusal
+from belote.engine.obligations import RefusalReason as R
 
 if TYPE_CHECKING:
     from belote.rules.base import AuctionRules, Rules
 
 PASSING = frozenset({A.PASS, A.ASPETTO, A.ANCORA, A.ALZO})
+# Calls of take-or-pass that no auction has.
+_NOT_AUCTION = frozenset({A.TAKE, A.SENZA, A.TUTTE})
 
 
 def _table(rules: Rules) -> AuctionRules:
     if rules.auction is None:
         raise ValueError(f"rules {rules.name!r} have no auction table")
     return rules.auction
+
+
+def lowest_level(bids: BidState, rules: Rules) -> int | None:
+    """The lowest contract level the player to speak may bid now: the level above the
+    standing contract; None when a contro is on or no level is higher."""
+    levels = _table(rules).levels
+    following = bids.level_index + 1
+    return None if bids.doubled or following >= len(levels) else levels[following]
+
+
+def level_refusal(bids: BidState, level: int, rules: Rules) -> Refusal:
+    """Why a contract at ``level`` points, a number that is not a level of the table (as a
+    player types it: 50, 900), is refused: the table, and the lowest level allowed now."""
+    table = _table(rules)
+    return Refusal(R.LEVEL_NOT_IN_TABLE, level=level, lowest=lowest_level(bids, rules),
+                   table=LevelTable.of(table.levels, table.capot_level))
 
 
 class Auction:
@@ -89,6 +109,46 @@ class Auction:
             bids.suit = A.contract_suit(action)
         bids.bidder = seat
         return False
+
+    def refusal(self, bids: BidState, action: int, turned: int, rules: Rules) -> Refusal:
+        """Why the player to speak may not call ``action`` now; the conditions are those of
+        :meth:`legal_bids`, read in the order a player would ask: does the game have that
+        call, is a contro on, whose contract stands."""
+        table = _table(rules)
+        seat = bids.to_speak
+        lowest = lowest_level(bids, rules)
+        levels = LevelTable.of(table.levels, table.capot_level)
+        support = action in (A.ANCORA, A.ALZO)
+        if (action in _NOT_AUCTION or (action == A.ASPETTO and not table.pass_words)
+                or (support and not table.support_calls)
+                or (C.is_raise(action) and not table.conventional_bids)):
+            return Refusal(R.NOT_A_CALL_HERE)
+        if action == A.SURCONTRO:
+            return Refusal(R.SURCONTRO_ONLY_AFTER_CONTRO)
+        if bids.doubled:
+            return Refusal(R.AFTER_CONTRO)  # contro said: passes, or the doubled side's surcontro
+        if C.is_suit_only(action):
+            suit = action - A.NAME_SUIT_BASE
+            if lowest is None:
+                return Refusal(R.NO_HIGHER_CONTRACT, table=levels, suit=suit)
+            reason = R.SUIT_ONLY_OPENS if table.conventional_bids else R.SUIT_NEEDS_LEVEL
+            return Refusal(reason, lowest=lowest, table=levels, suit=suit)
+        if action == A.CONTRO:
+            return Refusal(R.CONTRO_ONLY_OPPONENTS)
+        if support or C.is_raise(action):
+            if not rules.partners:
+                return Refusal(R.NO_PARTNER)
+            if bids.bidder < 0 or bids.bidder != (seat + 2) % 4:
+                return Refusal(R.SUPPORT_ONLY_PARTNER)
+            if C.is_raise(action):  # on the partner's contract: only the top stops a raise
+                target = table.levels[bids.level_index] + C.RAISES[action][1]
+                return Refusal(R.RAISE_PAST_TOP, level=target, table=levels)
+        if A.CONTRACT_BASE <= action < A.CONTRACT_END:
+            level = table.levels[A.contract_level_index(action)]
+            if lowest is None:
+                return Refusal(R.NO_HIGHER_CONTRACT, level=level, table=levels)
+            return Refusal(R.CONTRACT_TOO_LOW, level=level, lowest=lowest, table=levels)
+        return Refusal(R.BID_NOT_ALLOWED)
 
     @staticmethod
     def _conventions(bids: BidState, seat: int, levels: tuple[int, ...],

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from belote.engine.obligations import Refusal
     from belote.rules.base import Rules
 
 
@@ -46,4 +47,10 @@ class BiddingSystem(Protocol):
               rules: Rules) -> Contract | bool:
         """Record a bid: a Contract when bidding ends with one, True when all passed
         (redeal), False when bidding goes on."""
+        ...
+
+    def refusal(self, bids: BidState, action: int, turned: int, rules: Rules) -> Refusal:
+        """Why the player to speak may not make ``action``, a bid that :meth:`legal_bids`
+        leaves out now, with the facts its sentence names (the one home of these reasons,
+        next to the conditions they explain)."""
         ...

@@ -14,6 +14,8 @@ from belote.cards import Rank
 from belote.engine.actions import NAME_SUIT_BASE, PASS, SENZA, TAKE, TUTTE
 from belote.engine.bidding.base import BidState, Contract
 from belote.engine.events import ALL_TRUMP, NO_TRUMP
+from belote.engine.obligations import Refusal
+from belote.engine.obligations import RefusalReason as R
 
 if TYPE_CHECKING:
     from belote.rules.base import Rules
@@ -38,6 +40,26 @@ class TakeOrPass:
         if rules.allow_tutte:
             legal.append(TUTTE)
         return legal
+
+    def refusal(self, bids: BidState, action: int, turned: int, rules: Rules) -> Refusal:
+        """Why the player to speak may not call ``action`` now (the conditions of
+        :meth:`legal_bids`); the sentences name the turned card's suit."""
+        turned_suit = turned >> 3
+        named = NAME_SUIT_BASE <= action < NAME_SUIT_BASE + 4
+        if not (action in (PASS, TAKE) or named or (action == SENZA and rules.allow_senza)
+                or (action == TUTTE and rules.allow_tutte)):
+            return Refusal(R.NOT_A_CALL_HERE)  # the auction's calls, or senza/tutte off
+        if bids.pending is not None:
+            return Refusal(R.OVERRIDE_ONLY_SENZA)
+        if bids.round == 1:
+            if action == PASS:  # the only pass refused: a turned jack (jack_oblige)
+                return Refusal(R.JACK_MUST_BE_TAKEN, suit=turned_suit)
+            return Refusal(R.ROUND_ONE_TAKE_OR_PASS, suit=turned_suit)
+        if action == TAKE:
+            return Refusal(R.TAKE_ONLY_ROUND_ONE, suit=turned_suit)
+        if action == NAME_SUIT_BASE + turned_suit:
+            return Refusal(R.TURNED_SUIT_ROUND_TWO, suit=turned_suit)
+        return Refusal(R.BID_NOT_ALLOWED)
 
     def apply(self, bids: BidState, seat: int, action: int, turned: int,
               rules: Rules) -> Contract | bool:
