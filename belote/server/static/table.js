@@ -617,7 +617,7 @@
       box.appendChild(button(choice.label, () => sendMove("act", { a: choice.action }, choice.label), null, `choice-${choice.action}`));
     }
     const bidding = view.phase === "bidding" && choices.length > 0;
-    $("bid-form").hidden = !bidding;
+    showCommandBox(bidding);
     const options = $("bid-options");
     options.textContent = "";
     for (const choice of choices) {
@@ -941,6 +941,19 @@
   $("hand").addEventListener("focus", () => {
     if (view && view.hand && view.hand[selected]) renderSelection();
   });
+  // The command box takes a bid on your turn to bid, and a card all through the card play
+  // (one typed before your turn is refused, with the reason); its label says which.
+  const BOX_WORDS = {
+    bid: [$("bid-label").textContent, $("bid-send").textContent],
+    card: [S.box_card, S.box_card_send],
+  };
+  function showCommandBox(bidding) {
+    const playing = view.phase === "playing" && view.seat !== null && view.seat !== undefined;
+    $("bid-form").hidden = !(bidding || playing);
+    const [label, sendLabel] = BOX_WORDS[playing ? "card" : "bid"];
+    if ($("bid-label").textContent !== label) $("bid-label").textContent = label;
+    if ($("bid-send").textContent !== sendLabel) $("bid-send").textContent = sendLabel;
+  }
   $("bid-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const input = $("bid-text");
@@ -998,6 +1011,7 @@
 
   function applySettings(answer) {
     const chosen = answer.settings;
+    const resorted = chosen.suits !== settings.suits || chosen.trump_first !== settings.trump_first;
     Object.assign(settings, chosen);
     spokenCategories.clear();
     for (const category of chosen.speak || []) spokenCategories.add(category);
@@ -1011,9 +1025,10 @@
     // The new pace applies to the moves already waiting.
     if (paceTimer) { window.clearTimeout(paceTimer); paceTimer = null; }
     drain();
-    if (answer.verbosity !== root.dataset.verbosity) {
+    if (answer.verbosity !== root.dataset.verbosity || resorted) {
       // The sentences are made by the room for each socket: a new one speaks the new
-      // length (its sync comes after the moves already waiting; the held moves go again).
+      // length (its sync comes after the moves already waiting; the held moves go again),
+      // and its views hold the hand in the new order.
       root.dataset.verbosity = answer.verbosity;
       const old = socket;
       socket = null;
