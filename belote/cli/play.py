@@ -27,7 +27,6 @@ from belote.i18n import (
     card_name,
     describe_event,
     join_list,
-    parse_card_name,
     preset_name,
     seat_name,
     translate,
@@ -39,9 +38,9 @@ from belote.i18n.bids import (
     parse_bid,
     refused_bid_text,
 )
+from belote.i18n.parse import parse_card_play
 from belote.i18n.refusals import explain
 from belote.i18n.status import status_text
-from belote.notation import parse_card
 from belote.records import save_record, to_record
 from belote.rules import find_preset
 from belote.sim.match import play_step
@@ -182,8 +181,9 @@ class TerminalPlayer:
             return None
         except BidNotUnderstood:
             pass
-        card = self._parse_card(word)
-        if card is None:
+        try:  # one parser for cards too ("JH", "fante di cuori", "KH belote")
+            play = parse_card_play(line, self.lang)
+        except InvalidNotationError:
             unknown = self.t("error.unknown_input", text=line.strip())
             if options[0] >= A.PASS:  # bidding: a few calls that may be made now
                 legal = obs.legal_actions
@@ -193,17 +193,10 @@ class TerminalPlayer:
         if options[0] >= A.PASS:
             self.say(self.t("error.bidding_in_progress"))
             return None
-        if card in options:
-            return self._with_belote(card, obs)
-        self.say(explain(self.game, card, obs.seat, self.lang))
-        return None
-
-    def _parse_card(self, text: str) -> int | None:
-        for parse in (parse_card, lambda s: parse_card_name(s, self.lang), parse_card_name):
-            try:
-                return parse(text)
-            except (InvalidNotationError, ValueError):
-                continue
+        if play in obs.legal_actions:  # the numbered options leave out "KH belote"
+            return self._with_belote(play, obs)
+        assert obs.seat is not None
+        self.say(explain(self.game, play, obs.seat, self.lang))
         return None
 
     def _belote_key(self, obs: Observation) -> int | None:
@@ -215,6 +208,9 @@ class TerminalPlayer:
         return None
 
     def _with_belote(self, action: int, obs: Observation) -> int:
+        if A.announces(action):  # typed with its belote ("KH belote"): armed or not
+            self.belote_armed = False
+            return action
         if self.belote_armed and A.is_play(action):
             combined = A.PLAY_ANNOUNCE_BASE + action
             if combined in obs.legal_actions:

@@ -13,6 +13,7 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from belote.server.settings import DEFAULT_SUITS
 from belote.server.view import error_frame
 
 SEND_QUEUE = 256  # frames a slow client may lag behind before it is dropped
@@ -26,12 +27,15 @@ class ConnectionState(enum.Enum):
 
 @dataclass(eq=False)
 class Connection:
-    """Who is at the other end (session id, name, language) and the frames waiting for it."""
+    """Who is at the other end (session id, name, language, the order of their hand) and
+    the frames waiting for it."""
 
     uid: str
     name: str
     lang: str = "en"
     verbosity: str = "normal"
+    suits: str = DEFAULT_SUITS  # the hand's order (the player's settings)
+    trump_first: bool = False
     account: int | None = None  # the registered account (None: a guest or a spectator)
     outbox: asyncio.Queue[str | None] = field(
         default_factory=lambda: asyncio.Queue(SEND_QUEUE))

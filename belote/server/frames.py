@@ -1,7 +1,8 @@
 """The frames of one table change, built once per kind of viewer and shared.
 
 An ``update`` frame depends on the table, the change's items and the viewer alone: its seat
-(``None``, a spectator), its language and its verbosity (:class:`~belote.server.view.Viewer`).
+(``None``, a spectator), its language, its verbosity and the order of its hand
+(:class:`~belote.server.view.Viewer`).
 So a broadcast builds each viewer's frame the first time a connection of that viewer needs
 it, and every other connection of the same viewer is sent the very same string: a table
 watched by four seats and forty spectators in two languages renders six frames, not

@@ -52,8 +52,9 @@ class Act:
 
 @dataclass(frozen=True, slots=True)
 class BidText:
-    """A bid typed in the command box ("82 cuori", "passo"), read by the table's rules;
-    ``version`` as for :class:`Act` (a typed bid is read on the game it was typed on)."""
+    """A bid typed in the command box ("82 cuori", "passo"), read by the table's rules, or
+    during the card play a card ("JH", "fante di cuori"); ``version`` as for :class:`Act`
+    (a typed move is read on the game it was typed on)."""
 
     text: str
     move: int = 0

@@ -1,5 +1,6 @@
 """One player's table settings, kept in the session (a guest's or an account's): the pace of
-the moves they hear, which categories are spoken, and the sound cues.
+the moves they hear, which categories are spoken, the sound cues, the colours, and the order
+of the hand.
 
 The server enforces the limits: a bad value is refused with a message and changes nothing,
 and a stored value that is no longer valid reads as the default (never an error page).
@@ -22,6 +23,12 @@ CATEGORIES = ("plays", "bids", "tricks", "scores", "chat", "lobby")
 VOLUME_MAX = 100
 THEMES = ("light", "dark", "contrast")
 DECKS = ("two", "four")  # two colours (red, black) or four (hearts red, diamonds blue, ...)
+# The orders a hand may be sorted in, named by their suits' letters (Suit: hearts 0, diamonds
+# 1, clubs 2, spades 3): the cards' own order (the default), the colours alternating (no two
+# red suits side by side), and bridge's order.  Within a suit the ranks keep their order.
+SUIT_ORDERS: dict[str, tuple[int, ...]] = {"hdcs": (0, 1, 2, 3), "hcds": (0, 2, 1, 3),
+                                           "shdc": (3, 0, 1, 2)}
+DEFAULT_SUITS = "hdcs"
 
 
 class SettingsError(ValueError):
@@ -40,10 +47,13 @@ class PlayerSettings:
     volume: int = 50  # 0..100
     theme: str = "light"
     deck: str = "two"
+    suits: str = DEFAULT_SUITS  # the hand's suit order (SUIT_ORDERS)
+    trump_first: bool = False  # the trump suit leads the hand, once it is known
 
     def to_session(self) -> dict[str, Any]:
         return {"pace": self.pace, "speak": list(self.speak), "sounds": self.sounds,
-                "volume": self.volume, "theme": self.theme, "deck": self.deck}
+                "volume": self.volume, "theme": self.theme, "deck": self.deck,
+                "suits": self.suits, "trump_first": self.trump_first}
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -71,8 +81,13 @@ def _volume(text: str) -> int:
     return volume
 
 
+def _checked(box: str | None) -> bool:
+    return box in ("on", "1", "true")
+
+
 def from_form(pace: str, speak: list[str], sounds: str | None, volume: str,
-              theme: str = "light", deck: str = "two") -> PlayerSettings:
+              theme: str = "light", deck: str = "two", suits: str = DEFAULT_SUITS,
+              trump_first: str | None = None) -> PlayerSettings:
     """The settings a preferences form asks for; raises :class:`SettingsError` if any is out
     of its limits."""
     unknown = [c for c in speak if c not in CATEGORIES]
@@ -82,8 +97,11 @@ def from_form(pace: str, speak: list[str], sounds: str | None, volume: str,
         raise SettingsError("bad_theme")
     if deck not in DECKS:
         raise SettingsError("bad_deck")
+    if suits not in SUIT_ORDERS:
+        raise SettingsError("bad_suit_order")
     return PlayerSettings(_pace(pace), tuple(c for c in CATEGORIES if c in speak),
-                          sounds in ("on", "1", "true"), _volume(volume), theme, deck)
+                          _checked(sounds), _volume(volume), theme, deck, suits,
+                          _checked(trump_first))
 
 
 def from_session(data: Mapping[str, Any] | None,
@@ -99,6 +117,7 @@ def from_session(data: Mapping[str, Any] | None,
         return from_form(str(data.get("pace", default_pace)), speak,
                          "on" if data.get("sounds") is True else None,
                          str(data.get("volume", 50)), str(data.get("theme", "light")),
-                         str(data.get("deck", "two")))
+                         str(data.get("deck", "two")), str(data.get("suits", DEFAULT_SUITS)),
+                         "on" if data.get("trump_first") is True else None)
     except SettingsError:
         return PlayerSettings(pace=default_pace)

@@ -25,8 +25,8 @@ from belote.engine import actions as A
 from belote.engine.dealing import secure_deck_source
 from belote.engine.events import HandScored
 from belote.engine.observation import Observation
-from belote.engine.state import CHANCE, Game
-from belote.errors import IllegalActionError
+from belote.engine.state import CHANCE, Game, Phase
+from belote.errors import IllegalActionError, InvalidNotationError
 from belote.i18n.bids import (
     BidNotAllowed,
     BidNotUnderstood,
@@ -35,6 +35,7 @@ from belote.i18n.bids import (
     parse_bid,
     refused_bid_text,
 )
+from belote.i18n.parse import parse_card_play
 from belote.records import to_record
 from belote.rules import Rules, find_preset
 from belote.server import events as E
@@ -190,7 +191,8 @@ class Table:
         self.info_refusals = 0  # information keys refused as too fast (each person's first
         # refusal in a row is logged)
         # Frames rendered and frames sent: a broadcast renders one frame per kind of viewer
-        # (seat or spectator, language, verbosity) and sends it to each of its connections.
+        # (seat or spectator, language, verbosity, hand order) and sends it to each of its
+        # connections.
         self.frames_built = 0
         self.frames_sent = 0
         # The whole-view syncs of the table as it is now (a join, a hello with since=0: the
@@ -502,7 +504,8 @@ class Table:
         return None
 
     def _viewer(self, conn: Connection) -> Viewer:
-        return Viewer(self.seat_of(conn), conn.lang, conn.verbosity)
+        return Viewer(self.seat_of(conn), conn.lang, conn.verbosity, conn.suits,
+                      conn.trump_first)
 
     def _frame(self, conn: Connection, kind: str, items: list[Item]) -> str:
         """A frame for ``conn`` alone (a sync: what it missed, what was played for it)."""
@@ -660,7 +663,7 @@ class Table:
             case P.BidText(text, move, version):
                 if not self._played_before(conn, move):
                     self._check_fresh(version)
-                    await self._act(conn, self._typed_bid(conn, text), version, move)
+                    await self._act(conn, self._typed(conn, text), version, move)
                     self._confirm(conn, move)
             case P.Sit() | P.Stand() | P.AddBot() | P.RemoveBot() | P.Start():
                 await self._seat_command(conn, message)
@@ -765,6 +768,30 @@ class Table:
                 self.limits.chat_burst, self.limits.chat_per_minute / 60)
         if not bucket.take():
             raise TableError("chat_too_fast")
+
+    def _typed(self, conn: Connection, text: str) -> int:
+        """The move a text typed in the command box names: a card during the card play,
+        else a bid."""
+        if self.game is not None and not self.finished and self.game.phase == Phase.PLAYING:
+            return self._typed_card(conn, text)
+        return self._typed_bid(conn, text)
+
+    def _typed_card(self, conn: Connection, text: str) -> int:
+        """The play a typed text names ("JH", "fante di cuori", "KH belote"), read as the
+        terminal reads it; whether it may be played is the engine's to say, as for a clicked
+        card (:meth:`_act`: "you must follow suit", "you have no such card")."""
+        seat_no = self.seat_of(conn)
+        if seat_no is None:
+            raise TableError("not_seated")
+        assert self.game is not None
+        try:
+            return parse_card_play(text, conn.lang)
+        except InvalidNotationError:
+            pass
+        # Not a card: a declaration of the first trick, or the belote, typed in the same box.
+        with contextlib.suppress(BidNotAllowed, BidNotUnderstood):
+            return parse_bid(text, self.game.legal_actions(seat_no), self.rules)
+        raise TableError("card_not_understood")
 
     def _typed_bid(self, conn: Connection, text: str) -> int:
         """The legal bid a typed text names (any language), or a refusal saying why."""

@@ -33,6 +33,7 @@ from belote.notation import to_card
 from belote.rules import Rules
 from belote.server import protocol as P
 from belote.server.seats import Seat, seat_names, short_names
+from belote.server.settings import DEFAULT_SUITS, SUIT_ORDERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,16 +85,34 @@ class Viewer:
     seat: int | None  # None: a spectator
     lang: str
     verbosity: str = "normal"
+    suits: str = DEFAULT_SUITS  # the order of the hand (the player's settings: SUIT_ORDERS)
+    trump_first: bool = False
 
 
 def _card(card: int, lang: str) -> dict[str, Any]:
     return {"code": to_card(card), "name": card_name(card, lang), "suit": card >> 3}
 
 
-def _hand(obs: Observation, lang: str, belote_why: str) -> list[dict[str, Any]]:
+def hand_order(hand: int, suits: str, trump: int | None, trump_first: bool) -> list[int]:
+    """The cards of ``hand`` in the order the player chose: the suits in ``suits``'s order
+    (SUIT_ORDERS), the trump suit first if ``trump_first`` and a trump suit is known (not
+    before the bidding ends, nor with no trumps or all trumps); within a suit, from the seven
+    up, as ever."""
+    order = list(SUIT_ORDERS.get(suits, SUIT_ORDERS[DEFAULT_SUITS]))
+    if trump_first and trump is not None and trump in order:
+        order.remove(trump)
+        order.insert(0, trump)
+    place = {suit: n for n, suit in enumerate(order)}
+    return sorted(cards_in(hand), key=lambda card: (place[card >> 3], card & 7))
+
+
+def _hand(obs: Observation, viewer: Viewer, belote_why: str) -> list[dict[str, Any]]:
+    """The viewer's hand, in its order: the page's cards, the arrows' order and the hand
+    key's speech all follow it."""
+    lang = viewer.lang
     legal = set(obs.legal_actions)
     hand = []
-    for card in cards_in(obs.hand):
+    for card in hand_order(obs.hand, viewer.suits, obs.trump, viewer.trump_first):
         entry = _card(card, lang)
         entry["playable"] = card in legal
         entry["announce"] = A.PLAY_ANNOUNCE_BASE + card in legal
@@ -188,7 +207,7 @@ def table_view(table: TableState, viewer: Viewer,
         "turn_name": names[mover] if mover >= 0 else "",
         "dealer": obs.dealer,
         "step": len(game.log),  # actions so far: a new turn is a new step, leading too
-        "hand": _hand(obs, lang, belote_why),
+        "hand": _hand(obs, viewer, belote_why),
         "choices": choices,
         # D with several declarations: "1, tierce; 2, bluff" (the page's menu)
         "declare_list": numbered_list([c["label"] for c in choices if c.get("declare")], lang),

@@ -13,7 +13,8 @@ from belote.server.settings import PACE_MAX, PlayerSettings, from_session
 from tests.server.helpers import guest
 
 GOOD = {"settings": "1", "pace": "1.5", "speak": ["bids", "scores"], "sounds": "on",
-        "volume": "30", "theme": "dark", "deck": "four", "next": "/"}
+        "volume": "30", "theme": "dark", "deck": "four", "suits": "hcds", "trump_first": "on",
+        "next": "/"}
 
 
 def _page_settings(client: TestClient) -> dict[str, object]:
@@ -29,7 +30,7 @@ def test_settings_are_kept_in_the_session_and_given_to_the_page(client: TestClie
     client.post("/preferences", data=GOOD)
     assert _page_settings(client) == {"pace": 1.5, "speak": ["bids", "scores"],
                                       "sounds": True, "volume": 30, "theme": "dark",
-                                      "deck": "four"}
+                                      "deck": "four", "suits": "hcds", "trump_first": True}
     assert 'class="theme-dark deck-four"' in client.get("/").text
     guest(client, "Ada")  # signing in keeps them
     assert _page_settings(client)["pace"] == 1.5
@@ -74,7 +75,8 @@ def test_the_v_keys_pace_change_loses_queued_announcements_the_table_page_saves_
     assert answer.status_code == 200, answer.text
     assert answer.json() == {"settings": {"pace": 1.5, "speak": ["bids", "scores"],
                                           "sounds": True, "volume": 30, "theme": "dark",
-                                          "deck": "four"},
+                                          "deck": "four", "suits": "hcds",
+                                          "trump_first": True},
                              "lang": "en", "verbosity": "brief", "saved": "Saved."}
     assert _page_settings(client)["pace"] == 1.5  # kept in the session
     refused = client.post("/preferences", data={**GOOD, "pace": "9"}, headers=json_only,
@@ -84,3 +86,46 @@ def test_the_v_keys_pace_change_loses_queued_announcements_the_table_page_saves_
     assert _page_settings(client)["pace"] == 1.5
     # Without scripts (a plain form post) the page reloads, as before.
     assert client.post("/preferences", data=GOOD, follow_redirects=False).status_code == 303
+
+
+def test_an_unknown_suit_order_is_refused_and_changes_nothing(client: TestClient) -> None:
+    """The hand's order (issue 25): one of SUIT_ORDERS, or nothing changes."""
+    client.post("/preferences", data=GOOD)
+    for suits in ("hhhh", "", "HCDS", "shdc "):
+        client.post("/preferences", data={**GOOD, "suits": suits, "trump_first": "",
+                                          "pace": "0.5"}, follow_redirects=False)
+        page = client.get("/").text
+        assert "Unknown order of the suits: nothing was changed." in page, suits
+        assert _page_settings(client)["suits"] == "hcds"
+        assert _page_settings(client)["trump_first"] is True
+        assert _page_settings(client)["pace"] == 1.5
+    refused = client.post("/preferences", data={**GOOD, "suits": "xx", "lang": "it"},
+                          headers={"Accept": "application/json"}, follow_redirects=False)
+    assert refused.status_code == 400
+    assert refused.json()["error"] == "Unknown order of the suits: nothing was changed."
+    client.post("/preferences", data={**GOOD, "suits": "shdc", "trump_first": ""})
+    assert (_page_settings(client)["suits"], _page_settings(client)["trump_first"]) == (
+        "shdc", False)
+    client.post("/preferences", data={k: v for k, v in GOOD.items()
+                                      if k not in ("suits", "trump_first")})
+    assert (_page_settings(client)["suits"], _page_settings(client)["trump_first"]) == (
+        "hdcs", False)  # a form without them (an older page): the defaults
+
+
+def test_the_preferences_form_offers_the_hand_order_in_every_language(
+        client: TestClient) -> None:
+    for lang, words in (("en", "hearts, clubs, diamonds, spades"),
+                        ("it", "cuori, fiori, quadri, picche"),
+                        ("es", "corazones, tréboles, diamantes, picas"),
+                        ("fr", "cœur, trèfle, carreau, pique")):
+        client.post("/preferences", data={"lang": lang, "next": "/"})
+        page = html.unescape(client.get("/").text)
+        assert 'id="pref-suits" name="suits"' in page and 'name="trump_first"' in page
+        assert words in page, lang
+
+
+def test_a_stored_suit_order_no_longer_valid_reads_as_the_default() -> None:
+    assert from_session({"suits": "nope"}) == PlayerSettings()
+    assert from_session({"suits": "shdc", "trump_first": True}) == PlayerSettings(
+        suits="shdc", trump_first=True)
+    assert from_session({"trump_first": "yes"}).trump_first is False  # only a real true

@@ -21,7 +21,14 @@ from belote.i18n.plural import count_text
 from belote.server.limits import Refusal
 from belote.server.routes.common import account, identity, language
 from belote.server.seats import level_label
-from belote.server.settings import CATEGORIES, DECKS, PACE_MAX, THEMES, from_session
+from belote.server.settings import (
+    CATEGORIES,
+    DECKS,
+    PACE_MAX,
+    SUIT_ORDERS,
+    THEMES,
+    from_session,
+)
 from belote.server.shared import shared
 
 # What an HTTP error says, by status (a limit's refusal names its own message).
@@ -49,6 +56,7 @@ def page_context(request: Request) -> dict[str, Any]:
         "settings": from_session(request.session.get("settings"),
                                  shared(request).settings.default_pace),
         "categories": CATEGORIES, "pace_max": PACE_MAX, "themes": THEMES, "decks": DECKS,
+        "suit_orders": tuple(SUIT_ORDERS),
     }
 
 

@@ -1,5 +1,5 @@
 """Preferences: language, verbosity and the table settings (pace, speech, sounds, theme,
-deck), kept in the session cookie."""
+deck, the hand's order), kept in the session cookie."""
 
 from __future__ import annotations
 
@@ -13,7 +13,13 @@ from starlette.routing import Route
 from belote.i18n import LANGUAGES, translate
 from belote.i18n.announce import VERBOSITIES
 from belote.server.routes.common import back, language, local_target, read_form
-from belote.server.settings import PlayerSettings, SettingsError, from_form, from_session
+from belote.server.settings import (
+    DEFAULT_SUITS,
+    PlayerSettings,
+    SettingsError,
+    from_form,
+    from_session,
+)
 from belote.server.shared import shared
 
 
@@ -22,7 +28,8 @@ def _chosen(data: FormData) -> PlayerSettings:
     return from_form(str(data.get("pace", "0")), [str(c) for c in data.getlist("speak")],
                      str(data.get("sounds")) if data.get("sounds") else None,
                      str(data.get("volume", "50")), str(data.get("theme", "light")),
-                     str(data.get("deck", "two")))
+                     str(data.get("deck", "two")), str(data.get("suits", DEFAULT_SUITS)),
+                     str(data.get("trump_first")) if data.get("trump_first") else None)
 
 
 def _saved(request: Request) -> Response:

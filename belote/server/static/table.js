@@ -667,7 +667,7 @@
       box.appendChild(button(choice.label, () => sendMove("act", { a: choice.action }, choice.label), null, `choice-${choice.action}`));
     }
     const bidding = view.phase === "bidding" && choices.length > 0;
-    $("bid-form").hidden = !bidding;
+    showCommandBox(bidding);
     const options = $("bid-options");
     options.textContent = "";
     for (const choice of choices) {
@@ -1031,6 +1031,22 @@
   $("hand").addEventListener("focus", () => {
     if (view && view.hand && view.hand[selected]) renderSelection();
   });
+  // The command box takes a bid on your turn to bid, and a card all through the card play
+  // (one typed before your turn is refused, with the reason); its label says which.
+  const BOX_WORDS = {
+    bid: [$("bid-label").textContent, $("bid-send").textContent],
+    card: [S.box_card, S.box_card_send],
+  };
+  function showCommandBox(bidding) {
+    // Open to a seated player through the whole auction and play, not only at their turn:
+    // a box that hid once the bid was sent left the keys typed next to the table's hotkeys.
+    const seated = view.seat !== null && view.seat !== undefined && view.started && !view.finished;
+    const playing = seated && view.phase === "playing";
+    $("bid-form").hidden = !(bidding || playing || (seated && view.phase === "bidding"));
+    const [label, sendLabel] = BOX_WORDS[playing ? "card" : "bid"];
+    if ($("bid-label").textContent !== label) $("bid-label").textContent = label;
+    if ($("bid-send").textContent !== sendLabel) $("bid-send").textContent = sendLabel;
+  }
   $("bid-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const input = $("bid-text");
@@ -1091,6 +1107,7 @@
 
   function applySettings(answer) {
     const chosen = answer.settings;
+    const resorted = chosen.suits !== settings.suits || chosen.trump_first !== settings.trump_first;
     Object.assign(settings, chosen);
     spokenCategories.clear();
     for (const category of chosen.speak || []) spokenCategories.add(category);
@@ -1104,9 +1121,10 @@
     // The new pace applies to the moves already waiting.
     if (paceTimer) { window.clearTimeout(paceTimer); paceTimer = null; }
     drain();
-    if (answer.verbosity !== root.dataset.verbosity) {
+    if (answer.verbosity !== root.dataset.verbosity || resorted) {
       // The sentences are made by the room for each socket: a new one speaks the new
-      // length (its sync comes after the moves already waiting; the held moves go again).
+      // length (its sync comes after the moves already waiting; the held moves go again),
+      // and its views hold the hand in the new order.
       root.dataset.verbosity = answer.verbosity;
       const old = socket;
       socket = null;
