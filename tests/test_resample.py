@@ -459,3 +459,27 @@ def test_a_real_equal_sequence_may_be_drawn_as_a_bluff() -> None:
         assert sample.observation(2) == game.observation(2)
         kinds.add(_holds_sequence(sample, 3, 3))
     assert kinds == {True, False}
+
+
+_REFUTED_DECK = (23, 19, 27, 15, 2, 28, 9, 7, 20, 16, 4, 29, 22, 11, 25, 0, 6, 1, 3, 30, 17, 5,
+                 12, 13, 26, 24, 18, 8, 31, 21, 14, 10)
+_REFUTED_ACTIONS = ((0, 64), (1, 65), (0, 27), (1, 78), (1, 24), (2, 87), (2, 31), (3, 86),
+                    (3, 87), (3, 29))
+
+
+def test_a_refuted_bluffs_penalty_proves_nothing_about_a_later_bluff() -> None:
+    """Found by the sweep (italian, random bots, seed 23): seat 2 bluffed a tierce, seat 3
+    refuted it (20 points of penalty for his side, no card shown: a fake has none) and
+    bluffed an equal tierce himself.  His side's 40 (his partner's real tierce and the
+    penalty) must not make his bluff a fact: seat 1 sees worlds where seat 3 holds none."""
+    game = Game(PRESETS["italian"], 3)
+    game.deal(list(_REFUTED_DECK))
+    for who, action in _REFUTED_ACTIONS:
+        game.apply(action, who)
+    assert game.declaration_points == (0, 40) and game._bluffs[3]
+    kinds = set()
+    for seed in range(40):
+        sample = resample(game, 1, random.Random(seed))
+        assert sample.observation(1) == game.observation(1)
+        kinds.add(_holds_sequence(sample, 3, 3))
+    assert False in kinds

@@ -311,8 +311,10 @@ def _named_facts(obs: Observation, seat: int, known: list[CardSet], forbidden: l
 def _scored_for_sure(obs: Observation, who: int, bluff: str,
                      combos: dict[str, tuple[CardSet, ...]]) -> bool:
     """Whether the resolved declaration points prove ``who``'s ``bluff`` name real: his side
-    scored more than every other name it said could bring (a fake sequence never scores).
-    Only where nothing unannounced can count (no side showed, not ``best_team_all``)."""
+    scored more than every other name it said could bring, with every penalty it may have
+    won by refuting an opponent's sequence (a fake sequence never scores; a refuted fake
+    shows no card, and the observation does not say who refuted).  Only where nothing
+    unannounced can count (no side showed, not ``best_team_all``)."""
     rules = obs.ruleset
     assert rules is not None and rules.declarations is not None
     decl = rules.declarations
@@ -323,7 +325,10 @@ def _scored_for_sure(obs: Observation, who: int, bluff: str,
              for name in said]
     names.remove(bluff)
     bound = sum(_name_bound(name, combos, decl, obs.trump) for name in names)
-    return obs.declaration_points[side] > bound
+    # (Any opponent's announcement counted: a bound, whatever its sequence is called.)
+    refutable = sum(1 for seat, said in obs.declarations_said if rules.side_of(seat) != side
+                    and said)
+    return obs.declaration_points[side] > bound + refutable * decl.bluff_penalty
 
 
 def _name_bound(name: str, combos: dict[str, tuple[CardSet, ...]], decl: DeclarationRules,
