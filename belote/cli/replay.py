@@ -35,7 +35,7 @@ def replay_command(
     if as_json:
         typer.echo(json.dumps({
             "hands": [
-                {"hand": i, "deal": h.hand_no, "taker": h.taker, "outcome": h.outcome,
+                {"hand": h.hand_no, "deal": h.deal_no, "taker": h.taker, "outcome": h.outcome,
                  "capot_team": h.capot_team, "card_points": list(h.card_points),
                  "belote": list(h.belote), "scores": list(h.scores), "pot": h.pot,
                  "totals": list(h.totals)}

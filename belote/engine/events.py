@@ -51,9 +51,13 @@ class MatchStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class HandStarted(Event):
-    hand_no: int  # deals counted from 1, redeals included
+    """A deal.  ``hand_no`` counts the hands scored before it, from 1: an all-pass redeal
+    deals the same hand again, its ``redeal`` numbered from 1 (0: the hand's first deal)."""
+
+    hand_no: int
     dealer: int
     turned: Card | None  # None when all eight cards are dealt at once (auction)
+    redeal: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +81,7 @@ class BidMade(Event):
 
 @dataclass(frozen=True, slots=True)
 class AllPassed(Event):
-    hand_no: int
+    hand_no: int  # the hand to be dealt again (as HandStarted counts it)
     next_dealer: int
 
 
@@ -181,7 +185,9 @@ class TrickWon(Event):
 
 @dataclass(frozen=True, slots=True)
 class HandScored(Event):
-    """The hand's result; pairs are indexed by team (0: seats 0 and 2, 1: seats 1 and 3)."""
+    """The hand's result; pairs are indexed by team (0: seats 0 and 2, 1: seats 1 and 3).
+    ``hand_no``: this hand's number, as :class:`HandStarted` says it (the hands scored, this
+    one included); ``deal_no``: the deal, counted from 1 with the redeals (a record's deal)."""
 
     hand_no: int
     taker: int
@@ -195,6 +201,7 @@ class HandScored(Event):
     pot_won: int
     totals: tuple[int, ...]
     declarations: tuple[int, ...] = (0, 0)
+    deal_no: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from belote.errors import IllegalActionError
 if TYPE_CHECKING:
     from belote.engine.state import Game
 
-__all__ = ["BID_FIELDS", "HandRecord", "Undo", "save", "save_play", "undo",
+__all__ = ["BID_FIELDS", "HandRecord", "Undo", "hand_number", "save", "save_play", "undo",
            "whole_bid_snapshot"]
 
 # An undo snapshot: (the log's length before the deal or action, the snapshot before, what the
@@ -44,6 +44,23 @@ class HandRecord(NamedTuple):
     pot: Pot
     cut_depth: int  # the last cut before this deal (the previous hand's)
     contract: Contract | None = None
+
+
+def hand_number(records: tuple[HandRecord, ...]) -> tuple[int, int]:
+    """The last deal's hand number and redeal number: hands are numbered by the hands scored
+    before them, from 1 (a deal everyone passed is the same hand dealt again, not a new
+    one), and its redeal number counts the deals of that hand before it (0: the first).
+    Before any deal: (1, 0).  Every "hand N" the players read or hear comes from here, so
+    the speech, the score history and the replay agree."""
+    if not records:
+        return 1, 0
+    scored = records[-1].hands_scored
+    redeal = 0
+    for record in reversed(records[:-1]):  # this hand's earlier deals, all passed
+        if record.hands_scored != scored:
+            break
+        redeal += 1
+    return scored + 1, redeal
 
 
 def save(game: Game, changed: tuple[str, ...], bidding: bool) -> None:

@@ -47,7 +47,15 @@ from belote.engine.events import (
 )
 from belote.engine.evidence import Evidence
 from belote.engine.history import BID_FIELDS as _BID_FIELDS
-from belote.engine.history import HandRecord, Undo, save, save_play, undo, whole_bid_snapshot
+from belote.engine.history import (
+    HandRecord,
+    Undo,
+    hand_number,
+    save,
+    save_play,
+    undo,
+    whole_bid_snapshot,
+)
 from belote.engine.obligations import (
     Refusal,
     RefusalReason,
@@ -371,7 +379,8 @@ class Game:
         self.bids = self._bidding.start(self.dealer, n)
         self.phase = Phase.BIDDING
         turned = self.turned if self.turned >= 0 else None
-        events.append(HandStarted(self.deal_no + 1, self.dealer, turned))
+        hand, redeal = self.hand_number()
+        events.append(HandStarted(hand, self.dealer, turned, redeal))
         events.extend(CardsDealt(seat, self.hands[seat]) for seat in order)
         return events
 
@@ -562,7 +571,7 @@ class Game:
             self._whole_bid_snapshot()
         if result is True:
             next_dealer = (self.dealer + 1) % self.players
-            events.append(AllPassed(self.deal_no + 1, next_dealer))
+            events.append(AllPassed(self.hand_number()[0], next_dealer))
             self.hands = [0] * self.players  # the cards go back to the deck
             self.widow = 0
             self.dealer = next_dealer
@@ -645,7 +654,7 @@ class Game:
         self.pot_state = result.pot
         events: list[Event] = [
             HandScored(
-                self.deal_no + 1,
+                self.hands_scored + 1,
                 contract.taker,
                 result.outcome,
                 result.capot_team,
@@ -657,6 +666,7 @@ class Game:
                 result.pot_won,
                 tuple(self.totals),
                 facts.declarations,
+                self.deal_no + 1,
             )
         ]
         self.deal_no += 1
@@ -874,6 +884,12 @@ class Game:
         self._undo = None
         if "_hand_records" not in state:  # pickled before the hand records
             self._hand_records = self._replayed(len(self._log))._hand_records
+
+    def hand_number(self) -> tuple[int, int]:
+        """The deal in progress (or the last one dealt): its hand number, counted over the
+        hands scored (an all-pass redeal deals the same hand again), and its redeal number
+        (0: the hand's first deal) (:func:`belote.engine.history.hand_number`)."""
+        return hand_number(self._hand_records)
 
     @property
     def log(self) -> list[tuple[int, object]]:

@@ -25,6 +25,7 @@ from belote.i18n.names import (
     cards_text,
     contract_name,
     declaration_name,
+    hand_label,
     join_list,
     pass_key,
     preset_name,
@@ -113,14 +114,13 @@ def _match_started(e: ev.MatchStarted, c: _Context) -> str:
 
 def _hand_started(e: ev.HandStarted, c: _Context) -> str:
     dealer = seat_name(e.dealer, c.lang, c.names)
+    hand = hand_label(e.hand_no, e.redeal, c.lang)
     if e.turned is None:
-        return c.say(
-            "event.hand_started.no_turned", e.dealer, hand_no=e.hand_no, dealer=dealer
-        )
+        return c.say("event.hand_started.no_turned", e.dealer, hand_no=hand, dealer=dealer)
     return c.say(
         "event.hand_started",
         e.dealer,
-        hand_no=e.hand_no,
+        hand_no=hand,
         dealer=dealer,
         **c.card(e.turned),
     )

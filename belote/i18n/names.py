@@ -84,6 +84,15 @@ def preset_name(preset: str, lang: str) -> str:
     return translate(lang, key) if has_message(lang, key) else preset
 
 
+def hand_label(hand_no: int, redeal: int, lang: str) -> str:
+    """A hand's number as every "hand N" says it (speech, replay): the number alone, or with
+    its redeal ("3, redeal 1") when everyone passed on its earlier deals
+    (:meth:`belote.engine.state.Game.hand_number`)."""
+    if not redeal:
+        return str(hand_no)
+    return translate(lang, "event.hand_no.redeal", hand_no=hand_no, redeal=redeal)
+
+
 def join_list(items: Iterable[str], lang: str) -> str:
     return translate(lang, "list.separator").join(items)
 

@@ -4,8 +4,11 @@ The seed's room (seed 002, "Resumen de los atajos de teclado") gives Enter, C, A
 Space; we add the hand's arrows, L (the last trick), H (the hand), F1 (this list), the
 information keys (T turned card and bids, O contract, P points, W last trick's winner, Y your
 team, U hand by suit), N (next playable card), B (what you may bid), D (declare), G (the bid
-box), the history of announcements (comma back, period forward, R repeat) and V (the pace
-of the moves heard, and the announcements' length: the table settings' fields).  The web
+box), the history of announcements (comma back, period forward, R repeat; less-than and
+greater-than change its category: all, cards played, bids, tricks, scores, chat; on a US
+keyboard they are Shift+comma and Shift+period, on the Italian, Spanish and French ones the
+key beside the left Shift) and V (the pace of the moves heard, and the announcements'
+length: the table settings' fields).  The web
 client receives this table as JSON and dispatches on it, and the help dialog is rendered from
 it, so the two can never disagree.
 """
@@ -46,6 +49,8 @@ BINDINGS: tuple[Binding, ...] = (
     Binding(("g", "G"), "bid_box"),
     Binding((",",), "history_back"),
     Binding((".",), "history_forward"),
+    Binding(("<",), "history_category_back"),
+    Binding((">",), "history_category_forward"),
     Binding(("r", "R"), "repeat"),
     Binding(("v", "V"), "pace"),
     Binding(("F1",), "help"),
@@ -58,7 +63,7 @@ BINDINGS: tuple[Binding, ...] = (
 def key_label(key: str, lang: str) -> str:
     names = {" ": "space", "Enter": "enter", "F1": "f1", "ArrowRight": "right",
              "ArrowLeft": "left", "ArrowDown": "down", "ArrowUp": "up", "Home": "home",
-             "End": "end", ",": "comma", ".": "period"}
+             "End": "end", ",": "comma", ".": "period", "<": "less", ">": "greater"}
     if key in names:
         return translate(lang, f"web.key.{names[key]}")
     return key.upper()

@@ -131,10 +131,13 @@ SeatCommand = Sit | Stand | AddBot | RemoveBot | Start
 # ---------------------------------------------------------------- outbound
 @dataclass(frozen=True, slots=True)
 class Sync:
-    """The whole view, and the recent sentences to review (on joining, or ``hello``)."""
+    """The whole view, and the sentences to review (on joining, or ``hello``): those after
+    version ``since`` (what a ``hello`` said it had), or with ``since`` 0 all the table
+    keeps, the match's whole history (the client's history starts again from them)."""
 
     events: list[dict[str, Any]]
     view: dict[str, Any]
+    since: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from belote.engine.events import CardsDealt
 from belote.engine.state import Phase
 from belote.errors import InvalidNotationError
 from belote.i18n import describe_event, translate
-from belote.i18n.names import cards_text, seat_name
+from belote.i18n.names import cards_text, hand_label, seat_name
 from belote.notation import parse_action
 from belote.records import record_rules, replay_steps
 
@@ -38,8 +38,9 @@ def replay_hands(record: dict[str, Any], lang: str) -> list[dict[str, Any]]:
     hands: list[dict[str, Any]] = []
     for game, step in replay_steps(record):
         if step.action_index is None:
-            hands.append({"number": step.deal_index, "lines": [],
-                          "cards": [0] * game.rules.players})
+            # Numbered as the table said it: by hands scored, a redeal marked as such.
+            hands.append({"id": step.deal_index, "number": hand_label(*game.hand_number(), lang),
+                          "lines": [], "cards": [0] * game.rules.players})
         current = hands[-1]
         for event in step.events:
             if isinstance(event, CardsDealt):
@@ -84,11 +85,14 @@ def replay_frames(record: dict[str, Any], lang: str) -> list[dict[str, Any]]:
     frames: list[dict[str, Any]] = []
     phase = Phase.DEAL
     calls = 0
+    number, hand = 1, "1"
     for game, step in replay_steps(record):
         deal = record["deals"][step.deal_index - 1]
         kind = _kind(deal, step.action_index, phase)
-        hand = step.deal_index
         if kind == "deal":
+            # Numbered as the table said it: by hands scored, a redeal marked as such.
+            number, redeal = game.hand_number()
+            hand = hand_label(number, redeal, lang)
             calls = 0
             position = translate(lang, "replays.pos.deal", hand=hand)
         elif kind == "bid":
@@ -109,7 +113,8 @@ def replay_frames(record: dict[str, Any], lang: str) -> list[dict[str, Any]]:
         text = " ".join(said)
         frames.append({
             "kind": kind,
-            "hand": hand,
+            "hand": number,
+            "deal": step.deal_index,  # the keys' groups: a redeal is a deal of its own
             "trick": trick if kind in ("card", "other") else 0,
             "position": position,
             "text": translate(lang, "replays.step", position=position, said=text) if text

@@ -61,7 +61,9 @@ from belote.text import printable
 
 log = logging.getLogger(__name__)
 
-RECENT = 40  # items a (re)joining client gets to review
+# Items a table keeps for a (re)joining client: its history of the match, whole (a match
+# says some hundreds of sentences, chat aside; a frame of 2,000 is about 150 kB).
+RECENT = 2000
 RETRY_FIRST = 0.2  # seconds before the first retry after a failed save; doubles each time
 RETRY_MAX = 5.0
 MOVES_KEPT = 32  # move ids remembered per seat: a move sent again is played at most once
@@ -507,10 +509,10 @@ class Table:
         return Viewer(self.seat_of(conn), conn.lang, conn.verbosity, conn.suits,
                       conn.trump_first)
 
-    def _frame(self, conn: Connection, kind: str, items: list[Item]) -> str:
+    def _frame(self, conn: Connection, kind: str, items: list[Item], since: int = 0) -> str:
         """A frame for ``conn`` alone (a sync: what it missed, what was played for it)."""
         self._count_frames(1, 1)
-        return view_frame(self, kind, items, self._viewer(conn))
+        return view_frame(self, kind, items, self._viewer(conn), since)
 
     def _sync(self, conn: Connection, since: int = 0, away: list[int] | None = None) -> None:
         """The whole view, with the recent sentences the client has not heard (all of them
@@ -526,9 +528,10 @@ class Table:
             return
         else:
             items = [item for _, item in recent]
+            since = 0  # all the table keeps: the client's history starts again from it
         if away:
             items.append(AwaySummary(tuple(away)))
-        conn.send(self._frame(conn, "sync", items))
+        conn.send(self._frame(conn, "sync", items, since))
 
     def _shared_sync(self, conn: Connection) -> str:
         """``conn``'s whole-view sync, built once per kind of viewer until the table next

@@ -176,7 +176,6 @@ def table_view(table: TableState, viewer: Viewer,
         "started": table.game is not None,
         "finished": table.finished,
         "version": table.version,
-        # Numbered by hands played (a redeal after four passes scores no hand).
         "name": table.name,
         "private": table.private,
         "code": table.code,  # the invitation: whoever sees the page may pass it on
@@ -186,8 +185,9 @@ def table_view(table: TableState, viewer: Viewer,
         # Who scores: the two teams, or each player when there are no partnerships.
         "sides": ([team_name(side, lang) for side in range(2)] if table.rules.partners
                   else names),
-        "history": [{"hand": n + 1, "points": list(points), "totals": list(totals)}
-                    for n, (_, points, totals) in enumerate(table.score_history)],
+        # The engine's hand numbers, as speech and the replay say them.
+        "history": [{"hand": hand, "points": list(points), "totals": list(totals)}
+                    for hand, points, totals in table.score_history],
     }
     game = table.game
     if game is None:
@@ -285,11 +285,15 @@ def texts(table: TableState, items: Sequence[Item], viewer: Viewer,
     return said
 
 
-def view_frame(table: TableState, kind: str, items: Sequence[Item], viewer: Viewer) -> str:
-    """A ``sync`` or ``update`` frame: the sentences of ``items`` and the whole view."""
+def view_frame(table: TableState, kind: str, items: Sequence[Item], viewer: Viewer,
+               since: int = 0) -> str:
+    """A ``sync`` or ``update`` frame: the sentences of ``items`` and the whole view (a
+    sync's ``since``: the version its sentences follow, 0 when they are all the table
+    keeps)."""
     names = seat_names(table.seats, viewer.lang)  # once for the view and the sentences
-    message: P.Outbound = (P.Sync if kind == "sync" else P.Update)(
-        texts(table, items, viewer, names), table_view(table, viewer, names))
+    said = texts(table, items, viewer, names)
+    view = table_view(table, viewer, names)
+    message: P.Outbound = P.Sync(said, view, since) if kind == "sync" else P.Update(said, view)
     return P.encode_message(message, table.version)
 
 

@@ -215,8 +215,8 @@ def test_information_and_history_keys_answer(
     sala.wait_until(page, lambda: sala.spoken(page, "assertive")[-1] == "Second thing.",
                     message="R repeats the last announcement")
     page.keyboard.press(",")
-    sala.wait_until(page, lambda: sala.spoken(page, "assertive")[-1] == "First thing.",
-                    message="comma steps back")
+    sala.wait_until(page, lambda: sala.spoken(page, "assertive")[-1]
+                    == "First announcement: First thing.", message="comma steps back")
     page.keyboard.press(".")
     sala.wait_until(page, lambda: "Second thing." in sala.spoken(page, "assertive")[-1],
                     message="period steps forward")

@@ -61,8 +61,8 @@
     const start = groupStart(at, key);
     go(start < at ? start : (start === 0 ? -1 : groupStart(start - 1, key)));
   }
-  const trickKey = (f) => `${f.hand}:${f.kind === "card" || f.kind === "other" ? f.trick : 0}`;
-  const handKey = (f) => `${f.hand}`;
+  const trickKey = (f) => `${f.deal}:${f.kind === "card" || f.kind === "other" ? f.trick : 0}`;
+  const handKey = (f) => `${f.deal}`; // a deal: an all-pass redeal is one of its own
 
   async function analyse() {
     const frame = frames[at];

@@ -24,8 +24,9 @@
   let playInFlight = false; // a card was sent and its frame has not come back yet
   let beloteQueued = false; // Space pressed while that card was on its way
   let firstRender = true;
-  const history = []; // every announcement, for the comma / period / R keys
-  let historyAt = -1;
+  // The match's history, for the comma / period / R keys: every sentence of the table's
+  // log (a sync brings it whole, each update adds its own), each with its category.
+  const history = []; // { category, text }
 
   // ------------------------------------------------------------------ speech
   const pending = {}; // region id -> sentences waiting to be said
@@ -41,10 +42,7 @@
       pending[regionId] = null;
     }, 30);
   }
-  const polite = (text) => {
-    if (text) { history.push(text); if (history.length > 500) history.shift(); historyAt = history.length; }
-    speak("polite", text);
-  };
+  const polite = (text) => speak("polite", text);
   const assertive = (text) => speak("assertive", text);
 
   function addLog(listId, text) {
@@ -314,9 +312,11 @@
       // may be ahead of it).
       version = frame.v;
       const fresh = frame.t === "sync";
-      if (fresh) { $("log").textContent = ""; $("table-chat").textContent = ""; }
+      // A sync brings the whole history (since 0), or only what a reconnect missed.
+      if (fresh && !data.since) { $("log").textContent = ""; $("table-chat").textContent = ""; clearHistory(); }
       const spoken = [];
       for (const item of data.events) {
+        remember(item);
         if (item.kind === "chat") addLog("table-chat", item.text);
         else addLog("log", item.text);
         if (!fresh && !quiet && said(item.kind)) spoken.push(item.text);
@@ -912,11 +912,9 @@
     },
     history_back() { stepHistory(-1); },
     history_forward() { stepHistory(1); },
-    repeat() {
-      if (!history.length) { assertive(S.ux_history_empty); return; }
-      historyAt = history.length - 1;
-      assertive(history[historyAt]);
-    },
+    history_category_back() { changeCategory(-1); },
+    history_category_forward() { changeCategory(1); },
+    repeat() { repeatLatest(); },
     help() { openHelp(); },
     pace() {
       // The pace and the verbosity are the page's preferences form (saved in place, see
@@ -959,13 +957,63 @@
     assertive((card && card.belote_why) || (view && view.belote_why) || S.no_belote);
   }
 
+  // ------------------------------------------------------------------ history
+  // Comma and period step through one category of the history (the channels of the best
+  // rooms: all, the cards played, the bids, the tricks, the scores, the chat); < and >
+  // change the category, saying its name and how many messages it holds; R says its latest
+  // message.  The place in a category is kept while new messages come (they go after it),
+  // and starts again after the latest when the category changes or a sync brings the
+  // history anew.  Every message is kept, whether its category is spoken or not.
+  const HISTORY_CATEGORIES = ["all", "plays", "bids", "tricks", "scores", "chat"];
+  const HISTORY_KEPT = 5000; // more than the table keeps for a sync (a whole match)
+  let historyCategory = 0;
+  let historyAt = null; // index in the category's messages; null: after the latest
+
+  function remember(item) {
+    history.push({ category: CATEGORY[item.kind] || "", text: item.text });
+    if (history.length > HISTORY_KEPT) { history.shift(); historyAt = null; }
+  }
+
+  function clearHistory() {
+    history.length = 0;
+    historyAt = null;
+  }
+
+  function historyMessages() {
+    const category = HISTORY_CATEGORIES[historyCategory];
+    return category === "all" ? history : history.filter((m) => m.category === category);
+  }
+
+  function sayCategory() {
+    const count = historyMessages().length;
+    // (no count is said for none; one is singular in every language of the room, 0 aside)
+    const key = count === 0 ? "history_empty_category" : count === 1 ? "history_category.one" : "history_category";
+    assertive(fmt(S[key], { category: S["history_cat_" + HISTORY_CATEGORIES[historyCategory]], count }));
+  }
+
+  function changeCategory(step) {
+    const n = HISTORY_CATEGORIES.length;
+    historyCategory = (historyCategory + step + n) % n;
+    historyAt = null;
+    sayCategory();
+  }
+
   function stepHistory(step) {
-    if (!history.length) { assertive(S.ux_history_empty); return; }
-    historyAt = Math.max(0, Math.min(history.length - 1, historyAt + step));
-    const text = history[historyAt];
+    const messages = historyMessages();
+    if (!messages.length) { if (history.length) sayCategory(); else assertive(S.ux_history_empty); return; }
+    const from = historyAt === null ? messages.length : historyAt;
+    historyAt = Math.max(0, Math.min(messages.length - 1, from + step));
+    const text = messages[historyAt].text;
     if (historyAt === 0) assertive(fmt(S.ux_history_first, { text }));
-    else if (historyAt === history.length - 1) assertive(fmt(S.ux_history_last, { text }));
+    else if (historyAt === messages.length - 1) assertive(fmt(S.ux_history_last, { text }));
     else assertive(text);
+  }
+
+  function repeatLatest() {
+    const messages = historyMessages();
+    if (!messages.length) { if (history.length) sayCategory(); else assertive(S.ux_history_empty); return; }
+    historyAt = messages.length - 1;
+    assertive(messages[historyAt].text);
   }
 
   function openHelp() {
