@@ -2,7 +2,9 @@
 
 A guest signs in, creates a table, sits, fills the other seats with bots, starts and plays
 the match to its end with keys only (Tab, Enter, the arrows, N), as a screen-reader user
-would, hearing what the live regions say.  The test checks the match ends and every card was
+would, hearing what the live regions say; on the way, in the page's language, a typed bid
+that is no bid is refused in words, one card is typed in the command box by its name, and
+the history is stepped by category.  The test checks the match ends and every card was
 played from the keyboard, and reports three figures of the experience (printed, never
 asserted on time): the keys pressed per card the player played, the words the page said per
 minute of the match, the time from the player's card to their next turn (the others' cards
@@ -116,6 +118,9 @@ def test_a_whole_match_by_keyboard_in_each_language(
     expect(page.locator("#start-button")).to_be_focused()
     keys.press("Enter")
 
+    extra = Keys(page)  # the keys of the typed bid, the typed card and the history
+    refused: list[str] = []
+    typed: list[str] = []
     card_keys = cards = 0
     waits: list[float] = []  # your turn -> your card on the table (the script answers at once)
     to_turn: list[float] = []  # your card -> your next turn (the others' cards heard at the pace)
@@ -130,6 +135,20 @@ def test_a_whole_match_by_keyboard_in_each_language(
         if last_card is not None and not sala.bidding(page):
             to_turn.append(turn_seen - last_card)
         before = keys.count
+        if not refused:
+            # A text typed in the command box that names no bid (or, in the play, no card):
+            # refused in words, in the page's language, nothing sent; Escape back to the hand.
+            told = len(sala.spoken(page, "assertive"))
+            extra.press("g")
+            expect(page.locator("#bid-text")).to_be_focused()
+            extra.type("zzz")
+            extra.press("Enter")
+            refusal = sala.wait_until(page, lambda n=told: sala.spoken(page, "assertive")[n:],
+                                      message="the refusal")[-1]
+            assert refusal and "zzz" not in refusal, refusal
+            extra.press("Escape")
+            expect(page.locator("#hand")).to_be_focused()
+            refused.append(refusal)
         if sala.bidding(page):
             # Take if offered (the second choice after "pass"), else the first choice.
             keys.tab_to(lambda el: el["id"] == "hand", shift=True)
@@ -144,6 +163,18 @@ def test_a_whole_match_by_keyboard_in_each_language(
                 " || document.getElementById('choices').hidden", arg=step)
             continue
         keys.tab_to(lambda el: el["id"] == "hand", shift=True)
+        if cards == 1:
+            # One card typed in the command box, by its name in the page's language.
+            playable = next(o for o in sala.hand_options(page) if not o["disabled"])
+            extra.press("g")
+            expect(page.locator("#bid-text")).to_be_focused()
+            extra.type(re.sub(r" \(.*\)$", "", playable["text"]))
+            extra.press("Enter")
+            expect(page.locator(f"#{playable['id']}")).to_have_count(0, timeout=sala.TIMEOUT)
+            typed.append(playable["text"])
+            last_card = time.monotonic()
+            cards += 1
+            continue
         keys.press("n")  # the next playable card (the selected one if it is playable)
         chosen = next(o for o in sala.hand_options(page) if o["selected"])
         assert not chosen["disabled"], chosen
@@ -156,12 +187,22 @@ def test_a_whole_match_by_keyboard_in_each_language(
     else:
         raise AssertionError("the match never ended")
 
-    assert cards >= 8, cards
+    assert cards >= 8 and refused and typed, (cards, refused, typed)
+    # The history by category: > says the next category and its count, comma steps in it.
+    keys.tab_to(lambda el: el["id"] in ("hand", "replay-link", "rematch-button"), shift=True)
+    told = len(sala.spoken(page, "assertive"))
+    extra.press(">")
+    category = sala.wait_until(page, lambda: sala.spoken(page, "assertive")[told:],
+                               message="the category")[-1]
+    assert re.search(r"\d", category), category  # its name and how many messages
+    extra.press(",")
+    sala.wait_until(page, lambda: len(sala.spoken(page, "assertive")) > told + 1,
+                    message="a message of the category")
     timed: list[list[Any]] = page.evaluate("() => window.__timed")
     said = sum(words(text) for _, text in timed)
     minutes = (timed[-1][0] - timed[0][0]) / 60_000 if len(timed) > 1 else 0.0
     report = (f"keyboard match [{lang}, pace {pace} s]: {cards} cards, "
-              f"{card_keys / cards:.1f} keys per card, "
+              f"{card_keys / (cards - len(typed)):.1f} keys per card (one more typed), "
               f"{said / minutes if minutes else 0:.0f} words a minute over {minutes:.1f} min, "
               f"your card to your next turn median {statistics.median(to_turn):.1f} s "
               f"(max {max(to_turn):.1f} s), your turn to your card on the table median "
