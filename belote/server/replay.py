@@ -23,11 +23,11 @@ from markupsafe import escape
 from belote.cards import cards_in
 from belote.engine import actions as A
 from belote.engine.events import CardsDealt
-from belote.engine.state import Phase
+from belote.engine.state import Game, Phase
 from belote.errors import InvalidNotationError
 from belote.i18n import describe_event, translate
 from belote.i18n.names import cards_text, hand_label, seat_name
-from belote.notation import parse_action
+from belote.notation import parse_action, to_card
 from belote.records import record_rules, replay_steps
 
 
@@ -77,7 +77,8 @@ def _action(text: str) -> int:
 def replay_frames(record: dict[str, Any], lang: str) -> list[dict[str, Any]]:
     """Every step of a FINISHED match as the stepping replay shows it: where it is (hand,
     trick, card), what happened (as a spectator heard it) and the table after it, the four
-    hands included (the match is over: nothing is hidden any more).  The caller checks that
+    hands included (the match is over: nothing is hidden any more), with the codes of the
+    cards those lines name for the board's drawing (:func:`_faces`).  The caller checks that
     the match is finished; this function does not know."""
     players = record.get("players") or []
     names = ([str(p) for p in players] if len(players) == record_rules(record).players
@@ -121,15 +122,31 @@ def replay_frames(record: dict[str, Any], lang: str) -> list[dict[str, Any]]:
             else position,
             "hands": [{"who": seat_name(s, lang, names),
                        "cards": cards_text(cards_in(game.hands[s]), lang) if game.hands[s]
-                       else translate(lang, "replays.no_cards")}
+                       else translate(lang, "replays.no_cards"),
+                       "codes": [to_card(c) for c in cards_in(game.hands[s])]}
                       for s in range(game.rules.players)],
             "table": translate(lang, "replays.table.cards", cards=cards_text(game.trick, lang))
             if game.trick else translate(lang, "replays.table.empty"),
+            **_faces(game),
             "points": translate(lang, "replays.points", p0=game.card_points[0],
                                 p1=game.card_points[1], t0=game.totals[0], t1=game.totals[1]),
         })
         phase = game.phase
     return frames
+
+
+def _faces(game: Game) -> dict[str, Any]:
+    """The card codes the replay board draws (aria-hidden) beside the sentences: the trick by
+    seat, in the order of the "table" line, and the turned card while the auction can still
+    see it (the deal step said it aloud).  Nothing the sentences do not say: the monte of a
+    three-player deal stays out, as it does from the text."""
+    players = game.rules.players
+    return {
+        "played": [{"seat": (game.leader + n) % players, "code": to_card(card)}
+                   for n, card in enumerate(game.trick)],
+        "turned": to_card(game.turned)
+        if game.phase == Phase.BIDDING and game.turned >= 0 else None,
+    }
 
 
 _ENV = Environment(loader=FileSystemLoader(Path(__file__).resolve().parent / "templates"),

@@ -33,9 +33,40 @@
       item.textContent = `${hand.who}: ${hand.cards}`;
       list.appendChild(item);
     }
+    drawFelt(frame);
     $("analysis-text").textContent = "";
     $("analysis-values").textContent = "";
     $("analysis-button").disabled = frame.kind !== "card";
+  }
+
+  // The same step for the eyes (aria-hidden: the lines above say all of it), seen from
+  // South as a spectator sees the table (cards.js): each hand as faces at its seat, the
+  // cards of the "table" line at the seats that played them, the turned card in the centre.
+  function drawFelt(frame) {
+    const felt = $("replay-felt");
+    const { faceElement, ALL_PLACES, place } = window.SalaCards;
+    const count = frame.hands.length;
+    for (const where of ALL_PLACES) {
+      felt.querySelector(".rhand-" + where).textContent = "";
+      felt.querySelector(".played-" + where).textContent = "";
+    }
+    frame.hands.forEach((hand, seat) => {
+      const where = place(seat, count, null);
+      const box = felt.querySelector(".rhand-" + where);
+      const who = document.createElement("span");
+      who.className = "who";
+      who.textContent = hand.who;
+      const faces = document.createElement("span");
+      faces.className = "faces";
+      for (const code of hand.codes) faces.appendChild(faceElement(code));
+      box.append(who, faces);
+    });
+    for (const card of frame.played) {
+      felt.querySelector(".played-" + place(card.seat, count, null)).appendChild(faceElement(card.code));
+    }
+    const note = felt.querySelector(".felt-note");
+    note.textContent = "";
+    if (frame.turned) note.appendChild(faceElement(frame.turned));
   }
 
   function go(index) {

@@ -548,34 +548,10 @@
     if (element.getAttribute(name) !== value) element.setAttribute(name, value);
   }
 
-  const SYMBOLS = ["♥", "♦", "♣", "♠"];
-  function face(code) {
-    return { rank: code.slice(0, -1), symbol: SYMBOLS[SUITS.indexOf(code.slice(-1))] };
-  }
-
-  function faceElement(card) {
-    const box = document.createElement("span");
-    const { rank, symbol } = face(card.code);
-    box.className = "face suit-" + card.suit;
-    const r = document.createElement("span");
-    r.className = "rank";
-    r.textContent = rank;
-    const s = document.createElement("span");
-    s.className = "symbol";
-    s.textContent = symbol;
-    box.append(r, s);
-    return box;
-  }
-
+  // The faces and the places are shared with the replay's board (cards.js).
+  const { face, faceElement, ALL_PLACES } = window.SalaCards;
   // The drawing of the table (aria-hidden: the seat and trick lists say all of it).
-  // From the viewer's seat, in play order, for the number of seats the table has (4, 3, 2).
-  const PLACES = { 4: ["bottom", "left", "top", "right"], 3: ["bottom", "left", "right"], 2: ["bottom", "top"] };
-  const ALL_PLACES = PLACES[4];
-  function place(seat) {
-    const count = view.seats.length;
-    const me = view.seat === null ? (count > 2 ? 2 : 0) : view.seat; // a spectator: South
-    return (PLACES[count] || ALL_PLACES)[(seat - me + count) % count];
-  }
+  const place = (seat) => window.SalaCards.place(seat, view.seats.length, view.seat);
 
   function renderFelt() {
     const felt = $("felt");
@@ -602,11 +578,11 @@
       const played = felt.querySelector(".played-" + place(n));
       played.textContent = "";
       const card = (view.trick || []).find((c) => c.seat === n);
-      if (card) played.appendChild(faceElement(card));
+      if (card) played.appendChild(faceElement(card.code));
     });
     const note = felt.querySelector(".felt-note");
     note.textContent = "";
-    if (view.turned && view.phase === "bidding") note.appendChild(faceElement(view.turned));
+    if (view.turned && view.phase === "bidding") note.appendChild(faceElement(view.turned.code));
     else if (view.contract) note.textContent = view.contract;
   }
 
@@ -819,7 +795,7 @@
     if (sendMove("act", { a: base + cardId(card.code) }, card.name)) playInFlight = isOpen();
   }
 
-  const SUITS = "HDCS";
+  const SUITS = window.SalaCards.SUITS;
   const RANKS = ["7", "8", "9", "10", "J", "Q", "K", "A"];
   function cardId(code) {
     const suit = SUITS.indexOf(code.slice(-1));
