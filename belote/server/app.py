@@ -8,7 +8,8 @@ module per concept), the middleware and the start and the end of the server (the
 
 The session cookie is signed (HttpOnly, SameSite=Lax, Secure unless turned off for
 plain-HTTP tests) and holds the id of a session kept on the server
-(:mod:`belote.server.auth.sessions`), plus the language and verbosity preferences.  Requests
+(:mod:`belote.server.auth.sessions`); the preferences live in a cookie of the device and with
+the account (:mod:`belote.server.settings_sources`).  Requests
 whose Host header is not one the room serves are refused (DNS rebinding).
 """
 
@@ -41,6 +42,7 @@ from belote.server.limits import BodyLimit, CodeGuesses, KeyedLimiter
 from belote.server.room import Room
 from belote.server.routes import all_routes
 from belote.server.routes.pages import http_error, make_templates
+from belote.server.settings_sources import ApplySettings, SettingsSources
 from belote.server.shared import Limits, Shared
 
 HERE = Path(__file__).resolve().parent
@@ -106,6 +108,9 @@ def compose(settings: Settings) -> Shared:
         settings=settings, services=services, heavy=heavy, sessions=sessions,
         passwords=PasswordHasherPool(settings.password_workers),
         devices=KnownDevices(lambda: room.secret, secure=settings.secure_cookies),
+        saved_settings=SettingsSources(services.store, lambda: room.secret,
+                                       secure=settings.secure_cookies,
+                                       default_pace=settings.default_pace),
         limits=_limits(settings, refused), refused=refused,
         templates=make_templates(HERE / "templates"), levels=tuple(LEVELS))
 
@@ -147,6 +152,8 @@ def _middleware(state: Shared) -> list[Middleware]:
                    www_redirect=False),
         Middleware(_Session, room=state.room, secure=settings.secure_cookies),
         Middleware(ServerSessions, sessions=state.sessions),
+        # The preferences in force (the device's, the account's): after the session is known.
+        Middleware(ApplySettings, sources=state.saved_settings),
     ]
 
 

@@ -1,6 +1,9 @@
-"""One player's table settings, kept in the session (a guest's or an account's): the pace of
-the moves they hear, which categories are spoken, the sound cues, the colours, and the order
-of the hand.
+"""One player's settings: the table settings (the pace of the moves they hear, which
+categories are spoken, the sound cues, the colours, the order of the hand) and, with them,
+the language and the length of the announcements (:class:`Preferences`).
+
+Where they are kept (a device's cookie, the account's row) and which apply is
+:mod:`belote.server.settings_sources`; this module is the values alone, without I/O.
 
 The server enforces the limits: a bad value is refused with a message and changes nothing,
 and a stored value that is no longer valid reads as the default (never an error page).
@@ -12,7 +15,10 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Literal
+
+from belote.i18n import LANGUAGES
+from belote.i18n.announce import VERBOSITIES
 
 PACE_MIN = 0.0  # seconds: 0 hears the moves as fast as the table plays them
 PACE_MAX = 3.0
@@ -29,6 +35,12 @@ DECKS = ("two", "four")  # two colours (red, black) or four (hearts red, diamond
 SUIT_ORDERS: dict[str, tuple[int, ...]] = {"hdcs": (0, 1, 2, 3), "hcds": (0, 2, 1, 3),
                                            "shdc": (3, 0, 1, 2)}
 DEFAULT_SUITS = "hdcs"
+# The version of the stored form of :class:`Preferences` (a device's cookie, an account's
+# row): a value of another version reads as nothing stored (the defaults, never an error).
+FORMAT = 1
+# Where the settings in force come from: the device's own (chosen for it alone, or a guest's),
+# the account's, or nobody chose any (the room's defaults).
+Source = Literal["device", "account", "defaults"]
 
 
 class SettingsError(ValueError):
@@ -121,3 +133,51 @@ def from_session(data: Mapping[str, Any] | None,
                          "on" if data.get("trump_first") is True else None)
     except SettingsError:
         return PlayerSettings(pace=default_pace)
+
+
+@dataclass(frozen=True, slots=True)
+class Preferences:
+    """Everything a player chooses on the preferences form."""
+
+    lang: str | None = None  # None: the browser's first language that the room speaks
+    verbosity: str = "normal"  # VERBOSITIES: the length of the announcements
+    table: PlayerSettings = PlayerSettings()
+
+    def to_data(self) -> dict[str, Any]:
+        """The stored form (versioned: :data:`FORMAT`); :func:`preferences_from_data` reads
+        it back.  Only known keys with checked values: its size is bounded."""
+        return {"v": FORMAT, "lang": self.lang, "verbosity": self.verbosity,
+                "table": self.table.to_session()}
+
+
+def defaults(default_pace: float = DEFAULT_PACE) -> Preferences:
+    """The preferences of someone who chose nothing (the pace: the room's ``default_pace``)."""
+    return Preferences(table=PlayerSettings(pace=default_pace))
+
+
+def preferences_from_data(data: object, default_pace: float = DEFAULT_PACE
+                          ) -> Preferences | None:
+    """The stored preferences, or None for anything not of this :data:`FORMAT` (nothing
+    stored, a value of an older release).  Within a current one, a value no longer valid
+    reads as its default, as :func:`from_session` reads the table settings."""
+    if not isinstance(data, Mapping) or data.get("v") != FORMAT:
+        return None
+    lang, verbosity = data.get("lang"), data.get("verbosity")
+    return Preferences(lang if lang in LANGUAGES else None,
+                       verbosity if verbosity in VERBOSITIES else "normal",
+                       from_session(data.get("table"), default_pace))
+
+
+def in_force(device: Preferences | None, device_own: bool, account: Preferences | None,
+             default_pace: float = DEFAULT_PACE) -> tuple[Preferences, Source]:
+    """The preferences that apply, and where they come from.  First the device's own (chosen
+    for this device only), then the signed-in account's, then what this device last used
+    without them (a guest's, a visitor's), then the defaults: signing in never mixes the
+    device's values into the account's or the other way round."""
+    if device is not None and device_own:
+        return device, "device"
+    if account is not None:
+        return account, "account"
+    if device is not None:
+        return device, "device"
+    return defaults(default_pace), "defaults"

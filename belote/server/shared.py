@@ -27,6 +27,7 @@ from belote.server.lobby import LobbyFeed
 from belote.server.persistence import Store
 from belote.server.ratings.room import RatingsRoom
 from belote.server.room import Room
+from belote.server.settings_sources import SettingsSources
 from belote.server.tournament.room import TournamentRoom
 
 # The composition's objects the handlers use, each also on ``app.state`` under its name (the
@@ -57,6 +58,7 @@ class Shared:
     sessions: Sessions
     passwords: PasswordHasherPool
     devices: KnownDevices
+    saved_settings: SettingsSources  # where preferences are kept: the device, the account
     limits: Limits
     refused: Counter[str]  # requests refused by a limit, by reason (each is logged too)
     templates: Jinja2Templates

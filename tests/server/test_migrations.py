@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
@@ -17,10 +18,12 @@ from belote.server.app import create_app
 from belote.server.auth import hash_password
 from belote.server.composition import metadata
 from belote.server.persistence import Store
-from belote.server.persistence.migrate import upgrade
+from belote.server.persistence.migrate import config_for, upgrade
 from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import read_store
 from tests.server.postgres import fresh_database
+
+HEAD = "0006"  # the newest revision (persistence/migrations/versions)
 
 # The schema as the release before migrations made it (``metadata.create_all``).
 OLD = sa.MetaData()
@@ -100,7 +103,7 @@ def test_a_previous_release_database_keeps_its_data_and_is_upgraded(
         }
 
     state = on_connection(db_url, inspect)
-    assert state["version"] == "0005"
+    assert state["version"] == HEAD
     assert {"sessions", "users", "tables", "table_log", "meta"} <= state["tables"]
     # Two old accounts that now fold alike both stay, the later under a distinct key.
     assert [tuple(r) for r in state["keys"]] == [("Ada", "ada"), ("Bob", "bob"),
@@ -136,7 +139,7 @@ def test_a_new_database_is_made_at_the_head_and_reopening_changes_nothing(
 
     for _ in range(2):
         on_connection(db_url, upgrade)
-        assert on_connection(db_url, check) == ("0005", [])
+        assert on_connection(db_url, check) == (HEAD, [])
 
 
 def test_tables_of_another_application_are_not_migrated(tmp_path: Path) -> None:
@@ -182,5 +185,37 @@ def test_a_0003_database_is_upgraded_to_ratings_and_its_finished_matches_counted
                 conn.execute(sa.text("SELECT table_id, rated FROM match_results")).all())
 
     version, diff, matches = on_connection(url, check)
-    assert (version, diff) == ("0005", [])
+    assert (version, diff) == (HEAD, [])
     assert [tuple(m) for m in matches] == [(1, False)]
+
+
+def test_0006_account_settings_go_up_and_down_and_the_accounts_stay(db_url: str) -> None:
+    """Revision 0006 adds the accounts' preferences (one JSON row per account that saved
+    them); its downgrade drops them, and only them: the accounts stay and go up again."""
+    def at_0005(conn: sa.Connection) -> None:
+        upgrade(conn, "0005")
+        conn.execute(sa.text("INSERT INTO users (name, name_key, password_hash) "
+                             "VALUES ('Ada', 'ada', 'h')"))
+
+    def up_and_save(conn: sa.Connection) -> list[Any]:
+        upgrade(conn)
+        conn.execute(sa.text("INSERT INTO account_settings (account, data, updated) "
+                             "VALUES (1, '{\"v\": 1}', CURRENT_TIMESTAMP)"))
+        return list(conn.execute(sa.text("SELECT account, data FROM account_settings")).all())
+
+    def down(conn: sa.Connection) -> tuple[set[str], list[Any]]:
+        command.downgrade(config_for(conn), "0005")
+        return (set(sa.inspect(conn).get_table_names()),
+                list(conn.execute(sa.text("SELECT name FROM users")).all()))
+
+    def check(conn: sa.Connection) -> tuple[str, list[Any], int]:
+        return (conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one(),
+                compare_metadata(MigrationContext.configure(conn), metadata),
+                conn.execute(sa.text("SELECT count(*) FROM account_settings")).scalar_one())
+
+    on_connection(db_url, at_0005)
+    assert [tuple(r) for r in on_connection(db_url, up_and_save)] == [(1, '{"v": 1}')]
+    tables, names = on_connection(db_url, down)
+    assert "account_settings" not in tables and [tuple(n) for n in names] == [("Ada",)]
+    on_connection(db_url, upgrade)
+    assert on_connection(db_url, check) == (HEAD, [], 0)

@@ -1,5 +1,6 @@
-"""Per-player table settings (pace, spoken categories, sound cues): kept in the session,
-limits enforced by the server, bad input refused with a message and nothing changed."""
+"""Per-player table settings (pace, spoken categories, sound cues): kept for the device (a
+guest's, a visitor's; tests/server/test_settings_places.py: the account's), limits enforced
+by the server, bad input refused with a message and nothing changed."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def _page_settings(client: TestClient) -> dict[str, object]:
     return data
 
 
-def test_settings_are_kept_in_the_session_and_given_to_the_page(client: TestClient) -> None:
+def test_settings_are_kept_on_the_device_and_given_to_the_page(client: TestClient) -> None:
     assert _page_settings(client)["speak"] == list(PlayerSettings().speak)
     client.post("/preferences", data=GOOD)
     assert _page_settings(client) == {"pace": 1.5, "speak": ["bids", "scores"],
@@ -77,8 +78,10 @@ def test_the_v_keys_pace_change_loses_queued_announcements_the_table_page_saves_
                                           "sounds": True, "volume": 30, "theme": "dark",
                                           "deck": "four", "suits": "hcds",
                                           "trump_first": True},
-                             "lang": "en", "verbosity": "brief", "saved": "Saved."}
-    assert _page_settings(client)["pace"] == 1.5  # kept in the session
+                             "lang": "en", "verbosity": "brief", "saved": "Saved.",
+                             "source": "device", "device_own": False,
+                             "source_text": "Settings of this device."}
+    assert _page_settings(client)["pace"] == 1.5  # kept on the device
     refused = client.post("/preferences", data={**GOOD, "pace": "9"}, headers=json_only,
                           follow_redirects=False)
     assert refused.status_code == 400

@@ -59,6 +59,17 @@ sessions = Table(
     Index("sessions_by_account", "account"),
 )
 
+# An account's preferences (language, announcements, table settings): one JSON row per
+# account that saved them (belote/server/settings.py ``Preferences.to_data``), so that signing
+# in on any device brings them back.  Migration 0006.
+account_settings = Table(
+    "account_settings",
+    metadata,
+    Column("account", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("data", Text, nullable=False),  # JSON, versioned ("v")
+    Column("updated", DateTime(timezone=True), nullable=False),
+)
+
 tables = Table(
     "tables",
     metadata,

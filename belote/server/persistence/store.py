@@ -16,7 +16,14 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from belote.server.name_keys import name_key
 from belote.server.persistence.migrate import upgrade
-from belote.server.persistence.schema import meta, sessions, table_log, tables, users
+from belote.server.persistence.schema import (
+    account_settings,
+    meta,
+    sessions,
+    table_log,
+    tables,
+    users,
+)
 
 _DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg",
             "postgres": "postgresql+asyncpg"}
@@ -189,6 +196,30 @@ class Store:
             await conn.execute(
                 update(users).where(users.c.id == user_id).values(password_hash=password_hash)
             )
+
+    async def account_settings(self, account: int) -> dict[str, Any] | None:
+        """The preferences ``account`` saved (their stored form), or None: none saved, or
+        a row that is not JSON (logged; the account then reads as having none)."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(account_settings.c.data).where(
+                account_settings.c.account == account))).first()
+        if row is None:
+            return None
+        try:
+            data = json.loads(row[0])
+        except ValueError:
+            log.warning("the stored settings of account %d are not JSON: ignored", account)
+            return None
+        return data if isinstance(data, dict) else None
+
+    async def set_account_settings(self, account: int, data: dict[str, Any]) -> None:
+        """Keep ``data`` as the preferences of ``account`` (replacing what it had)."""
+        async with self._account_writes, self.engine.begin() as conn:
+            # Delete then insert in one transaction: the same on SQLite and PostgreSQL.
+            await conn.execute(delete(account_settings).where(
+                account_settings.c.account == account))
+            await conn.execute(insert(account_settings).values(
+                account=account, data=json.dumps(data), updated=_now()))
 
     # ------------------------------------------------------------------ sessions
     async def add_session(self, row: SessionRow) -> None:

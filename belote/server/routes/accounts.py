@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -22,25 +21,25 @@ from belote.server.routes.common import (
     when,
 )
 from belote.server.routes.pages import refused, render
+from belote.server.settings_sources import settings_of
 from belote.server.shared import shared
 
 log = logging.getLogger(__name__)
 PASSWORD_READ = 1024  # characters of a typed password looked at (a longer one is cut)
-KEPT_ON_SIGN_IN = ("lang", "verbosity", "settings")  # preferences a new session keeps
 
 
 async def start_session(request: Request, name: str, key: str, account: int | None) -> None:
     """A new server session for this browser, ending its previous one (a new id at every
-    sign-in); language and verbosity stay.  A guest's name taken meanwhile by another
-    live guest: ``AuthError("name_in_use")``."""
+    sign-in).  The preferences are not in the session (the device's cookie, the account's
+    row: :mod:`belote.server.settings_sources`): signing in changes which apply, never
+    what either holds.  A guest's name taken meanwhile by another live guest:
+    ``AuthError("name_in_use")``."""
     current = session(request)
     row = await shared(request).sessions.start(
         name, key, account, user_agent=request.headers.get("user-agent", ""),
         address=address(request), replacing=current.id if current else None)
-    kept: dict[str, Any] = {k: request.session[k] for k in KEPT_ON_SIGN_IN
-                            if k in request.session}
     request.session.clear()
-    request.session.update(kept, sid=row.id)
+    request.session["sid"] = row.id
     request.scope[SCOPE_KEY] = row
 
 
@@ -168,8 +167,13 @@ async def logout(request: Request) -> Response:
     current = session(request)
     if current is not None:
         await shared(request).sessions.end(current.id)
-    request.session.pop("sid", None)  # language, verbosity and settings stay
-    return back(request, "/")
+    request.session.pop("sid", None)
+    # The account's settings in force stay on this device once signed out (its own, or a
+    # guest's, stay as they are), as the preferences always did.
+    found, response = settings_of(request), back(request, "/")
+    if found.source == "account":
+        shared(request).saved_settings.keep_on_device(response, found.prefs, False)
+    return response
 
 
 async def account_page(request: Request) -> Response:

@@ -2,7 +2,8 @@
 form of a POST from this site (with its limits); and the answers shared by every page.
 
 The session cookie is signed and holds the id of a session kept on the server
-(:mod:`belote.server.auth.sessions`), plus the language and verbosity preferences.
+(:mod:`belote.server.auth.sessions`); the language is one of the preferences in force
+(:mod:`belote.server.settings_sources`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from belote.i18n import LANGUAGES
 from belote.server.auth.sessions import SCOPE_KEY, public_id
 from belote.server.limits import Refusal, count_fields
 from belote.server.persistence import SessionRow
+from belote.server.settings_sources import settings_of
 from belote.server.shared import shared
 
 log = logging.getLogger(__name__)
@@ -43,8 +45,9 @@ register_url_convertor("id", IdConvertor())  # before any route names ``{...:id}
 
 
 def language(conn: HTTPConnection) -> str:
-    """The language chosen (in the session), else the browser's first one we speak."""
-    lang = conn.session.get("lang")
+    """The language chosen (the preferences in force), else the browser's first one we
+    speak."""
+    lang = settings_of(conn).prefs.lang
     if lang in LANGUAGES:
         return str(lang)
     header = conn.headers.get("accept-language", "")

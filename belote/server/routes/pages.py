@@ -27,8 +27,8 @@ from belote.server.settings import (
     PACE_MAX,
     SUIT_ORDERS,
     THEMES,
-    from_session,
 )
+from belote.server.settings_sources import settings_of
 from belote.server.shared import shared
 
 # What an HTTP error says, by status (a limit's refusal names its own message).
@@ -40,8 +40,10 @@ JSON_PATHS = ("/analysis", ".json")  # answers read by scripts or saved as files
 def page_context(request: Request) -> dict[str, Any]:
     """What every page gets: its reader's language and words (``count_text``: a message
     that counts, in the count's plural form), who is signed in, their preferences, the
-    message the previous form left (shown once), and the choices the settings form offers."""
+    message the previous form left (shown once), the choices the settings form offers, and
+    where the settings in force come from (the device, the account, the defaults)."""
     lang = language(request)
+    prefs = settings_of(request)
 
     def t(key: str, **kw: Any) -> str:
         return translate(lang, key, **kw)
@@ -51,10 +53,10 @@ def page_context(request: Request) -> dict[str, Any]:
         "t": t, "level_label": lambda level: level_label(lang, level), "lang": lang,
         "count_text": lambda key, count, **kw: count_text(lang, key, count, **kw),
         "languages": LANGUAGES, "me": who[1] if who else None, "account": account(request),
-        "verbosity": request.session.get("verbosity", "normal"), "verbosities": VERBOSITIES,
+        "verbosity": prefs.prefs.verbosity, "verbosities": VERBOSITIES,
         "path": request.url.path, "flash": _flash(request, lang),
-        "settings": from_session(request.session.get("settings"),
-                                 shared(request).settings.default_pace),
+        "settings": prefs.prefs.table, "settings_source": prefs.source,
+        "settings_place": prefs.place, "device_own": prefs.device_own,
         "categories": CATEGORIES, "pace_max": PACE_MAX, "themes": THEMES, "decks": DECKS,
         "suit_orders": tuple(SUIT_ORDERS),
     }

@@ -25,7 +25,7 @@ from belote.server.lobby import page_number
 from belote.server.room import Room
 from belote.server.routes.access import may_enter
 from belote.server.routes.common import address, identity, language, same_origin, session
-from belote.server.settings import from_session
+from belote.server.settings_sources import settings_of
 from belote.server.shared import shared
 from belote.server.view import error_frame
 
@@ -54,10 +54,9 @@ async def _accept(websocket: WebSocket) -> Connection | None:
     # a path that stalls before its first ping is noticed too; and it answers the
     # server's beats, so a hidden tab whose timers the browser slowed keeps its seat.
     beats = websocket.query_params.get("heartbeat") == "1"
-    chosen = from_session(websocket.session.get("settings"))  # the hand's order
-    return Connection(who[0], who[1], language(websocket),
-                      str(websocket.session.get("verbosity", "normal")),
-                      suits=chosen.suits, trump_first=chosen.trump_first,
+    prefs = settings_of(websocket).prefs  # the device's or the account's
+    return Connection(who[0], who[1], language(websocket), prefs.verbosity,
+                      suits=prefs.table.suits, trump_first=prefs.table.trump_first,
                       account=row.account if row else None, heartbeat=beats, beats=beats)
 
 

@@ -1102,6 +1102,8 @@
   if (prefsForm && window.fetch) prefsForm.addEventListener("submit", (event) => {
     const lang = prefsForm.querySelector("#pref-lang");
     if (lang && lang.value !== document.documentElement.lang) return;
+    // "Use my account's settings here" may change every setting, the language too: posted.
+    if (event.submitter && event.submitter.id === "pref-forget") return;
     event.preventDefault();
     savePreferences(new URLSearchParams(new FormData(prefsForm)));
   });
@@ -1119,6 +1121,9 @@
     }
     if (answer.error) { assertive(answer.error); return; } // nothing changed: said why
     applySettings(answer);
+    // Where the settings in force now come from (this device, the account), as the form says.
+    if ($("pref-source")) $("pref-source").textContent = answer.source_text;
+    if ($("pref-forget")) $("pref-forget").hidden = !answer.device_own;
     assertive(answer.saved);
     // Back to the game (V came from it; in a match the hand is where the player plays),
     // not left on the Save button below the table.
