@@ -1,8 +1,11 @@
 """Screenshots of La Sala for the docs: the lobby with a few tables, a table mid-game (at
 1280x800 with the hand in view, on a phone, in the dark and high-contrast themes with the
-four-colour deck, at 400% zoom), and a valdostana auction with its level and suit pickers.
+four-colour deck, at 400% zoom), and a valdostana auction with its level and suit pickers;
+then, for the table's layout, each of a few presets in the auction and in the play at
+1280x800 and 390x844, unscrolled (table-<preset>-<phase>-<size>.png).
 
     .venv/bin/python scripts/screenshots.py [OUT_DIR]     # default: docs/img
+    .venv/bin/python scripts/screenshots.py OUT_DIR layout   # the layout's pictures only
 
 It starts its own room (a throwaway SQLite file, quick bots) and Debian's Chromium (run
 scripts/system-deps.sh first), exactly as the browser tests do; tests/browser/test_screenshots.py
@@ -19,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.browser import sala  # noqa: E402
+from tests.browser import layout, sala  # noqa: E402
 from tests.browser.live import LiveServer, launch_chromium  # noqa: E402
 
 VIEWPORT = {"width": 1280, "height": 800}
@@ -138,14 +141,46 @@ def _auction(page: Any, base_url: str, out_dir: Path) -> Path:
     return path
 
 
+# The presets of the layout's pictures: take or pass, an auction, three and two players.
+LAYOUT_PRESETS = ("classic", "valdostana", "valdostana3", "valdostana2")
+LAYOUT_SIZES = (layout.LAPTOP, layout.PHONE)
+
+
+def take_layout_screenshots(browser: Any, base_url: str, out_dir: Path,
+                            presets: tuple[str, ...] = LAYOUT_PRESETS) -> list[Path]:
+    """Each preset's table at this player's bid, then card, at each size, unscrolled:
+    ``table-<preset>-<auction|play>-<width>x<height>.png`` in ``out_dir``."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    shots = []
+    for preset in presets:
+        context = browser.new_context(viewport=layout.LAPTOP)
+        try:
+            page = context.new_page()
+            page.context.set_default_timeout(sala.TIMEOUT)
+            layout.start(page, base_url, preset, name="Vista")
+            for phase in ("auction", "play"):
+                layout.reach(page, phase)
+                for size in LAYOUT_SIZES:
+                    layout.settle(page, size)
+                    name = f"table-{preset}-{phase}-{size['width']}x{size['height']}.png"
+                    shots.append(out_dir / name)
+                    page.screenshot(path=str(shots[-1]))
+                page.set_viewport_size(layout.LAPTOP)
+        finally:
+            context.close()
+    return shots
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
     out_dir = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "img"
+    only_layout = sys.argv[2:] == ["layout"]
     with LiveServer() as server, sync_playwright() as playwright:
         browser = launch_chromium(playwright)
         try:
-            for path in take_screenshots(browser, server.url, out_dir):
+            paths = [] if only_layout else take_screenshots(browser, server.url, out_dir)
+            for path in paths + take_layout_screenshots(browser, server.url, out_dir):
                 print(path)
         finally:
             browser.close()

@@ -69,9 +69,24 @@ def _bidding(obs: Observation, lang: str, names: Sequence[str]) -> str:
     return translate(lang, "sala.info.bids", turned=turned, bids=bids)
 
 
+def high_bid(obs: Observation, lang: str, names: Sequence[str]) -> str:
+    """The bid that stands in the auction, in words ("Highest bid: 82 in hearts, West."), or
+    "" when none stands or the contract is made.  Public (every seat heard the bids); the
+    page shows it where the contract will be, and O says it: never "no contract yet" alone
+    while a bid stands."""
+    auction = obs.ruleset.auction if obs.ruleset is not None else None
+    standing = obs.standing_contract() if obs.taker is None else None
+    if standing is None or auction is None:
+        return ""
+    bidder, index, suit, doubled = standing
+    key = "sala.table.high_bid.contro" if doubled else "sala.table.high_bid"
+    return translate(lang, key, player=names[bidder],
+                     bid=contract_name(auction.levels[index], suit, lang, obs.ruleset))
+
+
 def _contract(obs: Observation, lang: str, names: Sequence[str]) -> str:
     if obs.taker is None or obs.trump is None:
-        return translate(lang, "sala.info.no_contract")
+        return high_bid(obs, lang, names) or translate(lang, "sala.info.no_contract")
     if obs.contract_level:
         contract = contract_name(obs.contract_level, obs.trump, lang, obs.ruleset)
     else:

@@ -24,6 +24,7 @@ from belote.i18n.refusals import explain
 from belote.i18n.status import STATUS_QUESTIONS, status_text
 from belote.i18n.table_info import (
     TurnPrompt,
+    high_bid,
     info_text,
     numbered_list,
     turn_prompts,
@@ -221,6 +222,9 @@ def table_view(table: TableState, viewer: Viewer,
         "trick": [dict(_card(c, lang), seat=s) for s, c in obs.trick],
         "last_trick": [dict(_card(c, lang), seat=s) for s, c in obs.last_trick or ()],
         "contract": _contract(obs, lang),
+        # In the auction: the bid that stands ("" once the contract is made, or none yet),
+        # shown where the contract will be.
+        "high_bid": high_bid(obs, lang, short_names(table.seats, lang, names)),
         "taker": obs.taker,
         "totals": list(obs.totals),
         "points": list(obs.card_points),

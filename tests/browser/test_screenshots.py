@@ -1,4 +1,4 @@
-"""scripts/screenshots.py keeps working: it writes the docs' two pictures."""
+"""scripts/screenshots.py keeps working: it writes the docs' pictures (the table's layout too)."""
 
 from __future__ import annotations
 
@@ -36,3 +36,14 @@ def test_the_screenshot_script_writes_the_lobby_and_a_table(
     for path in paths:
         width, height = png_size(path)
         assert width >= 640 and height >= 640, (path, width, height)
+
+
+def test_the_screenshot_script_writes_the_tables_layout_at_both_sizes(
+        browser: Browser, base_url: str, tmp_path: Path) -> None:
+    script = load_script()
+    paths = script.take_layout_screenshots(browser, base_url, tmp_path, ("valdostana3",))
+    assert [p.name for p in paths] == [
+        f"table-valdostana3-{phase}-{size}.png" for phase in ("auction", "play")
+        for size in ("1280x800", "390x844")]
+    for path in paths:
+        assert png_size(path) in ((1280, 800), (390, 844)), path

@@ -220,8 +220,8 @@ def test_on_a_phone_the_heading_comes_before_the_folded_preferences_by_keyboard(
         new_page: Callable[..., Page], base_url: str, tmp_path: Path) -> None:
     """Review: at 390 px the preferences filled the top 250 px of every page, above the
     page's heading; the hands' table broke "N-S" at its hyphen.  On a narrow screen they
-    fold into one "Preferences" control (open on a wide one), and open again to keep the
-    focus where a player saved them."""
+    fold, with the site's links, into one "Menu" control (open on a wide one: issue 25), and
+    open again to keep the focus where a player saved them."""
     audit = Audit()
     tag = secrets.token_hex(3)
     org = new_page()
@@ -233,7 +233,7 @@ def test_on_a_phone_the_heading_comes_before_the_folded_preferences_by_keyboard(
     scorer_with_code(scorer, base_url, tid, 1, ns)
     for answer in ("ns", "h", "100", "62", "", "", "", ""):
         type_answer(scorer, answer)
-    box = scorer.locator("#prefs-box")
+    box = scorer.locator("#site-menu")
     assert box.evaluate("(el) => el.open")  # a laptop's width: open, as before
     width, height = SIZES[1]
     scorer.set_viewport_size({"width": width, "height": height})
@@ -242,16 +242,15 @@ def test_on_a_phone_the_heading_comes_before_the_folded_preferences_by_keyboard(
     expect(scorer.locator("#pref-lang")).to_be_hidden()
     heading = scorer.get_by_role("heading", level=1).bounding_box()
     assert heading is not None and heading["y"] < 240, heading  # was 310: under the settings
-    # By keyboard: the links, then one control for the preferences, then the page.
+    # By keyboard: one control for the links and the preferences, then the page.
     scorer.locator(".skip").focus()
-    sala.tab_to(scorer, lambda el: el["tag"] == "SUMMARY", limit=8)
+    sala.tab_to(scorer, lambda el: el["tag"] == "SUMMARY", limit=2)
     scorer.keyboard.press("Tab")
     assert sala.active(scorer)["id"] == "confirm-code"  # the page's first field
     scorer.keyboard.press("Shift+Tab")
     scorer.keyboard.press("Enter")
     assert box.evaluate("(el) => el.open")
-    scorer.keyboard.press("Tab")
-    expect(scorer.locator("#pref-lang")).to_be_focused()
+    tab_into(scorer, "pref-lang", limit=12)  # after the links
     audit(scorer, "score entry on a phone, the preferences opened")
     # Saved: the page comes back with the focus on the button, the preferences open.
     tab_into(scorer, "pref-save", limit=30)

@@ -104,12 +104,16 @@ def test_information_answers_come_with_the_view(client: TestClient) -> None:
     table_id = create_table(client, "valdostana")  # an auction: South always gets to bid
     with connect(client, table_id) as ws:
         sit_with_bots(ws)
-        _my_bid(ws)  # my turn to bid: the game waits, the answers are of this moment
+        view = _my_bid(ws)  # my turn to bid: the game waits, the answers are of this moment
         info = ask_info(ws)
         assert isinstance(info, dict)
         assert info["team"].startswith("You are South, team North-South, with North bot")
         assert info["bidding"].startswith("No turned card.")  # no card is turned up here
-        assert info["contract"] == "No contract yet."
+        if view["high_bid"]:  # a bot bid before South: the bid that stands, as the page shows
+            bid = str(view["high_bid"]).rsplit(", ", 1)[0]  # "Highest bid: 82 in hearts"
+            assert info["contract"].startswith(bid + ", "), info["contract"]
+        else:
+            assert info["contract"] == "No contract yet."
         assert info["points"].startswith("This hand: North-South 0, East-West 0.")
         assert info["summary"].startswith("8 cards.")
         assert info["winner"] == "No trick finished yet in this hand."

@@ -555,6 +555,7 @@
 
   function renderFelt() {
     const felt = $("felt");
+    root.dataset.phase = view.started ? view.phase : "waiting"; // the style sheet's layout
     // A place no seat uses (the top with three players) stays empty.
     for (const where of ALL_PLACES) {
       const spot = felt.querySelector(".spot-" + where);
@@ -584,6 +585,12 @@
     note.textContent = "";
     if (view.turned && view.phase === "bidding") note.appendChild(faceElement(view.turned.code));
     else if (view.contract) note.textContent = view.contract;
+    if (view.high_bid && !view.contract) { // the bid that stands, not "no contract"
+      const bid = document.createElement("span");
+      bid.className = "high-bid";
+      bid.textContent = view.high_bid;
+      note.appendChild(bid);
+    }
   }
 
   // The history's columns: hand, then each side's points, then each side's total (two teams,
@@ -773,7 +780,7 @@
     $("turn").textContent = view.finished || view.phase === "over" ? S.match_over :
       view.turn === null ? "" :
         (view.turn === view.seat ? S.your_turn : fmt(S.turn_of, { player: view.turn_name }));
-    $("contract").textContent = view.contract || "—";
+    $("contract").textContent = view.contract || view.high_bid || "—";
     // The numbers alone: the term before says "Scores" (the S key says the sentence).
     $("scores").textContent = (view.sides || []).map((side, i) => `${side} ${(view.totals || [])[i]}`).join(", ") || view.status.scores;
     $("turned").textContent = view.turned ? view.turned.name : "—";
@@ -899,8 +906,10 @@
       if (!field) return;
       const form = field.closest("form");
       if (form) form.dataset.focusAfter = "hand";
-      const box = field.closest("details");  // the preferences fold on a narrow screen
-      if (box) box.open = true;
+      // The preferences fold, in the site's menu, on a narrow screen: open both.
+      for (let box = field.closest("details"); box; box = box.parentElement.closest("details")) {
+        box.open = true;
+      }
       field.focus();
     },
     move(event) { moveSelection(event.key === "ArrowRight" ? 1 : -1); },
