@@ -483,3 +483,33 @@ def test_a_refuted_bluffs_penalty_proves_nothing_about_a_later_bluff() -> None:
         assert sample.observation(1) == game.observation(1)
         kinds.add(_holds_sequence(sample, 3, 3))
     assert False in kinds
+
+
+@pytest.mark.parametrize("preset", ["valdostana3", "valdostana2"])
+def test_bluffs_without_partnerships_are_evidence_too(preset: str) -> None:
+    """With bluffs allowed at a table without partners, every other seat is an opponent: a
+    sequence equal to any other seat's may be a bluff, never a hard fact of the draw."""
+    rules = PRESETS[preset].with_flags(**{"declarations.bluffs_allowed": True,
+                                          "declarations.name_only": False})
+    rng = random.Random(1)
+    source = seeded_deck_source(1)
+    bluffs = checked = 0
+    for _ in range(20):
+        game = Game(rules, rng.randrange(rules.players))
+        while not game.is_terminal():
+            if game.current_player() == CHANCE:
+                game.deal(source())
+                continue
+            if game.current_player() < 0:
+                for seat in game.seats_with_open_window():
+                    game.apply(A.ANNOUNCE_BELOTE, seat)
+                continue
+            if game.declarations_said and rng.random() < 0.3:
+                seat = rng.randrange(rules.players)
+                assert resample(game, seat, rng).observation(seat) == game.observation(seat)
+                checked += 1
+            legal = game.legal_actions()
+            action = A.BLUFF if A.BLUFF in legal and rng.random() < 0.5 else rng.choice(legal)
+            bluffs += action == A.BLUFF
+            game.apply(action)
+    assert bluffs and checked

@@ -99,3 +99,17 @@ def test_the_second_card_of_the_belote_is_announced_as_rebelote() -> None:
     obs = first_position("classic", second_card, limit=2000)
     assert "announcing rebelote" in turn_prompts(obs, "en", "normal").full
     assert turn_prompts(obs, "it", "brief").full.startswith("Rebelote: spazio")
+
+
+def test_a_second_pair_in_tutte_has_its_own_belote() -> None:
+    """All trumps: a player with two kings and queens announces each pair (belote, then
+    rebelote): after the first pair, the first card of the second is belote again."""
+    def first_of_second_pair(game: Game) -> bool:
+        mover = game.current_player()
+        announcing = [A.played_card(a) for a in game.legal_actions()
+                      if A.is_play(a) and A.announces(a)]
+        return bool(announcing) and any(who == mover for who, _ in game.belote_said) and \
+            any(game.hands[mover] >> ((c & ~7) | (11 - (c & 7))) & 1 for c in announcing[:1])
+
+    obs = first_position("italian", first_of_second_pair, seed=514, limit=4000)
+    assert "announcing belote" in turn_prompts(obs, "en", "normal").full

@@ -285,11 +285,11 @@ def _named_facts(obs: Observation, seat: int, known: list[CardSet], forbidden: l
         if who == seat:
             continue
         bluff = None
-        if decl.bluffs_allowed and rules.partners:
+        if decl.bluffs_allowed:
             # showing.bluff: a sequence equal to the last one an opponent announced may be
-            # said without being held.
+            # said without being held (any other seat, without partnerships).
             for other, names in reversed(obs.declarations_said[:index]):
-                if other % 2 != who % 2:
+                if rules.side_of(other) != rules.side_of(who):
                     sequences = [x for x in names if x.startswith("sequence")]
                     if sequences:
                         if sequences[0] in said:

@@ -85,6 +85,12 @@ def parse_card_name(text: str, lang: str | None = None) -> Card:
 
 
 @cache
+def is_belote_word(text: str) -> bool:
+    """Whether ``text`` is the belote announcement alone ("belote", "rebelote", "annuncio
+    belote"), in any language."""
+    return normalize(text) in _belote_words()
+
+
 def _belote_words() -> frozenset[str]:
     """What may follow a card to announce the belote with it, in every language: the
     announcement's words ("belote", "rebelote") and the action's label ("annuncio belote")."""

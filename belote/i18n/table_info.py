@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from belote.cards import cards_in
+from belote.cards import Rank, cards_in
 from belote.engine import actions as A
 from belote.engine.obligations import belote_refusal
 from belote.engine.observation import Observation
@@ -212,10 +212,14 @@ def turn_prompts(obs: Observation, lang: str, verbosity: str) -> TurnPrompt:
         shorts.append(translate(lang, "sala.prompt.declare.short"))
     announcing = [a for a in legal if A.is_play(a) and A.announces(a)]
     if announcing:
-        # The second card of the pair is announced as rebelote (the first was belote).
-        word = "rebelote" if any(who == obs.seat for who, _ in obs.belote_said) else "belote"
+        # The second card of a pair is announced as rebelote: the other card of its pair (the
+        # king's queen, the queen's king) is no longer in the hand, so it was played (with two
+        # pairs in tutte, each pair has its own belote).
+        card = A.played_card(announcing[0])
+        other = (card & ~7) | (Rank.QUEEN + Rank.KING - (card & 7))
+        word = "belote" if obs.hand >> other & 1 else "rebelote"
         belote = translate(lang, f"sala.prompt.{word}" + (".brief" if brief else ""),
-                           card=card_name(A.played_card(announcing[0]), lang))
+                           card=card_name(card, lang))
         parts.append(belote)
         shorts.append(belote)
     if not parts:

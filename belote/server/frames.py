@@ -15,10 +15,14 @@ while it was away are built for it alone (:mod:`belote.server.table`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from belote.server.view import Item, TableState, Viewer, view_frame
+
+# The sentences of items for one viewer, already made (a whole-history sync's).
+Said = Callable[[Viewer], list[dict[str, Any]]]
 
 
 @dataclass(slots=True)
@@ -37,12 +41,14 @@ PROCESS_FRAMES = FrameCounts()
 class SharedFrames:
     """The frames of one change (``kind``: ``update`` or ``sync``), one per viewer met."""
 
-    __slots__ = ("_frames", "_items", "_kind", "_table")
+    __slots__ = ("_frames", "_items", "_kind", "_said", "_table")
 
-    def __init__(self, table: TableState, kind: str, items: Sequence[Item]) -> None:
+    def __init__(self, table: TableState, kind: str, items: Sequence[Item],
+                 said: Said | None = None) -> None:
         self._table = table
         self._kind = kind
         self._items = items
+        self._said = said  # the sentences of ``items`` per viewer, where they are kept
         self._frames: dict[Viewer, str] = {}
 
     def frame(self, viewer: Viewer) -> str:
@@ -50,8 +56,9 @@ class SharedFrames:
         connection of that viewer."""
         frame = self._frames.get(viewer)
         if frame is None:
+            said = None if self._said is None else self._said(viewer)
             frame = self._frames[viewer] = view_frame(self._table, self._kind, self._items,
-                                                      viewer)
+                                                      viewer, said=said)
         return frame
 
     @property

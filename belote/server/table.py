@@ -35,7 +35,7 @@ from belote.i18n.bids import (
     parse_bid,
     refused_bid_text,
 )
-from belote.i18n.parse import parse_card_play
+from belote.i18n.parse import is_belote_word, parse_card_play
 from belote.records import to_record
 from belote.rules import Rules, find_preset
 from belote.server import events as E
@@ -46,7 +46,7 @@ from belote.server.connection import Connection
 from belote.server.frames import PROCESS_FRAMES, SharedFrames
 from belote.server.limits import TokenBucket
 from belote.server.persistence import LogEntry, Store
-from belote.server.seats import Seat, seat_names
+from belote.server.seats import Seat, seat_names, short_names
 from belote.server.view import (
     AwaySummary,
     Item,
@@ -55,6 +55,7 @@ from belote.server.view import (
     error_frame,
     illegal_text,
     info_frame,
+    texts,
     view_frame,
 )
 from belote.text import printable
@@ -64,6 +65,8 @@ log = logging.getLogger(__name__)
 # Items a table keeps for a (re)joining client: its history of the match, whole (a match
 # says some hundreds of sentences, chat aside; a frame of 2,000 is about 150 kB).
 RECENT = 2000
+# Kinds of viewer whose sentences of those items are kept (seats, languages, lengths, names).
+SAID_KINDS = 64
 RETRY_FIRST = 0.2  # seconds before the first retry after a failed save; doubles each time
 RETRY_MAX = 5.0
 MOVES_KEPT = 32  # move ids remembered per seat: a move sent again is played at most once
@@ -201,6 +204,8 @@ class Table:
         # same for every connection of a kind of viewer), shared until the next change or
         # broadcast (which _broadcasts counts: a change of presence bumps no version).
         self._syncs: SharedFrames | None = None
+        # (seat, language, verbosity, names) -> item version -> its sentences (_recent_said)
+        self._said: dict[tuple[object, ...], dict[int, list[dict[str, Any]]]] = {}
         self._syncs_of: tuple[int, int] = (-1, -1)  # (version, broadcasts) they were made at
         self._broadcasts = 0
         self.storage_failures = 0  # in a row; 0 once a change is stored again
@@ -506,8 +511,10 @@ class Table:
         return None
 
     def _viewer(self, conn: Connection) -> Viewer:
-        return Viewer(self.seat_of(conn), conn.lang, conn.verbosity, conn.suits,
-                      conn.trump_first)
+        seat = self.seat_of(conn)
+        if seat is None:  # a spectator has no hand to sort: one shared kind of viewer
+            return Viewer(None, conn.lang, conn.verbosity)
+        return Viewer(seat, conn.lang, conn.verbosity, conn.suits, conn.trump_first)
 
     def _frame(self, conn: Connection, kind: str, items: list[Item], since: int = 0) -> str:
         """A frame for ``conn`` alone (a sync: what it missed, what was played for it)."""
@@ -538,12 +545,37 @@ class Table:
         changes or broadcasts."""
         made_at = (self.version, self._broadcasts)
         if self._syncs is None or self._syncs_of != made_at:
-            self._syncs = SharedFrames(self, "sync", [item for _, item in self.recent])
+            self._syncs = SharedFrames(self, "sync", [item for _, item in self.recent],
+                                       self._recent_said)
             self._syncs_of = made_at
         built = self._syncs.built
         frame = self._syncs.frame(self._viewer(conn))
         self._count_frames(self._syncs.built - built, 1)
         return frame
+
+    def _recent_said(self, viewer: Viewer) -> list[dict[str, Any]]:
+        """The sentences of every item the table keeps, for ``viewer``: each made once per
+        kind of viewer and kept while the item is (a whole-history sync, up to ``RECENT``
+        items, is rebuilt after every change: its old sentences are not)."""
+        full = seat_names(self.seats, viewer.lang)
+        key = (viewer.seat, viewer.lang, viewer.verbosity, tuple(full),
+               tuple(short_names(self.seats, viewer.lang, full)))
+        made = self._said.get(key)
+        if made is None:
+            if len(self._said) >= SAID_KINDS:  # names changed often: start again
+                self._said.clear()
+            made = self._said[key] = {}
+        said: list[dict[str, Any]] = []
+        for version, item in self.recent:
+            entry = made.get(version)
+            if entry is None:
+                entry = made[version] = texts(self, [item], viewer, full)
+            said.extend(entry)
+        if len(made) > len(self.recent):  # forget the items the table no longer keeps
+            oldest = self.recent[0][0] if self.recent else 0
+            for version in [v for v in made if v < oldest]:
+                del made[version]
+        return said
 
     def _broadcast(self, items: list[Item]) -> None:
         """Every connection hears of a change: one frame built per kind of viewer, the same
@@ -791,7 +823,10 @@ class Table:
             return parse_card_play(text, conn.lang)
         except InvalidNotationError:
             pass
-        # Not a card: a declaration of the first trick, or the belote, typed in the same box.
+        # Not a card: the belote alone (the card just played; Space's work), or a
+        # declaration of the first trick, typed in the same box.
+        if is_belote_word(text):
+            return A.ANNOUNCE_BELOTE  # refused with the engine's reason when it is not open
         with contextlib.suppress(BidNotAllowed, BidNotUnderstood):
             return parse_bid(text, self.game.legal_actions(seat_no), self.rules)
         raise TableError("card_not_understood")

@@ -290,12 +290,13 @@ def texts(table: TableState, items: Sequence[Item], viewer: Viewer,
 
 
 def view_frame(table: TableState, kind: str, items: Sequence[Item], viewer: Viewer,
-               since: int = 0) -> str:
-    """A ``sync`` or ``update`` frame: the sentences of ``items`` and the whole view (a
-    sync's ``since``: the version its sentences follow, 0 when they are all the table
-    keeps)."""
+               since: int = 0, said: list[dict[str, Any]] | None = None) -> str:
+    """A ``sync`` or ``update`` frame: the sentences of ``items`` (``said``: made already)
+    and the whole view (a sync's ``since``: the version its sentences follow, 0 when they
+    are all the table keeps)."""
     names = seat_names(table.seats, viewer.lang)  # once for the view and the sentences
-    said = texts(table, items, viewer, names)
+    if said is None:
+        said = texts(table, items, viewer, names)
     view = table_view(table, viewer, names)
     message: P.Outbound = P.Sync(said, view, since) if kind == "sync" else P.Update(said, view)
     return P.encode_message(message, table.version)

@@ -79,9 +79,9 @@ def test_connections_of_one_kind_share_one_frame_built_once(
     built: list[Viewer] = []
     real = view_frame
 
-    def counting(*args: Any) -> str:
+    def counting(*args: Any, **kwargs: Any) -> str:
         built.append(args[3])
-        return real(*args)
+        return real(*args, **kwargs)
 
     monkeypatch.setattr(frames_module, "view_frame", counting)  # what SharedFrames calls
     ada_tab, ada_phone = Connection("uid-ada", "Ada", "en"), Connection("uid-ada", "Ada", "en")
@@ -235,3 +235,36 @@ def test_a_malformed_information_request_changes_nothing(
         assert receive(ws)["t"] == "pong"  # nothing else was sent meanwhile
     table = client.app.state.room.tables[table_id]  # type: ignore[attr-defined]
     assert table.version == version and table.info_refusals == 0
+
+
+def test_a_whole_history_sync_makes_each_old_sentence_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shared sync carries the whole history (up to RECENT items) and is rebuilt after
+    every change: the sentences of the items it carried already are kept per kind of viewer,
+    only the new items' are made (the loop is not held re-making a match's sentences)."""
+    from belote.server import table as table_module
+
+    made: list[int] = []
+    real = table_module.texts
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        made.append(len(args[1]))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(table_module, "texts", counting)
+    table = _table()
+    for n in range(300):
+        table.version += 1
+        table.recent.append((table.version, Notice("sala.notice.ready", {"seat": n % 4})))
+    ada, watcher = Connection("uid-ada", "Ada", "en"), Connection("spectator-1", "", "it")
+    table.connections.update({ada, watcher})
+    first = table._shared_sync(ada), table._shared_sync(watcher)
+    assert sum(made) == 600  # every item once for each kind of viewer
+    table.version += 1
+    table.recent.append((table.version, Notice("sala.notice.ready", {"seat": 1})))
+    made.clear()
+    again = table._shared_sync(ada), table._shared_sync(watcher)
+    assert sum(made) == 2  # the new item only, for each kind
+    for before, after in zip(first, again, strict=True):
+        old, new = json.loads(before)["d"]["events"], json.loads(after)["d"]["events"]
+        assert new[:-1] == old and len(new) == len(old) + 1

@@ -112,6 +112,10 @@ def test_the_box_reads_a_card_in_the_play_and_a_bid_in_the_bidding() -> None:
     table, ada, king = _table_where_king_opens_belote()
     assert table._typed(ada, f"{to_card(king)} belote") == A.play_announcing(king)
     assert table._typed(ada, card_name(king, "fr")) == A.play(king)
+    # The belote alone is the announcement (Space's work): the engine says whether it may be
+    # made now (here it goes with the king: refused by _act with that reason).
+    assert table._typed(ada, "belote") == A.ANNOUNCE_BELOTE
+    assert table._typed(ada, "Rebelote") == A.ANNOUNCE_BELOTE
     for garbage in ("passe", "belote rien", ""):
         try:
             table._typed(ada, garbage)

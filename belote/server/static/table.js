@@ -493,7 +493,10 @@
   // card was re-read after every card anyone played.
   function renderHand() {
     const list = $("hand");
-    const before = view.hand.length ? (view.hand[selected] || {}).code : null;
+    // The card selected on screen (the view has already changed: a re-sorted hand, trump
+    // first once the contract is made, moves cards under the old index).
+    const active = list.getAttribute("aria-activedescendant") || "";
+    const before = active.startsWith("card-") ? active.slice(5) : null;
     if (!view.hand.length) {
       list.removeAttribute("aria-activedescendant");
       if (list.children.length === 1 && list.firstElementChild.id === "card-none") return;
@@ -528,7 +531,6 @@
           playSelected(false);
         });
       }
-      li.dataset.index = String(i);
       setIfChanged(li, "class", "card suit-" + card.suit + (card.playable ? " playable" : ""));
       setIfChanged(li, "aria-selected", i === selected ? "true" : "false");
       setIfChanged(li, "aria-disabled", card.playable ? "false" : "true");
@@ -1043,9 +1045,10 @@
     if (!root.contains(target) && !target.contains(root)) return;
     const typing = target.closest("input, textarea, select, dialog");
     if (typing && event.key === "Escape" && LEAVE_WITH_ESCAPE.includes(target.id)) {
-      // Out of the box, back to the hand (the box keeps what was typed).
+      // Out of the box, back to the hand (the box keeps what was typed); a spectator, who
+      // has no hand, back to the game.
       event.preventDefault();
-      $("hand").focus();
+      (view && view.seat === null ? $("play-heading") : $("hand")).focus();
       return;
     }
     if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
