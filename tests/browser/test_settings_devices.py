@@ -12,6 +12,7 @@ from collections.abc import Callable
 from playwright.sync_api import Page, expect
 
 from tests.browser import sala
+from tests.browser.test_axe import Audit
 from tests.browser.test_tournament import register
 
 PASSWORD = "settebello-lungo"  # register()'s
@@ -66,6 +67,12 @@ def test_settings_saved_on_the_table_page_follow_the_account_to_another_device(
     _save_in_place(phone, "2.5")
     expect(phone.locator("#pref-source")).to_have_text("Settings of this device.")
     expect(phone.locator("#pref-forget")).to_be_visible()
+    # The form's new states (where to save, the device's own, forget): axe finds nothing.
+    sala.open_table_settings(phone)
+    audit = Audit()
+    audit(phone, "table settings of an account, this device's own")
+    audit(laptop, "table settings of an account, the account's")
+    audit.verdict()
     laptop.reload()
     expect(laptop.locator("#pref-pace")).to_have_value("0.5")
     phone.reload()
