@@ -204,8 +204,9 @@ class Table:
         # same for every connection of a kind of viewer), shared until the next change or
         # broadcast (which _broadcasts counts: a change of presence bumps no version).
         self._syncs: SharedFrames | None = None
-        # (seat, language, verbosity, names) -> item version -> its sentences (_recent_said)
-        self._said: dict[tuple[object, ...], dict[int, list[dict[str, Any]]]] = {}
+        # (seat, language, verbosity, names) -> (item version, rank) -> its sentences
+        # (_recent_said)
+        self._said: dict[tuple[object, ...], dict[tuple[int, int], list[dict[str, Any]]]] = {}
         self._syncs_of: tuple[int, int] = (-1, -1)  # (version, broadcasts) they were made at
         self._broadcasts = 0
         self.storage_failures = 0  # in a row; 0 once a change is stored again
@@ -566,15 +567,19 @@ class Table:
                 self._said.clear()
             made = self._said[key] = {}
         said: list[dict[str, Any]] = []
+        last, nth = -1, 0
         for version, item in self.recent:
-            entry = made.get(version)
+            # One change (a version) may bring several items: each is (version, its rank).
+            nth = nth + 1 if version == last else 0
+            last = version
+            entry = made.get((version, nth))
             if entry is None:
-                entry = made[version] = texts(self, [item], viewer, full)
+                entry = made[(version, nth)] = texts(self, [item], viewer, full)
             said.extend(entry)
         if len(made) > len(self.recent):  # forget the items the table no longer keeps
             oldest = self.recent[0][0] if self.recent else 0
-            for version in [v for v in made if v < oldest]:
-                del made[version]
+            for gone in [k for k in made if k[0] < oldest]:
+                del made[gone]
         return said
 
     def _broadcast(self, items: list[Item]) -> None:
