@@ -16,6 +16,7 @@ from belote.engine.events import ALL_TRUMP, NO_TRUMP
 from belote.engine.resample import resample
 from belote.rules import PRESETS
 from belote.rules.declarations import find_declarations
+from tests.random_play import decisions
 
 
 def positions(preset: str, seed: int, count: int) -> Iterator[tuple[Game, int]]:
@@ -491,25 +492,14 @@ def test_bluffs_without_partnerships_are_evidence_too(preset: str) -> None:
     sequence equal to any other seat's may be a bluff, never a hard fact of the draw."""
     rules = PRESETS[preset].with_flags(**{"declarations.bluffs_allowed": True,
                                           "declarations.name_only": False})
-    rng = random.Random(1)
-    source = seeded_deck_source(1)
     bluffs = checked = 0
-    for _ in range(20):
-        game = Game(rules, rng.randrange(rules.players))
-        while not game.is_terminal():
-            if game.current_player() == CHANCE:
-                game.deal(source())
-                continue
-            if game.current_player() < 0:
-                for seat in game.seats_with_open_window():
-                    game.apply(A.ANNOUNCE_BELOTE, seat)
-                continue
-            if game.declarations_said and rng.random() < 0.3:
-                seat = rng.randrange(rules.players)
-                assert resample(game, seat, rng).observation(seat) == game.observation(seat)
-                checked += 1
-            legal = game.legal_actions()
-            action = A.BLUFF if A.BLUFF in legal and rng.random() < 0.5 else rng.choice(legal)
-            bluffs += action == A.BLUFF
-            game.apply(action)
+    for game, rng in decisions(rules, 1, 20):
+        if game.declarations_said and rng.random() < 0.3:
+            seat = rng.randrange(rules.players)
+            assert resample(game, seat, rng).observation(seat) == game.observation(seat)
+            checked += 1
+        legal = game.legal_actions()
+        action = A.BLUFF if A.BLUFF in legal and rng.random() < 0.5 else rng.choice(legal)
+        bluffs += action == A.BLUFF
+        game.apply(action)
     assert bluffs and checked

@@ -4,37 +4,25 @@ said after the first full one, that ends with B for the full list."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 import pytest
 
-from belote.engine import CHANCE, Game, seeded_deck_source
+from belote.engine import Game
 from belote.engine import actions as A
 from belote.engine.observation import Observation
 from belote.i18n import LANGUAGES
 from belote.i18n.table_info import SHORT_ENOUGH_WORDS, turn_prompts
 from belote.rules import PRESETS
+from tests.random_play import decisions
 
 
 def first_position(preset: str, wanted: Callable[[Game], bool], seed: int = 5,
                    limit: int = 400) -> Observation:
     """The mover's observation at the first position of random matches where ``wanted``."""
-    rng = random.Random(seed)
-    source = seeded_deck_source(seed)
-    for _ in range(limit):
-        game = Game(PRESETS[preset], rng.randrange(PRESETS[preset].players))
-        while not game.is_terminal():
-            if game.current_player() == CHANCE:
-                game.deal(source())
-                continue
-            if game.current_player() < 0:
-                for seat in game.seats_with_open_window():
-                    game.apply(A.ANNOUNCE_BELOTE, seat)
-                continue
-            if wanted(game):
-                return game.observation(game.current_player())
-            game.apply(rng.choice(game.legal_actions()))
+    for game, _ in decisions(PRESETS[preset], seed, limit):
+        if wanted(game):
+            return game.observation(game.current_player())
     raise AssertionError(f"no such position in {preset}")
 
 

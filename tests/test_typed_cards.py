@@ -73,7 +73,7 @@ def test_an_unknown_language_is_an_error() -> None:
         parse_card_play("JH", "de")
 
 
-def _playing(seed_limit: int = 400) -> Game:
+def king_opens_belote(seed_limit: int = 400) -> Game:
     """A classic game, bids made by the first offer, at the first moment the seat to play
     may play the king of trump announcing belote."""
     for seed in range(seed_limit):
@@ -94,7 +94,7 @@ def _playing(seed_limit: int = 400) -> Game:
 def test_the_terminal_reads_a_typed_card_with_the_same_parser() -> None:
     """`belote play` plays "KH belote" announcing it, and refuses a card it may not play
     with the engine's reason (the web room's command box: tests/server/test_typed_cards.py)."""
-    game = _playing()
+    game = king_opens_belote()
     seat = game.current_player()
     obs = game.observation(seat)
     player = TerminalPlayer(game, "en", io.StringIO(), io.StringIO(), ["N", "E", "S", "W"],

@@ -11,14 +11,13 @@ from starlette.testclient import TestClient
 
 from belote.cards import Rank, make_card
 from belote.engine import actions as A
-from belote.engine.dealing import seeded_deck_source
-from belote.engine.state import Game, Phase
 from belote.i18n import card_name
 from belote.notation import parse_card, to_card
 from belote.server.connection import Connection
 from belote.server.seats import Seat
 from belote.server.table import Table, TableError
 from tests.server.helpers import connect, create_table, guest, send, sit_with_bots, until
+from tests.test_typed_cards import king_opens_belote
 
 View = dict[str, Any]
 
@@ -89,23 +88,13 @@ def test_a_typed_card_that_may_not_be_played_is_refused_with_the_reason(
 def _table_where_king_opens_belote() -> tuple[Table, Connection, int]:
     """A classic table (nothing stored) at the first moment its human seat may play the king
     of trump announcing belote, the bids made by the first offer."""
-    for seed in range(400):
-        table = Table(1, "classic", {}, cast(Any, None), cast(Any, None))
-        table.seats = [Seat("bot") for _ in range(4)]
-        game = table.game = Game(table.rules, first_dealer=0)
-        game.deal(seeded_deck_source(seed)())
-        while game.phase == Phase.BIDDING:
-            legal = game.legal_actions()
-            take = [a for a in legal if a != A.PASS]
-            game.apply(take[0] if take else legal[0])
-        while game.phase == Phase.PLAYING:
-            seat = game.current_player()
-            king = make_card(game.trump, Rank.KING)
-            if A.play_announcing(king) in game.legal_actions(seat):
-                table.seats[seat] = Seat("human", "Ada", "uid-ada")
-                return table, Connection("uid-ada", "Ada", "fr"), king
-            game.apply(game.legal_actions()[0])
-    raise AssertionError("no such deal in 400 seeds")
+    game = king_opens_belote()
+    table = Table(1, "classic", {}, cast(Any, None), cast(Any, None))
+    table.seats = [Seat("bot") for _ in range(4)]
+    table.seats[game.current_player()] = Seat("human", "Ada", "uid-ada")
+    table.game = game
+    assert game.trump is not None
+    return table, Connection("uid-ada", "Ada", "fr"), make_card(game.trump, Rank.KING)
 
 
 def test_the_box_reads_a_card_in_the_play_and_a_bid_in_the_bidding() -> None:
