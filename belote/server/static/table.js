@@ -258,11 +258,13 @@
       queue.shift();
       const handEnds = events.some((e) => e.kind === "hand_scored");
       const ends = handEnds || events.some((e) => e.kind === "trick_won");
+      receive(frame);
       if (move || ends) { // the next move waits after this one (own moves too)
+        // Counted from when this one is drawn and given to the live region, not from when
+        // its frame was taken: on a busy device the drawing must not eat into the pause.
         pacedAt = Date.now();
         pacedGap = handEnds ? 3 : ends ? 2 : 1;
       }
-      receive(frame);
     }
   }
 
