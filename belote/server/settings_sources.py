@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from itsdangerous import BadData, URLSafeTimedSerializer
 from starlette.datastructures import MutableHeaders
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
@@ -52,6 +51,7 @@ from belote.server.settings import (
     in_force,
     preferences_from_data,
 )
+from belote.server.signed_cookies import SignedCookie
 
 log = logging.getLogger(__name__)
 SCOPE_KEY = "sala.settings"
@@ -106,47 +106,33 @@ class SettingsSources:
         """``key`` gives the room's signing key: it is read when the room opens, after this
         object is made."""
         self.store = store
-        self.key = key
-        self.secure = secure
+        self.cookie = SignedCookie(COOKIE, "sala-device-settings", MAX_AGE, key,
+                                   secure=secure, max_length=MAX_COOKIE)
         self.default_pace = default_pace
         self.clock = clock
         self._accounts: OrderedDict[int, tuple[float, Preferences | None]] = OrderedDict()
 
     # ------------------------------------------------------------------ the device's
-    def _signer(self) -> URLSafeTimedSerializer:
-        return URLSafeTimedSerializer(self.key(), salt="sala-device-settings")
-
     def read_device(self, conn: HTTPConnection) -> tuple[Preferences | None, bool, float]:
         """(the device's settings or None, whether they are its own, the cookie's age in
         seconds).  A cookie tampered with, too long, too old or of another release: None."""
-        value = conn.cookies.get(COOKIE)
-        if not value:
+        found = self.cookie.read(conn)
+        if found is None:
             return None, False, 0.0
-        if len(value) > MAX_COOKIE:
-            return None, False, 0.0
-        try:
-            data, signed = self._signer().loads(value, max_age=MAX_AGE, return_timestamp=True)
-        except BadData:  # a bad signature, an expired or unreadable value
-            return None, False, 0.0
+        data, signed = found
         prefs = preferences_from_data(data, self.default_pace)
         if prefs is None:
             return None, False, 0.0
         own = isinstance(data, dict) and data.get("own") is True
         return prefs, own, (datetime.now(UTC) - signed).total_seconds()
 
-    def _value(self, prefs: Preferences, own: bool) -> str:
-        return str(self._signer().dumps({**prefs.to_data(), "own": own}))
-
     def keep_on_device(self, response: Response, prefs: Preferences, own: bool) -> Response:
         """``response`` sets this device's settings (``own``: for this device only)."""
-        response.set_cookie(COOKIE, self._value(prefs, own), max_age=MAX_AGE, httponly=True,
-                            secure=self.secure, samesite="lax")
-        return response
+        return self.cookie.write(response, {**prefs.to_data(), "own": own})
 
     def forget_device(self, response: Response) -> Response:
         """``response`` drops this device's settings: the account's (or the defaults) apply."""
-        response.delete_cookie(COOKIE, httponly=True, secure=self.secure, samesite="lax")
-        return response
+        return self.cookie.delete(response)
 
     def _header(self, prefs: Preferences, own: bool) -> str:
         """The Set-Cookie header value that keeps ``prefs`` on the device."""

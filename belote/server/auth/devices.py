@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from itsdangerous import BadSignature, URLSafeTimedSerializer
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
+
+from belote.server.signed_cookies import SignedCookie
 
 DEVICE_COOKIE = "sala_device"
 MAX_AGE = 365 * 24 * 3600
@@ -22,24 +23,14 @@ class KnownDevices:
     def __init__(self, key: Callable[[], str], secure: bool) -> None:
         """``key`` gives the room's signing key: it is read when the room opens, after this
         object is made."""
-        self.key = key
-        self.secure = secure
-
-    def _signer(self) -> URLSafeTimedSerializer:
-        return URLSafeTimedSerializer(self.key(), salt="sala-known-device")
+        self.cookie = SignedCookie(DEVICE_COOKIE, "sala-known-device", MAX_AGE, key,
+                                   secure=secure)
 
     def account(self, conn: HTTPConnection) -> int | None:
         """The account this browser signed in to, if its cookie is genuine and current."""
-        value = conn.cookies.get(DEVICE_COOKIE)
-        if not value:
-            return None
-        try:
-            account = self._signer().loads(value, max_age=MAX_AGE)
-        except BadSignature:
-            return None
+        found = self.cookie.read(conn)
+        account = None if found is None else found[0]
         return account if isinstance(account, int) else None
 
     def remember(self, response: Response, account: int) -> Response:
-        response.set_cookie(DEVICE_COOKIE, self._signer().dumps(account), max_age=MAX_AGE,
-                            httponly=True, secure=self.secure, samesite="lax")
-        return response
+        return self.cookie.write(response, account)
