@@ -30,6 +30,8 @@
 
   // ------------------------------------------------------------------ speech
   const pending = {}; // region id -> sentences waiting to be said
+  let moveWordsWaiting = false; // the last move drawn has words not yet in the live region
+  let moveSaidAt = 0; // when they reached it (the pace counts from then)
   function speak(regionId, text) {
     if (!text) return;
     if (pending[regionId]) { pending[regionId].push(text); return; } // said together, none lost
@@ -40,6 +42,10 @@
     window.setTimeout(() => {
       region.textContent = pending[regionId].join(" ");
       pending[regionId] = null;
+      if (regionId === "polite" && moveWordsWaiting) {
+        moveWordsWaiting = false;
+        moveSaidAt = Date.now();
+      }
     }, 30);
   }
   const polite = (text) => speak("polite", text);
@@ -209,6 +215,7 @@
   let pacedAt = 0;
   let pacedGap = 1; // paces the next move waits after the last one shown
   let paceTimer = null;
+  let sayNow = false; // after a catch-up: the newest move is not held
   let arrivedView = null; // the view of the last frame that came (not yet shown, perhaps)
   const PACED_KINDS = new Set(["card_played", "bid_made"]);
 
@@ -240,7 +247,10 @@
     const count = skipped.filter(isMove).length;
     for (const frame of skipped) receive(frame, true);
     polite(fmt(S.pace_skipped, { count }));
-    pacedAt = 0; // the newest is said now
+    pacedAt = 0; // the newest is said now, with the sentence that counts the skipped
+    moveSaidAt = 0;
+    moveWordsWaiting = false;
+    sayNow = true;
   }
 
   function drain() {
@@ -249,21 +259,26 @@
       const frame = queue[0];
       const events = frame.t === "update" ? frame.d.events : [];
       const move = events.some((e) => PACED_KINDS.has(e.kind));
-      const paced = settings.pace > 0 && move && !frame.own;
-      const wait = pacedAt + pacedGap * settings.pace * 1000 - Date.now();
-      if (paced && wait > 0) {
-        paceTimer = window.setTimeout(() => { paceTimer = null; drain(); }, wait);
+      const paced = settings.pace > 0 && move && !frame.own && !sayNow;
+      // The last move's words reach the live region a moment after it is drawn (later on a
+      // busy device): the pause counts from when they did, and waits for them if they have not.
+      const saidAt = moveWordsWaiting ? Date.now() : Math.max(pacedAt, moveSaidAt);
+      const wait = saidAt + pacedGap * settings.pace * 1000 - Date.now();
+      if (paced && (wait > 0 || moveWordsWaiting)) {
+        paceTimer = window.setTimeout(() => { paceTimer = null; drain(); }, Math.max(wait, 20));
         return;
       }
       queue.shift();
       const handEnds = events.some((e) => e.kind === "hand_scored");
       const ends = handEnds || events.some((e) => e.kind === "trick_won");
       receive(frame);
+      if (move) sayNow = false;
       if (move || ends) { // the next move waits after this one (own moves too)
         // Counted from when this one is drawn and given to the live region, not from when
         // its frame was taken: on a busy device the drawing must not eat into the pause.
         pacedAt = Date.now();
         pacedGap = handEnds ? 3 : ends ? 2 : 1;
+        moveWordsWaiting = Boolean(pending.polite);
       }
     }
   }
