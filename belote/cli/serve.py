@@ -46,6 +46,15 @@ def serve_command(
         "(repeatable; default: none, the peer's address is the client's)."),
     signups_per_hour: int = typer.Option(10, min=1, help="New accounts per address per hour."),
     guests_per_hour: int = typer.Option(60, min=1, help="New guests per address per hour."),
+    processes: int = typer.Option(
+        1, min=1, help="Room processes, on ports PORT to PORT+N-1 (needs --db postgresql://; "
+        "any process answers any page and socket; put nginx in front, docs/room.md)."),
+    cluster: bool = typer.Option(
+        False, help="Run as one of several processes of one room on this --db (what "
+        "--processes starts; for processes on several machines)."),
+    relay_address: str = typer.Option(
+        "", help="host:port the room's other processes reach this one at (default: "
+        "--host and --port; 127.0.0.1 for 0.0.0.0)."),
 ) -> None:
     """Start La Sala at http://HOST:PORT (SQLite by default)."""
     import uvicorn
@@ -58,6 +67,17 @@ def serve_command(
         async_url(db)
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="--db") from None
+    if (processes > 1 or cluster) and not db.startswith(("postgresql", "postgres")):
+        raise typer.BadParameter("several processes share one PostgreSQL database: give "
+                                 "--db postgresql://USER@HOST/DB", param_hint="--processes")
+    if processes > 1:
+        import sys
+
+        from belote.server.cluster.supervisor import Supervisor
+        logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+        typer.echo(f"La Sala: {processes} processes on http://{host}:{port} to "
+                   f"{port + processes - 1}  (database {db})")
+        raise typer.Exit(Supervisor(sys.argv[2:], host, port, processes).run())
     if not waiting_expiry > 0:
         raise typer.BadParameter("must be a positive number of seconds",
                                  param_hint="--waiting-expiry")
@@ -72,7 +92,8 @@ def serve_command(
                         waiting_table_expiry=waiting_expiry,
                         allowed_hosts=tuple(allowed_host),
                         forwarded_allow_ips=tuple(forwarded_allow_ips),
-                        signups_per_hour=signups_per_hour, guests_per_hour=guests_per_hour)
+                        signups_per_hour=signups_per_hour, guests_per_hour=guests_per_hour,
+                        cluster=cluster, relay_address=relay_address)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     typer.echo(f"La Sala: http://{host}:{port}  (database {db})")
     # Forwarded headers only from the named proxies: by default uvicorn would believe them

@@ -33,6 +33,7 @@ from belote.ai.plugins import label_failures, prepare_labels
 from belote.server.auth import PasswordHasherPool, RateLimiter
 from belote.server.auth.devices import KnownDevices
 from belote.server.auth.sessions import ServerSessions, Sessions, public_id
+from belote.server.cluster.relay import OwnerRouting, ProcessHeader, Relay, RelayedClient
 from belote.server.collector import Collector
 from belote.server.composition import build
 from belote.server.config import Settings
@@ -112,7 +113,8 @@ def compose(settings: Settings) -> Shared:
                                        secure=settings.secure_cookies,
                                        default_pace=settings.default_pace),
         limits=_limits(settings, refused), refused=refused,
-        templates=make_templates(HERE / "templates"), levels=tuple(LEVELS))
+        templates=make_templates(HERE / "templates"), levels=tuple(LEVELS),
+        relay=Relay(room))
 
 
 @contextlib.asynccontextmanager
@@ -138,6 +140,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
     finally:
         await collector.stop()
+        await state.relay.close()
         state.passwords.close()
         state.heavy.close()
         await state.services.close()
@@ -146,10 +149,16 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
 def _middleware(state: Shared) -> list[Middleware]:
     settings = state.settings
     return [
+        # A request another of the room's processes relayed: its client's own address and
+        # Host (belote/server/cluster/relay.py); every answer names the process.
+        Middleware(RelayedClient, room=state.room),
+        Middleware(ProcessHeader, name=settings.address),
         # Bodies over the cap are refused (413) before they are read.
         Middleware(BodyLimit, max_bytes=settings.max_body_bytes, counts=state.refused),
         Middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts),
                    www_redirect=False),
+        # A table another process runs: its pages and socket go there.
+        Middleware(OwnerRouting, relay=state.relay),
         Middleware(_Session, room=state.room, secure=settings.secure_cookies),
         Middleware(ServerSessions, sessions=state.sessions),
         # The preferences in force (the device's, the account's): after the session is known.

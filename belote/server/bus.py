@@ -35,7 +35,10 @@ class Bus(Protocol):
     failures: Counter[str]  # events a subscriber raised on, by subscriber (each logged)
     dropped: int  # events published after close (each logged)
 
-    def subscribe(self, name: str, handler: Handler) -> None: ...
+    def subscribe(self, name: str, handler: Handler, *, everywhere: bool = True) -> None:
+        """``everywhere``: the events of every process's tables; else only of the tables
+        this process runs (a feature that writes what a table did: written once)."""
+        ...
 
     def publish(self, event: TableEvent) -> None: ...
 
@@ -91,8 +94,8 @@ class InProcessBus:
         self._delivering = False
         self._closed = False
 
-    def subscribe(self, name: str, handler: Handler) -> None:
-        self._subscribers.add(name, handler)
+    def subscribe(self, name: str, handler: Handler, *, everywhere: bool = True) -> None:
+        self._subscribers.add(name, handler)  # one process: every table is this one's
 
     def publish(self, event: TableEvent) -> None:
         if self._closed:

@@ -10,8 +10,13 @@ to :class:`Services`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from belote.server.bus import Bus, InProcessBus
+from belote.server.cluster.bus import PgBus
+from belote.server.cluster.leases import PgLeases
+from belote.server.cluster.node import Node
+from belote.server.cluster.wire import PgWire
 from belote.server.config import Settings
 from belote.server.lobby import LobbyFeed
 from belote.server.persistence import Store
@@ -42,21 +47,39 @@ class Services:
     lobby: LobbyFeed  # the lobby's live list and chat; the expiry of unattended tables
     ratings: RatingsRoom  # a finished match recorded; profiles and leaderboards
     tournaments: TournamentRoom  # tournament tables opened, results reported
+    node: Node | None = None  # this process among the room's others (None: alone)
 
     async def open(self) -> None:
+        if self.node is not None:
+            await self.room.leases.open()
+            await self.node.wire.open()
         await self.bus.open()
         await self.store.open()
         await self.room.open()  # stored tables resume (and may finish at once: subscribed)
         self.lobby.start()
         await self.tournaments.open()  # results of tables finished while the room was down
         await self.ratings.open()  # matches finished while the room was down
+        if self.node is not None:
+            self.node.tell_all("hello", {})  # the others say what they run: the lobby
 
-    def connected(self, uid: str) -> bool:
-        """Whether this person has a socket open: at a table, or in the lobby."""
+    def connected_here(self, uid: str) -> bool:
+        """Whether this person has a socket open in this process: at a table, or in the
+        lobby."""
         return self.room.connected(uid) or self.lobby.connected(uid)
 
+    async def connected(self, uid: str) -> bool:
+        """Whether this person has a socket open in any of the room's processes."""
+        return self.connected_here(uid) or bool(await self.room.present([uid]))
+
     def disconnect(self, uids: set[str]) -> int:
-        """Close every socket of these people (their session ended), telling them why."""
+        """Close every socket of these people (their session ended), telling them why; in
+        every process (how many closed here is returned)."""
+        if self.node is not None:
+            self.node.wire.send("belote_news", {"kind": "sign_out",
+                                                "data": {"uids": sorted(uids)}})
+        return self.disconnect_here(uids)
+
+    def disconnect_here(self, uids: set[str]) -> int:
         return self.room.disconnect(uids) + self.lobby.disconnect(uids)
 
     async def close(self) -> None:
@@ -65,6 +88,9 @@ class Services:
         await self.lobby.close()
         await self.tournaments.close()  # results being reported
         await self.ratings.close()  # matches being recorded
+        if self.node is not None:
+            await self.node.wire.close()
+            await self.room.leases.close()  # every lease left is freed
         await self.store.close()
 
 
@@ -74,12 +100,43 @@ def build(settings: Settings, offload: Offload | None = None,
     (the app's ``HeavyWork.run``; None: a worker thread); ``bus`` defaults to the bus of
     one process.  Raises ``ValueError`` for settings out of range."""
     store = Store(settings.db_url)
-    bus = InProcessBus() if bus is None else bus
-    room = Room(settings, store, bus.publish)
+    node = None
+    if settings.cluster:
+        # One of several processes: the bus, the questions between processes and the
+        # tables' leases all go through PostgreSQL (belote/server/cluster).
+        wire = PgWire(settings.db_url, settings.address)
+        node = Node(wire)
+        bus = PgBus(wire)
+        room = Room(settings, store, bus.publish, PgLeases(settings.db_url, settings.address),
+                    node)
+    else:
+        bus = InProcessBus() if bus is None else bus
+        room = Room(settings, store, bus.publish)
     lobby = LobbyFeed(room, settings)
     tournaments = TournamentRoom(room, store, TournamentStore(store.engine), offload)
     ratings = RatingsRoom(store, RatingsStore(store.engine))
     bus.subscribe("lobby", lobby.on_event)
-    bus.subscribe("tournaments", tournaments.on_event)
-    bus.subscribe("ratings", ratings.on_event)
-    return Services(store, bus, room, lobby, ratings, tournaments)
+    # What a finished table writes (its result, its ratings) is written by the process that
+    # ran it, once; the others catch up from the store when they take tables over.
+    bus.subscribe("tournaments", tournaments.on_event, everywhere=False)
+    bus.subscribe("ratings", ratings.on_event, everywhere=False)
+    services = Services(store, bus, room, lobby, ratings, tournaments, node)
+    if node is not None:
+        _wire_news(services, node)
+    return services
+
+
+def _wire_news(services: Services, node: Node) -> None:
+    """What every process hears from the others: chat lines, ended sessions."""
+    lobby = services.lobby
+    lobby.relay = lambda name, text: node.tell_all("lobby_chat", {"name": name,
+                                                                  "text": text})
+    node.on_news("lobby_chat", lambda data: lobby.hear(str(data["name"]), str(data["text"])))
+
+    def signed_out(data: dict[str, Any]) -> None:
+        services.disconnect_here({str(u) for u in data["uids"]})
+
+    node.on_news("sign_out", signed_out)
+    services.room.present_here = services.connected_here  # type: ignore[method-assign]
+    # Back on the wire after missing messages: the others say again what they run.
+    node.wire.on_reconnect.append(lambda: node.tell_all("hello", {}))

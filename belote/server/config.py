@@ -107,6 +107,22 @@ class Settings:
     # Seconds between two looks over the tables (expiry, watcher counts).
     lobby_sweep: float = 2.0
 
+    # One of several processes of one room (``belote serve --processes N``, or N ``belote
+    # serve --cluster`` on one or several machines): PostgreSQL holds the tables' leases and
+    # carries the messages between processes (belote/server/cluster).
+    cluster: bool = False
+    # host:port the other processes reach this one at (relayed sockets and pages); empty:
+    # the --host address (127.0.0.1 for 0.0.0.0) and the --port.
+    relay_address: str = ""
+
+    @property
+    def address(self) -> str:
+        """This process's name in the room: the address the others reach it at."""
+        if self.relay_address:
+            return self.relay_address
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "::", "") else self.host
+        return f"{host}:{self.port}"
+
     def __post_init__(self) -> None:
         if not self.allowed_hosts:
             hosts = dict.fromkeys((self.host, "localhost", "127.0.0.1"))

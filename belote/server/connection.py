@@ -42,6 +42,10 @@ class Connection:
     state: ConnectionState = ConnectionState.OPEN
     heartbeat: bool = False  # it sent a ping: from now on, silence means a stalled path
     beats: bool = False  # opened with ``?heartbeat=1``: the server beats, the client answers
+    # The close code its socket gets once the outbox is written: 1013 (try again later: too
+    # far behind, or closed by the room); 1012 (service restart: the table moved to another
+    # of the room's processes, the page says so and connects again).
+    close_code: int = 1013
 
     @property
     def closed(self) -> bool:
@@ -75,6 +79,11 @@ class Connection:
             self.state = ConnectionState.CLOSING
         except asyncio.QueueFull:
             self.overflow()
+
+    def moved(self) -> None:
+        """Close because the table goes to another process: the page reconnects at once."""
+        self.close_code = 1012
+        self.close()
 
     def gone(self) -> None:
         """The socket is closed (by either side): nothing more is queued for it."""

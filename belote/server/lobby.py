@@ -35,7 +35,7 @@ import logging
 import math
 import time
 from collections import Counter, defaultdict, deque
-from collections.abc import Collection, Coroutine, Iterable
+from collections.abc import Callable, Collection, Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -185,6 +185,9 @@ class LobbyFeed:
         self._expiring: set[int] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
+        # With several processes: a chat line goes to every process's lobby (the
+        # composition sets it); each process's ``hear`` tells its own listeners.
+        self.relay: Callable[[str, str], None] | None = None
 
     # ------------------------------------------------------------------ life
     def start(self) -> None:
@@ -286,6 +289,14 @@ class LobbyFeed:
         conn.send(P.encode_message(P.LobbySync(chat, **listing), self.version))
 
     def say(self, name: str, text: str) -> None:
+        """A chat line said in the lobby: heard in every process's lobby."""
+        if self.relay is not None:
+            self.relay(name, text)
+        else:
+            self.hear(name, text)
+
+    def hear(self, name: str, text: str) -> None:
+        """A chat line for this process's listeners (and the history new ones get)."""
         self.chat.append((name, text))
         self.version += 1
         for conn in list(self.listeners):

@@ -11,6 +11,8 @@ the room implements (plain data in and out: never a table object).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import json
 import logging
 import secrets
@@ -23,6 +25,8 @@ from belote.rules import PRESETS, find_preset
 from belote.rules.flags import rules_with_flags
 from belote.server import protocol as P
 from belote.server.bots import BotPool
+from belote.server.cluster.leases import Leases, SoloLeases
+from belote.server.cluster.node import Node, NodeUnavailable, RemoteError
 from belote.server.config import Settings
 from belote.server.connection import sign_out
 from belote.server.directory import Attendance, HeldSeat, SeatHeld
@@ -37,6 +41,9 @@ CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud or 
 CODE_LENGTH = 6
 # Seconds an expired table waits for its last connections to leave before it stops.
 DRAIN_SECONDS = 5.0
+# Seconds between two looks for open tables no process runs (their owner died).
+ORPHAN_SWEEP = 1.0
+_HERE = object()  # a question about a table that turned out to run here (taken over)
 
 
 def invitation_code() -> str:
@@ -62,12 +69,20 @@ def attended(table: Table, uids: set[str]) -> bool:
 
 class Room:
     def __init__(self, settings: Settings, store: Store,
-                 publish: Callable[[TableEvent], None]) -> None:
+                 publish: Callable[[TableEvent], None], leases: Leases | None = None,
+                 node: Node | None = None) -> None:
         """``store`` is opened and closed by its owner (the composition); ``publish`` puts
-        the tables' events on the bus."""
+        the tables' events on the bus.  With several processes, ``leases`` say which tables
+        this one runs (:mod:`belote.server.cluster.leases`) and ``node`` reaches the others
+        (the owners of the rest); alone, it runs every table."""
         self.settings = settings
         self.store = store
         self._publish = publish
+        self.leases: Leases = leases or SoloLeases(f"{settings.host}:{settings.port}")
+        self.node = node
+        self._sweeper: asyncio.Task[None] | None = None
+        self.taken_over = 0  # tables resumed here after their process died (each logged)
+        self.moved_away = 0  # tables stopped here because this process lost its leases
         self.bots: BotPool | None = None
         self.tables: dict[int, Table] = {}
         self.secret = ""
@@ -87,36 +102,106 @@ class Room:
         self.sockets_dropped = 0
 
     async def open(self) -> None:
-        """Resume the stored open tables (the store is open); each is published as it stands
-        (``TableOpened``), so that subscribers know the tables there are."""
+        """Resume the stored open tables this process takes (all of them, alone); each is
+        published as it stands (``TableOpened``), so that subscribers know the tables there
+        are.  With other processes, look for tables nobody runs from then on."""
         self.secret = await self.store.secret()
         self.bots = BotPool(self.settings.bot_workers, self.settings.bot_timeout)
         # Every open table comes back, however many there are: oldest first.
         rows = list(reversed(await self.store.list_tables("open", limit=None)))
+        mine = set(await self.leases.take([row.id for row in rows]))
+        rows = [row for row in rows if row.id in mine]
         logs = await self.store.logs([row.id for row in rows])
         for row in rows:
-            try:
-                table = self._table(row.id, row.preset, row.flags)
-                await table.restore(logs[row.id])
-            except Exception as error:
-                # One table that cannot be replayed must not keep the room down.
-                self.tables.pop(row.id, None)
-                self.broken[row.id] = repr(error)
-                log.error("table %s cannot be restored and is marked broken: %r", row.id,
-                          error)
-                await self.store.set_status(row.id, "broken")
-                continue
-            self._publish(opened(table))
-            table.start()
+            await self._resume(row.id, row.preset, row.flags, logs[row.id])
         log.info("room open: %d tables resumed, %d broken", len(self.tables), len(self.broken))
+        if self.node is not None:
+            self.leases.on_lost.append(self._leases_lost)
+            self._serve_directory(self.node)
+            self._sweeper = asyncio.create_task(self._sweep_orphans(), name="orphan-sweep")
+
+    async def _resume(self, table_id: int, preset: str, flags: dict[str, Any],
+                      entries: list[Any]) -> Table | None:
+        """A stored table replayed from its log and started; None: it is broken."""
+        try:
+            table = self._table(table_id, preset, flags)
+            await table.restore(entries)
+        except Exception as error:
+            # One table that cannot be replayed must not keep the room down.
+            self.tables.pop(table_id, None)
+            self.broken[table_id] = repr(error)
+            log.error("table %s cannot be restored and is marked broken: %r", table_id,
+                      error)
+            await self.store.set_status(table_id, "broken")
+            await self.leases.release(table_id)
+            return None
+        self._publish(opened(table))
+        table.start()
+        return table
+
+    async def take_over(self, table_id: int) -> bool:
+        """Run this open table here if no process does (its owner died); whether it runs
+        here now.  Its log is read after the lease is taken: every change its last owner
+        acknowledged is in it."""
+        if table_id in self.tables:
+            return True
+        if not await self.leases.take([table_id]):
+            return False
+        row = await self.store.table(table_id)
+        if row is None or row.status != "open" or table_id in self.tables:
+            if table_id not in self.tables:
+                await self.leases.release(table_id)
+            return table_id in self.tables
+        table = await self._resume(row.id, row.preset, row.flags,
+                                   (await self.store.logs([row.id]))[row.id])
+        if table is not None:
+            self.taken_over += 1
+            log.warning("table %s taken over by this process (%s) at version %d: its "
+                        "process stopped", table_id, self.leases.address, table.version)
+        return table is not None
+
+    async def _sweep_orphans(self) -> None:
+        """Tables whose process died are taken over within a few seconds, players or not
+        (a table of bots, a player whose page has not come back yet)."""
+        while True:
+            await asyncio.sleep(ORPHAN_SWEEP)
+            try:
+                ids = await self.store.open_table_ids()
+                orphans = await self.leases.take([t for t in ids if t not in self.tables])
+                for table_id in orphans:  # leased now: take_over resumes it
+                    await self.take_over(table_id)
+            except Exception:
+                log.exception("room: the look for orphan tables failed")
+
+    def _leases_lost(self) -> None:
+        """The lease connection failed: another process may run these tables now.  Each
+        stops here at once; its sockets close as "moved" (the pages connect again and find
+        the table wherever it runs)."""
+        for table in list(self.tables.values()):
+            self.moved_away += 1
+            for conn in list(table.connections):
+                conn.moved()
+            del self.tables[table.id]
+            task = asyncio.create_task(table.stop())
+            self._stopping.add(task)
+            task.add_done_callback(self._stopping.discard)
 
     async def close(self) -> None:
         """Stop every table (none publishes any more) and the bots; the store stays open
         for the subscribers' last writes."""
         log.info("connections: %d sockets let go as stalled, %d dropped, %d frames dropped",
                  self.sockets_stalled, self.sockets_dropped, self.frames_dropped)
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         for task in self._draining:
             task.cancel()  # the table stops all the same (see _drain)
+        # A process stopping (a rolling restart): its tables' sockets are told the table
+        # moves, and another process takes each over as soon as its lease is free.
+        for table in self.tables.values():
+            for conn in list(table.connections):
+                conn.moved()
         await asyncio.gather(*(t.stop() for t in self.tables.values()),
                              *list(self._stopping))
         await asyncio.gather(*list(self._draining), return_exceptions=True)
@@ -158,6 +243,8 @@ class Room:
     async def _new_table(self, preset: str, flags: dict[str, Any], target: int,
                          creator: str | None, name: str, private: bool, pause: bool) -> Table:
         table_id = await self.store.new_table(preset, flags, target)
+        if not await self.leases.take([table_id]):  # a new id: nobody else can hold it
+            raise RuntimeError(f"table {table_id}: its lease is held elsewhere")
         table = self._table(table_id, preset, flags, creator)
         table.start()
         if name or private or pause:
@@ -241,16 +328,54 @@ class Room:
     def _let_go(self, table: Table) -> None:
         """A finished match lives on as its stored replay; its actor can go."""
         del self.tables[table.id]
-        task = asyncio.create_task(table.stop())
+        task = asyncio.create_task(self._stop_and_release(table))
         self._stopping.add(task)
         task.add_done_callback(self._stopping.discard)
         self._publish(TableClosed(table.id, table.version, "finished"))
 
+    async def _stop_and_release(self, table: Table) -> None:
+        await table.stop()
+        await self.leases.release(table.id)
+
     # ------------------------------------------------------------------ by id (directory.py)
-    async def seats_held(self, table_ids: Collection[int],
-                         uids: Collection[str]) -> list[SeatHeld]:
-        """:meth:`belote.server.directory.LobbyTables.seats_held`."""
-        wanted = set(uids)
+    # Each question about a table is answered by the process that runs it: here, or its
+    # owner through the node (plain data both ways: directory.py's contract).
+    async def _elsewhere(self, table_ids: Collection[int], method: str,
+                         args: dict[str, Any]) -> list[Any]:
+        """Ask the owners of those of ``table_ids`` run elsewhere; their answers."""
+        far = [t for t in table_ids if t not in self.tables]
+        if self.node is None or not far:
+            return []
+        by_owner: dict[str, list[int]] = {}
+        for tid, owner in (await self.leases.owners(far)).items():
+            if owner != self.leases.address:
+                by_owner.setdefault(owner, []).append(tid)
+        node = self.node
+        answers = await asyncio.gather(
+            *(node.call(owner, method, {**args, "table_ids": ids})
+              for owner, ids in by_owner.items()), return_exceptions=True)
+        for answer in answers:
+            if isinstance(answer, BaseException):
+                log.warning("room: a process did not answer %s: %r", method, answer)
+        return [a for a in answers if not isinstance(a, BaseException)]
+
+    async def _ask_owner(self, table_id: int, method: str, args: dict[str, Any]) -> Any:
+        """Ask the process running ``table_id`` (not this one); ``TableError("no_table")``:
+        none does, even after trying to take it over."""
+        if await self.take_over(table_id):
+            return _HERE
+        owner = await self.leases.owner(table_id)
+        if self.node is None or owner is None or owner == self.leases.address:
+            raise TableError("no_table")
+        try:
+            return await self.node.call(owner, method, {**args, "table_id": table_id})
+        except RemoteError as error:
+            raise TableError(error.code) from None
+        except NodeUnavailable:
+            raise TableError("no_table") from None
+
+    def _seats_held_here(self, table_ids: Collection[int],
+                         wanted: set[str]) -> list[SeatHeld]:
         found = []
         for tid in table_ids:
             table = self.tables.get(tid)
@@ -259,12 +384,86 @@ class Room:
                     found.append(SeatHeld(seat.owner, tid, n))
         return found
 
+    async def seats_held(self, table_ids: Collection[int],
+                         uids: Collection[str]) -> list[SeatHeld]:
+        """:meth:`belote.server.directory.LobbyTables.seats_held`."""
+        wanted = set(uids)
+        found = self._seats_held_here(table_ids, wanted)
+        for answer in await self._elsewhere(table_ids, "seats_held", {"uids": sorted(wanted)}):
+            found.extend(SeatHeld(str(u), int(t), int(n)) for u, t, n in answer)
+        return found
+
+    def _attendance_here(self, table_ids: Collection[int],
+                         here: set[str]) -> dict[int, Attendance]:
+        return {tid: Attendance(len(table.connections), attended(table, here))
+                for tid in table_ids if (table := self.tables.get(tid)) is not None}
+
     async def attendance(self, table_ids: Collection[int],
                          uids: Collection[str]) -> dict[int, Attendance]:
         """:meth:`belote.server.directory.LobbyTables.attendance`."""
         here = set(uids)
-        return {tid: Attendance(len(table.connections), attended(table, here))
-                for tid in table_ids if (table := self.tables.get(tid)) is not None}
+        found = self._attendance_here(table_ids, here)
+        for answer in await self._elsewhere(table_ids, "attendance", {"uids": sorted(here)}):
+            found.update({int(t): Attendance(int(w), bool(p)) for t, w, p in answer})
+        return found
+
+    async def present(self, uids: Collection[str]) -> set[str]:
+        """Which of these people have a socket open at a table of any process (the lobby's
+        listeners of this process are the lobby's to add)."""
+        wanted = set(uids)
+        found = {uid for uid in wanted if self.connected(uid)}
+        if self.node is None or found == wanted:
+            return found
+        others = [p for p in await self.leases.processes() if p != self.leases.address]
+        answers = await asyncio.gather(
+            *(self.node.call(p, "present", {"uids": sorted(wanted - found)}) for p in others),
+            return_exceptions=True)
+        for answer in answers:
+            if not isinstance(answer, BaseException):
+                found.update(str(u) for u in answer)
+        return found
+
+    def _serve_directory(self, node: Node) -> None:
+        """Answer the other processes' questions about the tables run here."""
+        async def seats_held(args: dict[str, Any]) -> list[list[Any]]:
+            return [[s.uid, s.table_id, s.seat] for s in self._seats_held_here(
+                args["table_ids"], set(args["uids"]))]
+
+        async def attendance(args: dict[str, Any]) -> list[list[Any]]:
+            return [[t, a.watchers, a.present] for t, a in self._attendance_here(
+                args["table_ids"], set(args["uids"])).items()]
+
+        async def present(args: dict[str, Any]) -> list[str]:
+            return [uid for uid in args["uids"] if self.present_here(uid)]
+
+        async def hold_seats(args: dict[str, Any]) -> None:
+            await self.hold_seats(args["table_id"], [HeldSeat(**s) for s in args["seats"]],
+                                  start=args["start"])
+
+        async def claim_seat(args: dict[str, Any]) -> bool:
+            return await self.claim_seat(
+                args["table_id"], args["seat"], args["labels"], args["uid"],
+                args["account"], held=args["held"], start=args["start"])
+
+        async def table_status(args: dict[str, Any]) -> str | None:
+            return await self.table_status(args["table_id"])
+
+        for name, handler in (("seats_held", seats_held), ("attendance", attendance),
+                              ("present", present), ("hold_seats", hold_seats),
+                              ("claim_seat", claim_seat), ("table_status", table_status)):
+            node.handle(name, handler)
+        node.on_news("hello", lambda _data: self.republish())
+
+    def republish(self) -> None:
+        """Every table run here, as it stands, on the bus (a process started, or came back
+        to the wire, and builds its lobby)."""
+        for table in self.tables.values():
+            self._publish(opened(table))
+
+    def present_here(self, uid: str) -> bool:
+        """Set by the composition: whether the person has a socket open in this process (a
+        table's or the lobby's)."""
+        return self.connected(uid)
 
     async def expire(self, table_id: int, uids: Collection[str]) -> bool:
         """Close a table waiting for players that nobody seated attends (at the table, or
@@ -274,8 +473,13 @@ class Room:
         task: no sit or start can slip in between."""
         table = self.tables.get(table_id)
         if table is None:
-            return False
+            return False  # run elsewhere: its own process's lobby looks after it
         here = set(uids)
+        seated = {s.owner for s in table.seats if s.kind == "human" and s.owner is not None}
+        if self.node is not None and seated - here:
+            # A seated person in another process's lobby, or at this table from another
+            # process's socket, is here all the same.
+            here |= await self.present(seated - here)
 
         async def check() -> bool:
             if (table.game is not None or table.finished
@@ -309,7 +513,7 @@ class Room:
             while table.connections and time.monotonic() < deadline:
                 await asyncio.sleep(0.05)
         finally:
-            await table.stop()
+            await self._stop_and_release(table)
 
     async def open_table(self, preset: str, flag_texts: Sequence[str], *,
                          name: str = "") -> int:
@@ -319,6 +523,11 @@ class Room:
     async def hold_seats(self, table_id: int, seats: Sequence[HeldSeat], *,
                          start: int | None = None) -> None:
         """:meth:`belote.server.directory.TournamentTables.hold_seats`."""
+        if table_id not in self.tables:
+            answer = await self._ask_owner(table_id, "hold_seats", {
+                "seats": [dataclasses.asdict(s) for s in seats], "start": start})
+            if answer is not _HERE:
+                return
         table = self.table(table_id)
         held = [Seat("human", s.name, s.label, standin=s.standin) for s in seats]
 
@@ -333,6 +542,12 @@ class Room:
                          account: int | None = None, *, held: Collection[str] = (),
                          start: int | None = None) -> bool:
         """:meth:`belote.server.directory.TournamentTables.claim_seat`."""
+        if table_id not in self.tables:
+            answer = await self._ask_owner(table_id, "claim_seat", {
+                "seat": seat, "labels": list(labels), "uid": uid, "account": account,
+                "held": list(held), "start": start})
+            if answer is not _HERE:
+                return bool(answer)
         table = self.table(table_id)
         holds, owners = set(held), tuple(labels)
 
@@ -347,6 +562,13 @@ class Room:
 
     async def table_status(self, table_id: int) -> str | None:
         """:meth:`belote.server.directory.TournamentTables.table_status`."""
+        if table_id not in self.tables and self.node is not None:
+            try:
+                answer = await self._ask_owner(table_id, "table_status", {})
+            except TableError:
+                return None
+            if answer is not _HERE:
+                return None if answer is None else str(answer)
         table = self.tables.get(table_id)
         if table is None:
             return None

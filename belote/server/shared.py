@@ -19,6 +19,7 @@ from starlette.templating import Jinja2Templates
 from belote.server.auth import PasswordHasherPool, RateLimiter
 from belote.server.auth.devices import KnownDevices
 from belote.server.auth.sessions import Sessions
+from belote.server.cluster.relay import Relay
 from belote.server.composition import Services
 from belote.server.config import Settings
 from belote.server.heavy import HeavyWork
@@ -63,6 +64,7 @@ class Shared:
     refused: Counter[str]  # requests refused by a limit, by reason (each is logged too)
     templates: Jinja2Templates
     levels: tuple[str, ...]  # the bot levels offered (the plug-ins' included)
+    relay: Relay  # a table's pages and socket to the process running it (several processes)
     # Who may see a finished match's replay: (private, owners), read once from its log.
     replay_access: OrderedDict[int, tuple[bool, frozenset[str]]] = field(
         default_factory=OrderedDict)

@@ -27,7 +27,7 @@ class LoopbackWireBus:
         self._receiver: asyncio.Task[None] | None = None
         self._closed = False
 
-    def subscribe(self, name: str, handler: Handler) -> None:
+    def subscribe(self, name: str, handler: Handler, *, everywhere: bool = True) -> None:
         self._subscribers.add(name, handler)
 
     def publish(self, event: TableEvent) -> None:

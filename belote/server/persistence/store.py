@@ -372,6 +372,12 @@ class Store:
         async with self.engine.connect() as conn:
             return [_table_row(r) for r in await conn.execute(query)]
 
+    async def open_table_ids(self) -> list[int]:
+        """The ids of the open tables (waiting or playing), oldest first."""
+        query = select(tables.c.id).where(tables.c.status == "open").order_by(tables.c.id)
+        async with self.engine.connect() as conn:
+            return [int(r[0]) for r in await conn.execute(query)]
+
     async def set_status(self, table_id: int, status: str) -> None:
         """Mark a table (``broken``: it could not be replayed; ``expired``: nobody came)."""
         async with self.engine.begin() as conn:

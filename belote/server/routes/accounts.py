@@ -50,7 +50,7 @@ async def _free_guest_name(request: Request, name: str, key: str) -> bool:
     holder = await state.sessions.guest_holding(key)
     if holder is None or (current is not None and holder == current.id):
         return True
-    if state.services.connected(public_id(holder)):
+    if await state.services.connected(public_id(holder)):
         return False
     log.info("guest name %r passes to a newcomer: its holder is not connected", name)
     await state.sessions.end(holder)
@@ -142,7 +142,7 @@ async def register(request: Request) -> Response:
     key, current = name_key(name), session(request)
     holder = await state.sessions.guest_holding(key)
     if holder is not None and (current is None or holder != current.id):
-        if state.services.connected(public_id(holder)):
+        if await state.services.connected(public_id(holder)):
             return refused(request, "login.html", 409, "name_in_use", mode="register")
         await state.sessions.end(holder)  # a guest who left does not keep the name
         holder = None

@@ -31,7 +31,6 @@ from belote.server.view import error_frame
 
 log = logging.getLogger(__name__)
 REFUSED = 1008  # close code: policy violation (another origin, too many sockets, private)
-TOO_FAR_BEHIND = 1013  # close code: try again later (the client resyncs on return)
 CLEAN_CLOSES = (1000, 1001)
 
 OnMessage = Callable[[P.Inbound], Awaitable[Any]]
@@ -63,8 +62,8 @@ async def _accept(websocket: WebSocket) -> Connection | None:
 async def _writer(websocket: WebSocket, conn: Connection, room: Room) -> None:
     while True:
         frame = await conn.outbox.get()
-        if frame is None:  # too far behind: close, the client resyncs on return
-            await websocket.close(code=TOO_FAR_BEHIND)
+        if frame is None:  # too far behind (or moved): close, the client resyncs on return
+            await websocket.close(code=conn.close_code)
             return
         try:
             await websocket.send_text(frame)

@@ -20,6 +20,7 @@
   let retry = 0;
   let helloSent = false;
   let lost = false; // "connection lost" said; "reconnected" is due when it comes back
+  let quietReturn = false; // the loss was a move to another process: said once, at the loss
   let announcedStep = null; // the game step whose "your turn" was said
   let playInFlight = false; // a card was sent and its frame has not come back yet
   let beloteQueued = false; // Space pressed while that card was on its way
@@ -128,8 +129,14 @@
     line.textContent = S.stall_status + (held.length ? " " + fmt(S.stall_held_list, { moves: held.join(", ") }) : "");
   }
 
-  function connectionLost() {
-    if (!lost && helloSent) assertive(S.stall_lost); // once, not on every retry
+  // `moved`: the room closed the socket because the table goes to another of its
+  // processes (close code 1012): one sentence says so, and nothing more is said when the
+  // new socket opens (the table resumes where it was).
+  function connectionLost(moved) {
+    if (!lost && helloSent) {
+      assertive(moved ? S.table_moved : S.stall_lost); // once, not on every retry
+      quietReturn = Boolean(moved);
+    }
     lost = true;
     showConnection();
     retry = Math.min(retry + 1, 5);
@@ -174,7 +181,8 @@
       retry = 0;
       heardAt = pingAt = Date.now();
       unansweredSince = 0;
-      if (helloSent && lost) assertive(S.reconnected);
+      if (helloSent && lost && !quietReturn) assertive(S.reconnected);
+      quietReturn = false;
       lost = false;
       helloSent = true;
       showConnection();
@@ -192,10 +200,10 @@
       if (frame.t === "beat") { ws.send(JSON.stringify({ t: "beat", d: frame.d || {} })); return; }
       enqueue(frame);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       if (ws !== socket) return;
       socket = null;
-      connectionLost();
+      connectionLost(event.code === 1012);
     });
   }
 

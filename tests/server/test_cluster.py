@@ -1,0 +1,131 @@
+"""Several room processes on one PostgreSQL database (issue 26, items 1, 3 and 4).
+
+Each table runs in exactly one process (its lease); a socket or a page that reaches another
+process is relayed to it; a process killed with SIGKILL has its tables taken over by the
+others, resumed from the log exactly, and its players' sockets come back to them.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection
+
+from tests.server.cluster_room import ClusterRoom, cluster_room, frame, send
+from tests.server.helpers import first_legal
+from tests.server.postgres import postgres_url
+
+__all__ = ["cluster_room", "postgres_url"]  # fixtures
+
+
+def play_until_mid_hand(ws: ClientConnection, my_cards: int) -> dict[str, Any]:
+    """Act as seat 2 until it has played ``my_cards`` cards and it is its turn again."""
+    played = 0
+    while True:
+        found = frame(ws)
+        view = found["d"].get("view", {})
+        if found["t"] not in ("sync", "update") or not view.get("started"):
+            continue
+        if view["belote"] and view["turn"] != 2:
+            send(ws, "act", a=72)
+            continue
+        if view["turn"] != 2:
+            continue
+        if not view["choices"] and played >= my_cards and view["trick"]:
+            return found
+        action = first_legal(view)
+        played += 0 if view["choices"] else 1
+        send(ws, "act", a=action)
+
+
+def seat_bots_and_start(ws: ClientConnection) -> None:
+    send(ws, "sit", seat=2)
+    for seat in (0, 1, 3):
+        send(ws, "bot", seat=seat, level="normal")
+    send(ws, "start")
+
+
+def sync_of(ws: ClientConnection) -> dict[str, Any]:
+    while True:
+        found = frame(ws)
+        if found["t"] == "sync":
+            return found
+
+
+@pytest.mark.slow
+def test_a_table_runs_in_one_process_and_is_reached_from_the_other(
+        cluster_room: ClusterRoom) -> None:
+    a, b = cluster_room.processes
+    ada = cluster_room.player(a, "Ada")
+    table_id = ada.new_table(a)
+    # The page, asked of the other process, is the owner's answer, relayed.
+    page = ada.http.get(b.base + f"/table/{table_id}", headers={"Origin": b.base})
+    assert page.status_code == 200
+    assert page.headers["x-belote-process"] == f"127.0.0.1:{b.port}"
+    assert page.headers["x-belote-owner"] == f"127.0.0.1:{a.port}"
+    with ada.socket(b, table_id) as ws:
+        seat_bots_and_start(ws)
+        mid = play_until_mid_hand(ws, 2)
+    # Through the owner itself: the same view, the same version.
+    with ada.socket(a, table_id) as ws:
+        again = sync_of(ws)
+    assert again["v"] == mid["v"] and again["d"]["view"] == mid["d"]["view"]
+
+
+@pytest.mark.slow
+def test_sigkill_of_the_owner_its_tables_go_on_elsewhere_exactly(
+        cluster_room: ClusterRoom) -> None:
+    a, b = cluster_room.processes
+    ada = cluster_room.player(a, "Ada")
+    before: dict[int, dict[str, Any]] = {}
+    for my_cards in (2, 4):
+        table_id = ada.new_table(a)
+        with ada.socket(a, table_id) as ws:
+            seat_bots_and_start(ws)
+            before[table_id] = play_until_mid_hand(ws, my_cards)
+    # A table of bots alone, playing on while its process dies.
+    bots_only = ada.new_table(a)
+    with ada.socket(a, bots_only) as ws:
+        for seat in range(4):
+            send(ws, "bot", seat=seat, level="normal")
+        send(ws, "start")
+        frame(ws)
+    # A socket of Ada's through b, relayed to a, open when a dies.
+    first = next(iter(before))
+    with ada.socket(b, first) as relayed:
+        sync_of(relayed)
+        a.kill()
+        killed_at = time.monotonic()
+        # The relayed socket is closed as "moved" (1012): the page connects again.
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                relayed.recv(timeout=20)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+    # The table of bots is taken over within 5 s, with nobody asking.
+    deadline = killed_at + 5
+    status = ""
+    while time.monotonic() < deadline:
+        answer = ada.http.get(b.base + f"/table/{bots_only}", headers={"Origin": b.base})
+        status = answer.headers.get("x-belote-owner", answer.headers["x-belote-process"])
+        if answer.status_code == 200:
+            break
+        time.sleep(0.2)
+    assert status == f"127.0.0.1:{b.port}"
+    for table_id, old in before.items():
+        with ada.socket(b, table_id) as ws:
+            sync = sync_of(ws)
+            assert sync["v"] == old["v"], "a stored change was lost"
+            assert sync["d"]["view"] == old["d"]["view"]
+            send(ws, "act", a=first_legal(sync["d"]["view"]))
+            while True:
+                update = frame(ws)
+                if update["t"] == "update":
+                    break
+            assert update["v"] == old["v"] + 1
+    # And a, started again, runs nothing twice: the tables stay with b.
+    a.start()
+    page = ada.http.get(a.base + f"/table/{first}", headers={"Origin": a.base})
+    assert page.headers["x-belote-owner"] == f"127.0.0.1:{b.port}"
