@@ -25,6 +25,7 @@ from playwright.sync_api import (
 
 from tests.browser import sala
 from tests.browser.live import MISSING_CHROMIUM, LiveServer, chromium_missing, launch_chromium
+from tests.server.postgres import postgres_url  # noqa: F401  (test_through_nginx.py's database)
 
 expect.set_options(timeout=sala.TIMEOUT)
 
