@@ -253,11 +253,19 @@ class Room:
         self._on_event(opened(table))
         return table
 
-    def table_by_code(self, code: str) -> Table:
+    async def table_by_code(self, code: str) -> int:
+        """The open private table this invitation code opens (whichever process runs it);
+        ``TableError("bad_code")``: none."""
         wanted = code.strip().upper()
+        if not wanted or any(c not in CODE_LETTERS for c in wanted):
+            raise TableError("bad_code")
         for table in self.tables.values():
             if table.private and table.code and table.code == wanted and not table.finished:
-                return table
+                return table.id
+        if self.node is not None:  # run by another process: its setup says the code
+            found = await self.store.table_with_code(wanted)
+            if found is not None:
+                return found
         raise TableError("bad_code")
 
     async def rematch(self, old: Table, uid: str, address: str) -> Table:

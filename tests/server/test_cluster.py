@@ -129,3 +129,57 @@ def test_sigkill_of_the_owner_its_tables_go_on_elsewhere_exactly(
     a.start()
     page = ada.http.get(a.base + f"/table/{first}", headers={"Origin": a.base})
     assert page.headers["x-belote-owner"] == f"127.0.0.1:{b.port}"
+
+
+def lobby_socket(player: Any, process: Any) -> ClientConnection:
+    from websockets.sync.client import connect
+    return connect(f"ws://127.0.0.1:{process.port}/ws/lobby",
+                   additional_headers={"Origin": process.base, "Cookie": player.cookie},
+                   open_timeout=20)
+
+
+def wait_for(ws: ClientConnection, kind: str, test: Any = lambda d: True) -> dict[str, Any]:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        found = frame(ws)
+        if found["t"] == kind and test(found["d"]):
+            return found
+    raise AssertionError(f"no {kind} frame")
+
+
+@pytest.mark.slow
+def test_lobby_chat_invitations_and_sign_out_are_the_same_from_every_process(
+        cluster_room: ClusterRoom) -> None:
+    a, b = cluster_room.processes
+    ada, bob = cluster_room.player(a, "Ada"), cluster_room.player(b, "Bob")
+    with lobby_socket(bob, b) as bobs_lobby, lobby_socket(ada, a) as adas_lobby:
+        wait_for(bobs_lobby, "sync")
+        wait_for(adas_lobby, "sync")
+        # A table opened on a is listed in b's lobby.
+        table_id = ada.new_table(a)
+        wait_for(bobs_lobby, "tables", lambda d: any(
+            c.get("id") == table_id for c in d.get("changes", [])))
+        # Ada's chat line on a is heard in b's lobby.
+        send(adas_lobby, "chat", text="Ciao a tutti")
+        line = wait_for(bobs_lobby, "chat")
+        assert "Ciao a tutti" in line["d"]["text"]
+    # A private table on a: its code, typed on b, opens it (relayed to a).
+    answer = ada.http.post(a.base + "/tables", data={"preset": "classic", "flags": "",
+                                                     "target": "", "private": "on"},
+                           headers={"Origin": a.base}, follow_redirects=False)
+    private_id = int(answer.headers["location"].rsplit("/", 1)[1])
+    page = ada.http.get(a.base + f"/table/{private_id}").text
+    code = page.split('href="/join/', 1)[1].split('"', 1)[0]
+    assert bob.http.get(b.base + f"/table/{private_id}").status_code == 403  # not invited
+    joined = bob.http.get(b.base + f"/join/{code}", follow_redirects=False)
+    assert joined.headers["location"].endswith(f"/table/{private_id}")
+    entered = bob.http.get(b.base + f"/table/{private_id}")
+    assert entered.status_code == 200 and entered.headers["x-belote-owner"].endswith(
+        f":{a.port}")
+    # Ada signs out on b: her socket at her table (on a, through a) closes.
+    with ada.socket(a, table_id) as ws:
+        sync_of(ws)
+        ada.http.post(b.base + "/logout", headers={"Origin": b.base})
+        with pytest.raises(ConnectionClosed):
+            while True:
+                ws.recv(timeout=20)

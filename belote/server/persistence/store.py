@@ -372,6 +372,18 @@ class Store:
         async with self.engine.connect() as conn:
             return [_table_row(r) for r in await conn.execute(query)]
 
+    async def table_with_code(self, code: str) -> int | None:
+        """The open table whose setup holds this invitation code (letters and digits only:
+        nothing a LIKE pattern reads as a wildcard)."""
+        query = (select(table_log.c.table_id)
+                 .join(tables, tables.c.id == table_log.c.table_id)
+                 .where(tables.c.status == "open", table_log.c.kind == "setup",
+                        table_log.c.data.like(f'%"code":"{code}"%'))
+                 .order_by(table_log.c.table_id.desc()).limit(1))
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else int(row[0])
+
     async def open_table_ids(self) -> list[int]:
         """The ids of the open tables (waiting or playing), oldest first."""
         query = select(tables.c.id).where(tables.c.status == "open").order_by(tables.c.id)

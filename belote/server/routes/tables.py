@@ -163,14 +163,14 @@ async def join(request: Request) -> Response:
     if wait is not None:
         raise Refusal(429, "limits.code_guesses", wait)
     try:
-        table = state.room.table_by_code(code[:MAX_CODE])
+        table_id = await state.room.table_by_code(code[:MAX_CODE])
     except TableError as error:
         state.limits.code_guesses.wrong(address(request))
         return back(request, "/", error.code)
-    invited = request.session.get("invited", [])
-    invited = [t for t in invited if isinstance(t, int) and t in state.room.tables]
-    request.session["invited"] = [*invited[-INVITATIONS_KEPT:], table.id]
-    return back(request, f"/table/{table.id}")
+    # The tables invited to (the session's cookie: any of the room's processes reads it).
+    invited = [t for t in request.session.get("invited", []) if isinstance(t, int)]
+    request.session["invited"] = [*invited[-INVITATIONS_KEPT:], table_id]
+    return back(request, f"/table/{table_id}")
 
 
 routes = [
