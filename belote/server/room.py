@@ -162,14 +162,19 @@ class Room:
 
     async def _sweep_orphans(self) -> None:
         """Tables whose process died are taken over within a few seconds, players or not
-        (a table of bots, a player whose page has not come back yet)."""
+        (a table of bots, a player whose page has not come back yet).  A table is taken
+        only once it was seen without an owner twice, a sweep apart: a table just made has
+        its row a moment before its maker holds its lease."""
+        free_before: set[int] = set()
         while True:
             await asyncio.sleep(ORPHAN_SWEEP)
             try:
-                ids = await self.store.open_table_ids()
-                orphans = await self.leases.take([t for t in ids if t not in self.tables])
-                for table_id in orphans:  # leased now: take_over resumes it
+                far = [t for t in await self.store.open_table_ids() if t not in self.tables]
+                owned = await self.leases.owners(far)
+                free = {t for t in far if t not in owned}
+                for table_id in sorted(free & free_before):
                     await self.take_over(table_id)
+                free_before = free
             except Exception:
                 log.exception("room: the look for orphan tables failed")
 
