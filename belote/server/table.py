@@ -379,6 +379,9 @@ class Table:
             self.private = bool(data.get("private", False))
             self.code = str(data.get("code", ""))
             self.pause = bool(data.get("pause", False))
+        elif entry.kind == "ready":
+            self.ready.add(int(data["seat"]))
+            items.append(Notice("sala.notice.ready", {"seat": int(data["seat"])}))
         elif entry.kind == "rematch":
             self.rematch = int(data["table"])
             items.append(Notice("sala.notice.rematch", {"number": self.rematch}))
@@ -713,7 +716,7 @@ class Table:
                 self._check_chat(conn.uid)
                 await self._commit("chat", {"name": conn.name, "text": text})
             case P.NextHand():
-                self._next_hand(conn)
+                await self._next_hand(conn)
             case P.AskInfo(key):
                 self._answer_info(conn, key)
 
@@ -750,15 +753,17 @@ class Table:
         if move:
             conn.send(P.encode_message(P.Done(move), self.version))
 
-    def _next_hand(self, conn: Connection) -> None:
-        """A seated player is ready for the next hand (the pause ends once all are)."""
+    async def _next_hand(self, conn: Connection) -> None:
+        """A seated player is ready for the next hand (the pause ends once all are).  Stored
+        in the log like any change: a table resumed after a restart, or by another of the
+        room's processes, knows who was ready."""
         seat_no = self.seat_of(conn)
         if seat_no is None:
             raise TableError("not_seated")
         if not self.waiting_next:
             raise TableError("no_pause")
-        self.ready.add(seat_no)
-        self._broadcast([Notice("sala.notice.ready", {"seat": seat_no})])
+        if seat_no not in self.ready:
+            await self._commit("ready", {"seat": seat_no})
 
     def _pause_holds(self) -> bool:
         """During a pause, whether some seated player has not asked for the next hand yet."""

@@ -18,6 +18,7 @@ from tests.server.helpers import (
     first_legal,
     guest,
     play_to_the_end,
+    read_store,
     send,
     sit_with_bots,
     until,
@@ -117,6 +118,8 @@ def test_a_pause_between_hands_waits_for_every_player(client: TestClient) -> Non
         dealt = until(ws, lambda f: f["t"] == "update" and any(
             "You receive" in e["text"] for e in f["d"]["events"]))
         assert dealt["d"]["view"]["paused"] is False
+    kinds = [e.kind for e in read_store(client.app, lambda store: store.log(table_id))]
+    assert kinds[-2:] == ["ready", "deal"]  # "next" is stored, then the deal it allowed
 
 
 def test_next_hand_without_a_pause_is_refused(client: TestClient) -> None:
@@ -190,3 +193,27 @@ def test_a_finished_private_match_stays_private_after_a_restart(tmp_path: Path) 
         people = Identities(client)
         eve = people.guest("Eve")
         assert eve.get(f"/replay/{table_id}").status_code == 403
+
+
+
+def test_who_is_ready_during_a_pause_is_stored_and_survives_a_restart(tmp_path: Path) -> None:
+    """A player's "next hand" is a change of the table's log: a table resumed after a restart
+    (or by another of the room's processes) still knows who asked."""
+    settings = make_settings(tmp_path)
+    with client_for(create_app(settings)) as client:
+        guest(client, "Ada")
+        table_id = _create(client, pause="on", target="5000")
+        with connect(client, table_id) as ws:
+            sit_with_bots(ws, start=False)  # seated, not started: the version stays
+            until(ws, lambda f: f["t"] == "update" and "West" in str(f["d"]["events"]))
+        table = client.app.state.room.tables[table_id]  # type: ignore[attr-defined]
+        version = table.version
+    # The log as a pause's would go on: seat 0 (a bot here; a person at a full table) said
+    # it was ready.  The table resumed from the log knows it.
+    async def ready(store: Any) -> None:
+        await store.append(table_id, version + 1, "ready", {"seat": 0})
+    with client_for(create_app(settings)) as client:
+        read_store(client.app, ready)
+    with client_for(create_app(settings)) as client:
+        table = client.app.state.room.tables[table_id]  # type: ignore[attr-defined]
+        assert table.ready == {0} and table.version == version + 1
