@@ -27,8 +27,8 @@ from belote.server.config import Settings
 from belote.server.connection import sign_out
 from belote.server.directory import Attendance, HeldSeat, SeatHeld
 from belote.server.events import TableBroken, TableClosed, TableEvent, TableOpened, seating
-from belote.server.limits import KeyedLimiter
 from belote.server.persistence import Store
+from belote.server.persistence.rate_limits import FAILURES
 from belote.server.seats import Seat
 from belote.server.table import Table, TableError, TableLimits
 
@@ -77,8 +77,6 @@ class Room:
         self.table_limits = TableLimits(
             chat_burst=settings.chat_burst, chat_per_minute=settings.chat_per_minute,
             chat_lines=settings.chat_lines_per_table)
-        self._creations = KeyedLimiter(settings.tables_per_address_burst,
-                                       settings.tables_per_address_per_hour)
         self.sockets: dict[str, int] = {}  # open WebSockets per client address
         self.frames_dropped = 0  # frames a connection could not send (logged each time)
         # Sockets let go after their heartbeats stopped (a stalled path), and sockets closed
@@ -133,13 +131,25 @@ class Room:
         self.tables[table_id] = table
         return table
 
-    def check_creation(self, creator: str, address: str) -> None:
-        """Refuse a new table (``TableError``) beyond the limits per person and per address."""
-        waiting = sum(1 for t in self.tables.values()
-                      if t.creator == creator and t.game is None and not t.finished)
+    async def check_creation(self, creator: str, address: str) -> None:
+        """Refuse a new table (``TableError``) beyond the limits per person and per address.
+
+        Both are counted in the database, the same whichever process of the room is asked:
+        the person's waiting tables in ``tables`` (:meth:`Store.waiting_tables`), the
+        address's creations in ``rate_limits``.  While the database fails (logged and
+        counted), this process's own tables are counted instead."""
+        limits = self.store.rate_limits
+        try:
+            waiting = await self.store.waiting_tables(creator)
+        except FAILURES as error:
+            limits.failed("waiting_tables", error)
+            waiting = sum(1 for t in self.tables.values()
+                          if t.creator == creator and t.game is None and not t.finished)
         if waiting >= self.settings.waiting_tables_per_user:
             raise TableError("too_many_tables")
-        if not self._creations.take(address):
+        creations = limits.bucket("tables_by_address", self.settings.tables_per_address_burst,
+                                  self.settings.tables_per_address_per_hour)
+        if not await creations.take(address):
             log.warning("table creation refused for %s: too many from this address", address)
             raise TableError("tables_too_fast")
 
@@ -157,7 +167,7 @@ class Room:
 
     async def _new_table(self, preset: str, flags: dict[str, Any], target: int,
                          creator: str | None, name: str, private: bool, pause: bool) -> Table:
-        table_id = await self.store.new_table(preset, flags, target)
+        table_id = await self.store.new_table(preset, flags, target, creator)
         table = self._table(table_id, preset, flags, creator)
         table.start()
         if name or private or pause:
@@ -183,7 +193,7 @@ class Room:
             raise TableError("not_seated")
         if old.rematch is not None and old.rematch in self.tables:
             return self.tables[old.rematch]
-        self.check_creation(uid, address)
+        await self.check_creation(uid, address)
         table = await self._new_table(old.preset, old.flags, old.rules.target_score, uid,
                                       old.name, old.private, old.pause)
         await table.call(lambda: table.seat_as(old.seats))
