@@ -30,7 +30,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from belote.ai.plugins import label_failures, prepare_labels
-from belote.server.auth import PasswordHasherPool, RateLimiter
+from belote.server.auth import PasswordHasherPool
 from belote.server.auth.devices import KnownDevices
 from belote.server.auth.sessions import ServerSessions, Sessions, public_id
 from belote.server.cluster.relay import OwnerRouting, ProcessHeader, Relay, RelayedClient
@@ -39,7 +39,7 @@ from belote.server.composition import build
 from belote.server.config import Settings
 from belote.server.heavy import HeavyWork
 from belote.server.levels import LEVELS, OWN_LEVELS
-from belote.server.limits import BodyLimit, CodeGuesses, KeyedLimiter
+from belote.server.limits import BodyLimit
 from belote.server.room import Room
 from belote.server.routes import all_routes
 from belote.server.routes.pages import http_error, make_templates
@@ -49,7 +49,6 @@ from belote.server.shared import Limits, Shared
 HERE = Path(__file__).resolve().parent
 SESSION_COOKIE = "sala"
 SESSION_AGE = 60 * 60 * 24 * 30  # seconds the session cookie is kept
-HOUR = 3600.0
 
 
 class _Session:
@@ -71,23 +70,6 @@ class _Session:
                 same_site="lax", https_only=self.secure, max_age=SESSION_AGE,
             )
         await self._inner(scope, receive, send)
-
-
-def _limits(settings: Settings, refused: Counter[str]) -> Limits:
-    keys = settings.limiter_max_keys
-    return Limits(
-        lobby_chat=KeyedLimiter(settings.chat_burst, settings.chat_per_minute * 60),
-        login_by_name=RateLimiter(settings.login_attempts, settings.login_window, keys),
-        login_by_address=RateLimiter(settings.login_address_attempts, settings.login_window,
-                                     keys),
-        signups=RateLimiter(settings.signups_per_hour, HOUR, keys),
-        new_guests=RateLimiter(settings.guests_per_hour, HOUR, keys),
-        code_guesses=CodeGuesses("code_guesses", settings.code_guesses_per_minute,
-                                 settings.code_guesses_per_minute, 60.0, refused, keys),
-        seat_codes=CodeGuesses("seat_code_guesses", settings.seat_code_guesses,
-                               settings.seat_code_guesses_per_address,
-                               settings.seat_code_window, refused, keys),
-    )
 
 
 def compose(settings: Settings) -> Shared:
@@ -112,7 +94,7 @@ def compose(settings: Settings) -> Shared:
         saved_settings=SettingsSources(services.store, lambda: room.secret,
                                        secure=settings.secure_cookies,
                                        default_pace=settings.default_pace),
-        limits=_limits(settings, refused), refused=refused,
+        limits=Limits.build(settings, services.store.rate_limits, refused), refused=refused,
         templates=make_templates(HERE / "templates"), levels=tuple(LEVELS),
         relay=Relay(room))
 

@@ -2,7 +2,11 @@
 
 A :class:`TokenBucket` allows a burst and then a steady rate; a :class:`KeyedLimiter` keeps one
 bucket per key (a session, an address) and forgets keys whose bucket is full again, so that
-memory never grows with the number of people who ever came by.
+memory never grows with the number of people who ever came by.  They limit what lives in one
+process (a table's chat, the heavy work of this process); the limits on people and addresses
+are kept in the database, the same for every process of the room
+(:mod:`belote.server.persistence.rate_limits`, whose limiters fall back on these while the
+database fails).  :class:`CodeGuesses` counts wrong codes there.
 
 :class:`BodyLimit` caps request bodies (an ASGI middleware): a body over the cap is refused
 with 413 before it is read, whether its size is announced (Content-Length) or not (chunked).
@@ -19,11 +23,10 @@ import math
 import time
 from collections import Counter
 from collections.abc import Callable
+from typing import Protocol
 
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-
-from belote.server.auth.limits import RateLimiter
 
 log = logging.getLogger(__name__)
 
@@ -166,40 +169,54 @@ class KeyedLimiter:
             del self._buckets[key]
 
 
+class Window(Protocol):
+    """A limit of ``attempts`` events per key in a sliding window, read and counted through
+    a store (:class:`belote.server.persistence.rate_limits.SharedWindow`: the same count in
+    every process of the room)."""
+
+    async def blocked(self, *keys: str) -> bool: ...
+
+    async def retry_after(self, *keys: str) -> float: ...
+
+    async def hit(self, *keys: str) -> None: ...
+
+
 class CodeGuesses:
     """Wrong codes typed (a private table's invitation code, a tournament seat code): the
     one limit on guessing them, counted and logged.
 
     A wrong code counts against each of the caller's ``narrow`` keys (the person's session,
     the game at that address...) and against the address.  Past ``per_key`` wrong codes
-    within ``window`` seconds under one narrow key, or ``per_address`` under the address,
-    every code under it, right or wrong, is refused until the oldest leaves the window:
-    otherwise a guesser would just go on until one is accepted.  So that the people who
-    share an address (a club's Wi-Fi) are not refused a right code for someone else's
-    typos, ``per_address`` is set well above ``per_key``: only a flood, never typos, reaches
-    it, and guessing stays hopeless either way.  Each refusal is logged and counted in
-    ``counts[name]`` (the app's ``state.refused``)."""
+    within the window under one narrow key, or ``per_address`` under the address, every
+    code under it, right or wrong, is refused until the oldest leaves the window: otherwise
+    a guesser would just go on until one is accepted.  So that the people who share an
+    address (a club's Wi-Fi) are not refused a right code for someone else's typos, the
+    ``wide`` limit (per address) is set well above the ``narrow`` one (per key): only a
+    flood, never typos, reaches it, and guessing stays hopeless either way.  Both counts are
+    kept in the database, so that every process of the room counts the same guesses.  Each
+    refusal is logged and counted in ``counts[name]`` (the app's ``state.refused``)."""
 
-    def __init__(self, name: str, per_key: int, per_address: int, window: float,
-                 counts: Counter[str], max_keys: int = 10_000) -> None:
+    def __init__(self, name: str, narrow: Window, wide: Window,
+                 counts: Counter[str]) -> None:
         self.name = name
         self.counts = counts
-        self._narrow = RateLimiter(per_key, window, max_keys)
-        self._wide = RateLimiter(per_address, window, max_keys)
+        self._narrow = narrow
+        self._wide = wide
 
-    def refused(self, address: str, *narrow: str) -> float | None:
+    async def refused(self, address: str, *narrow: str) -> float | None:
         """None if a code may be tried now; else the seconds to wait (counted, logged)."""
         wide = f"ip:{address}"
-        if not (self._wide.blocked(wide) or self._narrow.blocked(*narrow)):
+        if not (await self._wide.blocked(wide) or await self._narrow.blocked(*narrow)):
             return None
         self.counts[self.name] += 1
         log.warning("%s refused for %s (%s): too many wrong codes; refusals so far %d",
                     self.name, address, ", ".join(narrow) or "address",
                     self.counts[self.name])
-        return max(self._wide.retry_after(wide), self._narrow.retry_after(*narrow))
+        return max(await self._wide.retry_after(wide),
+                   await self._narrow.retry_after(*narrow))
 
-    def wrong(self, address: str, *narrow: str) -> None:
+    async def wrong(self, address: str, *narrow: str) -> None:
         """One wrong code, under the address and each narrow key."""
-        self._wide.hit(f"ip:{address}")
+        await self._wide.hit(f"ip:{address}")
         if narrow:
-            self._narrow.hit(*narrow)
+            await self._narrow.hit(*narrow)

@@ -31,8 +31,8 @@ from belote.server.config import Settings
 from belote.server.connection import sign_out
 from belote.server.directory import Attendance, HeldSeat, SeatHeld
 from belote.server.events import TableBroken, TableClosed, TableEvent, TableOpened, seating
-from belote.server.limits import KeyedLimiter
 from belote.server.persistence import Store
+from belote.server.persistence.rate_limits import FAILURES
 from belote.server.seats import Seat
 from belote.server.table import Table, TableError, TableLimits
 
@@ -92,8 +92,6 @@ class Room:
         self.table_limits = TableLimits(
             chat_burst=settings.chat_burst, chat_per_minute=settings.chat_per_minute,
             chat_lines=settings.chat_lines_per_table)
-        self._creations = KeyedLimiter(settings.tables_per_address_burst,
-                                       settings.tables_per_address_per_hour)
         self.sockets: dict[str, int] = {}  # open WebSockets per client address
         self.frames_dropped = 0  # frames a connection could not send (logged each time)
         # Sockets let go after their heartbeats stopped (a stalled path), and sockets closed
@@ -113,7 +111,7 @@ class Room:
         rows = [row for row in rows if row.id in mine]
         logs = await self.store.logs([row.id for row in rows])
         for row in rows:
-            await self._resume(row.id, row.preset, row.flags, logs[row.id])
+            await self._resume(row.id, row.preset, row.flags, logs[row.id], row.creator)
         log.info("room open: %d tables resumed, %d broken", len(self.tables), len(self.broken))
         if self.node is not None:
             self.leases.on_lost.append(self._leases_lost)
@@ -121,10 +119,11 @@ class Room:
             self._sweeper = asyncio.create_task(self._sweep_orphans(), name="orphan-sweep")
 
     async def _resume(self, table_id: int, preset: str, flags: dict[str, Any],
-                      entries: list[Any]) -> Table | None:
-        """A stored table replayed from its log and started; None: it is broken."""
+                      entries: list[Any], creator: str | None) -> Table | None:
+        """A stored table replayed from its log and started; None: it is broken.  Its
+        creator comes back too (who may enter it while it is private and waiting)."""
         try:
-            table = self._table(table_id, preset, flags)
+            table = self._table(table_id, preset, flags, creator)
             await table.restore(entries)
         except Exception as error:
             # One table that cannot be replayed must not keep the room down.
@@ -153,7 +152,7 @@ class Room:
                 await self.leases.release(table_id)
             return table_id in self.tables
         table = await self._resume(row.id, row.preset, row.flags,
-                                   (await self.store.logs([row.id]))[row.id])
+                                   (await self.store.logs([row.id]))[row.id], row.creator)
         if table is not None:
             self.taken_over += 1
             log.warning("table %s taken over by this process (%s) at version %d: its "
@@ -223,13 +222,25 @@ class Room:
         self.tables[table_id] = table
         return table
 
-    def check_creation(self, creator: str, address: str) -> None:
-        """Refuse a new table (``TableError``) beyond the limits per person and per address."""
-        waiting = sum(1 for t in self.tables.values()
-                      if t.creator == creator and t.game is None and not t.finished)
+    async def check_creation(self, creator: str, address: str) -> None:
+        """Refuse a new table (``TableError``) beyond the limits per person and per address.
+
+        Both are counted in the database, the same whichever process of the room is asked:
+        the person's waiting tables in ``tables`` (:meth:`Store.waiting_tables`), the
+        address's creations in ``rate_limits``.  While the database fails (logged and
+        counted), this process's own tables are counted instead."""
+        limits = self.store.rate_limits
+        try:
+            waiting = await self.store.waiting_tables(creator)
+        except FAILURES as error:
+            limits.failed("waiting_tables", error)
+            waiting = sum(1 for t in self.tables.values()
+                          if t.creator == creator and t.game is None and not t.finished)
         if waiting >= self.settings.waiting_tables_per_user:
             raise TableError("too_many_tables")
-        if not self._creations.take(address):
+        creations = limits.bucket("tables_by_address", self.settings.tables_per_address_burst,
+                                  self.settings.tables_per_address_per_hour)
+        if not await creations.take(address):
             log.warning("table creation refused for %s: too many from this address", address)
             raise TableError("tables_too_fast")
 
@@ -247,7 +258,7 @@ class Room:
 
     async def _new_table(self, preset: str, flags: dict[str, Any], target: int,
                          creator: str | None, name: str, private: bool, pause: bool) -> Table:
-        table_id = await self.store.new_table(preset, flags, target)
+        table_id = await self.store.new_table(preset, flags, target, creator)
         if not await self.leases.take([table_id]):  # a new id: nobody else can hold it
             raise RuntimeError(f"table {table_id}: its lease is held elsewhere")
         table = self._table(table_id, preset, flags, creator)
@@ -283,7 +294,7 @@ class Room:
             raise TableError("not_seated")
         if old.rematch is not None and old.rematch in self.tables:
             return self.tables[old.rematch]
-        self.check_creation(uid, address)
+        await self.check_creation(uid, address)
         table = await self._new_table(old.preset, old.flags, old.rules.target_score, uid,
                                       old.name, old.private, old.pause)
         await table.call(lambda: table.seat_as(old.seats))

@@ -16,16 +16,17 @@ from starlette.datastructures import State
 from starlette.requests import HTTPConnection
 from starlette.templating import Jinja2Templates
 
-from belote.server.auth import PasswordHasherPool, RateLimiter
+from belote.server.auth import PasswordHasherPool
 from belote.server.auth.devices import KnownDevices
 from belote.server.auth.sessions import Sessions
 from belote.server.cluster.relay import Relay
 from belote.server.composition import Services
 from belote.server.config import Settings
 from belote.server.heavy import HeavyWork
-from belote.server.limits import CodeGuesses, KeyedLimiter
+from belote.server.limits import CodeGuesses
 from belote.server.lobby import LobbyFeed
 from belote.server.persistence import Store
+from belote.server.persistence.rate_limits import RateLimits, SharedBucket, SharedWindow
 from belote.server.ratings.room import RatingsRoom
 from belote.server.room import Room
 from belote.server.settings_sources import SettingsSources
@@ -34,21 +35,53 @@ from belote.server.tournament.room import TournamentRoom
 # The composition's objects the handlers use, each also on ``app.state`` under its name (the
 # store among them: handlers read it here, never through the room).
 FEATURES = ("store", "room", "lobby", "ratings", "tournaments")
+HOUR = 3600.0
 
 
 @dataclass(frozen=True)
 class Limits:
-    """The limits on what one person or address may do (each refusal counted and logged)."""
+    """The limits on what one person or address may do (each refusal counted and logged),
+    kept in the database: the same budget whichever process of the room is asked
+    (:mod:`belote.server.persistence.rate_limits`)."""
 
-    lobby_chat: KeyedLimiter  # lobby chat lines per person: a burst, then a steady rate
-    login_by_name: RateLimiter
-    login_by_address: RateLimiter
-    signups: RateLimiter
-    new_guests: RateLimiter
+    lobby_chat: SharedBucket  # lobby chat lines per person: a burst, then a steady rate
+    login_by_name: SharedWindow
+    login_by_address: SharedWindow
+    signups: SharedWindow
+    new_guests: SharedWindow
     # Wrong codes: invitation codes per address (guessing one is then hopeless), seat codes
     # per session, per game at an address and per address (belote/server/limits.py).
     code_guesses: CodeGuesses
     seat_codes: CodeGuesses
+
+    @classmethod
+    def build(cls, settings: Settings, limits: RateLimits, refused: Counter[str]) -> Limits:
+        """Each limit by its name in the database (``rate_limits.limiter``), from the
+        settings; ``refused`` counts the wrong codes' refusals."""
+        keys = settings.limiter_max_keys
+        window = limits.window
+        return cls(
+            lobby_chat=limits.bucket("lobby_chat", settings.chat_burst,
+                                     settings.chat_per_minute * 60),
+            login_by_name=window("login_by_name", settings.login_attempts,
+                                 settings.login_window, keys),
+            login_by_address=window("login_by_address", settings.login_address_attempts,
+                                    settings.login_window, keys),
+            signups=window("signups", settings.signups_per_hour, HOUR, keys),
+            new_guests=window("new_guests", settings.guests_per_hour, HOUR, keys),
+            code_guesses=CodeGuesses(
+                "code_guesses",
+                narrow=window("code_guesses", settings.code_guesses_per_minute, 60.0, keys),
+                wide=window("code_guesses_ip", settings.code_guesses_per_minute, 60.0, keys),
+                counts=refused),
+            seat_codes=CodeGuesses(
+                "seat_code_guesses",
+                narrow=window("seat_codes", settings.seat_code_guesses,
+                              settings.seat_code_window, keys),
+                wide=window("seat_codes_ip", settings.seat_code_guesses_per_address,
+                            settings.seat_code_window, keys),
+                counts=refused),
+        )
 
 
 @dataclass(frozen=True)

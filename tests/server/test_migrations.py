@@ -23,7 +23,7 @@ from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import read_store
 from tests.server.postgres import fresh_database
 
-HEAD = "0006"  # the newest revision (persistence/migrations/versions)
+HEAD = "0007"  # the newest revision (persistence/migrations/versions)
 
 # The schema as the release before migrations made it (``metadata.create_all``).
 OLD = sa.MetaData()
@@ -217,5 +217,42 @@ def test_0006_account_settings_go_up_and_down_and_the_accounts_stay(db_url: str)
     assert [tuple(r) for r in on_connection(db_url, up_and_save)] == [(1, '{"v": 1}')]
     tables, names = on_connection(db_url, down)
     assert "account_settings" not in tables and [tuple(n) for n in names] == [("Ada",)]
+    on_connection(db_url, upgrade)
+    assert on_connection(db_url, check) == (HEAD, [], 0)
+
+
+def test_0007_shared_limits_go_up_and_down_and_the_tables_stay(db_url: str) -> None:
+    """Revision 0007 adds the shared rate limits, each table's creator and the games by
+    table; its downgrade drops them, and only them: the tables and their logs stay (no copy
+    of ``tables``, whose log refers to it), and go up again."""
+    def at_0006(conn: sa.Connection) -> None:
+        upgrade(conn, "0006")
+        conn.execute(sa.text("INSERT INTO tables (preset, flags, target, status) "
+                             "VALUES ('classic', '{}', 300, 'open')"))
+        conn.execute(sa.text("INSERT INTO table_log VALUES (1, 1, 'chat', '{}')"))
+
+    def up_and_use(conn: sa.Connection) -> list[Any]:
+        upgrade(conn)
+        conn.execute(sa.text("INSERT INTO rate_limits (limiter, key, state, expires) "
+                             "VALUES ('signups', 'ip:x', '[1.0]', 61.0)"))
+        conn.execute(sa.text("UPDATE tables SET creator = 'abc'"))
+        return list(conn.execute(sa.text("SELECT id, creator FROM tables")).all())
+
+    def down(conn: sa.Connection) -> tuple[set[str], list[str], int]:
+        command.downgrade(config_for(conn), "0006")
+        found = sa.inspect(conn)
+        return (set(found.get_table_names()),
+                [c["name"] for c in found.get_columns("tables")],
+                conn.execute(sa.text("SELECT count(*) FROM table_log")).scalar_one())
+
+    def check(conn: sa.Connection) -> tuple[str, list[Any], int]:
+        return (conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one(),
+                compare_metadata(MigrationContext.configure(conn), metadata),
+                conn.execute(sa.text("SELECT count(*) FROM rate_limits")).scalar_one())
+
+    on_connection(db_url, at_0006)
+    assert [tuple(r) for r in on_connection(db_url, up_and_use)] == [(1, "abc")]
+    tables, columns, logged = on_connection(db_url, down)
+    assert "rate_limits" not in tables and "creator" not in columns and logged == 1
     on_connection(db_url, upgrade)
     assert on_connection(db_url, check) == (HEAD, [], 0)

@@ -4,6 +4,7 @@ once; bots and guests are never rated; the profile and leaderboard pages."""
 from __future__ import annotations
 
 import asyncio
+import random
 from pathlib import Path
 from typing import Any
 
@@ -15,12 +16,22 @@ from belote.engine.state import CHANCE, Game
 from belote.records import to_record
 from belote.rules import find_preset
 from belote.server.app import create_app
-from belote.server.ratings.model import REFERENCE, START, ordinal, outcome, rate
+from belote.server.persistence import Store
+from belote.server.ratings.model import (
+    REFERENCE,
+    START,
+    MatchOutcome,
+    PlayerResult,
+    ordinal,
+    outcome,
+    rate,
+)
 from belote.server.ratings.schema import match_results, player_results, ratings
 from belote.server.ratings.store import RatingsStore
 from belote.server.seats import Seat
 from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import connect, create_table, play_to_the_end, read_store, send
+from tests.server.postgres import fresh_database
 
 
 def finished_record(first_dealer: int = 0) -> dict[str, Any]:
@@ -268,3 +279,63 @@ def test_an_unknown_player_is_a_404_and_an_unknown_preset_a_clear_400(
 def test_the_header_links_the_leaderboard_and_the_tournaments(client: TestClient) -> None:
     page = client.get("/")
     assert 'href="/leaderboard"' in page.text and 'href="/tournaments"' in page.text
+
+
+# ---------------------------------------------------------------------------- two processes
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'ratings.db'}"
+    return fresh_database(request.getfixturevalue("postgres_url"))
+
+
+def test_two_processes_rating_matches_of_the_same_players_lose_no_update(db_url: str) -> None:
+    """Issue 26: two processes (two stores on one database) record 20 matches at once, each
+    among 4 of 6 accounts: every match moves the ratings from where the one recorded before
+    it left them.  Each player's count of matches is theirs, and every rating equals a
+    replay of the matches one by one in the order the database recorded them."""
+    rng = random.Random(26)
+
+    async def main() -> None:
+        stores = [Store(db_url) for _ in range(2)]
+        for store in stores:
+            await store.open()
+        try:
+            accounts = [await stores[0].add_user(f"P{n}", "$argon2id$test") for n in range(6)]
+            matches: dict[int, MatchOutcome] = {}
+            for _ in range(20):
+                table_id = await stores[0].new_table("classic", {}, 1)
+                four, winner = rng.sample(accounts, 4), rng.randrange(2)
+                matches[table_id] = MatchOutcome("classic", winner, tuple(
+                    PlayerResult(seat, account, seat % 2 == winner, 0, 0, 0)
+                    for seat, account in enumerate(four)), True)
+            recorders = [RatingsStore(store.engine) for store in stores]
+            done = await asyncio.gather(*(recorders[n % 2].record(table_id, result)
+                                          for n, (table_id, result)
+                                          in enumerate(matches.items())))
+            assert all(done)
+            first = next(iter(matches))
+            assert not await recorders[1].record(first, matches[first])  # once only
+            async with stores[1].engine.connect() as conn:
+                order = [int(r[0]) for r in await conn.execute(
+                    sa.select(match_results.c.table_id)
+                    .order_by(match_results.c.recorded, match_results.c.table_id))]
+                stored = {int(r.account): r for r in await conn.execute(sa.select(ratings))}
+        finally:
+            for store in stores:
+                await store.close()
+        replayed = dict.fromkeys(accounts, START)
+        played = dict.fromkeys(accounts, 0)
+        for table_id in order:
+            seats = matches[table_id].players
+            after = rate([replayed[p.account] for p in seats], matches[table_id].winner or 0)
+            for player, moved in zip(seats, after, strict=True):
+                replayed[player.account] = moved
+                played[player.account] += 1
+        assert sorted(order) == sorted(matches)
+        for account in accounts:
+            row = stored[account]
+            assert row.matches == played[account]
+            assert (row.mu, row.sigma) == pytest.approx(replayed[account], rel=1e-12)
+
+    asyncio.run(main())

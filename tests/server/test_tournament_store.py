@@ -62,3 +62,39 @@ def test_a_tournament_survives_a_reopening_with_its_projection(db_url: str) -> N
             assert len(players) == 8
         await store.close()
     asyncio.run(main())
+
+
+def test_a_table_opened_by_another_process_is_found_for_its_result(db_url: str) -> None:
+    """Issue 26: the process that hears a table finish may not be the one that made the
+    tournament or opened the table; it finds the game in the store, as stored now."""
+    async def main() -> None:
+        stores = [Store(db_url), Store(db_url)]
+        for store in stores:
+            await store.open()
+        try:
+            here, there = (Tournaments(TournamentStore(s.engine), random.Random(2))
+                           for s in stores)
+            assert await there.load_running() == []  # its start: nothing to cache yet
+            tid = await here.create({"name": "Coppa", "format": "concours",
+                                     "preset": "classic", "target": 1000, "rounds": 1},
+                                    "org")
+            for n in range(4):
+                await here.change(tid, "registered", {"entrants": [
+                    {"players": [f"P{n}", f"Q{n}"], "checked_in": True}]}, "org")
+            t = await here.draw(tid, "org")
+            assert t.current is not None
+            game = t.current.games[0].id
+            assert await there.game_of_table(501) is None
+            await there.get(tid)  # cached before the table is opened: stale below
+            await here.change(tid, "table", {"game": game, "table_id": 501}, "org")
+            found = await there.game_of_table(501)
+            assert found is not None and found[0] == tid and found[1].id == game
+            assert found[1].result is None
+            await here.record(tid, game, [1010, 700], "online", "table")
+            found = await there.game_of_table(501)
+            assert found is not None and found[1].result is not None  # what is stored now
+            assert await there.game_of_table(502) is None
+        finally:
+            for store in stores:
+                await store.close()
+    asyncio.run(main())

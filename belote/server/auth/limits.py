@@ -4,6 +4,10 @@ Each key (``ip:ADDRESS``, ``name:KEY``, ``signup:ADDRESS``...) keeps the times o
 events.  A key whose events are all older than the window is forgotten (purged on the next
 sweep); past ``max_keys`` keys the ones idle longest go first, so that a flood of new
 addresses or names cannot grow the server's memory without end.
+
+The room's limits on sign-ins, sign-ups and guests are kept in the database, the same for
+every process (:class:`belote.server.persistence.rate_limits.SharedWindow`, this limiter's
+twin); this one decides in their stead while the database fails.
 """
 
 from __future__ import annotations

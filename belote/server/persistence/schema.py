@@ -13,6 +13,7 @@ from sqlalchemy import (
     BigInteger,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -81,6 +82,11 @@ tables = Table(
     Column("record", Text),  # JSON game record once finished
     Column("created", DateTime(timezone=True), server_default=func.now()),
     Column("finished", DateTime(timezone=True)),
+    # The session (its public id) that created the table: the tables one person keeps
+    # waiting are counted here, the same from every process (migration 0007).  NULL for a
+    # table opened by the room itself (a tournament's) or made before 0007.
+    Column("creator", String(64)),
+    Index("tables_by_creator", "creator", "status"),
 )
 
 table_log = Table(
@@ -90,4 +96,18 @@ table_log = Table(
     Column("version", BigInteger, primary_key=True, autoincrement=False),
     Column("kind", String(16), nullable=False),
     Column("data", Text, nullable=False),  # JSON
+)
+
+# The rate limits every process of the room shares (belote/server/persistence/rate_limits.py):
+# one row per limiter and key, its state as JSON (a token bucket's tokens and when they were
+# counted, or the times of a window's recent events), and when the row stops saying anything
+# (a bucket full again, a window empty): rows past it are purged.  Migration 0007.
+rate_limits = Table(
+    "rate_limits",
+    metadata,
+    Column("limiter", String(32), primary_key=True),
+    Column("key", String(160), primary_key=True),
+    Column("state", Text, nullable=False),  # JSON; "" for a row just made
+    Column("expires", Float, nullable=False),  # seconds since the epoch
+    Index("rate_limits_by_expiry", "expires"),
 )

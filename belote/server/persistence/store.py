@@ -10,12 +10,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, event, insert, select, text, update
+from sqlalchemy import delete, event, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from belote.server.name_keys import name_key
 from belote.server.persistence.migrate import upgrade
+from belote.server.persistence.rate_limits import RateLimits
 from belote.server.persistence.schema import (
     account_settings,
     meta,
@@ -63,6 +64,7 @@ class TableRow:
     target: int
     status: str
     record: dict[str, Any] | None
+    creator: str | None = None  # the session's public id of whoever made it (its limits)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +128,8 @@ class Store:
         # Log rows waiting for the next group commit, and the task writing them (append).
         self._appends: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
+        # The limits on people and addresses, the same from every process of the room.
+        self.rate_limits = RateLimits(self.engine)
 
     async def open(self) -> None:
         """Migrate the database to the head revision (a new database is made there)."""
@@ -265,12 +269,29 @@ class Store:
             return [str(r[0]) for r in rows]
 
     # ------------------------------------------------------------------ tables
-    async def new_table(self, preset: str, flags: dict[str, Any], target: int) -> int:
+    async def new_table(self, preset: str, flags: dict[str, Any], target: int,
+                        creator: str | None = None) -> int:
+        """A new open table; ``creator``: the public id of the session that made it (its
+        waiting tables are counted: :meth:`waiting_tables`)."""
         async with self.engine.begin() as conn:
             result = await conn.execute(insert(tables).values(
-                preset=preset, flags=json.dumps(flags), target=target, status="open"
-            ))
+                preset=preset, flags=json.dumps(flags), target=target, status="open",
+                creator=creator))
             return int(result.inserted_primary_key[0])  # type: ignore[index]
+
+    async def waiting_tables(self, creator: str) -> int:
+        """How many tables ``creator`` made that wait for their match, in every process.
+
+        A table waits while it is open and its log holds no ``start`` (the entry that
+        begins the match, stored before anyone hears of it): the log says it, so no column
+        has to follow the table's state.  A finished, expired or broken table is not open.
+        One indexed look at the person's few open tables, each log searched by its key."""
+        started = select(table_log.c.table_id).where(
+            table_log.c.table_id == tables.c.id, table_log.c.kind == "start").exists()
+        async with self.engine.connect() as conn:
+            count = await conn.scalar(select(func.count()).select_from(tables).where(
+                tables.c.creator == creator, tables.c.status == "open", ~started))
+        return int(count or 0)
 
     async def append(self, table_id: int, version: int, kind: str, data: dict[str, Any]) -> None:
         """Store one change; it is committed when this returns.
@@ -427,4 +448,5 @@ def _table_row(row: Any) -> TableRow:
         id=int(row.id), preset=str(row.preset), flags=json.loads(row.flags),
         target=int(row.target), status=str(row.status),
         record=json.loads(row.record) if row.record else None,
+        creator=None if row.creator is None else str(row.creator),
     )

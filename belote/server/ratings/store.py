@@ -2,14 +2,20 @@
 
 :meth:`RatingsStore.record` writes a match's row, its players' rows and their new ratings in
 one transaction, and does nothing if the match's row is already there: a table that reports
-twice, or a restart that catches up on a match already recorded, rates nobody twice.  Ratings
-are read and written under one lock (a read-modify-write: two matches of one player finishing
-together must not lose an update).
+twice, or a restart that catches up on a match already recorded, rates nobody twice.
+
+Ratings are read, moved and written back (a read-modify-write): two matches of one player
+finishing together, in one process or in two processes of the room (issue 26), must not lose
+an update.  So each record is one transaction that holds the database's own lock from its
+start: on PostgreSQL the transaction-scoped advisory lock :data:`RATINGS_LOCK` (every
+recording of every process waits for it: recordings are rare and short, one at a time is
+plenty), on SQLite ``BEGIN IMMEDIATE`` (the file's write lock).  Each match thus moves the
+ratings from where the match recorded just before it left them, in the order of
+``match_results.recorded``.
 """
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -20,6 +26,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from belote.server.persistence.schema import tables, users
 from belote.server.ratings.model import START, MatchOutcome, ordinal, rate
 from belote.server.ratings.schema import match_results, player_results, ratings
+
+# The key of the PostgreSQL advisory lock that serialises rating updates ("RATE" in ASCII):
+# a constant of the room, the same in every process.
+RATINGS_LOCK = 0x52415445
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,28 +60,36 @@ class Standing:
 class RatingsStore:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
-        self._writes = asyncio.Lock()
 
     async def record(self, table_id: int, result: MatchOutcome) -> bool:
         """Store a finished match's outcome; ``False``: it was recorded already."""
-        async with self._writes:
-            try:
-                async with self.engine.begin() as conn:
-                    if await self._known(conn, table_id):
-                        return False
-                    await conn.execute(insert(match_results).values(
-                        table_id=table_id, preset=result.preset, rated=result.rated,
-                        winner=result.winner, recorded=datetime.now(UTC)))
-                    if result.players:
-                        await conn.execute(insert(player_results), [
-                            {"table_id": table_id, "account": p.account,
-                             "preset": result.preset, "won": p.won, "taken": p.taken,
-                             "made": p.made, "failed": p.failed} for p in result.players])
-                    if result.rated:
-                        await self._rate(conn, result)
-            except IntegrityError:
-                return False  # recorded meanwhile by another process (its key): once only
+        try:
+            async with self.engine.begin() as conn:
+                await self._serialise(conn)
+                if await self._known(conn, table_id):
+                    return False
+                await conn.execute(insert(match_results).values(
+                    table_id=table_id, preset=result.preset, rated=result.rated,
+                    winner=result.winner, recorded=datetime.now(UTC)))
+                if result.players:
+                    await conn.execute(insert(player_results), [
+                        {"table_id": table_id, "account": p.account,
+                         "preset": result.preset, "won": p.won, "taken": p.taken,
+                         "made": p.made, "failed": p.failed} for p in result.players])
+                if result.rated:
+                    await self._rate(conn, result)
+        except IntegrityError:
+            # The match's key taken meanwhile (a database whose writers do not all take
+            # the lock: an older release beside this one): once only all the same.
+            return False
         return True
+
+    async def _serialise(self, conn: AsyncConnection) -> None:
+        """Take the lock that makes this transaction's ratings the latest until it ends."""
+        if conn.dialect.name == "postgresql":
+            await conn.execute(select(func.pg_advisory_xact_lock(RATINGS_LOCK)))
+        elif conn.dialect.name == "sqlite":
+            await conn.exec_driver_sql("BEGIN IMMEDIATE")
 
     async def _known(self, conn: AsyncConnection, table_id: int) -> bool:
         row = (await conn.execute(select(match_results.c.table_id)

@@ -61,7 +61,7 @@ async def guest(request: Request) -> Response:
     data = await read_form(request)
     state = shared(request)
     address_key = f"ip:{address(request)}"
-    if state.limits.new_guests.blocked(address_key):
+    if await state.limits.new_guests.blocked(address_key):
         return refused(request, "error.html", 429, "guest_limited")
     try:
         name = check_name(str(data.get("name", "")))
@@ -73,7 +73,7 @@ async def guest(request: Request) -> Response:
         return back(request, "/", "name_in_use")
     if await state.store.account_by_key(key) is not None:
         return back(request, "/", "name_registered")
-    state.limits.new_guests.hit(address_key)
+    await state.limits.new_guests.hit(address_key)
     try:
         await start_session(request, name, key, None)
     except AuthError as error:
@@ -107,21 +107,21 @@ async def login(request: Request) -> Response:
     name = " ".join(str(data.get("name", "")).split())
     password = str(data.get("password", ""))[:PASSWORD_READ]
     address_key, name_limit_key = f"ip:{address(request)}", f"name:{name_key(name)}"
-    if limits.login_by_address.blocked(address_key):
+    if await limits.login_by_address.blocked(address_key):
         return refused(request, "login.html", 429, "rate_limited", mode="login")
     found = await _account_named(request, name)
     # The owner's own browser is not held back by a block on the name.
     known = found is not None and state.devices.account(request) == found.id
-    if not known and limits.login_by_name.blocked(name_limit_key):
+    if not known and await limits.login_by_name.blocked(name_limit_key):
         return refused(request, "login.html", 429, "rate_limited", mode="login")
     # An unknown name is checked against a dummy hash: the answer takes as long.
     if not await state.passwords.verify(found.password_hash if found else None, password):
-        limits.login_by_address.fail(address_key)
+        await limits.login_by_address.fail(address_key)
         if not known:
-            limits.login_by_name.fail(name_limit_key)
+            await limits.login_by_name.fail(name_limit_key)
         return refused(request, "login.html", 401, "bad_login", mode="login")
     assert found is not None
-    limits.login_by_name.clear(name_limit_key)
+    await limits.login_by_name.clear(name_limit_key)
     if needs_rehash(found.password_hash):
         await state.store.set_password_hash(found.id, await state.passwords.hash(password))
     await start_session(request, found.name, name_key(found.name), found.id)
@@ -132,7 +132,7 @@ async def register(request: Request) -> Response:
     data = await read_form(request)
     state = shared(request)
     address_key = f"ip:{address(request)}"
-    if state.limits.signups.blocked(address_key):
+    if await state.limits.signups.blocked(address_key):
         return refused(request, "login.html", 429, "signup_limited", mode="register")
     try:
         name = check_name(str(data.get("name", "")))
@@ -146,7 +146,7 @@ async def register(request: Request) -> Response:
             return refused(request, "login.html", 409, "name_in_use", mode="register")
         await state.sessions.end(holder)  # a guest who left does not keep the name
         holder = None
-    state.limits.signups.hit(address_key)
+    await state.limits.signups.hit(address_key)
     # Hold the name among guests while the account is made, so that no guest takes it
     # between the check above and the insert.
     reserved = state.sessions.reserve(key) if holder is None else None

@@ -204,7 +204,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
 
     async def on_message(message: P.Inbound) -> None:
         if isinstance(message, P.Chat) and conn.name:
-            if not state.limits.lobby_chat.take(conn.uid):
+            if not await state.limits.lobby_chat.take(conn.uid):
                 conn.send(error_frame("chat_too_fast", conn.lang, lobby.version))
                 return
             lobby.say(conn.name, message.text)

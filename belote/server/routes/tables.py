@@ -90,7 +90,7 @@ async def create(request: Request) -> Response:
         return back(request, "/", "bad_table_name")
     room = shared(request).room
     try:
-        room.check_creation(uid, address(request))
+        await room.check_creation(uid, address(request))
         table = await room.create_table(preset, texts, creator=uid, name=table_name,
                                         private=data.get("private") == "on",
                                         pause=data.get("pause") == "on")
@@ -159,13 +159,13 @@ async def join(request: Request) -> Response:
     else:
         code = str(request.path_params.get("code", ""))
     state = shared(request)
-    wait = state.limits.code_guesses.refused(address(request))
+    wait = await state.limits.code_guesses.refused(address(request))
     if wait is not None:
         raise Refusal(429, "limits.code_guesses", wait)
     try:
         table_id = await state.room.table_by_code(code[:MAX_CODE])
     except TableError as error:
-        state.limits.code_guesses.wrong(address(request))
+        await state.limits.code_guesses.wrong(address(request))
         return back(request, "/", error.code)
     # The tables invited to (the session's cookie: any of the room's processes reads it).
     invited = [t for t in request.session.get("invited", []) if isinstance(t, int)]

@@ -14,6 +14,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     Table,
@@ -103,6 +104,9 @@ tournament_games = Table(
     Column("scores", Text),  # JSON: game scores of the format
     Column("winner", Integer),
     Column("source", String(16)),
+    # A finished table's game is looked up by the table's id, whichever process opened it
+    # (Tournaments.game_of_table).  Migration 0007.
+    Index("tournament_games_by_table", "table_id"),
 )
 
 tournament_adjustments = Table(

@@ -147,12 +147,24 @@ class Tournaments:
         return (await self.get(tid)).s
 
     async def game_of_table(self, table_id: int) -> tuple[int, Game] | None:
-        """The tournament game an online table plays (cached tournaments only: the room
-        loads the running ones when it opens)."""
-        for tid, t in self._cache.items():
-            for game in t.games():
-                if game.table_id == table_id:
-                    return tid, game
+        """The tournament game an online table plays, as stored now (None: the table plays
+        no tournament's game).
+
+        The stored games say which tournament the table belongs to, not this process's
+        cache: another process of the room (issue 26), or ``belote tournament``, may have
+        made the tournament or opened the table since this one last read it.  The
+        tournament is then read as :meth:`get` reads it (brought up to date), so the game's
+        result is the stored one too."""
+        tid = await self.store.tournament_of_table(table_id)
+        if tid is None:
+            return None
+        try:
+            t = await self.get(tid)
+        except TournamentError:
+            return None  # gone meanwhile
+        for game in t.games():
+            if game.table_id == table_id:
+                return tid, game
         return None
 
     async def load_running(self) -> list[int]:

@@ -197,6 +197,16 @@ class TournamentStore:
                 tournaments.c.owner == owner, tournaments.c.state != "finished"))
             return int(count or 0)
 
+    async def tournament_of_table(self, table_id: int) -> int | None:
+        """The tournament whose game the room's table ``table_id`` plays (its projection,
+        written with each event: whichever process stored it)."""
+        async with self.engine.connect() as conn:
+            found = await conn.scalar(
+                select(tournament_games.c.tournament_id)
+                .where(tournament_games.c.table_id == table_id)
+                .order_by(tournament_games.c.tournament_id).limit(1))
+        return None if found is None else int(found)
+
     async def organisers(self, tid: int) -> set[str]:
         async with self.engine.connect() as conn:
             rows = await conn.execute(select(tournament_organisers.c.name_key)

@@ -112,18 +112,18 @@ def side_held(request: Request, tid: int, t: Tournament, game: Game) -> int | No
     return None if seat is None else seat[0]
 
 
-def typed_side(request: Request, tid: int, game: Game, typed: str) -> int | None:
+async def typed_side(request: Request, tid: int, game: Game, typed: str) -> int | None:
     """The side whose code was typed (a side code or a seat code), counted against the
     wrong-code limits as the seat-code form is; raises ``code_guesses`` when the limit holds
     this person back, and None for a wrong code."""
     row = session(request)
     client, guesses = address(request), shared(request).limits.seat_codes
     narrow = (f"session:{row.id if row else client}", f"game:{tid}/{game.id}@{client}")
-    if guesses.refused(client, *narrow) is not None:
+    if await guesses.refused(client, *narrow) is not None:
         raise TournamentError("code_guesses")
     side = side_of(game, typed[:CODE_READ]) if game.codes else None
     if side is None:
-        guesses.wrong(client, *narrow)
+        await guesses.wrong(client, *narrow)
     return side
 
 
@@ -158,11 +158,11 @@ async def code_post(request: Request) -> Response:
     except TournamentError as error:  # not a code at all: no guess counted
         say(request, error_text(language(request), error), True)
         return back_to(here)
-    return _give_code(request, tid, t, game, typed, here)
+    return await _give_code(request, tid, t, game, typed, here)
 
 
-def _give_code(request: Request, tid: int, t: Tournament, game: Game, typed: str,
-               here: str, kind: CodeKind | None = None) -> Response:
+async def _give_code(request: Request, tid: int, t: Tournament, game: Game, typed: str,
+                     here: str, kind: CodeKind | None = None) -> Response:
     """A seat code or a side code given for ``game``: kept in the session, said, and on
     to the score entry (or the seat-code page, which offers the online seat).  A wrong
     code is refused naming the kind of code typed, else ``kind``, else the game's."""
@@ -173,7 +173,7 @@ def _give_code(request: Request, tid: int, t: Tournament, game: Game, typed: str
     # A person's own wrong codes, and those typed for this game at this address, hold
     # back only them; the address's ceiling (a flood) holds back everyone there.
     try:
-        side = typed_side(request, tid, game, typed)
+        side = await typed_side(request, tid, game, typed)
     except TournamentError as error:
         say(request, error_text(lang, error), True)
         return back_to(here)
@@ -225,7 +225,7 @@ async def enter_post(request: Request) -> Response:
                                table="?" if table is None else table), True)
         return back_to(here)
     # The short form asks for the code of the table card's half (its field says so).
-    response = _give_code(request, tid, t, game, typed, here, "table")
+    response = await _give_code(request, tid, t, game, typed, here, "table")
     if response.headers.get("location") == here:  # refused: the table was right
         request.session[ENTER_TABLE] = game.table
     return response

@@ -361,7 +361,7 @@ async def _confirm(request: Request, tid: int, t: Tournament, game: Game, side: 
         if not typed:
             raise TournamentError("code_of_other_side",
                                   other=side_names(lang)[1 - claim.side])
-        side = typed_side(request, tid, game, typed)
+        side = await typed_side(request, tid, game, typed)
         if side is None:
             raise wrong_code(game, typed)
     seen = _seen_totals(form_value(data, "totals").strip())
