@@ -20,8 +20,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from starlette.testclient import TestClient
 
 from belote.server.app import create_app
-from belote.server.auth.limits import RateLimiter
-from belote.server.limits import KeyedLimiter
+from belote.server.limits import KeyedLimiter, RateLimiter
 from belote.server.persistence import Store
 from belote.server.persistence.rate_limits import (
     Bucket,

@@ -2,11 +2,10 @@
 
 - :mod:`.passwords`: argon2id hashes, computed in a small thread pool off the event loop;
 - :mod:`.names`: nickname checks and the ``name_key`` that makes look-alike names one name;
-- :mod:`.limits`: the rate limiter (bounded memory, forgets old keys);
+- the rate limiter (bounded memory, forgets old keys) is :mod:`belote.server.limits`'s;
 - :mod:`.sessions`: the server-side sessions behind the signed cookie, and live guest names.
 """
 
-from belote.server.auth.limits import RateLimiter
 from belote.server.auth.names import (
     AuthError,
     GuestNames,
@@ -20,6 +19,7 @@ from belote.server.auth.passwords import (
     needs_rehash,
     verify_password,
 )
+from belote.server.limits import RateLimiter
 
 __all__ = [
     "AuthError",

@@ -25,15 +25,15 @@ import hashlib
 import hmac
 import logging
 import re
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Collection
+from typing import Any, Protocol
 
 import httpx
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from belote.server.room import Room
+from belote.server.cluster.leases import Leases
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +51,24 @@ HOP = {b"connection", b"keep-alive", b"proxy-authenticate", b"proxy-authorizatio
 WS_HEADERS = {b"cookie", b"origin", b"accept-language", b"user-agent"}
 MOVED = 1012  # close code: service restart (the page says the table moves, and reconnects)
 ABNORMAL = {None, 1006, 1011, 1012}
+
+
+class Room(Protocol):
+    """What the relay asks of the room (:class:`belote.server.room.Room`)."""
+
+    @property
+    def secret(self) -> str: ...
+
+    @property
+    def node(self) -> object | None: ...  # None: the room runs alone
+
+    @property
+    def tables(self) -> Collection[int]: ...  # the tables run here
+
+    @property
+    def leases(self) -> Leases: ...
+
+    async def take_over(self, table_id: int) -> bool: ...
 
 
 def relay_token(secret: str) -> str:

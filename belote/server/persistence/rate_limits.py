@@ -8,7 +8,7 @@ semantics of the in-memory limiter it replaces:
 
 - :class:`SharedBucket` (:class:`~belote.server.limits.KeyedLimiter`'s twin): ``burst``
   actions at once, then ``per_hour`` (lobby chat lines per person, tables per address);
-- :class:`SharedWindow` (:class:`~belote.server.auth.limits.RateLimiter`'s twin): at most
+- :class:`SharedWindow` (:class:`~belote.server.limits.RateLimiter`'s twin): at most
   ``attempts`` events per key within the last ``window`` seconds (failed sign-ins, sign-ups,
   new guests, wrong codes).
 
@@ -61,8 +61,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from belote.server.auth.limits import RateLimiter
-from belote.server.limits import KeyedLimiter
+from belote.server.limits import KeyedLimiter, RateLimiter
 from belote.server.persistence.schema import rate_limits
 
 log = logging.getLogger(__name__)
@@ -318,7 +317,7 @@ class SharedBucket:
 
 class SharedWindow:
     """At most ``attempts`` events per key within the last ``window`` seconds: one count for
-    every process (:class:`~belote.server.auth.limits.RateLimiter`'s semantics)."""
+    every process (:class:`~belote.server.limits.RateLimiter`'s semantics)."""
 
     def __init__(self, limits: RateLimits, name: str, attempts: int, window: float,
                  max_keys: int = 10_000) -> None:
