@@ -77,6 +77,7 @@ def compose(settings: Settings) -> Shared:
     # Replays, analyses and tournament draws: off the event loop, in a niced process.
     heavy = HeavyWork(settings)
     services = build(settings, offload=heavy.run)  # the room, the bus and the features
+    heavy.share_limits(services.store.rate_limits)  # per address, the same in every process
     room = services.room
     sessions = Sessions(services.store,
                         guest_idle=timedelta(hours=settings.guest_idle_hours),

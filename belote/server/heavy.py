@@ -44,11 +44,14 @@ from concurrent.futures import (
     ThreadPoolExecutor,
 )
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from belote.ai.analysis import AnalysisUnavailable, PlayAnalysis
 from belote.server.config import Settings
 from belote.server.limits import KeyedLimiter, Refusal
+
+if TYPE_CHECKING:  # not imported at run time: the heavy-work process starts light
+    from belote.server.persistence.rate_limits import RateLimits
 from belote.server.replay import ReplayPage, record_file, replay_page
 from belote.server.replay_analysis import StepError, analyse_step
 
@@ -124,6 +127,27 @@ class _Raised:
     error: Exception
 
 
+class _Bucket(Protocol):
+    """A limit per address: the room's shared one (in the database), or this process's."""
+
+    async def take(self, key: str) -> bool: ...
+
+    async def retry_after(self, key: str) -> float: ...
+
+
+class _Local:
+    """This process's own limit, as a :class:`_Bucket` (a HeavyWork built alone: tests)."""
+
+    def __init__(self, limiter: KeyedLimiter) -> None:
+        self.limiter = limiter
+
+    async def take(self, key: str) -> bool:
+        return self.limiter.take(key)
+
+    async def retry_after(self, key: str) -> float:
+        return self.limiter.retry_after(key)
+
+
 class HeavyWork:
     """Replays and analyses of finished matches, off the event loop (see the module)."""
 
@@ -135,9 +159,11 @@ class HeavyWork:
         self.cache_bytes = settings.heavy_cache_mib * 1024 * 1024
         self.timeout = settings.heavy_timeout
         self.stats = HeavyStats()
-        analyses = KeyedLimiter(settings.analyses_burst, settings.analyses_per_hour)
-        replays = KeyedLimiter(settings.replays_burst, settings.replays_per_hour)
-        self._limits = {"analysis": analyses, "replay": replays, "record": replays}
+        self._settings = settings
+        analyses = _Local(KeyedLimiter(settings.analyses_burst, settings.analyses_per_hour))
+        replays = _Local(KeyedLimiter(settings.replays_burst, settings.replays_per_hour))
+        self._limits: dict[str, _Bucket] = {"analysis": analyses, "replay": replays,
+                                            "record": replays}
         self._cache: OrderedDict[tuple[Any, ...], tuple[Any, int]] = OrderedDict()
         self._cached_bytes = 0
         self._running: dict[tuple[Any, ...], asyncio.Future[Any]] = {}
@@ -147,6 +173,14 @@ class HeavyWork:
         self._warming: Future[None] | None = None  # the new pool's processes starting
         self._slots: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
         self._watches: set[asyncio.Future[Any]] = set()  # each job's, until it ends
+
+    def share_limits(self, limits: RateLimits) -> None:
+        """Count what each address had computed in the database (``limits``), the same
+        whichever of the room's processes it asks (the app does, once the store is built)."""
+        settings = self._settings
+        analyses = limits.bucket("analyses", settings.analyses_burst, settings.analyses_per_hour)
+        replays = limits.bucket("replays", settings.replays_burst, settings.replays_per_hour)
+        self._limits = {"analysis": analyses, "replay": replays, "record": replays}
 
     # ------------------------------------------------------------------ the three answers
     async def replay(self, table_id: int, record: dict[str, Any], lang: str,
@@ -202,9 +236,9 @@ class HeavyWork:
             self._refuse("busy", key, client)
             raise Refusal(429, "limits.busy", self._mean_seconds * self._jobs
                           / max(1, self.workers))
-        if not limiter.take(client):
+        if not await limiter.take(client):
             self._refuse(f"{kind}/client", key, client)
-            raise Refusal(429, f"limits.{kind}_limited", limiter.retry_after(client))
+            raise Refusal(429, f"limits.{kind}_limited", await limiter.retry_after(client))
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._running[key] = future
         self._jobs += 1
