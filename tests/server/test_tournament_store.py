@@ -98,3 +98,29 @@ def test_a_table_opened_by_another_process_is_found_for_its_result(db_url: str) 
             for store in stores:
                 await store.close()
     asyncio.run(main())
+
+
+def test_an_owners_open_tournaments_are_counted_once_for_every_process(db_url: str) -> None:
+    """Issue 26: the limit of tournaments not finished per owner holds across the room's
+    processes: the count and the new row are one transaction (a lock per owner on
+    PostgreSQL), not an in-process lock."""
+    async def main() -> list[object]:
+        stores = [Store(db_url), Store(db_url)]
+        for store in stores:
+            await store.open()
+        try:
+            services = [Tournaments(TournamentStore(s.engine), random.Random(3),
+                                    open_per_owner=2) for s in stores]
+            data = {"name": "Coppa", "format": "concours", "preset": "classic",
+                    "target": 1000, "rounds": 1}
+            return await asyncio.gather(
+                *(services[n % 2].create(data, "org") for n in range(6)),
+                return_exceptions=True)
+        finally:
+            for store in stores:
+                await store.close()
+    results = asyncio.run(main())
+    made = [r for r in results if isinstance(r, int)]
+    refused = [r for r in results if isinstance(r, TournamentError)]
+    assert len(made) == 2 and len(refused) == 4, results
+    assert all(r.code == "too_many_tournaments" for r in refused)

@@ -54,7 +54,6 @@ class Tournaments:
         self.offload = offload
         self._cache: dict[int, Tournament] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        self._creating = asyncio.Lock()
 
     def _lock(self, tid: int) -> asyncio.Lock:
         return self._locks.setdefault(tid, asyncio.Lock())
@@ -63,12 +62,8 @@ class Tournaments:
         fresh = Tournament()
         event = fresh.check(Event("created", data, owner, _stamp()))
         fresh.apply(event)
-        async with self._creating:  # the count and the new row, one at a time
-            if self.open_per_owner is not None:
-                count = await self.store.open_count(owner)
-                if count >= self.open_per_owner:
-                    raise TournamentError("too_many_tournaments", limit=self.open_per_owner)
-            tid = await self.store.create(event, owner)
+        # The count and the new row in one transaction of the store (every process's).
+        tid = await self.store.create(event, owner, self.open_per_owner)
         self._cache[tid] = fresh
         return tid
 

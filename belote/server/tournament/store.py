@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Table, delete, func, insert, select, update
+from sqlalchemy import Table, delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -36,6 +36,9 @@ from belote.server.tournament.schema import (
     tournaments,
 )
 from belote.tournament.events import Event, Tournament
+from belote.tournament.model import TournamentError
+
+OWNER_LOCKS = 0x544F55  # advisory locks of one owner's creations: b"TOU", then the owner
 
 
 class StaleLog(Exception):
@@ -99,10 +102,23 @@ class TournamentStore:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
 
-    async def create(self, event: Event, owner: str) -> int:
-        """A new tournament from its checked ``created`` event; returns its id."""
+    async def create(self, event: Event, owner: str, limit: int | None = None) -> int:
+        """A new tournament from its checked ``created`` event; returns its id.  With
+        ``limit``, refused (``TournamentError``) when ``owner`` has that many not finished:
+        counted in the same transaction, under a lock per owner on PostgreSQL, so that two
+        of the room's processes cannot both pass the count (SQLite: one process)."""
         s = event.data
         async with self.engine.begin() as conn:
+            if limit is not None:
+                if conn.dialect.name == "postgresql":
+                    await conn.execute(text("SELECT pg_advisory_xact_lock(:ns, hashtext(:o))"),
+                                       {"ns": OWNER_LOCKS, "o": owner})
+                elif conn.dialect.name == "sqlite":
+                    await conn.exec_driver_sql("BEGIN IMMEDIATE")  # the file's write lock
+                count = await conn.scalar(select(func.count()).select_from(tournaments).where(
+                    tournaments.c.owner == owner, tournaments.c.state != "finished"))
+                if int(count or 0) >= limit:
+                    raise TournamentError("too_many_tournaments", limit=limit)
             result = await conn.execute(insert(tournaments).values(
                 name=s["name"], format=s["format"], preset=s["preset"],
                 flags=_json(s["flags"]), target=s["target"], rounds=s["rounds"],
