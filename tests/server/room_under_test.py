@@ -98,10 +98,10 @@ class OneProcess:
             f"wss://testserver/ws/table/{table_id}", headers={"origin": origin or ORIGIN})
 
     def log(self, table_id: int) -> list[LogEntry]:
-        return _read(self.app.state.room.settings.db_url, lambda s: s.log(table_id))
+        return read_db(self.app.state.room.settings.db_url, lambda s: s.log(table_id))
 
     def rules(self, table_id: int) -> Rules:
-        return _rules(self.app.state.room.settings.db_url, table_id)
+        return stored_rules(self.app.state.room.settings.db_url, table_id)
 
 
 class Door:
@@ -228,17 +228,18 @@ class TwoProcesses:
         return LiveSocket(conn)
 
     def log(self, table_id: int) -> list[LogEntry]:
-        return _read(self.cluster.db, lambda s: s.log(table_id))
+        return read_db(self.cluster.db, lambda s: s.log(table_id))
 
     def rules(self, table_id: int) -> Rules:
-        return _rules(self.cluster.db, table_id)
+        return stored_rules(self.cluster.db, table_id)
 
     def close(self) -> None:
         for client in self.clients.values():
             client.close()
 
 
-def _read(db_url: str, query: Callable[[Store], Any]) -> Any:
+def read_db(db_url: str, query: Callable[[Store], Any]) -> Any:
+    """``await query(store)`` on the room's database, through a store of its own."""
     async def run() -> Any:
         store = Store(db_url)
         try:
@@ -248,8 +249,9 @@ def _read(db_url: str, query: Callable[[Store], Any]) -> Any:
     return asyncio.run(run())
 
 
-def _rules(db_url: str, table_id: int) -> Rules:
-    row = _read(db_url, lambda s: s.table(table_id))
+def stored_rules(db_url: str, table_id: int) -> Rules:
+    """The table's rules, as its row stores them (the preset and the flags changed)."""
+    row = read_db(db_url, lambda s: s.table(table_id))
     assert row is not None, f"no table {table_id}"
     rules: Rules = find_preset(row.preset).with_flags(**row.flags)
     return rules
