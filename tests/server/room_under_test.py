@@ -21,12 +21,14 @@ import asyncio
 import contextlib
 import itertools
 import json
+import logging
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
 import httpx
 import pytest
+from sqlalchemy import text
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -35,6 +37,7 @@ from websockets.sync.client import connect as ws_connect
 
 from belote.rules import Rules, find_preset
 from belote.server.app import create_app
+from belote.server.config import Settings
 from belote.server.persistence import LogEntry, Store
 from tests.server.cluster_room import ClusterRoom
 from tests.server.conftest import ORIGIN, client_for, make_settings
@@ -74,13 +77,39 @@ class Sala(Protocol):
     def rules(self, table_id: int) -> Rules:
         """The table's rules, as its row stores them."""
 
+    def execute(self, sql: str, **values: Any) -> None:
+        """Change the room's database behind its back (what a faulty server may do)."""
+
+    def status(self, table_id: int) -> str:
+        """The table's stored status."""
+
+    def crash(self, table_id: int) -> None:
+        """The process running the table goes away and the table comes back from its log:
+        the one process starts again on its file; of two, the one running it is killed
+        (SIGKILL) and the other takes the table over."""
+
+    def logged(self) -> str:
+        """What the room's processes logged (at WARNING and above, at least)."""
+
 
 class OneProcess:
     """The app in this process (Starlette's test client), on a SQLite file."""
 
-    def __init__(self, app: Any, client: TestClient) -> None:
-        self.app = app
-        self.people = Identities(client)
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.records = Records()
+        self._open()
+
+    def _open(self) -> None:
+        self.app = create_app(self.settings)
+        self.client = client_for(self.app).__enter__()
+        people = Identities(self.client)
+        if hasattr(self, "people"):
+            people._jars = self.people._jars  # the same people, signed in as before
+        self.people = people
+
+    def close(self) -> None:
+        self.client.__exit__(None, None, None)
 
     def guest(self, who: str, via: int = 0) -> None:
         self.people.guest(who)
@@ -98,10 +127,43 @@ class OneProcess:
             f"wss://testserver/ws/table/{table_id}", headers={"origin": origin or ORIGIN})
 
     def log(self, table_id: int) -> list[LogEntry]:
-        return read_db(self.app.state.room.settings.db_url, lambda s: s.log(table_id))
+        return read_db(self.settings.db_url, lambda s: s.log(table_id))
 
     def rules(self, table_id: int) -> Rules:
-        return stored_rules(self.app.state.room.settings.db_url, table_id)
+        return stored_rules(self.settings.db_url, table_id)
+
+    def execute(self, sql: str, **values: Any) -> None:
+        write_db(self.settings.db_url, sql, values)
+
+    def status(self, table_id: int) -> str:
+        return stored_status(self.settings.db_url, table_id)
+
+    def crash(self, table_id: int) -> None:
+        """The room stops and starts again on its file."""
+        self.close()
+        self._open()
+
+    def logged(self) -> str:
+        return self.records.text()
+
+
+class Records(logging.Handler):
+    """What the room's loggers said at WARNING and above, while the room runs here."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.lines: list[str] = []
+        logging.getLogger("belote.server").addHandler(self)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(f"{record.levelname} {record.name}: {record.getMessage()}")
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    def close(self) -> None:
+        logging.getLogger("belote.server").removeHandler(self)
+        super().close()
 
 
 class Door:
@@ -233,6 +295,21 @@ class TwoProcesses:
     def rules(self, table_id: int) -> Rules:
         return stored_rules(self.cluster.db, table_id)
 
+    def execute(self, sql: str, **values: Any) -> None:
+        write_db(self.cluster.db, sql, values)
+
+    def status(self, table_id: int) -> str:
+        return stored_status(self.cluster.db, table_id)
+
+    def crash(self, table_id: int) -> None:
+        owner = self.http("crash", 1).get(f"/table/{table_id}").headers.get(
+            "x-belote-owner", f"127.0.0.1:{self.cluster.processes[1].port}")
+        victim = next(p for p in self.cluster.processes if owner.endswith(f":{p.port}"))
+        victim.kill()  # started again after the check (the fixture)
+
+    def logged(self) -> str:
+        return self.cluster.logs()
+
     def close(self) -> None:
         for client in self.clients.values():
             client.close()
@@ -247,6 +324,19 @@ def read_db(db_url: str, query: Callable[[Store], Any]) -> Any:
         finally:
             await store.close()
     return asyncio.run(run())
+
+
+def write_db(db_url: str, sql: str, values: dict[str, Any]) -> None:
+    async def run(store: Store) -> None:
+        async with store.engine.begin() as conn:
+            await conn.execute(text(sql), values)
+    read_db(db_url, run)
+
+
+def stored_status(db_url: str, table_id: int) -> str:
+    row = read_db(db_url, lambda s: s.table(table_id))
+    assert row is not None, f"no table {table_id}"
+    return str(row.status)
 
 
 def stored_rules(db_url: str, table_id: int) -> Rules:
@@ -284,9 +374,12 @@ BOTH = [pytest.param("one process", id="one_process"),
 def sala(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Sala]:
     """The room under test: in this process, then as two processes (``slow``)."""
     if request.param == "one process":
-        app = create_app(make_settings(tmp_path))
-        with client_for(app) as client:
-            yield OneProcess(app, client)
+        alone = OneProcess(make_settings(tmp_path))
+        try:
+            yield alone
+        finally:
+            alone.close()
+            alone.records.close()
         return
     cluster: ClusterRoom = request.getfixturevalue("two_processes")
     ensure_running(cluster)
