@@ -33,8 +33,13 @@ def free_port() -> int:
 
 
 class Process:
-    def __init__(self, db: str, port: int, log: Path, extra: list[str]) -> None:
+    """``belote serve --cluster`` on ``port`` (``cluster=False``: the room alone, on any
+    database)."""
+
+    def __init__(self, db: str, port: int, log: Path, extra: list[str],
+                 cluster: bool = True) -> None:
         self.db = db
+        self.cluster = cluster
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
         self.log = log
@@ -44,9 +49,9 @@ class Process:
     def start(self, wait: bool = True) -> None:
         with self.log.open("ab") as out:
             self.popen = subprocess.Popen(
-                [sys.executable, "-m", "belote", "serve", "--cluster", "--port",
-                 str(self.port), "--db", self.db, "--bot-delay", "0.02", "--bot-workers", "0",
-                 "--takeover", "600", "--insecure-cookies", *self.extra],
+                [sys.executable, "-m", "belote", "serve", *(["--cluster"] * self.cluster),
+                 "--port", str(self.port), "--db", self.db, "--bot-delay", "0.02",
+                 "--bot-workers", "0", "--takeover", "600", "--insecure-cookies", *self.extra],
                 stdout=out, stderr=subprocess.STDOUT)
         if wait:
             self.wait_ready()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -48,3 +49,15 @@ def app(settings: Settings) -> object:
 def client(app: object) -> Iterator[TestClient]:
     with client_for(app) as c:
         yield c
+
+
+@pytest.fixture(scope="session")
+def two_processes(request: pytest.FixtureRequest,
+                  tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Two ``belote serve --cluster`` processes of one room, shared by the session's checks
+    that run on both rooms (tests/server/room_under_test.py; defined here, once: a session
+    fixture imported by several modules would start once per module)."""
+    from tests.server.room_under_test import two_processes_for
+
+    yield from two_processes_for(request.getfixturevalue("postgres_url"),
+                                 tmp_path_factory.mktemp("two-processes"))

@@ -11,6 +11,12 @@ Findings and where each is checked:
 - deep JSON, huge ids, an overflowing send queue, stale actions: here.
 Accounts, sessions, names, hosts and login limits: tests/server/test_accounts.py; the lobby's
 changes and paging: tests/server/test_lobby.py; bot workers: tests/server/test_bots_pool.py.
+
+What a hostile client sends (text, malformed frames and ids, stale actions, a signed-out
+session's sockets) is checked on the room as one process, then as two (issue 26, item 7:
+tests/server/room_under_test.py), where the table runs in process 0 and the client reaches
+it through process 1.  The checks that reach into the app (its settings, a failing engine or
+store) run on one process.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import insert, select
+from sqlalchemy import insert
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -31,7 +37,7 @@ from belote.server import protocol as P
 from belote.server.app import create_app
 from belote.server.connection import SEND_QUEUE, Connection
 from belote.server.persistence import Store
-from belote.server.persistence.schema import table_log, tables
+from belote.server.persistence.schema import tables
 from belote.text import TextError, clean_text
 from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import (
@@ -47,6 +53,10 @@ from tests.server.helpers import (
     sit_with_bots,
     until,
 )
+from tests.server.room_under_test import Sala, sala
+
+__all__ = ["sala"]  # the fixture: the room as one process, then as two
+OWNER, RELAYED = 0, 1  # through the process running the table, or through the other
 
 
 def _errors(ws: Any, code: str) -> dict[str, Any]:
@@ -157,12 +167,12 @@ def test_text_is_normalised_to_nfc_and_its_spaces_collapsed() -> None:
     assert clean_text("a\n\n b ", 300, multiline=True) == "a\nb"
 
 
-def test_a_lone_surrogate_in_chat_is_refused_and_nobody_is_blinded(client: TestClient) -> None:
-    people = Identities(client)
-    people.guest("Ada")
-    table_id = create_table(people.use("Ada"))
-    people.guest("Bruno")
-    with people.connect("Ada", table_id) as ada, people.connect("Bruno", table_id) as bruno:
+def test_a_lone_surrogate_in_chat_is_refused_and_nobody_is_blinded(sala: Sala) -> None:
+    sala.guest("Ada")
+    table_id = sala.create_table("Ada")
+    sala.guest("Bruno")
+    with sala.connect("Ada", table_id, RELAYED) as ada, \
+            sala.connect("Bruno", table_id, OWNER) as bruno:
         until(ada, lambda f: f["t"] == "sync")
         until(bruno, lambda f: f["t"] == "sync")
         ada.send_text('{"t": "chat", "d": {"text": "hi \\ud800"}}')
@@ -171,7 +181,7 @@ def test_a_lone_surrogate_in_chat_is_refused_and_nobody_is_blinded(client: TestC
         for ws in (ada, bruno):
             line = until(ws, lambda f: f["t"] == "update" and f["d"]["events"])
             assert line["d"]["events"][0]["text"].endswith("ciao")
-    with people.connect("Bruno", table_id) as late:  # and newcomers get frames too
+    with sala.connect("Bruno", table_id, RELAYED) as late:  # and newcomers get frames too
         assert until(late, lambda f: f["t"] == "sync")["d"]["events"]
 
 
@@ -303,10 +313,10 @@ def test_websockets_from_one_address_are_limited(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- malformed input
-def test_deeply_nested_json_gets_an_error_and_the_socket_lives_on(client: TestClient) -> None:
-    guest(client, "Ada")
-    table_id = create_table(client)
-    with connect(client, table_id) as ws:
+def test_deeply_nested_json_gets_an_error_and_the_socket_lives_on(sala: Sala) -> None:
+    sala.guest("Ada")
+    table_id = sala.create_table("Ada")
+    with sala.connect("Ada", table_id, RELAYED) as ws:
         until(ws, lambda f: f["t"] == "sync")
         ws.send_text("[" * 2000 + "]" * 2000)
         assert _errors(ws, "too_deep")
@@ -317,14 +327,13 @@ def test_deeply_nested_json_gets_an_error_and_the_socket_lives_on(client: TestCl
 
 @pytest.mark.parametrize("path", ["/table/99999999999999999999", "/replay/1234567890123",
                                   "/table/-1"])
-def test_huge_or_negative_ids_are_not_found(client: TestClient, path: str) -> None:
-    assert client.get(path).status_code == 404
+def test_huge_or_negative_ids_are_not_found(sala: Sala, path: str) -> None:
+    assert sala.http("anybody", RELAYED).get(path).status_code == 404
 
 
-def test_a_huge_id_on_a_websocket_is_refused_cleanly(client: TestClient) -> None:
-    with pytest.raises(WebSocketDisconnect), client.websocket_connect(
-            "wss://testserver/ws/table/99999999999999999999",
-            headers={"origin": "https://testserver"}) as ws:
+def test_a_huge_id_on_a_websocket_is_refused_cleanly(sala: Sala) -> None:
+    with pytest.raises(WebSocketDisconnect), sala.connect(
+            "anybody", 99999999999999999999, RELAYED) as ws:
         ws.receive_text()
 
 
@@ -355,10 +364,10 @@ def test_a_client_too_far_behind_is_closed_not_left_silent(tmp_path: Path) -> No
             assert closed.value.code == 1013
 
 
-def test_an_action_chosen_on_an_older_game_is_refused_as_stale(client: TestClient) -> None:
-    guest(client, "Ada")
-    table_id = create_table(client)
-    with connect(client, table_id) as ws:
+def test_an_action_chosen_on_an_older_game_is_refused_as_stale(sala: Sala) -> None:
+    sala.guest("Ada")
+    table_id = sala.create_table("Ada")
+    with sala.connect("Ada", table_id, RELAYED) as ws:
         sit_with_bots(ws)
         frame = until(ws, lambda f: f["t"] == "update" and my_turn(f))
         action = first_legal(frame["d"]["view"])
@@ -442,25 +451,17 @@ def test_every_table_moves_on_by_itself_after_a_postgresql_restart() -> None:
                 {t: (versions[t], room.tables[t].version) for t in ids})
 
 
-def test_stored_rows_are_exactly_the_accepted_changes(tmp_path: Path) -> None:
+def test_stored_rows_are_exactly_the_accepted_changes(sala: Sala) -> None:
     """Durability still holds: replaying the stored log gives the served view."""
-    settings = make_settings(tmp_path)
-    app = create_app(settings)
-    with client_for(app) as client:
-        guest(client, "Ada")
-        table_id = create_table(client)
-        with connect(client, table_id) as ws:
-            sit_with_bots(ws)
-            frame = until(ws, lambda f: f["t"] == "update" and my_turn(f))
-            send(ws, "act", a=255)  # refused: nothing stored
-            _errors(ws, "illegal")
-
-    async def count(store: Store) -> int:
-        async with store.engine.connect() as conn:
-            rows = await conn.execute(select(table_log.c.version).where(
-                table_log.c.table_id == table_id))
-            return len(list(rows))
-    assert read_store(app, count) == frame["v"]
+    sala.guest("Ada")
+    table_id = sala.create_table("Ada")
+    with sala.connect("Ada", table_id, RELAYED) as ws:
+        sit_with_bots(ws)
+        frame = until(ws, lambda f: f["t"] == "update" and my_turn(f))
+        send(ws, "act", a=255)  # refused: nothing stored
+        _errors(ws, "illegal")
+        stored = [entry.version for entry in sala.log(table_id)]
+    assert stored == list(range(1, frame["v"] + 1))
 
 
 def test_a_bot_that_runs_out_of_time_is_announced_as_a_quick_move(tmp_path: Path) -> None:
@@ -484,13 +485,15 @@ def test_a_bot_that_runs_out_of_time_is_announced_as_a_quick_move(tmp_path: Path
     assert any(data.get("quick") == "late" for data in read_store(app, rows))
 
 
-def test_signing_out_closes_the_sessions_open_sockets(client: TestClient) -> None:
-    guest(client, "Ada")
-    table_id = create_table(client)
-    with connect(client, table_id) as ws:
+def test_signing_out_closes_the_sessions_open_sockets(sala: Sala) -> None:
+    sala.guest("Ada")
+    table_id = sala.create_table("Ada")
+    # Two processes: the socket lives in process 0 (relayed from 1), the session ends in 1.
+    with sala.connect("Ada", table_id, RELAYED) as ws:
         send(ws, "sit", seat=0)
         until(ws, lambda f: f["t"] == "update" and f["d"]["view"]["seats"][0]["you"])
-        assert client.post("/logout", follow_redirects=False).status_code == 303
+        assert sala.http("Ada", RELAYED).post(
+            "/logout", follow_redirects=False).status_code == 303
         told = _errors(ws, "signed_out")
         assert "sign in again" in told["d"]["text"]
         with pytest.raises(WebSocketDisconnect):

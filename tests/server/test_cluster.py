@@ -86,13 +86,18 @@ def test_sigkill_of_the_owner_its_tables_go_on_elsewhere_exactly(
         with ada.socket(a, table_id) as ws:
             seat_bots_and_start(ws)
             before[table_id] = play_until_mid_hand(ws, my_cards)
-    # A table of bots alone, playing on while its process dies.
+    # A table of bots alone, playing on while its process dies (a host must sit to seat
+    # bots: Ada sits, starts and stands, and a bot plays her seat).
     bots_only = ada.new_table(a)
     with ada.socket(a, bots_only) as ws:
-        for seat in range(4):
+        send(ws, "sit", seat=0)
+        for seat in (1, 2, 3):
             send(ws, "bot", seat=seat, level="normal")
         send(ws, "start")
-        frame(ws)
+        send(ws, "stand")
+        while not (view := frame(ws)["d"].get("view", {})).get("started") or not view[
+                "seats"][0]["standin"]:
+            pass
     # A socket of Ada's through b, relayed to a, open when a dies.
     first = next(iter(before))
     with ada.socket(b, first) as relayed:
@@ -114,6 +119,11 @@ def test_sigkill_of_the_owner_its_tables_go_on_elsewhere_exactly(
             break
         time.sleep(0.2)
     assert status == f"127.0.0.1:{b.port}"
+    with ada.socket(b, bots_only) as ws:  # and its bots play on there
+        taken = sync_of(ws)["v"]
+        while (update := frame(ws))["t"] != "update":
+            pass
+        assert update["v"] > taken
     for table_id, old in before.items():
         with ada.socket(b, table_id) as ws:
             sync = sync_of(ws)

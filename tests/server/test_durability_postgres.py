@@ -10,24 +10,25 @@ the gap (no gap check)".
 - A table whose stored log skips versions is not resumed: it is marked broken, the log says
   which versions are missing, and its page says it stopped.
 - The tests' own cluster runs with production durability settings.
+
+The gap check runs on the room as one process (started again on its file), then as two
+(issue 26, item 7: tests/server/room_under_test.py), where the process running the table is
+killed and the other, taking the table over, finds the gap.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
-import sqlite3
-from pathlib import Path
-from typing import Any
 
-import pytest
 from sqlalchemy import text
 
-from belote.server.app import create_app
 from belote.server.persistence import Store
-from tests.server.conftest import client_for, make_settings
-from tests.server.helpers import connect, create_table, guest, send, until
+from tests.server.helpers import send, until
 from tests.server.postgres import running_postgres
+from tests.server.room_under_test import Sala, sala
+
+__all__ = ["sala"]  # the fixture: the room as one process, then as two
+RELAYED = 1  # of two processes, through the one that does not run the table
 
 # The worst server default: commits acknowledged before their WAL is written, and a WAL
 # writer that waits long enough for a kill to find them still in shared memory.
@@ -89,34 +90,25 @@ def test_the_tests_postgresql_runs_with_production_durability(postgres_url: str)
                                        "full_page_writes": "on"}
 
 
-def test_the_room_played_on_past_a_gap_in_a_tables_log(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    settings = make_settings(tmp_path)
-    with client_for(create_app(settings)) as client:
-        guest(client, "Ada")
-        table_id = create_table(client)
-        with connect(client, table_id) as ws:
-            send(ws, "sit", seat=2)
-            for seat in (0, 1, 3):
-                send(ws, "bot", seat=seat, level="normal")
-            until(ws, lambda f: f["t"] == "update" and all(
-                s["kind"] != "empty" for s in f["d"]["view"]["seats"]))
+def test_the_room_played_on_past_a_gap_in_a_tables_log(sala: Sala) -> None:
+    sala.guest("Ada")
+    table_id = sala.create_table("Ada")
+    with sala.connect("Ada", table_id, RELAYED) as ws:
+        send(ws, "sit", seat=2)
+        for seat in (0, 1, 3):
+            send(ws, "bot", seat=seat, level="normal")
+        until(ws, lambda f: f["t"] == "update" and all(
+            s["kind"] != "empty" for s in f["d"]["view"]["seats"]))
     # The database lost version 2 (a seat change) and kept the later ones, as a server that
     # acknowledged a commit it then lost, while the room wrote on, leaves it.
-    db = sqlite3.connect(tmp_path / "sala.db")
-    with db:
-        versions = [v for (v,) in db.execute(
-            "SELECT version FROM table_log WHERE table_id = ? ORDER BY version", (table_id,))]
-        assert versions[:4] == [1, 2, 3, 4]
-        db.execute("DELETE FROM table_log WHERE table_id = ? AND version = 2", (table_id,))
-    db.close()
-
-    with caplog.at_level(logging.ERROR, logger="belote.server"):
-        app: Any = create_app(settings)
-        with client_for(app) as client:
-            page = client.get(f"/table/{table_id}")
-            assert page.status_code == 410
-            assert "This table has stopped" in page.text
-            assert table_id not in app.state.room.tables
-            assert "LogGap" in app.state.room.broken[table_id]
-    assert f"table {table_id}: its event log misses versions 2 to 2" in caplog.text
+    assert [e.version for e in sala.log(table_id)][:4] == [1, 2, 3, 4]
+    sala.execute("DELETE FROM table_log WHERE table_id = :t AND version = 2", t=table_id)
+    # The room starts again on it; of two processes, the survivor takes the table over.
+    sala.crash(table_id)
+    page = sala.http("Ada", RELAYED).get(f"/table/{table_id}")
+    assert page.status_code == 410
+    assert "This table has stopped" in page.text
+    assert sala.status(table_id) == "broken"
+    logged = sala.logged()
+    assert f"table {table_id}: its event log misses versions 2 to 2" in logged
+    assert f"table {table_id} cannot be restored and is marked broken: LogGap" in logged

@@ -1,10 +1,14 @@
 """No frame sent to a client ever holds a card that its seat may not see (issue 5, item 7).
 
-Whole matches are played through the WebSocket (one scripted human, three bots, one
-spectator) on every preset.  Afterwards the table's stored log is replayed version by version
+Whole matches are played through the WebSocket (one scripted human, three bots, two
+spectators) on every preset.  Afterwards the table's stored log is replayed version by version
 to know, for each frame, what its receiver was allowed to know at that version: its own cards
 so far, every card played or turned up, every card shown with a declaration.  Every card in the
 frame (codes in the view, names in every sentence) must be in that set.
+
+The room runs as one process, then as two (issue 26, item 7: tests/server/room_under_test.py):
+there the table runs in process 0, the human and one spectator reach it through process 1
+(every frame they get is relayed) and the other spectator directly.
 """
 
 from __future__ import annotations
@@ -17,17 +21,14 @@ from belote.engine.state import Game
 from belote.i18n import card_name
 from belote.notation import parse_card
 from belote.server.persistence import LogEntry
-from tests.server.conftest import client_for
-from tests.server.helpers import (
-    Identities,
-    create_table,
-    first_legal,
-    read_store,
-    receive,
-    send,
-)
+from tests.server.helpers import first_legal, receive, send
+from tests.server.room_under_test import Sala, sala
+
+__all__ = ["sala"]  # the fixture: the room as one process, then as two
 
 HUMAN = 2
+OWNER, RELAYED = 0, 1  # through the process running the table, or through the other
+
 CARD_NAMES = {card_name(card, "en"): card for card in range(32)}
 
 
@@ -95,38 +96,37 @@ def _drain(ws: Any) -> list[dict[str, Any]]:
     ("classic", 300), ("coinche", 300), ("italian", 200), ("pinasca", 400),
     ("valdostana", 200),
 ])
-def test_no_frame_holds_a_card_its_receiver_may_not_see(app: Any, preset: str,
+def test_no_frame_holds_a_card_its_receiver_may_not_see(sala: Sala, preset: str,
                                                          target: int) -> None:
-    with client_for(app) as client:
-        people = Identities(client)
-        table_id = create_table(people.guest("Ada"), preset, target)
-        human_frames: list[dict[str, Any]] = []
-        with (people.connect("Ada", table_id) as ws,
-              people.connect("watcher", table_id) as spectator):
-            send(ws, "sit", seat=HUMAN)
-            for seat in (0, 1, 3):
-                send(ws, "bot", seat=seat, level="normal")
-            send(ws, "start")
-            while True:
-                frame = receive(ws)
-                human_frames.append(frame)
-                view = frame["d"].get("view", {})
-                if view.get("finished"):
-                    break
-                if frame["t"] != "update" or not view.get("started"):
-                    continue
-                if view["belote"]:
-                    send(ws, "act", a=72)
-                elif view["turn"] == HUMAN and (view["choices"] or any(
-                        c["playable"] for c in view["hand"])):
-                    send(ws, "act", a=first_legal(view))
-            spectator_frames = _drain(spectator)
-            # (while connected: the room lets a finished table go once nobody is there)
-            table = app.state.room.tables[table_id]  # type: ignore[attr-defined]
-        entries = read_store(app, lambda store: store.log(table_id))
-    assert table.finished
-    for seat, frames in ((HUMAN, human_frames), (None, spectator_frames)):
-        allowed = _allowed_by_version(entries, table.rules, seat)
+    sala.guest("Ada")
+    table_id = sala.create_table("Ada", preset, target)
+    human_frames: list[dict[str, Any]] = []
+    with (sala.connect("Ada", table_id, via=RELAYED) as ws,
+          sala.connect("watcher", table_id, via=RELAYED) as relayed_spectator,
+          sala.connect("watcher", table_id, via=OWNER) as spectator):
+        send(ws, "sit", seat=HUMAN)
+        for seat in (0, 1, 3):
+            send(ws, "bot", seat=seat, level="normal")
+        send(ws, "start")
+        while True:
+            frame = receive(ws)
+            human_frames.append(frame)
+            view = frame["d"].get("view", {})
+            if view.get("finished"):
+                break
+            if frame["t"] != "update" or not view.get("started"):
+                continue
+            if view["belote"]:
+                send(ws, "act", a=72)
+            elif view["turn"] == HUMAN and (view["choices"] or any(
+                    c["playable"] for c in view["hand"])):
+                send(ws, "act", a=first_legal(view))
+        spectators = [_drain(relayed_spectator), _drain(spectator)]
+    entries = sala.log(table_id)
+    rules = sala.rules(table_id)
+    assert entries[-1].kind == "finish"  # the match ended, and is stored so
+    for seat, frames in ((HUMAN, human_frames), (None, spectators[0]), (None, spectators[1])):
+        allowed = _allowed_by_version(entries, rules, seat)
         assert len(frames) > 30  # a whole match: at least one hand of 32 cards
         for frame in frames:
             seen = _cards_in_frame(frame)
@@ -137,4 +137,3 @@ def test_no_frame_holds_a_card_its_receiver_may_not_see(app: Any, preset: str,
             assert all(not h for h in hands)  # a spectator never holds a hand
         else:
             assert any(hands)
-

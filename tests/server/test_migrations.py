@@ -4,6 +4,8 @@ SQLite and PostgreSQL; revision 0001 is that release's schema, the head is ``sch
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -256,3 +258,43 @@ def test_0007_shared_limits_go_up_and_down_and_the_tables_stay(db_url: str) -> N
     assert "rate_limits" not in tables and "creator" not in columns and logged == 1
     on_connection(db_url, upgrade)
     assert on_connection(db_url, check) == (HEAD, [], 0)
+
+
+# One process opening the store (Alembic keeps its state in module globals: one migration per
+# process, as the room runs them).
+_OPEN = """
+import asyncio, sys
+from belote.server.persistence import Store
+
+async def main() -> None:
+    store = Store(sys.argv[1])
+    try:
+        await store.open()
+    finally:
+        await store.close()
+
+asyncio.run(main())
+"""
+
+
+def test_processes_opening_a_new_postgresql_database_together_migrate_it_once(
+        postgres_url: str) -> None:
+    """Issue 26: ``belote serve --processes 2`` on a new database started both processes at
+    once; both ran the migrations, and one failed (``alembic_version`` made twice) and was
+    started again by the supervisor.  The migrations run under a lock of the database."""
+    url = fresh_database(postgres_url)
+    openers = [subprocess.Popen([sys.executable, "-c", _OPEN, url], stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT) for _ in range(3)]
+    outputs = [opener.communicate(timeout=120)[0].decode(errors="replace")
+               for opener in openers]
+    assert [o.returncode for o in openers] == [0, 0, 0], outputs
+
+    async def revision() -> str | None:
+        store = Store(url)
+        try:
+            async with store.engine.connect() as conn:
+                return await conn.run_sync(
+                    lambda c: MigrationContext.configure(c).get_current_revision())
+        finally:
+            await store.close()
+    assert asyncio.run(revision()) == HEAD

@@ -1,4 +1,9 @@
-"""Security (issue 5, item 7): origins, bad frames, acting for others, logins, cookies."""
+"""Security (issue 5, item 7): origins, bad frames, acting for others, logins, cookies.
+
+The checks of what a client may send run on the room as one process, then as two (issue 26,
+item 7: tests/server/room_under_test.py), where the table runs in process 0 and the client
+reaches it through process 1: the relay carries, the owner checks.
+"""
 
 from __future__ import annotations
 
@@ -12,42 +17,52 @@ from starlette.websockets import WebSocketDisconnect
 from belote.server.app import create_app
 from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import (
-    Identities,
-    connect,
-    create_table,
     first_legal,
-    guest,
     read_store,
     send,
     until,
 )
+from tests.server.room_under_test import Sala, sala
+
+__all__ = ["sala"]  # the fixture: the room as one process, then as two
+OWNER, RELAYED = 0, 1  # through the process running the table, or through the other
 
 
-def _seated_table(client: TestClient, name: str = "Ada") -> int:
-    guest(client, name)
-    table_id = create_table(client)
+def _seated_table(sala: Sala, name: str = "Ada") -> int:
+    """A table of process 0 where ``name`` sits South with three bots, seated by forms
+    posted through process 1."""
+    sala.guest(name)
+    table_id = sala.create_table(name)
     for seat, what in ((2, "sit"), (0, "bot"), (1, "bot"), (3, "bot")):
-        response = client.post(f"/tables/{table_id}/{what}", data={"seat": seat},
-                               follow_redirects=False)
+        response = sala.http(name, RELAYED).post(f"/tables/{table_id}/{what}",
+                                                 data={"seat": seat}, follow_redirects=False)
         assert response.status_code == 303
     return table_id
 
 
-def test_websocket_from_another_origin_is_refused(client: TestClient) -> None:
-    table_id = _seated_table(client)
+def test_websocket_from_another_origin_is_refused(sala: Sala) -> None:
+    table_id = _seated_table(sala)
     for origin in ("https://evil.example", "null", "https://testserver.evil.example"):
-        headers = {"origin": origin}
         with (pytest.raises(WebSocketDisconnect) as refused,
-              client.websocket_connect(f"/ws/table/{table_id}", headers=headers) as ws):
+              sala.connect("Ada", table_id, RELAYED, origin=origin) as ws):
             ws.receive_text()
         assert refused.value.code == 1008
 
 
-def test_cross_origin_form_posts_are_refused(client: TestClient) -> None:
-    response = client.post("/guest", data={"name": "Mallory"},
-                           headers={"origin": "https://evil.example"})
+def test_cross_origin_form_posts_are_refused(sala: Sala) -> None:
+    evil = {"origin": "https://evil.example"}
+    response = sala.http("Mallory", RELAYED).post("/guest", data={"name": "Mallory"},
+                                                  headers=evil)
     assert response.status_code == 403
-    assert "sala" not in client.cookies
+    assert "sala" not in sala.http("Mallory").cookies
+    # A table's form, relayed to its process, is refused there all the same.
+    table_id = _seated_table(sala)
+    response = sala.http("Ada", RELAYED).post(f"/tables/{table_id}/stand", headers=evil,
+                                              follow_redirects=False)
+    assert response.status_code == 403
+    with sala.connect("Ada", table_id, RELAYED) as ws:
+        seats = until(ws, lambda f: f["t"] == "sync")["d"]["view"]["seats"]
+        assert seats[2]["you"] and not seats[2]["standin"]
 
 
 @pytest.mark.parametrize("frame", [
@@ -55,9 +70,9 @@ def test_cross_origin_form_posts_are_refused(client: TestClient) -> None:
     json.dumps({"t": "chat", "d": {"text": "x" * 5000}}),
 ])
 def test_malformed_or_oversized_frames_get_an_error_and_change_nothing(
-        client: TestClient, frame: str) -> None:
-    table_id = _seated_table(client)
-    with connect(client, table_id) as ws:
+        sala: Sala, frame: str) -> None:
+    table_id = _seated_table(sala)
+    with sala.connect("Ada", table_id, RELAYED) as ws:
         sync = until(ws, lambda f: f["t"] == "sync")
         ws.send_text(frame)
         error = until(ws, lambda f: f["t"] == "error")
@@ -67,9 +82,9 @@ def test_malformed_or_oversized_frames_get_an_error_and_change_nothing(
         assert pong["v"] == sync["v"]  # nothing was stored or applied
 
 
-def test_binary_frames_get_an_error(client: TestClient) -> None:
-    table_id = _seated_table(client)
-    with connect(client, table_id) as ws:
+def test_binary_frames_get_an_error(sala: Sala) -> None:
+    table_id = _seated_table(sala)
+    with sala.connect("Ada", table_id, RELAYED) as ws:
         until(ws, lambda f: f["t"] == "sync")
         ws.send_bytes(b"\x00\x01")
         assert until(ws, lambda f: f["t"] == "error")["d"]["code"] == "binary"
@@ -80,11 +95,12 @@ def _turn_frame(ws: Any, seat: int) -> dict[str, Any]:
                  and f["d"]["view"]["turn"] == seat)
 
 
-def test_a_player_cannot_act_out_of_turn_or_for_another_seat(client: TestClient) -> None:
-    people = Identities(client)
-    table_id = create_table(people.guest("Ada"))
-    people.guest("Bea")
-    with people.connect("Ada", table_id) as ada, people.connect("Bea", table_id) as bea:
+def test_a_player_cannot_act_out_of_turn_or_for_another_seat(sala: Sala) -> None:
+    sala.guest("Ada")
+    table_id = sala.create_table("Ada")
+    sala.guest("Bea", RELAYED)
+    with sala.connect("Ada", table_id, OWNER) as ada, \
+            sala.connect("Bea", table_id, RELAYED) as bea:
         send(ada, "sit", seat=0)
         send(bea, "sit", seat=1)
         send(ada, "bot", seat=2, level="normal")
@@ -105,10 +121,9 @@ def test_a_player_cannot_act_out_of_turn_or_for_another_seat(client: TestClient)
         assert error["v"] == frame["v"]
 
 
-def test_a_spectator_cannot_act(client: TestClient) -> None:
-    people = Identities(client)
-    table_id = _seated_table(people.use("Ada"))
-    with people.connect("watcher", table_id) as ws:
+def test_a_spectator_cannot_act(sala: Sala) -> None:
+    table_id = _seated_table(sala)
+    with sala.connect("watcher", table_id, RELAYED) as ws:
         until(ws, lambda f: f["t"] == "sync")
         for kind, data in (("act", {"a": 64}), ("start", {}), ("bot", {"seat": 1, "level":
                                                                         "easy"})):
@@ -117,9 +132,9 @@ def test_a_spectator_cannot_act(client: TestClient) -> None:
                 "not_seated", "not_playing", "seat_taken")
 
 
-def test_an_illegal_card_is_refused_with_the_reason(client: TestClient) -> None:
-    table_id = _seated_table(client)
-    with connect(client, table_id) as ws:
+def test_an_illegal_card_is_refused_with_the_reason(sala: Sala) -> None:
+    table_id = _seated_table(sala)
+    with sala.connect("Ada", table_id, RELAYED) as ws:
         send(ws, "start")
         while True:
             frame = _turn_frame(ws, 2)
@@ -186,11 +201,11 @@ def test_the_session_cookie_is_signed_httponly_secure_and_samesite(client: TestC
 
 
 @pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/x"])
-def test_forms_never_redirect_to_another_site(client: TestClient, target: str) -> None:
-    guest(client, "Ada")
-    table_id = create_table(client)
+def test_forms_never_redirect_to_another_site(sala: Sala, target: str) -> None:
+    sala.guest("Ada")
+    table_id = sala.create_table("Ada")
     for path, data in (("/preferences", {"lang": "it", "next": target}),
                        (f"/tables/{table_id}/sit", {"seat": "7", "next": target}),
                        (f"/tables/{table_id}/stand", {"next": target})):
-        response = client.post(path, data=data, follow_redirects=False)
+        response = sala.http("Ada", RELAYED).post(path, data=data, follow_redirects=False)
         assert response.headers["location"] == "/", path

@@ -40,6 +40,9 @@ SQLITE_BUSY_TIMEOUT = 30.0
 # server set to ``synchronous_commit = off`` acknowledges commits that a crash of the server
 # loses (the last ones, while the room plays on past them).
 POSTGRES_SETTINGS = {"synchronous_commit": "on"}
+# The advisory lock the migrations run under on PostgreSQL (b"BELM"; one key: another lock
+# space than the tables' leases, which take two, belote/server/cluster/leases.py).
+MIGRATION_LOCK = 0x42454C4D
 
 log = logging.getLogger(__name__)
 
@@ -134,6 +137,12 @@ class Store:
     async def open(self) -> None:
         """Migrate the database to the head revision (a new database is made there)."""
         async with self.engine.begin() as conn:
+            if self.engine.dialect.name == "postgresql":
+                # Several processes of one room start together (``--processes N``): one
+                # migrates, the others wait for its commit, then find the head (no lock,
+                # and two made ``alembic_version`` at once: one failed to start).
+                await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                   {"key": MIGRATION_LOCK})
             await conn.run_sync(upgrade)
         if self.engine.dialect.name == "postgresql":
             await self._check_durability()

@@ -1,0 +1,70 @@
+"""The table page when the process running its table dies (issue 26, item 4).
+
+Two ``belote serve --cluster`` processes, A and B, on the session's PostgreSQL
+(tests/server/cluster_room.py).  Lia's table runs in A; her page is on B, whose relay carries
+her socket to A.  A is killed with SIGKILL at her turn: B closes her socket as "moved" (close
+code 1012), takes the table over and her page connects again.  The page says one sentence
+about it, the table moved, and not also "Connected again"; the table resumes where it was
+and she plays a card from the keyboard.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from playwright.sync_api import Page
+
+from tests.browser import sala
+from tests.browser.test_stalled_network import my_turn_to_play_a_card, press_a_card
+from tests.server.cluster_room import ClusterRoom
+from tests.server.postgres import fresh_database
+
+MOVED = "The room moved this table to another of its servers: reconnecting. Nothing is lost."
+
+
+def test_the_page_says_once_that_its_table_moved_and_play_goes_on(
+        new_page: Callable[..., Page], postgres_url: str, tmp_path: Path) -> None:
+    room = ClusterRoom(fresh_database(postgres_url), tmp_path, 2, ["--pace", "0"])
+    room.start()
+    a, b = room.processes
+    page = new_page()
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    try:
+        sala.guest(page, a.base, "Lia")
+        table_id = sala.create_table(page, target="300")  # created through A: A runs it
+        sala.click_sit(page, "South")
+        sala.click_bots(page, "North", "East", "West")
+        sala.click_start(page)
+        # The same page through B (the session's cookie is the room's, for either port).
+        through_b = len(sockets)
+        page.goto(f"{b.base}/table/{table_id}")
+        sala.connected(page)
+        owner = page.request.get(f"{b.base}/table/{table_id}").headers
+        assert owner["x-belote-owner"] == f"127.0.0.1:{a.port}", owner
+        my_turn_to_play_a_card(page)
+
+        said_before = len(sala.spoken(page, "assertive"))
+        a.kill()
+        sala.wait_spoken(page, re.escape(MOVED), region="assertive")
+        sala.connected(page)
+        # "Connected again" would be said as the new socket opens, before the line above
+        # reads "Connected.": nothing more can come about the move.
+        assert sala.spoken(page, "assertive")[said_before:] == [MOVED]
+        runs = page.request.get(f"{b.base}/table/{table_id}").headers
+        assert "x-belote-owner" not in runs and runs["x-belote-process"] == f"127.0.0.1:{b.port}"
+
+        my_turn_to_play_a_card(page)  # the sync brought her turn back, as it was
+        card = press_a_card(page)
+        sala.wait_spoken(page, f"You played the {re.escape(card)}\\.")
+    except Exception:
+        print(f"--- the processes' logs ---\n{room.logs()}")
+        raise
+    finally:
+        page.close()  # before the processes stop: no reconnection attempts
+        room.stop()
+    # Her page's sockets all went to B: the first relayed to A, the next ones to B's table.
+    later = sockets[through_b:]
+    assert len(later) >= 2 and all(u.startswith(f"ws://127.0.0.1:{b.port}/") for u in later)
