@@ -31,7 +31,8 @@ def bid_said(page: Page, since: int) -> bool:
 def test_a_guest_plays_a_card_through_nginx(new_page: Callable[..., Page],
                                             postgres_url: str) -> None:
     https_port = free_port()
-    with ServeProcess(fresh_database(postgres_url), options=room_options(https_port)) as room, \
+    with ServeProcess(fresh_database(postgres_url), processes=2,
+                      options=room_options(https_port)) as room, \
             running_nginx(room.ports, https_port) as nginx:
         page = new_page(ignore_https_errors=True)  # the certificate is self-signed
         sockets: list[str] = []
