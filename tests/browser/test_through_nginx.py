@@ -1,10 +1,11 @@
 """A game through nginx, as docs/room.md puts it in front of the room (issue 26, item 5).
 
 The real `belote serve --processes 2` on the session's PostgreSQL, behind Debian's nginx
-running the sample deploy/nginx/belote.conf with a self-signed certificate (tests/server/nginx_front.py; the
-browser context accepts it).  A guest signs in over https, creates a table with three bots
-and plays a card from the keyboard, hearing it said: every socket of the page is wss through
-nginx.  (The page's script errors fail the test, as everywhere in this suite: ``new_page``.)
+running the sample deploy/nginx/belote.conf with a self-signed certificate
+(tests/server/nginx_front.py; the browser context accepts it).  A guest signs in over
+https, creates a table with three bots and plays a card from the keyboard, hearing it said:
+every socket of the page is wss through nginx.  (The page's script errors fail the test, as
+everywhere in this suite: ``new_page``.)
 """
 
 from __future__ import annotations

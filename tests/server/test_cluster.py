@@ -17,28 +17,9 @@ from websockets.sync.client import ClientConnection
 from tests.server.cluster_room import ClusterRoom, cluster_room, frame, send
 from tests.server.helpers import first_legal
 from tests.server.postgres import postgres_url
+from tests.server.test_durability import play_until_mid_hand
 
 __all__ = ["cluster_room", "postgres_url"]  # fixtures
-
-
-def play_until_mid_hand(ws: ClientConnection, my_cards: int) -> dict[str, Any]:
-    """Act as seat 2 until it has played ``my_cards`` cards and it is its turn again."""
-    played = 0
-    while True:
-        found = frame(ws)
-        view = found["d"].get("view", {})
-        if found["t"] not in ("sync", "update") or not view.get("started"):
-            continue
-        if view["belote"] and view["turn"] != 2:
-            send(ws, "act", a=72)
-            continue
-        if view["turn"] != 2:
-            continue
-        if not view["choices"] and played >= my_cards and view["trick"]:
-            return found
-        action = first_legal(view)
-        played += 0 if view["choices"] else 1
-        send(ws, "act", a=action)
 
 
 def seat_bots_and_start(ws: ClientConnection) -> None:
