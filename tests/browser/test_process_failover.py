@@ -21,7 +21,7 @@ from tests.browser.test_stalled_network import my_turn_to_play_a_card, press_a_c
 from tests.server.cluster_room import ClusterRoom
 from tests.server.postgres import fresh_database
 
-MOVED = "The room moved this table to another of its servers: reconnecting. Nothing is lost."
+MOVED = "This table's server changed or restarted: reconnecting. Nothing is lost."
 
 
 def test_the_page_says_once_that_its_table_moved_and_play_goes_on(
