@@ -70,6 +70,10 @@ def serve_command(
     if (processes > 1 or cluster) and not db.startswith(("postgresql", "postgres")):
         raise typer.BadParameter("several processes share one PostgreSQL database: give "
                                  "--db postgresql://USER@HOST/DB", param_hint="--processes")
+    if processes > 1 and relay_address:
+        raise typer.BadParameter("each process of --processes is reached at its own port: "
+                                 "--relay-address names one process (with --cluster)",
+                                 param_hint="--relay-address")
     if processes > 1:
         import sys
 

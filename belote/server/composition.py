@@ -137,6 +137,9 @@ def _wire_news(services: Services, node: Node) -> None:
         services.disconnect_here({str(u) for u in data["uids"]})
 
     node.on_news("sign_out", signed_out)
+    # A dead process's finished tables: their ratings and results, written by the process
+    # that took its open tables over (ratings and tournaments hear only their own process).
+    services.room.after_take_over += [services.ratings.open, services.tournaments.reconcile]
     services.room.present_here = services.connected_here  # type: ignore[method-assign]
     # Back on the wire after missing messages: the others say again what they run.
     node.wire.on_reconnect.append(lambda: node.tell_all("hello", {}))

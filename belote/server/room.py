@@ -17,7 +17,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from typing import Any
 
 from belote.i18n import translate
@@ -81,6 +81,9 @@ class Room:
         self.leases: Leases = leases or SoloLeases(f"{settings.host}:{settings.port}")
         self.node = node
         self._sweeper: asyncio.Task[None] | None = None
+        self._taking: dict[int, asyncio.Future[bool]] = {}  # take-overs under way
+        # Told after tables of a dead process were taken over (the features catch up).
+        self.after_take_over: list[Callable[[], Awaitable[Any]]] = []
         self.taken_over = 0  # tables resumed here after their process died (each logged)
         self.moved_away = 0  # tables stopped here because this process lost its leases
         self.bots: BotPool | None = None
@@ -141,23 +144,42 @@ class Room:
     async def take_over(self, table_id: int) -> bool:
         """Run this open table here if no process does (its owner died); whether it runs
         here now.  Its log is read after the lease is taken: every change its last owner
-        acknowledged is in it."""
+        acknowledged is in it.  One take-over of a table at a time (the players of a table
+        whose process died come back together): the others wait for it."""
         if table_id in self.tables:
             return True
+        running = self._taking.get(table_id)
+        if running is not None:
+            return await asyncio.shield(running)
+        task = asyncio.ensure_future(self._take_over(table_id))
+        self._taking[table_id] = task
+        try:
+            return await asyncio.shield(task)
+        finally:
+            if task.done():
+                self._taking.pop(table_id, None)
+            else:
+                task.add_done_callback(lambda _t: self._taking.pop(table_id, None))
+
+    async def _take_over(self, table_id: int) -> bool:
+        # The row first, through the pool: a page asked for a table that is not open (or
+        # does not exist) costs the lease connection nothing.
+        row = await self.store.table(table_id)
+        if row is None or row.status != "open" or table_id in self.broken:
+            return False
+        generation = self.leases.generation
         if not await self.leases.take([table_id]):
             return False
-        row = await self.store.table(table_id)
-        if row is None or row.status != "open" or table_id in self.tables:
-            if table_id not in self.tables:
-                await self.leases.release(table_id)
-            return table_id in self.tables
-        table = await self._resume(row.id, row.preset, row.flags,
-                                   (await self.store.logs([row.id]))[row.id], row.creator)
-        if table is not None:
-            self.taken_over += 1
-            log.warning("table %s taken over by this process (%s) at version %d: its "
-                        "process stopped", table_id, self.leases.address, table.version)
-        return table is not None
+        entries = (await self.store.logs([row.id]))[row.id]
+        if generation != self.leases.generation or table_id in self.tables:
+            return table_id in self.tables  # the leases were lost meanwhile: not ours
+        table = await self._resume(row.id, row.preset, row.flags, entries, row.creator)
+        if table is None:
+            return False
+        self.taken_over += 1
+        log.warning("table %s taken over by this process (%s) at version %d: its "
+                    "process stopped", table_id, self.leases.address, table.version)
+        return True
 
     async def _sweep_orphans(self) -> None:
         """Tables whose process died are taken over within a few seconds, players or not
@@ -171,11 +193,28 @@ class Room:
                 far = [t for t in await self.store.open_table_ids() if t not in self.tables]
                 owned = await self.leases.owners(far)
                 free = {t for t in far if t not in owned}
-                for table_id in sorted(free & free_before):
-                    await self.take_over(table_id)
+                taken = [t for t in sorted(free & free_before) if await self.take_over(t)]
                 free_before = free
+                if taken:
+                    # Its process died: what it had not written of the tables it finished
+                    # (ratings, results) is written now, as a restart would.
+                    for hook in self.after_take_over:
+                        await hook()
             except Exception:
                 log.exception("room: the look for orphan tables failed")
+
+    def _displaced(self, table: Table) -> None:
+        """Another process stored a change of this table first: it runs it.  This copy
+        goes (its sockets closed as "moved": the pages find the table where it runs)."""
+        if self.tables.get(table.id) is not table:
+            return
+        self.moved_away += 1
+        for conn in list(table.connections):
+            conn.moved()
+        del self.tables[table.id]
+        task = asyncio.create_task(self._stop_and_release(table))
+        self._stopping.add(task)
+        task.add_done_callback(self._stopping.discard)
 
     def _leases_lost(self) -> None:
         """The lease connection failed: another process may run these tables now.  Each
@@ -218,7 +257,8 @@ class Room:
         table = Table(table_id, preset, flags, self.store, self.bots,
                       takeover_seconds=self.settings.takeover_seconds,
                       bot_delay=self.settings.bot_delay, publish=self._on_event,
-                      limits=self.table_limits, creator=creator)
+                      limits=self.table_limits, creator=creator,
+                      displaced=None if self.node is None else self._displaced)
         self.tables[table_id] = table
         return table
 
@@ -258,9 +298,15 @@ class Room:
 
     async def _new_table(self, preset: str, flags: dict[str, Any], target: int,
                          creator: str | None, name: str, private: bool, pause: bool) -> Table:
-        table_id = await self.store.new_table(preset, flags, target, creator)
-        if not await self.leases.take([table_id]):  # a new id: nobody else can hold it
-            raise RuntimeError(f"table {table_id}: its lease is held elsewhere")
+        # With other processes, the row is "opening" until this one holds its lease: no
+        # other process takes a table over before its maker has it.
+        several = self.node is not None
+        table_id = await self.store.new_table(preset, flags, target, creator,
+                                              status="opening" if several else "open")
+        if not await self.leases.take([table_id]):
+            raise RuntimeError(f"table {table_id}: its lease could not be taken")
+        if several:
+            await self.store.set_status(table_id, "open")
         table = self._table(table_id, preset, flags, creator)
         table.start()
         if name or private or pause:

@@ -45,7 +45,7 @@ from belote.server.bots.context import TableSeats
 from belote.server.connection import Connection
 from belote.server.frames import PROCESS_FRAMES, SharedFrames
 from belote.server.limits import TokenBucket
-from belote.server.persistence import LogEntry, Store
+from belote.server.persistence import LogEntry, Store, VersionTaken
 from belote.server.seats import Seat, seat_names, short_names
 from belote.server.view import (
     AwaySummary,
@@ -104,6 +104,10 @@ class StorageFailed(TableError):
         return self.detail
 
 
+class Displaced(StorageFailed):
+    """The log already holds this change's version: another process runs the table now."""
+
+
 class LogGap(Exception):
     """A table's stored log skips versions: changes once acknowledged are lost."""
 
@@ -143,8 +147,12 @@ class Table:
     def __init__(self, table_id: int, preset: str, flags: dict[str, Any], store: Store,
                  bots: BotPool, *, takeover_seconds: float = 30.0, bot_delay: float = 0.8,
                  publish: Callable[[E.TableEvent], None] | None = None,
-                 limits: TableLimits | None = None, creator: str | None = None) -> None:
+                 limits: TableLimits | None = None, creator: str | None = None,
+                 displaced: Callable[[Table], None] | None = None) -> None:
         self.id = table_id
+        # Told when another process stored a change of this table first (it runs it now):
+        # the room lets this copy go.  None (one process): a storage failure like another.
+        self.displaced = displaced
         self.preset = preset
         self.flags = flags
         self.rules: Rules = find_preset(preset).with_flags(**flags)
@@ -251,6 +259,11 @@ class Table:
             if command is not None:
                 await command()
             await self._drive()
+        except Displaced as error:
+            log.error("table %s: %s; another process runs it: this copy stops", self.id,
+                      error)
+            if self.displaced is not None:
+                self.displaced(self)
         except StorageFailed:
             self._storage_trouble()
         except EngineFailed as error:
@@ -487,6 +500,8 @@ class Table:
             await self.store.append(self.id, entry.version, kind, data)
         except Exception as error:
             self._restore_snapshot(snapshot)
+            if isinstance(error, VersionTaken) and self.displaced is not None:
+                raise Displaced(str(error)) from error
             raise StorageFailed(f"{kind} not stored: {error!r}") from error
         self._stored_again()
         self._stored(entry, items)

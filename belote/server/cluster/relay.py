@@ -31,7 +31,7 @@ from typing import Any, Protocol
 import httpx
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from belote.server.cluster.leases import Leases
 
@@ -47,10 +47,13 @@ PROCESS = b"x-belote-process"
 # Headers that belong to one hop (RFC 9110), never passed on.
 HOP = {b"connection", b"keep-alive", b"proxy-authenticate", b"proxy-authorization", b"te",
        b"trailer", b"transfer-encoding", b"upgrade", b"host", b"content-length",
-       b"content-encoding"}
+       b"content-encoding", b"date", b"server"}
+# What the relay says instead (the client's address, Host and scheme): never passed on.
+FORWARDED = {b"forwarded", b"x-forwarded-for", b"x-forwarded-proto", b"x-forwarded-host"}
 WS_HEADERS = {b"cookie", b"origin", b"accept-language", b"user-agent"}
 MOVED = 1012  # close code: service restart (the page says the table moves, and reconnects)
-ABNORMAL = {None, 1006, 1011, 1012}
+ABNORMAL = {None, 1005, 1006}  # the owner's socket ended without a close: it went away
+PING_SECONDS = 5.0  # the relay pings the owner: one whose machine vanished is found
 
 
 class Room(Protocol):
@@ -94,9 +97,9 @@ class RelayedClient:
             await self.app(scope, receive, send)
             return
         kept = [(k, v) for k, v in headers if not k.startswith(b"x-belote-")]
-        given = ours.get(RELAY, b"").decode("latin-1")
+        given = ours.get(RELAY, b"")
         trusted = bool(self.room.secret) and hmac.compare_digest(
-            given, relay_token(self.room.secret))
+            given, relay_token(self.room.secret).encode())
         scope = dict(scope, headers=kept)
         if trusted:
             host = ours.get(HOST)
@@ -198,15 +201,20 @@ class Relay:
         body = b""
         while True:
             message = await receive()
+            if message["type"] == "http.disconnect":
+                return  # the client went: nothing half-read goes to the owner
             body += message.get("body", b"")
             if not message.get("more_body"):
                 break
-        headers = [(k, v) for k, v in scope.get("headers", []) if k not in HOP]
+        headers = [(k, v) for k, v in scope.get("headers", [])
+                   if k not in HOP and k not in FORWARDED]
         headers += self._relay_headers(scope)
         query = scope.get("query_string", b"").decode("latin-1")
         url = f"http://{owner}{scope['path']}" + (f"?{query}" if query else "")
         if self._http is None:
-            self._http = httpx.AsyncClient(timeout=15.0)
+            # Straight to the owner, never through a proxy of the environment (the relay's
+            # token and the players' cookies go there).
+            self._http = httpx.AsyncClient(timeout=15.0, trust_env=False)
         try:
             answer = await self._http.request(scope["method"], url, headers=headers,
                                               content=body)
@@ -236,16 +244,21 @@ class Relay:
         url = f"ws://{owner}{scope['path']}" + (f"?{query}" if query else "")
         try:
             upstream = await connect(url, additional_headers=headers, open_timeout=5,
-                                     ping_interval=None, compression=None,
-                                     user_agent_header=None, max_size=2 ** 24)
+                                     ping_interval=PING_SECONDS, ping_timeout=PING_SECONDS,
+                                     compression=None, user_agent_header=None, proxy=None,
+                                     max_size=2 ** 24)
         except InvalidStatus as refused:  # the owner refused the handshake (an origin)
             log.info("relay: %s refused the socket %s (%s)", owner, scope["path"],
                      refused.response.status_code)
             await send({"type": "websocket.close", "code": 1008})
             return
-        except (OSError, TimeoutError) as error:
+        except (OSError, TimeoutError, InvalidHandshake) as error:
+            # The owner is going (killed mid-handshake, unreachable): the page is told the
+            # table moves, and connects again (accepted first: a refused handshake would
+            # read as a lost connection).
             self.owner_lost += 1
             log.warning("relay: %s unreachable for %s: %r", owner, scope["path"], error)
+            await send({"type": "websocket.accept"})
             await send({"type": "websocket.close", "code": MOVED})
             return
         await send({"type": "websocket.accept"})
@@ -268,7 +281,8 @@ async def _pipe(upstream: ClientConnection, receive: Receive, send: Send,
         while True:
             message = await receive()
             if message["type"] == "websocket.disconnect":
-                await upstream.close(int(message.get("code", 1000)))
+                code = int(message.get("code", 1000))
+                await upstream.close(code if code not in ABNORMAL else 1000)
                 return
             data: Any = message.get("text")
             if data is None:

@@ -27,8 +27,12 @@ import asyncpg
 
 log = logging.getLogger(__name__)
 
-PART = 7000  # characters of one notification (ASCII JSON: as many bytes), under 8000
+LIMIT = 7900  # bytes of one notification's payload at most (PostgreSQL's limit: 8000)
+PART = 3500  # characters of a long message per part: escaped again in its part, at most 2x
 RECONNECT = 0.5  # seconds before the listener connects again after losing its connection
+HEARTBEAT = 2.0  # seconds between two checks of the listening connection
+KEEPALIVE = {"tcp_keepalives_idle": "2", "tcp_keepalives_interval": "1",
+             "tcp_keepalives_count": "2"}
 
 Receiver = Callable[[dict[str, Any]], None]
 
@@ -42,9 +46,11 @@ def pg_dsn(url: str) -> str:
 
 
 def split(message: dict[str, Any], mid: str) -> list[str]:
-    """A message as the payloads of its notifications (one, or numbered parts)."""
-    text = json.dumps(message, separators=(",", ":"))  # ASCII: characters are bytes
-    if len(text) <= PART:
+    """A message as the payloads of its notifications (one, or numbered parts), each under
+    :data:`LIMIT` bytes (ASCII JSON: characters are bytes; a part's text is escaped again,
+    which at most doubles it)."""
+    text = json.dumps(message, separators=(",", ":"))
+    if len(text) <= LIMIT:
         return [text]
     parts = [text[i:i + PART] for i in range(0, len(text), PART)]
     return [json.dumps({"part": [mid, n, len(parts)], "text": p}, separators=(",", ":"))
@@ -83,9 +89,10 @@ class PgWire:
         self._receivers: dict[str, Receiver] = {}
         self._listener: asyncpg.Connection | None = None
         self._sender: asyncpg.Connection | None = None
-        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._outbox: asyncio.Queue[tuple[str, list[str]]] = asyncio.Queue()
         self._sending: asyncio.Task[None] | None = None
         self._relisten: asyncio.Task[None] | None = None
+        self._watch: asyncio.Task[None] | None = None
         self._ids = itertools.count(1)
         self._parts = Reassembly()
         self._closed = False
@@ -96,16 +103,35 @@ class PgWire:
         self.on_reconnect: list[Callable[[], None]] = []  # told after a listener came back
 
     async def open(self) -> None:
-        self._sender = await asyncpg.connect(self.dsn)
+        self._sender = await self._connect()
         await self._listen()
         self._sending = asyncio.create_task(self._send_loop(), name="cluster-send")
+        self._watch = asyncio.create_task(self._watch_listener(), name="cluster-listen")
+
+    async def _connect(self) -> asyncpg.Connection:
+        # Keepalives: a connection whose path vanished (no FIN) is found within seconds.
+        return await asyncpg.connect(self.dsn, timeout=HEARTBEAT * 2,
+                                     server_settings=dict(KEEPALIVE))
+
+    async def _watch_listener(self) -> None:
+        """A listening connection that stops answering is let go and made again (a deaf
+        process would hear nothing of the others, and not know it)."""
+        while not self._closed:
+            await asyncio.sleep(HEARTBEAT)
+            conn = self._listener
+            if conn is None or conn.is_closed():
+                continue
+            try:
+                await conn.fetchval("SELECT 1", timeout=HEARTBEAT * 2)
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError):
+                conn.terminate()  # its termination listener connects again
 
     def listen(self, channel: str, receiver: Receiver) -> None:
         """Deliver this channel's messages to ``receiver`` (before ``open``)."""
         self._receivers[channel] = receiver
 
     async def _listen(self) -> None:
-        conn = await asyncpg.connect(self.dsn)
+        conn = await self._connect()
         for channel in self._receivers:
             await conn.add_listener(channel, self._on_notify)
         conn.add_termination_listener(self._lost)
@@ -158,36 +184,44 @@ class PgWire:
             log.error("cluster: message to %s after close: dropped", channel)
             return
         message = {**message, "from": self.name}
-        for payload in split(message, f"{self.name}-{next(self._ids)}"):
-            self._outbox.put_nowait((channel, payload))
+        self._outbox.put_nowait((channel, split(message, f"{self.name}-{next(self._ids)}")))
 
     async def _send_loop(self) -> None:
         while True:
-            first = await self._outbox.get()
-            batch = [first]
-            while not self._outbox.empty():
-                batch.append(self._outbox.get_nowait())
-            await self._send_batch(batch)
-            for _ in batch:
+            channel, payloads = await self._outbox.get()
+            try:
+                await self._send_message(channel, payloads)
+            finally:
                 self._outbox.task_done()
 
-    async def _send_batch(self, batch: list[tuple[str, str]]) -> None:
+    async def _send_message(self, channel: str, payloads: list[str]) -> None:
+        """One message, in one transaction (its parts arrive together and in order); a
+        lost connection is made again and the message tried again, a refused message is
+        dropped (logged and counted): it would be refused again."""
         for attempt in range(5):
             try:
                 if self._sender is None or self._sender.is_closed():
-                    self._sender = await asyncpg.connect(self.dsn)
-                # One transaction: the parts of a long message arrive together, in order.
-                async with self._sender.transaction():
-                    for channel, payload in batch:
-                        await self._sender.execute("SELECT pg_notify($1, $2)", channel,
-                                                   payload)
-                self.sent += len(batch)
+                    self._sender = await self._connect()
+                async with asyncio.timeout(HEARTBEAT * 2):
+                    async with self._sender.transaction():
+                        for payload in payloads:
+                            await self._sender.execute("SELECT pg_notify($1, $2)", channel,
+                                                       payload)
+                self.sent += 1
                 return
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            except asyncpg.PostgresError as error:
+                self.failed += 1
+                log.error("cluster: a message to %s was refused (%r): dropped", channel, error)
+                return
+            except (OSError, asyncpg.InterfaceError, TimeoutError) as error:
                 log.warning("cluster: sending failed (%r), attempt %d", error, attempt + 1)
+                if self._sender is not None:
+                    with contextlib.suppress(Exception):
+                        self._sender.terminate()
+                self._sender = None
                 await asyncio.sleep(0.2 * (attempt + 1))
-        self.failed += len(batch)
-        log.error("cluster: %d messages could not be sent: dropped", len(batch))
+        self.failed += 1
+        log.error("cluster: a message to %s could not be sent: dropped", channel)
 
     async def flush(self) -> None:
         """Return once every message queued before is sent."""
@@ -197,7 +231,7 @@ class PgWire:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.flush(), 5)
         self._closed = True
-        for task in (self._sending, self._relisten):
+        for task in (self._sending, self._relisten, self._watch):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -13,7 +13,9 @@ from belote.server.persistence.store import (
     SessionRow,
     Store,
     TableRow,
+    VersionTaken,
     async_url,
 )
 
-__all__ = ["Account", "LogEntry", "NameTaken", "SessionRow", "Store", "TableRow", "async_url"]
+__all__ = ["Account", "LogEntry", "NameTaken", "SessionRow", "Store", "TableRow", "VersionTaken",
+           "async_url"]

@@ -33,6 +33,11 @@ _DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg",
 class NameTaken(Exception):
     """A registered account already has this name (or one that folds to the same key)."""
 
+
+class VersionTaken(Exception):
+    """A table's change under a version its log already holds: another writer (the process
+    that took the table over) stored it first.  This writer's table is not its own any more."""
+
 # Seconds a SQLite connection waits for the write lock before "database is locked".
 SQLITE_BUSY_TIMEOUT = 30.0
 # Settings of every PostgreSQL connection of the room, whatever the server's defaults: a
@@ -279,12 +284,13 @@ class Store:
 
     # ------------------------------------------------------------------ tables
     async def new_table(self, preset: str, flags: dict[str, Any], target: int,
-                        creator: str | None = None) -> int:
+                        creator: str | None = None, status: str = "open") -> int:
         """A new open table; ``creator``: the public id of the session that made it (its
-        waiting tables are counted: :meth:`waiting_tables`)."""
+        waiting tables are counted: :meth:`waiting_tables`).  ``status="opening"``: not
+        open yet (the room's process that makes it takes its lease first, then opens it)."""
         async with self.engine.begin() as conn:
             result = await conn.execute(insert(tables).values(
-                preset=preset, flags=json.dumps(flags), target=target, status="open",
+                preset=preset, flags=json.dumps(flags), target=target, status=status,
                 creator=creator))
             return int(result.inserted_primary_key[0])  # type: ignore[index]
 
@@ -336,9 +342,12 @@ class Store:
                             outcomes.append(None)
                         except Exception as alone:
                             outcomes.append(alone)
-            for (_, stored), outcome in zip(batch, outcomes, strict=True):
+            for (row, stored), outcome in zip(batch, outcomes, strict=True):
                 if stored.done():  # its caller was cancelled
                     continue
+                if isinstance(outcome, IntegrityError):  # (table, version) is the key
+                    outcome = VersionTaken(f"table {row['table_id']}: version "
+                                           f"{row['version']} is stored already")
                 if outcome is None:
                     stored.set_result(None)
                 else:
