@@ -71,6 +71,7 @@ GOAL_TABLES = 1000  # issue 22: normal bots, half the tables with a scripted hum
 GOAL_EXPERT_TABLES = 50  # issue 22: expert bots, 0 fallbacks
 PROBE = Path(__file__).with_name("room_probe.py")
 LOST_AFTER = 10.0  # seconds without the broadcast of an action: counted as lost
+ROUTE_SAMPLE = 10  # several processes: every 10th driver checks who answers its tables
 
 
 # ---------------------------------------------------------------------- the server
@@ -81,7 +82,7 @@ def free_port() -> int:
 
 
 def start_server(args: argparse.Namespace, port: int, db_url: str,
-                 log_path: Path) -> subprocess.Popen[bytes]:
+                 log_path: Path, cluster: bool = False) -> subprocess.Popen[bytes]:
     command = [sys.executable]
     if args.profile:
         command += ["-m", "cProfile", "-o", args.profile]
@@ -92,7 +93,7 @@ def start_server(args: argparse.Namespace, port: int, db_url: str,
                   else []),
                 # every scripted player comes from loopback: lift the per-address limits
                 "--guests-per-hour", "1000000", "--tables-per-hour", "1000000",
-                "--sockets-per-address", "100000"]
+                "--sockets-per-address", "100000", *(["--cluster"] if cluster else [])]
     log = log_path.open("wb")
     return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                             start_new_session=True)
@@ -270,16 +271,30 @@ class Room:
     started: int = 0  # drivers whose first table has started
     all_started: asyncio.Event = field(default_factory=asyncio.Event)
     last_frame: dict[int, float] = field(default_factory=dict)  # driver -> time of last frame
+    # Several processes (--processes): their base URLs; a driver creates its tables on
+    # process driver % N (its owner) and opens their sockets there, or on the next process
+    # when ``through_other`` (the owner relays every frame).  Empty: ``base`` alone.
+    bases: list[str] = field(default_factory=list)
+    through_other: bool = False
+    routes: Counter[str] = field(default_factory=Counter)  # sampled: who answered a table
+
+    def create_base(self, driver: int) -> str:
+        return self.bases[driver % len(self.bases)] if self.bases else self.base
+
+    def socket_base(self, driver: int) -> str:
+        if not self.bases:
+            return self.base
+        return self.bases[(driver + self.through_other) % len(self.bases)]
 
 
 class Player:
     """One guest session: its HTTP client and its cookie (sent by hand: it is Secure)."""
 
-    def __init__(self, room: Room, name: str) -> None:
+    def __init__(self, room: Room, name: str, base: str | None = None) -> None:
         self.room = room
         self.name = name
         self.cookie = ""
-        self.http = httpx.AsyncClient(base_url=room.base, timeout=30)
+        self.http = httpx.AsyncClient(base_url=base or room.base, timeout=30)
 
     async def post(self, path: str, data: dict[str, str]) -> httpx.Response:
         response = await self.http.post(path, data=data, follow_redirects=False,
@@ -306,10 +321,25 @@ class Player:
         self.room.tables_created += 1
         return int(location.rsplit("/", 1)[1])
 
-    def socket(self, table_id: int) -> Any:
-        return connect(f"{self.room.ws_base}/ws/table/{table_id}", origin=Origin(self.room.base),
+    def socket(self, table_id: int, base: str | None = None) -> Any:
+        """The table's socket on the room's process at ``base`` (None: the room's first)."""
+        ws_base = self.room.ws_base if base is None else "ws" + base.removeprefix("http")
+        return connect(f"{ws_base}/ws/table/{table_id}", origin=Origin(base or self.room.base),
                        additional_headers={"cookie": self.cookie}, max_size=2**22,
                        open_timeout=30, ping_interval=None)
+
+    async def route(self, table_id: int, base: str) -> str:
+        """Who answers this table's page at ``base``: the process itself (it owns the
+        table) or its owner through it (the ``X-Belote-Owner`` header of a relayed
+        answer)."""
+        answer = await self.http.get(f"{base}/table/{table_id}",
+                                     headers={"cookie": self.cookie})
+        if answer.status_code != 200:
+            return f"status {answer.status_code}"
+        here = base.removeprefix("http://")
+        if answer.headers.get("x-belote-process") != here:
+            return "answered by another process"
+        return "relayed to the owner" if answer.headers.get("x-belote-owner") else "owner"
 
     async def close(self) -> None:
         await self.http.aclose()
@@ -355,7 +385,10 @@ async def play_match(room: Room, player: Player, driver: int, human: bool,
     args = room.args
     seat = driver % 4
     table_id = await player.new_table()
-    async with player.socket(table_id) as ws:
+    socket_base = room.socket_base(driver)
+    if len(room.bases) > 1 and driver % ROUTE_SAMPLE == 0:
+        room.routes[await player.route(table_id, socket_base)] += 1
+    async with player.socket(table_id, socket_base if room.bases else None) as ws:
         await send(ws, "sit", seat=seat)
         levels = args.bot_level.split(",")
         for other in range(4):
@@ -444,7 +477,7 @@ async def play_match(room: Room, player: Player, driver: int, human: bool,
 
 async def driver_loop(room: Room, driver: int, human: bool) -> None:
     rng = random.Random(driver)
-    player = Player(room, f"{'Ada' if human else 'Host'} {driver}")
+    player = Player(room, f"{'Ada' if human else 'Host'} {driver}", room.create_base(driver))
     try:
         await player.sign_in()
         while not room.stop.is_set():
@@ -474,6 +507,18 @@ def load() -> str:
     return f"{one:.2f} {five:.2f} {fifteen:.2f}"
 
 
+@dataclass(frozen=True)
+class Layout:
+    """The room as ``processes`` processes (``belote serve --cluster`` each, as ``belote serve
+    --processes N`` starts them) on one PostgreSQL database (``room_cluster.py``): where the
+    clients' sockets go, and PostgreSQL's server process (its CPU is measured)."""
+
+    processes: int
+    db_url: str
+    through_other: bool = False
+    postgres_pid: int | None = None
+
+
 @dataclass
 class Outcome:
     tables: int
@@ -484,28 +529,143 @@ class Outcome:
     errors: int = 0
     probes: Probes | None = None
     load: tuple[float, float] = (0.0, 0.0)  # load average during the measure: min, max
+    p50: float = float("nan")
+    samples: int = 0
+    elapsed: float = 0.0
+    actions_per_s: float | None = None  # across the room, bots included
+    # CPU during the measure, in cores (CPU seconds a second): every room process with its
+    # bot workers, each process, this load generator, PostgreSQL, and the whole machine.
+    server_cpu: float = 0.0
+    process_cpu: tuple[float, ...] = ()
+    client_cpu: float = 0.0
+    postgres_cpu: float | None = None
+    machine_busy: float | None = None
+    wire_rate: float | None = None  # messages a second the processes sent each other
+    relayed_sockets: int | None = None  # sockets relayed to their owner in the run
+    pools: tuple[PoolSummary | None, ...] = ()
+    routes: dict[str, int] = field(default_factory=dict)
+    client_lag_p99: float | None = None  # ms, this load generator's own event loop
+    connections: int | None = None  # the room's connections to PostgreSQL at the end
 
 
-async def run(args: argparse.Namespace) -> Outcome:
+LAG_TICK = 0.05  # seconds: the timer whose lateness measures this client's loop lag
+
+
+async def loop_lag(lags: list[float]) -> None:
+    """Append how late a ``LAG_TICK`` timer of this process fires (ms), until cancelled: a
+    busy load generator delays the frames it times, so its lag is printed beside them."""
+    while True:
+        asked = time.monotonic()
+        await asyncio.sleep(LAG_TICK)
+        lags.append(1000 * max(0.0, time.monotonic() - asked - LAG_TICK))
+
+
+def machine_cpu() -> tuple[float, float]:
+    """The machine's busy and total CPU seconds since boot, every core (/proc/stat)."""
+    fields = [int(f) for f in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    tick = os.sysconf("SC_CLK_TCK")
+    total = sum(fields[:8]) / tick  # user nice system idle iowait irq softirq steal
+    idle = (fields[3] + fields[4]) / tick
+    return total - idle, total
+
+
+WIRE_LINE = re.compile(r"wire sent (\d+) received (\d+); relayed sockets (\d+) pages (\d+)")
+PROBE_EVERY = float(os.environ.get("ROOM_PROBE_SECONDS", "5"))  # room_probe.py's period
+
+
+def wire_figures(log_bytes: bytes, log_from: int, log_to: int) -> tuple[float, int] | None:
+    """One of several processes: the messages a second it sent over the wire during the
+    measure (between its first and last probe line in it, ``PROBE_EVERY`` seconds apart),
+    and the sockets it relayed to their owner in the run until just after the measure (the
+    first probe line after it); None without those lines."""
+    inside = WIRE_LINE.findall(log_bytes[log_from:log_to].decode(errors="replace"))
+    after = WIRE_LINE.findall(log_bytes[log_to:].decode(errors="replace"))
+    if len(inside) < 2 or not after:
+        return None
+    rate = (int(inside[-1][0]) - int(inside[0][0])) / ((len(inside) - 1) * PROBE_EVERY)
+    return rate, int(after[0][2])
+
+
+def merge_probes(each: list[Probes]) -> Probes:
+    """Several processes' probes as one: the worst figures, frames summed."""
+    def worst(values: list[float | None]) -> float | None:
+        known = [v for v in values if v is not None]
+        return max(known) if known else None
+
+    return Probes(sum(p.lines for p in each), worst([p.decision_p99 for p in each]),
+                  worst([p.lag_p99 for p in each]), worst([p.lag_max for p in each]),
+                  sum(p.frames_built for p in each), sum(p.frames_sent for p in each))
+
+
+async def postgres_figures(url: str) -> tuple[int | None, int | None]:
+    """Actions in the tables' logs of a PostgreSQL database (see :func:`logged_actions`),
+    and the connections open to it now (this query's left out); None: not known."""
+    import asyncpg  # the server extra's driver, only here
+
+    from belote.server.cluster.wire import pg_dsn
+    try:
+        conn = await asyncpg.connect(pg_dsn(url))
+    except (OSError, asyncpg.PostgresError):
+        return None, None
+    try:
+        acts = await conn.fetchval("SELECT count(*) FROM table_log WHERE kind = 'act'")
+        connections = await conn.fetchval(
+            "SELECT count(*) - 1 FROM pg_stat_activity WHERE datname = current_database()")
+        return int(acts), int(connections)
+    finally:
+        await conn.close()
+
+
+async def start_room(args: argparse.Namespace, layout: Layout | None, db_url: str,
+                     workdir: Path) -> tuple[list[subprocess.Popen[bytes]], list[int],
+                                             list[Path]]:
+    """The room's processes, answering: one (``belote serve``), or ``layout.processes``
+    (``--cluster`` each; the first alone, as it makes the schema, then the others)."""
+    count = 1 if layout is None else layout.processes
+    ports = [args.port or free_port()] if count == 1 else [free_port() for _ in range(count)]
+    logs = ([workdir / "server.log"] if count == 1
+            else [workdir / f"server{n}.log" for n in range(count)])
+    servers: list[subprocess.Popen[bytes]] = []
+    try:
+        for n, (port, log_path) in enumerate(zip(ports, logs, strict=True)):
+            servers.append(start_server(args, port, db_url, log_path, layout is not None))
+            if n == 0:
+                await wait_ready(f"http://127.0.0.1:{port}", servers[0])
+        for port, server in zip(ports[1:], servers[1:], strict=True):
+            await wait_ready(f"http://127.0.0.1:{port}", server)
+    except BaseException:
+        for server in servers:
+            stop_server(server)
+        raise
+    return servers, ports, logs
+
+
+async def run(args: argparse.Namespace, layout: Layout | None = None) -> Outcome:
     workdir = Path(tempfile.mkdtemp(prefix="room-load-"))
-    if args.db:
+    if layout is not None:
+        db_url, db_path = layout.db_url, None
+    elif args.db:
         db_url = args.db
         db_path = Path(db_url.split("///", 1)[1]) if db_url.startswith("sqlite:///") else None
     else:
         db_path = workdir / "sala.db"
         db_url = f"sqlite:///{db_path}"
-    port = args.port or free_port()
-    base = f"http://127.0.0.1:{port}"
-    log_path = workdir / "server.log"
     print(f"load average before: {load()}  ({os.cpu_count()} CPUs)")
-    print(f"server: belote serve on {base}, db {db_url}, bot delay {args.bot_delay} s, "
+    servers, ports, logs = await start_room(args, layout, db_url, workdir)
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
+    where = (bases[0] if layout is None else
+             f"{len(bases)} processes (--cluster) on {', '.join(bases)}")
+    print(f"server: belote serve on {where}, db {db_url}, bot delay {args.bot_delay} s, "
           f"bot workers {'the default' if args.bot_workers is None else args.bot_workers}; "
-          f"log {log_path}")
-    server = start_server(args, port, db_url, log_path)
-    room = Room(args, base, f"ws://127.0.0.1:{port}")
+          f"log {logs[0] if len(logs) == 1 else workdir}")
+    room = Room(args, bases[0], f"ws://127.0.0.1:{ports[0]}")
+    if layout is not None:
+        room.bases, room.through_other = bases, layout.through_other
+        print("sockets: " + ("every client through a process that does not own its table "
+                             "(the owner's frames relayed)" if layout.through_other and
+                             len(bases) > 1 else "every client on its table's owner"))
     tasks: list[asyncio.Task[None]] = []
     try:
-        await wait_ready(base, server)
         setup_start = time.monotonic()
         for driver in range(args.tables):
             human = driver < args.humans
@@ -520,26 +680,40 @@ async def run(args: argparse.Namespace) -> Outcome:
         await asyncio.sleep(args.warmup)
 
         room.measuring = True
-        log_from = log_path.stat().st_size
+        log_from = [log_path.stat().st_size for log_path in logs]
         errors_before = sum(room.errors.values())
         room.errors.clear()
         frames0, bytes0 = room.frames, room.frame_bytes
-        acts0 = logged_actions(db_path)
-        server_cpu0, own_cpu0 = cpu_seconds(server.pid), own_cpu_seconds()
+        acts0 = (logged_actions(db_path) if layout is None
+                 else (await postgres_figures(db_url))[0])
+        server_cpu0 = [cpu_seconds(server.pid) for server in servers]
+        own_cpu0 = own_cpu_seconds()
+        pg_pid = None if layout is None else layout.postgres_pid
+        pg_cpu0 = None if pg_pid is None else cpu_seconds(pg_pid)
+        busy0, total0 = machine_cpu()
         t0 = time.monotonic()
         load_samples = []
+        client_lags: list[float] = []
+        lag_probe = asyncio.create_task(loop_lag(client_lags))
         while time.monotonic() - t0 < args.seconds:
             await asyncio.sleep(min(5.0, args.seconds - (time.monotonic() - t0)))
             load_samples.append(os.getloadavg()[0])
-            if server.poll() is not None:
-                print("the server died during the run")
+            if any(server.poll() is not None for server in servers):
+                print("a server process died during the run")
                 break
         elapsed = time.monotonic() - t0
         room.measuring = False
-        log_to = log_path.stat().st_size
-        server_cpu = cpu_seconds(server.pid) - server_cpu0
-        own_cpu = own_cpu_seconds() - own_cpu0
-        acts = logged_actions(db_path)
+        lag_probe.cancel()
+        log_to = [log_path.stat().st_size for log_path in logs]
+        each_cpu = tuple((cpu_seconds(server.pid) - before) / elapsed
+                         for server, before in zip(servers, server_cpu0, strict=True))
+        own_cpu = (own_cpu_seconds() - own_cpu0) / elapsed
+        pg_cpu = (None if pg_pid is None or pg_cpu0 is None
+                  else (cpu_seconds(pg_pid) - pg_cpu0) / elapsed)
+        busy1, total1 = machine_cpu()
+        busy = (busy1 - busy0) / (total1 - total0) * (os.cpu_count() or 1)
+        acts, connections = ((logged_actions(db_path), None) if layout is None
+                             else await postgres_figures(db_url))
         now = time.monotonic()
         stale_after = max(5.0, 5 * args.bot_delay)
         live = sum(1 for t in room.last_frame.values() if now - t < stale_after)
@@ -548,7 +722,8 @@ async def run(args: argparse.Namespace) -> Outcome:
         room.stop.set()
         if tasks:
             await asyncio.wait(tasks, timeout=30)
-        stop_server(server)
+        for server in servers:
+            stop_server(server)
 
     lat = [x * 1000 for x in room.latencies]
     print()
@@ -556,9 +731,11 @@ async def run(args: argparse.Namespace) -> Outcome:
           f"{args.tables - args.humans} all bots), {live} sustained (a frame in the last "
           f"{stale_after:.0f} s at the end); {room.tables_created} created in all; "
           f"{room.matches_finished} matches finished during the measure")
+    actions_per_s = None
     if acts is not None and acts0 is not None:
         count = acts - acts0
-        print(f"actions: {count} in {elapsed:.1f} s = {count / elapsed:.1f}/s "
+        actions_per_s = count / elapsed
+        print(f"actions: {count} in {elapsed:.1f} s = {actions_per_s:.1f}/s "
               f"across the room (bots included); human actions sent {room.human_actions}")
     print(f"frames received: {frames / elapsed:.1f}/s, "
           f"{frame_bytes / max(1, frames) / 1024:.1f} KiB on average")
@@ -572,22 +749,40 @@ async def run(args: argparse.Namespace) -> Outcome:
     print(f"errors during the measure: {sum(room.errors.values())} "
           f"({errors_before} before it)" + "".join(
               f"\n  {n} x {what}" for what, n in room.errors.most_common(8)))
-    log_bytes = log_path.read_bytes()
-    log_text = log_bytes.decode(errors="replace")
-    probed = probes(log_bytes[log_from:log_to].decode(errors="replace"))
-    pool = pool_summary(log_text)
-    counted, source = fallbacks_in_measure(log_bytes, log_from, log_to)
-    fallbacks = -1 if counted is None else counted  # -1: unknown, never "met"
-    print(f"bot fallbacks during the measure: "
-          f"{fallbacks if fallbacks >= 0 else 'unknown'} ({source})")
-    if pool is not None:
-        print(f"bot pool, whole run: {pool.decisions} decisions, {pool.fallbacks} fallbacks, "
-              f"{pool.estimated} cards estimated by playouts (the expert's search with no "
-              f"world solved exactly in time: not a fallback, counted); {pool.searches} "
-              f"searches with {pool.mean_worlds:.1f} worlds on average; decision latency "
-              f"(asked -> answered, latest decisions) p50 {pool.p50} ms, p99 {pool.p99} ms")
-    else:
-        print("bot pool: no closing line in the server's log")
+    if room.routes:
+        print("who answered a sampled table's page where its socket went: " + ", ".join(
+            f"{what} {n}" for what, n in room.routes.most_common()))
+    counted: list[int | None] = []
+    each_probes: list[Probes] = []
+    pools: list[PoolSummary | None] = []
+    wire: list[tuple[float, int] | None] = []
+    warnings: list[str] = []
+    for n, log_path in enumerate(logs):
+        log_bytes = log_path.read_bytes()
+        log_text = log_bytes.decode(errors="replace")
+        measured = log_bytes[log_from[n]:log_to[n]].decode(errors="replace")
+        each_probes.append(probes(measured))
+        wire.append(wire_figures(log_bytes, log_from[n], log_to[n]))
+        pools.append(pool_summary(log_text))
+        fell, source = fallbacks_in_measure(log_bytes, log_from[n], log_to[n])
+        counted.append(fell)
+        name = "" if len(logs) == 1 else f"process {n + 1} ({bases[n]}): "
+        print(f"{name}bot fallbacks during the measure: "
+              f"{'unknown' if fell is None else fell} ({source})")
+        pool = pools[-1]
+        if pool is not None:
+            print(f"{name}bot pool, whole run: {pool.decisions} decisions, {pool.fallbacks} "
+                  f"fallbacks, {pool.estimated} cards estimated by playouts (the expert's "
+                  f"search with no world solved exactly in time: not a fallback, counted); "
+                  f"{pool.searches} searches with {pool.mean_worlds:.1f} worlds on average; "
+                  f"decision latency (asked -> answered, latest decisions) p50 {pool.p50} ms, "
+                  f"p99 {pool.p99} ms")
+        else:
+            print(f"{name}bot pool: no closing line in the server's log")
+        warnings += [line for line in log_text.splitlines()
+                     if line.startswith(("WARNING", "ERROR", "CRITICAL", "Traceback"))]
+    fallbacks = -1 if None in counted else sum(c for c in counted if c is not None)
+    probed = merge_probes(each_probes)
     if probed.lines:
         print(f"room probe during the measure ({probed.lines} lines): bot decision latency "
               f"p99 at worst {_shown(probed.decision_p99)} ms (bot delay "
@@ -595,13 +790,30 @@ async def run(args: argparse.Namespace) -> Outcome:
               f"{_shown(probed.lag_p99)} ms, max {_shown(probed.lag_max)} ms; frames built "
               f"{probed.frames_built}, sent {probed.frames_sent} "
               f"({probed.frames_sent / max(1, probed.frames_built):.1f} connections a frame)")
-    warnings = [line for line in log_text.splitlines()
-                if line.startswith(("WARNING", "ERROR", "CRITICAL", "Traceback"))]
+    wire_rate = relayed = None
+    if layout is not None and None not in wire:
+        wire_rate = sum(w[0] for w in wire if w is not None)
+        relayed = sum(w[1] for w in wire if w is not None)
+        print(f"connections to PostgreSQL at the end of the measure: {connections}")
+        print(f"between processes: {wire_rate:.1f} messages a second sent over LISTEN/NOTIFY "
+              f"({wire_rate / max(1, live):.3f} a table); {relayed} sockets relayed to their "
+              f"owner in the run")
+    elif layout is not None:
+        print("between processes: not known (fewer than two probe lines in the measure)")
     print(f"server log: {len(warnings)} warning/error lines" + "".join(
         f"\n  {line[:150]}" for line in list(dict.fromkeys(warnings))[:5]))
-    print(f"CPU: server {100 * server_cpu / elapsed:.0f}% (bot workers included), "
-          f"this client {100 * own_cpu / elapsed:.0f}%  (100% = one core of "
-          f"{os.cpu_count()})")
+    server_cpu = sum(each_cpu)
+    per_process = "" if len(each_cpu) == 1 else " (" + " + ".join(
+        f"{100 * c:.0f}%" for c in each_cpu) + ")"
+    print(f"CPU: server {100 * server_cpu:.0f}%{per_process} (bot workers included), "
+          f"this client {100 * own_cpu:.0f}%"
+          + ("" if pg_cpu is None else f", PostgreSQL {100 * pg_cpu:.0f}%")
+          + f"; the whole machine {100 * busy:.0f}% busy  (100% = one core of "
+          f"{os.cpu_count()}; the load generator shares them)")
+    if client_lags:
+        print(f"this client's event loop lag (a {1000 * LAG_TICK:.0f} ms timer's lateness, "
+              f"which the latencies above include): p99 {percentile(client_lags, 99):.1f} ms,"
+              f" max {max(client_lags):.1f} ms")
     print(f"load average during the measure: "
           f"{min(load_samples, default=0):.2f}..{max(load_samples, default=0):.2f}; "
           f"after: {load()}")
@@ -615,13 +827,20 @@ async def run(args: argparse.Namespace) -> Outcome:
           f"{fallbacks}, errors {errors} -> {'met' if met else 'NOT met'}")
     if not args.keep:
         for path in workdir.iterdir():
-            if path.name != "server.log" or met:
+            if not (path.name.startswith("server") and path.suffix == ".log") or met:
                 path.unlink()
         with contextlib.suppress(OSError):
             workdir.rmdir()
     return Outcome(args.tables, live, p99, fallbacks, met, errors,
                    probed if probed.lines else None,
-                   (min(load_samples, default=0.0), max(load_samples, default=0.0)))
+                   (min(load_samples, default=0.0), max(load_samples, default=0.0)),
+                   p50=percentile(lat, 50) if lat else float("nan"), samples=len(lat),
+                   elapsed=elapsed, actions_per_s=actions_per_s, server_cpu=server_cpu,
+                   process_cpu=each_cpu, client_cpu=own_cpu, postgres_cpu=pg_cpu,
+                   machine_busy=busy, wire_rate=wire_rate, relayed_sockets=relayed,
+                   pools=tuple(pools), routes=dict(room.routes),
+                   client_lag_p99=percentile(client_lags, 99) if client_lags else None,
+                   connections=connections)
 
 
 def _shown(value: float | None) -> str:
@@ -698,7 +917,8 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=200, help="tables in play at once")
     parser.add_argument("--humans", type=int, default=100,
                         help="tables with one scripted human (the rest: four bots)")
-    parser.add_argument("--seconds", type=float, default=60.0, help="length of the measure")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="length of the measure (default 60; 20 with --processes)")
     parser.add_argument("--warmup", type=float, default=5.0,
                         help="seconds after the last table started, before measuring")
     parser.add_argument("--ramp", type=float, default=10.0,
@@ -739,11 +959,54 @@ def main() -> int:
                         help="--goals: tables with expert bots (a scripted human each)")
     parser.add_argument("--keep", action="store_true",
                         help="keep the temporary database and server log")
+    cluster = parser.add_argument_group(
+        "several processes (issue 26)", "--processes N (N > 1) compares N processes with one "
+        "on PostgreSQL (room_cluster.py): tables sustained by each, the relay, the broker, "
+        "a projection; --tables and --humans are set by it")
+    cluster.add_argument("--processes", type=int, default=1,
+                         help="room processes to compare with one (needs PostgreSQL: a "
+                              "throwaway server, or --db postgresql://...)")
+    cluster.add_argument("--start-tables", type=int, default=400,
+                         help="the one-process search's first table count")
+    cluster.add_argument("--steps", type=int, default=3,
+                         help="runs at most per process count in the search")
+    cluster.add_argument("--grow", type=float, default=1.5,
+                         help="factor between two counts while the goal holds")
+    cluster.add_argument("--wire-seconds", type=float, default=3.0,
+                         help="length of each of the broker's measures")
+    cluster.add_argument("--others-limit", type=float, default=0.25,
+                         help="cores other jobs of the machine may take during a measure "
+                              "(more: the run is measured again; before each run, the "
+                              "machine is awaited below it)")
+    cluster.add_argument("--retries", type=int, default=2,
+                         help="times a run disturbed by other jobs is measured again")
+    cluster.add_argument("--quiet-wait", type=float, default=120.0,
+                         help="seconds at most to wait for a quiet machine before a run")
+    cluster.add_argument("--project-cores", type=int, default=16,
+                         help="cores of a machine in the projection")
+    cluster.add_argument("--project-machines", type=int, default=4,
+                         help="machines in the projection's second line")
     args = parser.parse_args()
+    if args.seconds is None:
+        args.seconds = 20.0 if args.processes > 1 else 60.0
     if not 0 <= args.humans <= args.tables:
         parser.error("--humans must be between 0 and --tables (one human per table)")
     if not 0 <= args.think_min <= args.think_max:
         parser.error("--think-min must be at most --think-max")
+    if args.processes < 1:
+        parser.error("--processes must be at least 1")
+    if args.processes > 1:
+        if args.db and not args.db.startswith(("postgresql", "postgres")):
+            parser.error("several processes share one PostgreSQL database: give --db "
+                         "postgresql://USER@HOST/DB (a role that may create databases), or "
+                         "no --db for a throwaway server")
+        if args.goals or args.sweep or args.profile:
+            parser.error("--processes does not go with --goals, --sweep or --profile")
+        if args.start_tables < 2 or args.steps < 1 or args.grow <= 1:
+            parser.error("--start-tables must be at least 2, --steps at least 1 and --grow "
+                         "more than 1")
+        from room_cluster import compare  # its own module: the search, relay, projection
+        return compare(args)
     if args.goals:
         if args.goal_tables < 2 or args.expert_tables < 1:
             parser.error("--goal-tables must be at least 2 and --expert-tables at least 1")

@@ -18,7 +18,10 @@ runs it writes one line to its log every ``ROOM_PROBE_SECONDS`` (default 5)::
   room has let go included (``belote.server.frames.PROCESS_FRAMES``: one frame built per kind
   of viewer, sent to each connection of that kind), so that the difference of two lines is
   what was built and sent between them;
-* ``probe failures``: lines the probe could not write (each logged with its error).
+* ``probe failures``: lines the probe could not write (each logged with its error);
+* one of several processes (``belote serve --cluster``) adds ``wire sent N received M``
+  (running totals of its LISTEN/NOTIFY messages, ``PgWire.sent``/``received``) and
+  ``relayed sockets N pages M`` (the tables' sockets and pages it relayed to their owner).
 
 A last line is written when the server stops, so that a run's last figures are in the log.
 
@@ -47,7 +50,7 @@ def _ms(value: float | None) -> str:
     return "-" if value is None else f"{value * 1000:.1f}"
 
 
-def _line(room: Any, lags: list[float], failures: int) -> str:
+def _line(room: Any, lags: list[float], failures: int, relay: Any = None) -> str:
     bots = getattr(room, "bots", None)
     stats = getattr(bots, "stats", None)
     if stats is None:
@@ -58,10 +61,15 @@ def _line(room: Any, lags: list[float], failures: int) -> str:
     ordered = sorted(lags)
     p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] if ordered else None
     frames = PROCESS_FRAMES
-    return (f"room probe: {decisions}; loop lag p99 {_ms(p99)} max "
+    line = (f"room probe: {decisions}; loop lag p99 {_ms(p99)} max "
             f"{_ms(max(ordered, default=None))} ms; frames built {frames.built} sent "
             f"{frames.sent}; tables {len(getattr(room, 'tables', {}))}; probe failures "
             f"{failures}")
+    node = getattr(room, "node", None)
+    if node is not None and relay is not None:  # one of several processes
+        line += (f"; wire sent {node.wire.sent} received {node.wire.received}; relayed "
+                 f"sockets {relay.relayed_sockets} pages {relay.relayed_pages}")
+    return line
 
 
 class _Probe:
@@ -74,7 +82,8 @@ class _Probe:
 
     def write(self) -> None:
         try:
-            line = _line(self.app.state.room, self.lags, self.failures)
+            state = self.app.state
+            line = _line(state.room, self.lags, self.failures, getattr(state, "relay", None))
         except Exception:  # a probe must never stop the room: logged and counted
             self.failures += 1
             log.exception("room probe: no line (%d failures so far)", self.failures)
