@@ -174,3 +174,26 @@ def test_lobby_chat_invitations_and_sign_out_are_the_same_from_every_process(
         with pytest.raises(ConnectionClosed):
             while True:
                 ws.recv(timeout=20)
+
+
+@pytest.mark.parametrize("options", [
+    ["--processes", "2"],  # SQLite (the default): one process only
+    ["--cluster"],
+    ["--processes", "2", "--db", "postgresql://x@127.0.0.1/y", "--relay-address", "a:1"],
+])
+def test_several_processes_are_refused_where_they_cannot_work(options: list[str]) -> None:
+    from typer.testing import CliRunner
+
+    from belote.cli import app
+
+    result = CliRunner().invoke(app, ["serve", *options])
+    assert result.exit_code == 2
+    assert "--processes" in result.output or "--relay-address" in result.output
+
+
+def test_the_supervisor_gives_each_process_its_port_and_the_cluster_flag() -> None:
+    from belote.server.cluster.supervisor import child_args
+
+    argv = ["--db", "postgresql://x@h/d", "--processes", "3", "--port=9000", "--pace", "1"]
+    assert child_args(argv, 9001) == ["--db", "postgresql://x@h/d", "--pace", "1",
+                                      "--port", "9001", "--cluster"]

@@ -70,3 +70,47 @@ def test_two_processes_wires_carry_a_long_message_and_short_ones_in_order(
     heard = asyncio.run(main())
     assert [m.get("n") for m in heard] == [1, None, 3]
     assert heard[1] == {**long_message(400), "from": "127.0.0.1:1"}
+
+
+def test_the_bus_between_two_processes_keeps_the_contract(postgres_url: str) -> None:
+    """Every event of one process's tables reaches the other's everywhere-subscribers once,
+    in order, through its JSON form (a finished match's record in parts); a subscriber of
+    its own process's tables hears only those; a failing subscriber is counted, the others
+    still hear."""
+    from belote.server.cluster.bus import PgBus
+    from belote.server.events import TableEvent
+    from tests.server.test_bus_contract import ONE_OF_EACH, Recorder, interleaved
+
+    url = fresh_database(postgres_url)
+    events: list[TableEvent] = [*ONE_OF_EACH, *interleaved()]
+
+    async def main() -> tuple[list[TableEvent], ...]:
+        wires = [PgWire(url, "127.0.0.1:1"), PgWire(url, "127.0.0.1:2")]
+        here, there = (PgBus(w) for w in wires)
+        mine, everything, own_only, failing = Recorder(), Recorder(), Recorder(), Recorder(
+            frozenset({2}))
+        here.subscribe("lobby", mine)
+        there.subscribe("lobby", everything)
+        there.subscribe("ratings", own_only, everywhere=False)
+        there.subscribe("broken", failing)
+        for wire in wires:
+            await wire.open()
+        try:
+            for event in events:
+                here.publish(event)
+            assert mine.got == events  # at once, in this process
+            await here.flush()
+            for _ in range(100):
+                if len(everything.got) == len(events):
+                    break
+                await asyncio.sleep(0.05)
+            assert there.failures["broken"] == sum(1 for e in events if e.table_id == 2)
+        finally:
+            for wire in wires:
+                await wire.close()
+        return mine.got, everything.got, own_only.got, failing.got
+
+    _, everything, own_only, failing = asyncio.run(main())
+    assert everything == events  # once each, in order, equal after the wire
+    assert own_only == []
+    assert failing == [e for e in events if e.table_id != 2]
