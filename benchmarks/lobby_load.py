@@ -52,7 +52,10 @@ def start_server(args: argparse.Namespace, port: int, db_url: str,
                "--port", str(port), "--db", db_url, "--bot-delay", str(args.bot_delay),
                "--bot-workers", str(args.bot_workers),
                # The run must measure a full room: no table may expire during it.
-               "--waiting-expiry", "86400"]
+               "--waiting-expiry", "86400",
+               # every scripted player comes from loopback: lift the per-address limits
+               "--guests-per-hour", "1000000", "--tables-per-hour", "1000000",
+               "--sockets-per-address", "100000"]
     log = log_path.open("wb")
     return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                             start_new_session=True)
