@@ -150,9 +150,7 @@ class Table:
                  limits: TableLimits | None = None, creator: str | None = None,
                  displaced: Callable[[Table], None] | None = None) -> None:
         self.id = table_id
-        # Told when another process stored a change of this table first (it runs it now):
-        # the room lets this copy go.  None (one process): a storage failure like another.
-        self.displaced = displaced
+        self.displaced = displaced  # another process stored a change first: this copy goes
         self.preset = preset
         self.flags = flags
         self.rules: Rules = find_preset(preset).with_flags(**flags)
