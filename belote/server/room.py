@@ -206,28 +206,29 @@ class Room:
     def _displaced(self, table: Table) -> None:
         """Another process stored a change of this table first: it runs it.  This copy
         goes (its sockets closed as "moved": the pages find the table where it runs)."""
-        if self.tables.get(table.id) is not table:
-            return
+        if self.tables.get(table.id) is table:
+            self._move_away(table)
+
+    def _leases_lost(self) -> None:
+        """The lease connection failed: another process may run these tables now.  Each
+        stops here at once (the leases are gone already: nothing to release)."""
+        for table in list(self.tables.values()):
+            self._move_away(table)
+
+    def _move_away(self, table: Table) -> None:
+        """This process stops running ``table``: its sockets close as "moved" (the pages
+        connect again and find the table wherever it runs), then it stops."""
         self.moved_away += 1
         for conn in list(table.connections):
             conn.moved()
         del self.tables[table.id]
+        self._stop_later(table)
+
+    def _stop_later(self, table: Table) -> None:
+        """Stop ``table`` and free its lease in a task of its own (awaited by close)."""
         task = asyncio.create_task(self._stop_and_release(table))
         self._stopping.add(task)
         task.add_done_callback(self._stopping.discard)
-
-    def _leases_lost(self) -> None:
-        """The lease connection failed: another process may run these tables now.  Each
-        stops here at once; its sockets close as "moved" (the pages connect again and find
-        the table wherever it runs)."""
-        for table in list(self.tables.values()):
-            self.moved_away += 1
-            for conn in list(table.connections):
-                conn.moved()
-            del self.tables[table.id]
-            task = asyncio.create_task(table.stop())
-            self._stopping.add(task)
-            task.add_done_callback(self._stopping.discard)
 
     async def close(self) -> None:
         """Stop every table (none publishes any more) and the bots; the store stays open
@@ -398,9 +399,7 @@ class Room:
     def _let_go(self, table: Table) -> None:
         """A finished match lives on as its stored replay; its actor can go."""
         del self.tables[table.id]
-        task = asyncio.create_task(self._stop_and_release(table))
-        self._stopping.add(task)
-        task.add_done_callback(self._stopping.discard)
+        self._stop_later(table)
         self._publish(TableClosed(table.id, table.version, "finished"))
 
     async def _stop_and_release(self, table: Table) -> None:
