@@ -38,7 +38,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
-from room_load import Player, Room, driver_loop, free_port, percentile, stop_server, wait_ready
+from room_load import (
+    LOOPBACK_LIMITS,
+    Player,
+    Room,
+    driver_loop,
+    free_port,
+    percentile,
+    stop_server,
+    wait_ready,
+)
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
@@ -52,10 +61,7 @@ def start_server(args: argparse.Namespace, port: int, db_url: str,
                "--port", str(port), "--db", db_url, "--bot-delay", str(args.bot_delay),
                "--bot-workers", str(args.bot_workers),
                # The run must measure a full room: no table may expire during it.
-               "--waiting-expiry", "86400",
-               # every scripted player comes from loopback: lift the per-address limits
-               "--guests-per-hour", "1000000", "--tables-per-hour", "1000000",
-               "--sockets-per-address", "100000"]
+               "--waiting-expiry", "86400", *LOOPBACK_LIMITS]
     log = log_path.open("wb")
     return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                             start_new_session=True)

@@ -75,6 +75,10 @@ ROUTE_SAMPLE = 10  # several processes: every 10th driver checks who answers its
 
 
 # ---------------------------------------------------------------------- the server
+# Every scripted player comes from loopback: the per-address limits are lifted.
+LOOPBACK_LIMITS = ["--guests-per-hour", "1000000", "--tables-per-hour", "1000000",
+                   "--sockets-per-address", "100000"]
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -91,9 +95,7 @@ def start_server(args: argparse.Namespace, port: int, db_url: str,
                 "--db", db_url, "--bot-delay", str(args.bot_delay),
                 *(["--bot-workers", str(args.bot_workers)] if args.bot_workers is not None
                   else []),
-                # every scripted player comes from loopback: lift the per-address limits
-                "--guests-per-hour", "1000000", "--tables-per-hour", "1000000",
-                "--sockets-per-address", "100000", *(["--cluster"] if cluster else [])]
+                *LOOPBACK_LIMITS, *(["--cluster"] if cluster else [])]
     log = log_path.open("wb")
     return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                             start_new_session=True)
