@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 import tomllib
+from collections.abc import Iterator
 from importlib.metadata import EntryPoint, EntryPoints
 from pathlib import Path
 
@@ -51,6 +52,30 @@ def pytest_configure(config: pytest.Config) -> None:
 # ``-m "not slow"``.  Coverage traces every test but three soak tests, marked ``no_cover`` in
 # their modules (docs/dev/quality.md: traced, they cost 370 s of CPU and no line).
 BROWSER = Path(__file__).parent / "browser"
+
+
+@pytest.hookimpl(wrapper=True, trylast=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """``no_cover`` tests run untraced under pytest-xdist too.
+
+    pytest-cov pauses its own measure around them; but in an xdist worker it has started
+    two (one when its plugin loads, one per worker), and pausing the second resumes the
+    first, which went on tracing: the soak tests ran four times slower in the full suite
+    (valdostana3's simulation 109 s against 28 s).  Every measure still running after
+    pytest-cov's pause is paused here, and resumed in the same order after the test."""
+    if item.get_closest_marker("no_cover") is None or "coverage" not in sys.modules:
+        return (yield)
+    from coverage import Coverage
+
+    paused: list[Coverage] = []
+    while (current := Coverage.current()) is not None:
+        current.stop()
+        paused.append(current)
+    try:
+        return (yield)
+    finally:
+        for measure in reversed(paused):
+            measure.start()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -92,6 +92,13 @@ class LiveServer:
             self.stop(remove=False)
         raise RuntimeError(f"the room did not start; its log:\n{self.log()}")
 
+    def favour(self) -> bool:
+        """Run the room favoured, for a probe socket (tests/server/loop_probe.py says why);
+        False where the priority cannot be raised."""
+        from tests.server.loop_probe import favour
+
+        return self.process is not None and favour(self.process.pid)
+
     def log(self) -> str:
         try:
             return self.log_path.read_text(errors="replace")

@@ -32,6 +32,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def measured() -> list[str]:
+    """``-m coverage run ...`` when this test run measures coverage: the room's processes
+    are measured too, into data files the run combines at its end (the cluster's code runs
+    only there).  A process killed with SIGKILL leaves no data; one stopped does."""
+    current = sys.modules["coverage"].Coverage.current() if "coverage" in sys.modules else None
+    if current is None:
+        return []
+    return ["-m", "coverage", "run", "--parallel-mode", "--source=belote",
+            f"--data-file={current.config.data_file}"]
+
+
 class Process:
     """``belote serve --cluster`` on ``port`` (``cluster=False``: the room alone, on any
     database)."""
@@ -49,7 +60,8 @@ class Process:
     def start(self, wait: bool = True) -> None:
         with self.log.open("ab") as out:
             self.popen = subprocess.Popen(
-                [sys.executable, "-m", "belote", "serve", *(["--cluster"] * self.cluster),
+                [sys.executable, *measured(), "-m", "belote", "serve",
+                 *(["--cluster"] * self.cluster),
                  "--port", str(self.port), "--db", self.db, "--bot-delay", "0.02",
                  "--bot-workers", "0", "--takeover", "600", "--insecure-cookies", *self.extra],
                 stdout=out, stderr=subprocess.STDOUT)
@@ -137,9 +149,9 @@ class Player:
         assert answer.status_code in (200, 303), answer.text
         self.cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
 
-    def new_table(self, process: Process, preset: str = "classic") -> int:
+    def new_table(self, process: Process, preset: str = "classic", target: str = "") -> int:
         answer = self.http.post(process.base + "/tables",
-                                data={"preset": preset, "flags": "", "target": ""},
+                                data={"preset": preset, "flags": "", "target": target},
                                 headers={"Origin": process.base}, follow_redirects=False)
         assert answer.status_code == 303, answer.text
         return int(answer.headers["location"].rsplit("/", 1)[1])

@@ -356,8 +356,13 @@ def test_a_client_too_far_behind_is_closed_not_left_silent(tmp_path: Path) -> No
             until(ws, lambda f: f["t"] == "sync")
             room = app.state.room
             conn = next(iter(room.tables[table_id].connections))
-            for _ in range(SEND_QUEUE + 1):
-                conn.send(P.encode("pong", {}, 0))
+
+            async def flood() -> None:
+                # On the room's loop, at once: the writer must not drain the queue between two
+                # frames (it would, from this thread, on a busy machine).
+                for _ in range(SEND_QUEUE + 1):
+                    conn.send(P.encode("pong", {}, 0))
+            client.portal.call(flood)  # type: ignore[attr-defined]
             with pytest.raises(WebSocketDisconnect) as closed:
                 for _ in range(SEND_QUEUE + 2):
                     receive(ws)

@@ -68,8 +68,9 @@ def test_sigkill_of_the_owner_its_tables_go_on_elsewhere_exactly(
             seat_bots_and_start(ws)
             before[table_id] = play_until_mid_hand(ws, my_cards)
     # A table of bots alone, playing on while its process dies (a host must sit to seat
-    # bots: Ada sits, starts and stands, and a bot plays her seat).
-    bots_only = ada.new_table(a)
+    # bots: Ada sits, starts and stands, and a bot plays her seat).  Its match is long: on a
+    # loaded machine, a short one could end before the kill, and play on nowhere.
+    bots_only = ada.new_table(a, target="100000")
     with ada.socket(a, bots_only) as ws:
         send(ws, "sit", seat=0)
         for seat in (1, 2, 3):

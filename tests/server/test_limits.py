@@ -9,8 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
-import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +23,7 @@ from belote.server.config import Settings
 from belote.server.heavy import HeavyFailed, HeavyWork
 from belote.server.limits import KeyedLimiter, Refusal, count_fields
 from belote.server.replay_analysis import StepError
+from tests.server import heavy_jobs as jobs
 from tests.server.conftest import ORIGIN, client_for, make_settings
 from tests.server.helpers import Identities, connect, guest, play_to_the_end, sit_with_bots
 from tests.server.test_replay_analysis import card_steps, finished_record, store_finished
@@ -265,25 +264,16 @@ def test_a_keyed_limiter_says_when_to_come_back() -> None:
     assert limiter.retry_after("a") == pytest.approx(0.5)
 
 
-def _die() -> str:
-    os._exit(3)
-
-
-def _stop() -> str:
-    os.kill(os.getpid(), signal.SIGSTOP)
-    return "never"
-
-
 @pytest.mark.slow
 def test_a_heavy_process_that_dies_or_hangs_is_replaced_and_the_next_job_works(
         caplog: Any) -> None:
     heavy = HeavyWork(Settings(heavy_workers=1, heavy_timeout=5.0))
 
     async def scenario() -> list[Any]:
-        died = await asyncio.gather(heavy._get(("record", 1), "a", len, _die),
+        died = await asyncio.gather(heavy._get(("record", 1), "a", len, jobs.die),
                                     return_exceptions=True)
         after_death = await heavy._get(("record", 2), "a", len, str, "two")
-        hung = await asyncio.gather(heavy._get(("record", 3), "a", len, _stop),
+        hung = await asyncio.gather(heavy._get(("record", 3), "a", len, jobs.stop),
                                     return_exceptions=True)
         after_hang = await heavy._get(("record", 4), "a", len, str, "four")
         return [*died, after_death, *hung, after_hang]
@@ -300,31 +290,23 @@ def test_a_heavy_process_that_dies_or_hangs_is_replaced_and_the_next_job_works(
     assert sum("heavy-work process lost" in r.getMessage() for r in caplog.records) == 2
 
 
-def _nap(text: str) -> str:
-    time.sleep(0.7)
-    return text
-
-
-def _echo(text: str) -> str:
-    return text
-
-
 @pytest.mark.slow
 def test_a_healthy_heavy_process_with_jobs_waiting_behind_each_other_is_not_taken_for_hung(
         caplog: Any) -> None:
     """Review finding: the timeout ran from the submit, so time waiting in the queue
     counted (heavy_timeout=2.5 s, four 1 s jobs: the third and fourth failed and the healthy
-    process was killed).  A job is timed from its start: four 0.7 s jobs on one process,
-    2.8 s of work in all, all answer under a 2 s timeout."""
+    process was killed).  A job is timed from its start: six 0.4 s jobs on one process,
+    2.4 s of work in all, all answer under a 2 s timeout (each with 1.6 s to spare, for a
+    loaded machine)."""
     heavy = HeavyWork(Settings(heavy_workers=1, heavy_timeout=2.0, heavy_queue=8))
 
     async def scenario() -> list[Any]:
         # The process started first (one quick job of this module, so that importing it
         # in the process is done too): its start-up, seconds on a loaded machine, is no
         # part of what is timed here.
-        await heavy._get(("record", -1), "a", len, _echo, "started")
+        await heavy._get(("record", -1), "a", len, jobs.echo, "started")
         return await asyncio.gather(
-            *(heavy._get(("record", n), "a", len, _nap, str(n)) for n in range(4)),
+            *(heavy._get(("record", n), "a", len, jobs.nap, str(n)) for n in range(6)),
             return_exceptions=True)
 
     try:
@@ -332,7 +314,7 @@ def test_a_healthy_heavy_process_with_jobs_waiting_behind_each_other_is_not_take
             answers = asyncio.run(scenario())
     finally:
         heavy.close()
-    assert answers == ["0", "1", "2", "3"]
+    assert answers == ["0", "1", "2", "3", "4", "5"]
     assert heavy.stats.replacements == 0 and heavy.stats.failed == 0
     assert not any("heavy-work process lost" in r.getMessage() for r in caplog.records)
 
@@ -393,11 +375,6 @@ def test_a_step_that_cannot_be_analysed_is_kept_and_asking_again_costs_nothing()
     assert heavy.stats.refused == {}
 
 
-def _say_and_stop(path: str) -> str:
-    Path(path).write_text(str(os.getpid()))
-    return _stop()
-
-
 def test_a_process_that_hangs_on_a_job_whose_request_was_cancelled_is_still_replaced(
         tmp_path: Path) -> None:
     """A job's place in the process is freed when the job ends, not when its request does;
@@ -406,10 +383,15 @@ def test_a_process_that_hangs_on_a_job_whose_request_was_cancelled_is_still_repl
     heavy = HeavyWork(Settings(heavy_workers=1, heavy_timeout=1.5))
 
     async def scenario() -> str:
+        # The process started first (its start-up, seconds on a loaded machine, would count
+        # against the job's 1.5 s and have it replaced before the job wrote its file).
+        await heavy._get(("record", -1), "a", len, jobs.echo, "started")
         stopped = tmp_path / "stopped"
-        gone = asyncio.ensure_future(heavy._get(("record", 1), "a", len, _say_and_stop,
+        gone = asyncio.ensure_future(heavy._get(("record", 1), "a", len, jobs.say_and_stop,
                                                 str(stopped)))
+        deadline = time.monotonic() + 60
         while not stopped.exists():  # the job runs, and its process stops
+            assert time.monotonic() < deadline, "the job never ran"
             await asyncio.sleep(0.05)
         gone.cancel()
         with contextlib.suppress(asyncio.CancelledError):

@@ -5,6 +5,7 @@ server was down to report them (recorded from the table's stored record at the r
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -15,8 +16,20 @@ from belote.server.app import create_app
 from belote.server.persistence import Store
 from belote.server.tournament.service import Tournaments
 from belote.server.tournament.store import TournamentStore
+from tests.server.cluster_room import Process, free_port
 from tests.server.conftest import client_for, make_settings
-from tests.server.test_durability import Server, server  # noqa: F401  (the fixture)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Process]:
+    """The real program alone, on a SQLite file (killed and started again by the test)."""
+    process = Process(f"sqlite:///{tmp_path / 'sala.db'}", free_port(), tmp_path / "serve.log",
+                      [], cluster=False)
+    process.start()
+    try:
+        yield process
+    finally:
+        process.stop()
 
 
 def _form(http: httpx.Client, path: str, **data: str) -> httpx.Response:
@@ -26,7 +39,7 @@ def _form(http: httpx.Client, path: str, **data: str) -> httpx.Response:
 
 
 @pytest.mark.slow
-def test_sigkill_mid_round_loses_no_result(server: Server) -> None:  # noqa: F811
+def test_sigkill_mid_round_loses_no_result(server: Process) -> None:
     http = httpx.Client(base_url=server.base, headers={"Origin": server.base})
     http.post("/register", data={"name": "Organiser", "password": "settebello"})
     response = http.post("/tournaments", data={

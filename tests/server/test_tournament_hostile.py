@@ -654,6 +654,7 @@ def test_the_heaviest_hostile_forms_do_not_hold_the_loop() -> None:
 
     with (LiveServer(signups_per_hour=1000) as room,
           httpx.Client(base_url=room.url, headers={"origin": room.url}, timeout=120) as http):
+        room.favour()  # a probe measures it (tests/server/loop_probe.py)
         sign_up_over_http(http, "Organiser")
         tid, sid = asyncio.run(_big_tournament_and_season(str(room.settings["db_url"])))
         names = "\n".join(f"Nobody {n}" for n in range(1000))
