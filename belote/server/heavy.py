@@ -19,8 +19,9 @@ the bots, and:
   degrades silently.  A process that dies, or does not answer a job within
   ``heavy_timeout`` seconds of the job's start (hung: killed), is replaced; the job it held
   answers 503.  A job is handed to the pool only when one of its processes is free (and a new
-  pool's processes have started), so its time is counted from when it starts running, never
-  while it waits behind others: a healthy process is never taken for a hung one;
+  pool's processes have started, within ``START_SECONDS`` at least), so its time is counted
+  from when it starts running, never while it waits behind others or for a process to start
+  on a loaded machine: a healthy process is never taken for a hung one;
 - keeps "this step cannot be analysed" (not a card; too many unknown cards) like an answer:
   it never changes either, so asking again costs neither a job nor the client's token; and
   a request refused because all are busy costs its client nothing.
@@ -63,6 +64,7 @@ T = TypeVar("T")
 EXTRA_NICENESS = 5
 ANALYSIS_BYTES = 1024  # what one cached analysis is counted as
 ERROR_BYTES = 256  # what one kept "cannot be analysed" is counted as
+START_SECONDS = 60.0  # a new pool's processes have this long to start (at least the timeout)
 # Errors that are the answer itself (the step is not a card; the position cannot be
 # analysed): they never change, so they are kept like answers.
 FINAL_ERRORS = (AnalysisUnavailable, StepError)
@@ -305,11 +307,13 @@ class HeavyWork:
         watch.add_done_callback(release)  # the job ended, or its process was replaced
         return await asyncio.shield(watch)
 
-    async def _answer(self, executor: Executor, job: Future[T], what: str) -> T:
+    async def _answer(self, executor: Executor, job: Future[T], what: str,
+                      timeout: float | None = None) -> T:
+        timeout = self.timeout if timeout is None else timeout
         try:
             answer = asyncio.wrap_future(job)
             answer.add_done_callback(_retrieved)  # a hung job's end is no news to log
-            return await asyncio.wait_for(asyncio.shield(answer), self.timeout)
+            return await asyncio.wait_for(asyncio.shield(answer), timeout)
         except BrokenExecutor as error:
             self.stats.failed += 1
             self._replace(executor, error)
@@ -317,7 +321,7 @@ class HeavyWork:
         except TimeoutError as error:
             self.stats.failed += 1
             self._replace(executor, error, kill=True)
-            raise HeavyFailed(f"no answer from the heavy-work process in {self.timeout:.0f} s "
+            raise HeavyFailed(f"no answer from the heavy-work process in {timeout:.0f} s "
                               f"to {what} (hung)") from error
 
     def _free_process(self) -> asyncio.Semaphore:
@@ -331,7 +335,10 @@ class HeavyWork:
         executor = self._executor or self._start()
         warming = self._warming
         if warming is not None:
-            await self._answer(executor, warming, "its start")
+            # A process starting (an interpreter, the imports) on a loaded machine may take
+            # longer than any job: it is not hung for that.
+            await self._answer(executor, warming, "its start",
+                               max(self.timeout, START_SECONDS))
             if self._warming is warming:
                 self._warming = None
         return executor
