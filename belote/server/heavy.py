@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import multiprocessing
 import os
@@ -97,9 +98,12 @@ def _init_process(parent: int) -> None:
         os.nice(EXTRA_NICENESS)
 
 
-def _warm() -> None:
-    """Nothing: sent at start, so that the process starts and imports this module (and so
-    everything the jobs need) then, not at the first job."""
+def _warm(modules: tuple[str, ...] = ()) -> None:
+    """Sent at start, so that the process starts and imports this module and the modules of
+    the jobs the room has sent so far then (and before the first job of a module new to the
+    pool): a job's time is its work, never an import (seconds, on a loaded machine)."""
+    for name in modules:
+        importlib.import_module(name)
 
 
 def _all_done(jobs: list[Future[None]]) -> Future[None]:
@@ -173,6 +177,7 @@ class HeavyWork:
         self._mean_seconds = 1.0  # of a job, for Retry-After when busy
         self._executor: Executor | None = None
         self._warming: Future[None] | None = None  # the new pool's processes starting
+        self._modules: set[str] = set()  # of the jobs sent: a new pool imports them at start
         self._slots: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
         self._watches: set[asyncio.Future[Any]] = set()  # each job's, until it ends
 
@@ -287,6 +292,11 @@ class HeavyWork:
 
         try:
             executor = await self._ready()
+            module = getattr(function, "__module__", None)
+            if self.workers and module is not None and module not in self._modules:
+                self._modules.add(module)
+                await self._answer(executor, executor.submit(_warm, (module,)), "its start",
+                                   max(self.timeout, START_SECONDS))
             try:
                 job = executor.submit(function, *args)
             except BrokenExecutor as error:  # broke while idle: nothing was lost, start anew
@@ -354,7 +364,8 @@ class HeavyWork:
                                                  initializer=_init_process,
                                                  initargs=(os.getpid(),))
             # One warm-up per process: each submit with no idle process spawns one.
-            warmups = [self._executor.submit(_warm) for _ in range(self.workers)]
+            modules = tuple(sorted(self._modules))
+            warmups = [self._executor.submit(_warm, modules) for _ in range(self.workers)]
             self._warming = _all_done(warmups)
         return self._executor
 

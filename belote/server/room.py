@@ -126,8 +126,11 @@ class Room:
         """A stored table replayed from its log and started; None: it is broken.  Its
         creator comes back too (who may enter it while it is private and waiting)."""
         try:
-            table = self._table(table_id, preset, flags, creator)
+            # Shown to nobody (not in ``tables``) until replayed whole: the replay yields to
+            # the loop, and a socket or a page must not meet the table half rebuilt.
+            table = self._table(table_id, preset, flags, creator, shown=False)
             await table.restore(entries)
+            self.tables[table_id] = table
         except Exception as error:
             # One table that cannot be replayed must not keep the room down.
             self.tables.pop(table_id, None)
@@ -253,14 +256,15 @@ class Room:
             self.bots.close()
 
     def _table(self, table_id: int, preset: str, flags: dict[str, Any],
-               creator: str | None = None) -> Table:
+               creator: str | None = None, shown: bool = True) -> Table:
         assert self.bots is not None
         table = Table(table_id, preset, flags, self.store, self.bots,
                       takeover_seconds=self.settings.takeover_seconds,
                       bot_delay=self.settings.bot_delay, publish=self._on_event,
                       limits=self.table_limits, creator=creator,
                       displaced=None if self.node is None else self._displaced)
-        self.tables[table_id] = table
+        if shown:
+            self.tables[table_id] = table
         return table
 
     async def check_creation(self, creator: str, address: str) -> None:

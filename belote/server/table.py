@@ -70,6 +70,10 @@ SAID_KINDS = 64
 RETRY_FIRST = 0.2  # seconds before the first retry after a failed save; doubles each time
 RETRY_MAX = 5.0
 MOVES_KEPT = 32  # move ids remembered per seat: a move sent again is played at most once
+# A long log (a match of a hundred hands: thousands of entries) is replayed in slices of this
+# many seconds, the event loop's other work between them: a table taken over while the
+# process runs others must not hold their loop (the 50 ms rule).
+RESTORE_SLICE = 0.01
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,9 +334,15 @@ class Table:
 
         Raises ``EngineFailed`` naming the entry if the engine refuses one, and ``LogGap``
         if the log skips versions (changes players were told of are lost): the room then
-        marks this table broken, logs why and starts anyway.
+        marks this table broken, logs why and starts anyway.  The replay yields to the event
+        loop every ``RESTORE_SLICE`` seconds: the room shows the table to nobody until it is
+        done (:meth:`belote.server.room.Room._resume`).
         """
+        slice_ends = time.monotonic() + RESTORE_SLICE
         for entry in entries:
+            if time.monotonic() >= slice_ends:
+                await asyncio.sleep(0)
+                slice_ends = time.monotonic() + RESTORE_SLICE
             if entry.version != self.version + 1:
                 # A change the players were told of is missing (a database that lost an
                 # acknowledged commit, and a room that went on writing after it): the state

@@ -179,7 +179,7 @@ def test_a_bots_belote_window_is_decided_through_the_bot_path(inline: bool) -> N
             await asyncio.sleep(0.01)
         raise AssertionError("no belote in a minute")
 
-    async def run() -> tuple[list[dict[str, Any]], BotPool]:
+    async def run() -> tuple[list[dict[str, Any]], BotPool, _Log]:
         pool = BotPool(0, 30.0, task=withheld_belote, warm=no_warm_up,
                        inline=lambda level: inline)
         log = _Log()
@@ -189,16 +189,21 @@ def test_a_bots_belote_window_is_decided_through_the_bot_path(inline: bool) -> N
         try:
             await table.call(lambda: table.seat_everyone([Seat("bot") for _ in range(4)]))
             await table.call(lambda: table.start_match(0))
-            return await announced(log, table), pool
+            return await announced(log, table), pool, log
         finally:
             await table.stop()
             pool.close()
 
-    said, pool = asyncio.run(run())
+    first, pool, log = asyncio.run(run())
     windows = [o for o in asked if A.ANNOUNCE_BELOTE in o.legal_actions]
-    assert said and windows, "a bot's belote window came and was announced"
-    # asked of the window's seat, out of turn, through the path: counted like any decision
-    assert {o.seat for o in windows} == {d["seat"] for d in said}
+    assert first and windows, "a bot's belote window came and was announced"
+    # asked of the window's seat, out of turn, through the path: counted like any decision.
+    # The table plays on until it stops (a loaded machine: into a later hand), so the log
+    # is read once it has stopped; a window asked as it stopped may have no answer logged.
+    said = {d["seat"] for kind, d in log.entries
+            if kind == "act" and d["action"] == A.ANNOUNCE_BELOTE}
+    assert said <= {o.seat for o in windows}
+    assert {o.seat for o in windows} - said <= {windows[-1].seat}
     assert all(o.seat != o.current_player for o in windows)
     # Every answer is counted.  On the loop, every decision asked is answered at once; the
     # table was stopped once the belote was said, so a decision asked in the pool's thread
@@ -311,7 +316,7 @@ def test_an_expert_tables_belote_windows_are_decided_on_the_loop_its_cards_in_th
         ) -> None:
     where_asked.clear()
 
-    async def run() -> tuple[list[dict[str, Any]], BotPool]:
+    async def run() -> tuple[list[dict[str, Any]], BotPool, _Log]:
         pool = BotPool(0, 30.0, task=withheld_belote_where, warm=no_warm_up)  # the registry
         log = _Log()
         table = Table(1, "classic", {}, log, pool, bot_delay=0.0)  # type: ignore[arg-type]
