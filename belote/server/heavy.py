@@ -164,6 +164,7 @@ class HeavyWork:
         self.queue = settings.heavy_queue
         self.cache_bytes = settings.heavy_cache_mib * 1024 * 1024
         self.timeout = settings.heavy_timeout
+        self.start_timeout = max(self.timeout, START_SECONDS)  # a process starting, importing
         self.stats = HeavyStats()
         self._settings = settings
         analyses = _Local(KeyedLimiter(settings.analyses_burst, settings.analyses_per_hour))
@@ -296,7 +297,7 @@ class HeavyWork:
             if self.workers and module is not None and module not in self._modules:
                 self._modules.add(module)
                 await self._answer(executor, executor.submit(_warm, (module,)), "its start",
-                                   max(self.timeout, START_SECONDS))
+                                   self.start_timeout)
             try:
                 job = executor.submit(function, *args)
             except BrokenExecutor as error:  # broke while idle: nothing was lost, start anew
@@ -347,8 +348,7 @@ class HeavyWork:
         if warming is not None:
             # A process starting (an interpreter, the imports) on a loaded machine may take
             # longer than any job: it is not hung for that.
-            await self._answer(executor, warming, "its start",
-                               max(self.timeout, START_SECONDS))
+            await self._answer(executor, warming, "its start", self.start_timeout)
             if self._warming is warming:
                 self._warming = None
         return executor

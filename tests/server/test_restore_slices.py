@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 from typing import Any, cast
 
 import pytest
 
 from belote.engine.state import CHANCE, Game
 from belote.server import table as table_module
+from belote.server.app import create_app
 from belote.server.persistence import LogEntry
 from belote.server.seats import Seat
 from belote.server.table import Table
+from tests.server.conftest import client_for, make_settings
+from tests.server.helpers import connect, create_table, guest, sit_with_bots, until
 
 TARGET = 1500
 
@@ -78,3 +82,29 @@ def test_a_long_log_is_replayed_in_slices_with_the_loops_turns_between(
     assert table.game.is_terminal() and whole.game.is_terminal()
     assert table.game.totals == whole.game.totals
     assert table.score_history == whole.score_history
+
+
+def test_the_room_shows_a_table_only_once_it_is_replayed_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While its log is replayed (the loop's turns between slices), the table is in nobody's
+    reach: a socket or a page meeting it half rebuilt would see a past state as the present."""
+    settings = make_settings(tmp_path)
+    with client_for(create_app(settings)) as client:
+        guest(client, "Ada")
+        table_id = create_table(client)
+        with connect(client, table_id) as ws:
+            sit_with_bots(ws)
+            until(ws, lambda f: f["t"] == "update")
+    seen: list[bool] = []
+    app = create_app(settings)
+    replay = Table.restore
+
+    async def watched(self: Table, entries: list[LogEntry]) -> None:
+        seen.append(self.id in app.state.room.tables)
+        await replay(self, entries)
+        seen.append(self.id in app.state.room.tables)
+
+    monkeypatch.setattr(Table, "restore", watched)
+    with client_for(app):
+        assert table_id in app.state.room.tables  # then shown
+    assert seen == [False, False]
