@@ -49,6 +49,8 @@ def test_the_page_says_once_that_its_table_moved_and_play_goes_on(
         said_before = len(sala.spoken(page, "assertive"))
         a.kill()
         sala.wait_spoken(page, re.escape(MOVED), region="assertive")
+        # and shown in the same words (not "connection lost"): what is seen is what is heard
+        assert MOVED in page.locator("#connection").inner_text()
         sala.connected(page)
         # "Connected again" would be said as the new socket opens, before the line above
         # reads "Connected.": nothing more can come about the move.

@@ -126,7 +126,9 @@
     line.classList.toggle("lost", lost);
     if (!lost) { line.textContent = S.connected; return; }
     const held = [...moves.values()].map((m) => m.label);
-    line.textContent = S.stall_status + (held.length ? " " + fmt(S.stall_held_list, { moves: held.join(", ") }) : "");
+    // What is shown is what was said: a table that moved to another process is no lost link.
+    const status = quietReturn ? S.table_moved : S.stall_status;
+    line.textContent = status + (held.length ? " " + fmt(S.stall_held_list, { moves: held.join(", ") }) : "");
   }
 
   // `moved`: the room closed the socket because the table goes to another of its
