@@ -25,6 +25,9 @@ NO_CARDS = "No cards in your hand."
 
 # Every text given to a live region, in order (the page speaks by replacing the text).
 RECORD_SPEECH = """
+(() => {
+// Once per document: a second recorder would push every sentence twice.
+if (window.__spoken) return;
 window.__spoken = { polite: [], assertive: [] };
 document.addEventListener("DOMContentLoaded", () => {
   for (const id of ["polite", "assertive"]) {
@@ -36,6 +39,7 @@ document.addEventListener("DOMContentLoaded", () => {
     }).observe(region, { childList: true, characterData: true, subtree: true });
   }
 });
+})();
 """
 
 # The hand's options as a screen reader has them: name, disabled, selected (and the suit, read

@@ -65,8 +65,7 @@ def to_card_play(page: Page) -> None:
 
 def test_the_active_option_changes_only_for_the_players_own_moves(
         new_page: Callable[..., Page], base_url: str) -> None:
-    page = new_page()
-    sala.record_speech(page)
+    page = new_page()  # it records what the live regions say
     sala.guest(page, base_url, "Orla")
     sala.create_table(page, "300")
     sala.click_sit(page, "South")
