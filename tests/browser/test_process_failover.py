@@ -1,5 +1,8 @@
 """The table page when the process running its table dies (issue 26, item 4).
 
+The first test: the page's socket is on the other process.  The second: behind nginx,
+whichever process holds the page's socket, a killed process is one sentence.
+
 Two ``belote serve --cluster`` processes, A and B, on the session's PostgreSQL
 (tests/server/cluster_room.py).  Lia's table runs in A; her page is on B, whose relay carries
 her socket to A.  A is killed with SIGKILL at her turn: B closes her socket as "moved" (close
@@ -14,14 +17,18 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import httpx
 from playwright.sync_api import Page
 
 from tests.browser import sala
+from tests.browser.test_reconnect import QUICK_RETURN
 from tests.browser.test_stalled_network import my_turn_to_play_a_card, press_a_card
-from tests.server.cluster_room import ClusterRoom
+from tests.server.cluster_room import ClusterRoom, Process
+from tests.server.nginx_front import free_port, room_options, running_nginx
 from tests.server.postgres import fresh_database
 
 MOVED = "This table's server changed or restarted: reconnecting. Nothing is lost."
+GRACE_S = 3.5  # past the page's grace for a quick return (table.js LOST_GRACE_MS)
 
 
 def test_the_page_says_once_that_its_table_moved_and_play_goes_on(
@@ -70,3 +77,59 @@ def test_the_page_says_once_that_its_table_moved_and_play_goes_on(
     # Her page's sockets all went to B: the first relayed to A, the next ones to B's table.
     later = sockets[through_b:]
     assert len(later) >= 2 and all(u.startswith(f"ws://127.0.0.1:{b.port}/") for u in later)
+
+
+def owner_of(room: ClusterRoom, table_id: int) -> Process:
+    """The process running ``table_id``: the one whose answer names no other owner."""
+    for process in room.processes:
+        if process.popen is None or process.popen.poll() is not None:
+            continue
+        headers = httpx.get(f"{process.base}/table/{table_id}", timeout=20).headers
+        if "x-belote-owner" not in headers:
+            return process
+    raise AssertionError(f"no live process runs table {table_id}")
+
+
+def test_behind_nginx_a_killed_process_is_one_sentence_wherever_the_socket_was(
+        new_page: Callable[..., Page], postgres_url: str, tmp_path: Path) -> None:
+    """The owner is killed until the page's own socket was on it: the socket closes with
+    no word from the room, the page connects again through nginx (to the survivor, which
+    takes the table over) and says one sentence when it is back; a socket on the survivor
+    hears the move (close code 1012).  Either way one sentence a kill, and play goes on."""
+    https_port = free_port()
+    room = ClusterRoom(fresh_database(postgres_url), tmp_path, 2,
+                       ["--pace", "0", *room_options(https_port)])
+    room.start()
+    page = new_page(ignore_https_errors=True)  # the certificate is self-signed
+    heard: list[list[str]] = []
+    try:
+        with running_nginx([p.port for p in room.processes], https_port) as nginx:
+            sala.guest(page, nginx.url, "Lia")
+            table_id = sala.create_table(page, target="1500")
+            sala.click_sit(page, "South")
+            sala.click_bots(page, "North", "East", "West")
+            sala.click_start(page)
+            for _ in range(3):
+                my_turn_to_play_a_card(page)
+                killed = owner_of(room, table_id)
+                said_before = len(sala.spoken(page, "assertive"))
+                killed.kill()
+                sala.wait_until(page, lambda n=said_before: len(sala.spoken(page, "assertive")) > n,
+                                timeout=30_000, message="a sentence about the kill")
+                sala.connected(page)
+                page.wait_for_timeout(GRACE_S * 1000)  # nothing more comes about it
+                heard.append(sala.spoken(page, "assertive")[said_before:])
+                assert heard[-1] in ([MOVED], [QUICK_RETURN]), heard
+                my_turn_to_play_a_card(page)
+                card = press_a_card(page)
+                sala.wait_spoken(page, f"You played the {re.escape(card)}\\.")
+                if heard[-1] == [QUICK_RETURN]:
+                    break
+                killed.start()  # back for the next kill, with no table of its own
+            assert [QUICK_RETURN] in heard, heard  # the socket on the killed process was seen
+    except Exception:
+        print(f"--- heard at each kill: {heard} ---\n--- the processes' logs ---\n{room.logs()}")
+        raise
+    finally:
+        page.close()  # before the processes stop: no reconnection attempts
+        room.stop()

@@ -21,6 +21,12 @@
   let helloSent = false;
   let lost = false; // "connection lost" said; "reconnected" is due when it comes back
   let quietReturn = false; // the loss was a move to another process: said once, at the loss
+  // A socket that closes and is open again within LOST_GRACE_MS (a room process restarted or
+  // killed behind the front, a network blip) is one sentence, said when it is back: the loss
+  // and the return in two sentences a second apart would say twice what nobody had to act
+  // on.  Longer, the loss is said when the grace ends (and shown at once), the return later.
+  const LOST_GRACE_MS = 3000;
+  let lossUnsaid = null; // the timer that says the loss at the end of its grace
   let announcedStep = null; // the game step whose "your turn" was said
   let playInFlight = false; // a card was sent and its frame has not come back yet
   let beloteQueued = false; // Space pressed while that card was on its way
@@ -108,6 +114,7 @@
 
   // A move (a card, a bid, a declaration, belote): numbered, kept until it is answered.
   function sendMove(type, data, label) {
+    if (!isOpen()) sayLossNow(); // a move while the socket is away: the player must know
     if (!isOpen() && moves.size) {
       assertive(fmt(S.stall_already_held, { move: [...moves.values()].map((m) => m.label).join(", ") }));
       return false;
@@ -131,13 +138,23 @@
     line.textContent = status + (held.length ? " " + fmt(S.stall_held_list, { moves: held.join(", ") }) : "");
   }
 
+  function sayLossNow() {
+    if (lossUnsaid === null) return;
+    window.clearTimeout(lossUnsaid);
+    lossUnsaid = null;
+    assertive(S.stall_lost);
+  }
+
   // `moved`: the room closed the socket because the table goes to another of its
   // processes (close code 1012): one sentence says so, and nothing more is said when the
-  // new socket opens (the table resumes where it was).
-  function connectionLost(moved) {
-    if (!lost && helloSent) {
-      assertive(moved ? S.table_moved : S.stall_lost); // once, not on every retry
+  // new socket opens (the table resumes where it was).  `stalled`: the socket was given up
+  // after seconds of silence: said at once (the grace has passed already).
+  function connectionLost(moved, stalled) {
+    if (!lost && helloSent) { // once, not on every retry
       quietReturn = Boolean(moved);
+      if (moved) assertive(S.table_moved);
+      else if (stalled) assertive(S.stall_lost);
+      else lossUnsaid = window.setTimeout(() => { lossUnsaid = null; assertive(S.stall_lost); }, LOST_GRACE_MS);
     }
     lost = true;
     showConnection();
@@ -150,7 +167,7 @@
     const old = socket;
     socket = null;
     try { old.close(); } catch (error) { /* closing a stalled socket may fail: it is gone */ }
-    connectionLost();
+    connectionLost(false, true);
   }
 
   function watch() {
@@ -183,7 +200,11 @@
       retry = 0;
       heardAt = pingAt = Date.now();
       unansweredSince = 0;
-      if (helloSent && lost && !quietReturn) assertive(S.reconnected);
+      if (lossUnsaid !== null) {
+        window.clearTimeout(lossUnsaid); // back within the grace: one sentence for both
+        lossUnsaid = null;
+        assertive(S.reconnected_quick);
+      } else if (helloSent && lost && !quietReturn) assertive(S.reconnected);
       quietReturn = false;
       lost = false;
       helloSent = true;
@@ -205,7 +226,7 @@
     ws.addEventListener("close", (event) => {
       if (ws !== socket) return;
       socket = null;
-      connectionLost(event.code === 1012);
+      connectionLost(event.code === 1012, false);
     });
   }
 
