@@ -30,6 +30,9 @@ class DecisionMethod(StrEnum):
     RULE = "rule"  # a fixed rule (announce belote with the card, declare all, table talk)
     RANDOM = "random"  # a uniformly random legal action (the random bot, an easy bot's slip)
     HEURISTIC = "heuristic"  # rules of thumb (normal, easy; the expert's unsearched moves)
+    # a learned card-play network's best legal card (the quick bot, belote.ai.network): no
+    # search at decision time, its values distilled from the exact solver
+    NETWORK = "network"
     EXACT = "exact"  # sampled worlds, each solved exactly (the expert's cards)
     PLAYOUTS = "playouts"  # sampled worlds valued by random playouts (too deep to solve)
     SIMULATED = "simulated"  # a bid chosen by simulating sampled deals (the expert)
