@@ -45,7 +45,7 @@ def test_every_level_plays_whole_hands_of_every_preset() -> None:
             seat = game.current_player()
             game.apply(players[seat].choose(game.observation(seat)), seat)
         assert game.deal_no >= 3 or game.is_terminal()
-    assert LEVELS == ("easy", "normal", "expert")
+    assert LEVELS == ("easy", "normal", "quick", "expert")
 
 
 @pytest.mark.slow

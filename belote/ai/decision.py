@@ -39,11 +39,12 @@ class DecisionMethod(StrEnum):
     ESTIMATED = "estimated"  # no world solved exactly in time: cards valued by playouts
     HURRIED = "hurried"  # a searching bot with no world in time: its heuristic's move
     UNSAID = "unsaid"  # a bot of the player protocol alone: it does not say
-    FALLBACK = "fallback"  # not the bot's: the heuristic stood in (``Decision.fallback``)
+    FALLBACK = "fallback"  # not the bot's: a stand-in played (``Decision.fallback``)
 
 
 class Fallback(StrEnum):
-    """Why the heuristic bot played instead of the seat's own bot."""
+    """Why a stand-in played instead of the seat's own bot (the pool's: the quick bot where
+    it can sit, else the normal one), or, ``HURRIED``, the bot's own heuristic."""
 
     LATE = "late"  # no answer within the time limit
     FAILED = "failed"  # the decision raised (or answered no Decision)
@@ -56,8 +57,8 @@ class Fallback(StrEnum):
 class Decision:
     """A bot's answer.  ``worlds``: the worlds its search solved (None: it ran no search).
     ``ms``: how long it took, in milliseconds: the bot's own time as the bot returns it, from
-    the request to the answer as the room's bot path returns it.  ``fallback``: why the
-    heuristic stood in (None: it did not), set by the path, never by a bot."""
+    the request to the answer as the room's bot path returns it.  ``fallback``: why a
+    stand-in played (None: none did), set by the path, never by a bot."""
 
     action: int
     method: DecisionMethod

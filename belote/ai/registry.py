@@ -33,6 +33,11 @@ def _liar(seed: int | None) -> Player:
     return LiarBot(seed)
 
 
+def _quick(seed: int | None) -> Player:
+    from belote.ai.quick import QuickBot
+    return QuickBot(seed)
+
+
 def _expert(**options: Any) -> Callable[[int | None], Player]:
     def make(seed: int | None) -> Player:
         from belote.ai.expert import ExpertBot
@@ -66,6 +71,8 @@ BOTS: dict[str, Callable[[int | None], Player]] = {
     "expert-w20-nomodel": _expert(name="expert-w20-nomodel", max_worlds=20, min_worlds=20,
                                   budget_ms=600_000, hard_ms=600_000, seat_models=False),
     "normal": _heuristic("normal"),
+    # The normal bot's bids, cards by the network distilled from the exact solver.
+    "quick": _quick,
     "easy": _easy,
     # The normal bot saying passo/aspetto, ancora/alzo and its first discard at random: the
     # conventions read as evidence must never fail on it (issue 23).

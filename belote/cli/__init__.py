@@ -38,7 +38,7 @@ def play_command(
     preset: str = typer.Option("classic", "--preset", help="Rules preset."),
     bots: str = typer.Option(
         "normal", "--bots",
-        help="Bot level for the three other seats (easy, normal, expert), or three levels: "
+        help="Bot level for the three other seats (easy, normal, quick, expert), or three levels: "
              "partner (North), East, West."),
     seed: int | None = typer.Option(None, "--seed", help="Deal from a seed (else random)."),
     save: str | None = typer.Option(None, "--save", help="Write the game record to this file."),

@@ -4,6 +4,8 @@
   Casaro, the 10 on partner's ace, no trumping of partner's winning trick).
 * ``easy``: the same conventions, but it bids cautiously and, now and then, plays a random
   legal card instead of its best one, as a beginner would (:mod:`belote.ai.easy`).
+* ``quick``: the normal bot's bids, and cards chosen by a small network distilled from the
+  exact solver (:mod:`belote.ai.quick`): microseconds a card, four-seat tables only.
 * ``expert``: information-set search over the exact solver, bidding by simulation
   (:mod:`belote.ai.expert`).
 
@@ -54,12 +56,16 @@ class Level:
     # what the table learned of each: belote.ai.models.SeatContext): a bot that models
     # the other seats (the expert), and no other (a plug-in's decide takes no such thing).
     reads_table: bool = False
+    # The fewest players at a table it can sit at (the quick bot's network knows two
+    # partnerships of two: four seats).
+    min_players: int = 2
 
 
 # The room's own levels, in the order the pages offer them.  The expert's belote windows
 # are the heuristic's rule (belote.ai.expert: "announcements follow the heuristic bot").
 OWN = (Level("easy", RunsIn.INLINE, RunsIn.INLINE),
        Level("normal", RunsIn.INLINE, RunsIn.INLINE),
+       Level("quick", RunsIn.INLINE, RunsIn.INLINE, min_players=4),
        Level("expert", RunsIn.POOL, RunsIn.INLINE, reads_table=True))
 # Built-in bots that are no level of the room but decide as cheaply (tests, benchmarks).
 UNOFFERED = (Level("random", RunsIn.INLINE, RunsIn.INLINE),
@@ -67,7 +73,7 @@ UNOFFERED = (Level("random", RunsIn.INLINE, RunsIn.INLINE),
 _BY_NAME = {level.name: level for level in (*OWN, *UNOFFERED)}
 
 
-# The room's levels: its own three, then the plug-ins of other installed packages.
+# The room's levels: its own, then the plug-ins of other installed packages.
 OWN_LEVELS = tuple(level.name for level in OWN)
 LEVELS = (*OWN_LEVELS, *room_plugin_names())
 
@@ -99,3 +105,20 @@ def reads_table(name: str) -> bool:
     or unlisted name is)."""
     level = _BY_NAME.get(name)
     return level is not None and level.reads_table
+
+
+def fewest_players(name: str) -> int:
+    """The fewest players at a table the bot ``name`` can sit at (a plug-in or unlisted
+    name: any table, its own refusals are its own)."""
+    level = _BY_NAME.get(name)
+    return 2 if level is None else level.min_players
+
+
+def seats_at(name: str, players: int) -> bool:
+    """Whether the bot ``name`` can sit at a table of ``players``."""
+    return players >= fewest_players(name)
+
+
+def own_levels_for(players: int) -> tuple[str, ...]:
+    """The room's own levels a table of ``players`` offers (the table page's buttons)."""
+    return tuple(name for name in OWN_LEVELS if seats_at(name, players))

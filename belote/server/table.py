@@ -44,6 +44,7 @@ from belote.server.bots import BotPool, Decision
 from belote.server.bots.context import TableSeats
 from belote.server.connection import Connection
 from belote.server.frames import PROCESS_FRAMES, SharedFrames
+from belote.server.levels import seats_at
 from belote.server.limits import TokenBucket
 from belote.server.persistence import LogEntry, Store, VersionTaken
 from belote.server.seats import Seat, seat_names, short_names
@@ -1003,6 +1004,8 @@ class Table:
         self._check_host(uid)
         if self.seats[seat_no].kind != "empty":
             raise TableError("seat_taken")
+        if not seats_at(level, len(self.seats)):
+            raise TableError("level_needs_four_seats")
         before = self._seating()
         self.seats[seat_no] = Seat("bot", "", None, level)
         await self._commit_seats("web.notice.bot_added", seat_no, before)

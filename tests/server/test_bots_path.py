@@ -41,7 +41,7 @@ from belote.server.table import Table
 def test_the_levels_registry_says_where_each_level_decides() -> None:
     from belote import bot_group
 
-    assert OWN_LEVELS == ("easy", "normal", "expert") and LEVELS[:3] == OWN_LEVELS
+    assert OWN_LEVELS == ("easy", "normal", "quick", "expert") and LEVELS[:4] == OWN_LEVELS
     assert runs_in("easy") is runs_in("normal") is runs_in("random") is RunsIn.INLINE
     assert runs_in("expert") is RunsIn.POOL
     # a plug-in or any other name: its cost is unknown, the pool bounds it

@@ -104,8 +104,8 @@ def test_one_account_in_two_seats_counts_for_neither_and_is_not_rated() -> None:
 
 
 def test_bots_reference_ratings_are_ordered_by_level() -> None:
-    shown = [ordinal(*REFERENCE[level]) for level in ("easy", "normal", "expert")]
-    assert shown == sorted(shown) and len(set(shown)) == 3
+    shown = [ordinal(*REFERENCE[level]) for level in ("easy", "normal", "quick", "expert")]
+    assert shown == sorted(shown) and len(set(shown)) == 4
 
 
 # ---------------------------------------------------------------------------- the store
@@ -248,8 +248,12 @@ def test_the_leaderboard_lists_rated_players_with_links_and_the_bots_as_referenc
         html = board.text
         for name in ("Anna", "Bruno", "Carla", "Dino"):
             assert f'<a href="/players/{name}">{name}</a>' in html
-        assert html.count("(fixed reference rating)") == 3
+        assert html.count("(fixed reference rating)") == 4
         assert "Bot, expert level (fixed reference rating)" in html
+        assert "Bot, quick level (fixed reference rating)" in html
+        # the quick bot sits at four-seat tables only: no reference where it cannot play
+        three = client.get("/leaderboard?preset=valdostana3").text
+        assert three.count("(fixed reference rating)") == 3 and "quick level" not in three
         assert '<th scope="col">Rank</th>' in html and "<caption>" in html
         assert 'aria-current="page">classic</a>' in html
         profile = client.get("/players/Anna")

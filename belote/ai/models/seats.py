@@ -51,7 +51,7 @@ log = logging.getLogger(__name__)
 KNOWN_BIDDERS = frozenset({"normal", "heuristic", "easy"})
 # Levels of this package, whose conventional words are true (RULES.md: bots say them
 # truthfully): the built-in bots and the expert's variants.
-TRUTHFUL = frozenset({"normal", "heuristic", "easy", "expert"})
+TRUTHFUL = frozenset({"normal", "heuristic", "easy", "quick", "expert"})
 KNOWN_TRUST = 0.999  # a known bidder's bid, as the model of it sees it
 # Someone unknown: their words are believed PRIOR_ODDS to 1 until their hands say otherwise,
 # as if PRIOR_COUNT hands had shown it; their bids are the normal bidder's PRIOR_AGREEMENT

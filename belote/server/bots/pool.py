@@ -42,8 +42,12 @@ log = logging.getLogger(__name__)
 Task = Callable[[str, Observation, float], Decision]
 # How a path's decision went: the bot's answer, or why it falls back and the error.
 Outcome = tuple[Decision | None, Fallback | None, BaseException | None]
-# The bot that stands in for a late, failing, illegal or lost decision (decided inline).
-STAND_IN = "normal"
+# The bots that stand in for a late, failing, illegal or lost decision (decided inline):
+# the quick bot's network where it can sit (four seats; microseconds a card, and closer to
+# the expert's play than the heuristic: docs/bots.md), else the normal bot, which also
+# stands in for a quick bot that failed.
+STAND_IN = "quick"
+LAST_STAND_IN = "normal"
 # An inline decision slower than this holds the event loop too long (the room allows no
 # request 50 ms of it): logged and counted (BotStats.slow_inline), its answer kept.
 SLOW_INLINE = 0.05
@@ -72,6 +76,16 @@ def resolve_workers(workers: int | None) -> int:
         raise ValueError(f"bot workers must be 0 (a thread) or more, not {workers}")
     return workers
 
+
+
+def stand_in_for(level: str, observation: Observation) -> str:
+    """Who plays for a ``level`` bot that did not answer: the quick bot where it can sit,
+    unless it is the one that failed."""
+    rules = observation.ruleset
+    players = rules.players if rules is not None else len(observation.hand_sizes)
+    if level != STAND_IN and levels.seats_at(STAND_IN, players):
+        return STAND_IN
+    return LAST_STAND_IN
 
 class BotPool:
     """Bot decisions, first come first served, under a time limit (see the package docstring).
@@ -208,9 +222,10 @@ class BotPool:
                 error: BaseException | None) -> Decision:
         """The decision the table plays: the bot's, or the stand-in's (logged)."""
         if fallback is not None or answer is None:
-            log.warning("table %s seat %s: bot %s %s (%r); the heuristic plays instead",
-                        table, observation.seat, level, fallback, error)
-            action = decide(STAND_IN, observation, None).action
+            stand_in = stand_in_for(level, observation)
+            log.warning("table %s seat %s: bot %s %s (%r); the %s bot plays instead",
+                        table, observation.seat, level, fallback, error, stand_in)
+            action = decide(stand_in, observation, None).action
             return Decision(action, DecisionMethod.FALLBACK, None, fallback=fallback)
         if answer.method is DecisionMethod.HURRIED:
             # The bot answered in time, but with its heuristic's move (no world solved by its

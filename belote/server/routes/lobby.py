@@ -12,6 +12,7 @@ from starlette.routing import Route
 
 from belote.i18n import messages
 from belote.rules import PRESETS
+from belote.server.levels import fewest_players
 from belote.server.lobby import page_number
 from belote.server.routes.common import identity, language
 from belote.server.routes.pages import error_page, render
@@ -28,7 +29,9 @@ def lobby_strings(lang: str, levels: tuple[str, ...]) -> str:
              if key.startswith(LIVE_PREFIXES)}
     # plug-in levels have no message: their label is the bot's name
     found.update({f"web.level.{level}": level_label(lang, level) for level in levels})
-    return json.dumps({"strings": found, "levels": list(levels)}, ensure_ascii=False)
+    fewest = {level: fewest_players(level) for level in levels}
+    return json.dumps({"strings": found, "levels": list(levels), "fewest_players": fewest},
+                      ensure_ascii=False)
 
 
 async def lobby_page(request: Request) -> dict[str, Any] | Response:

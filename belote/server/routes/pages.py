@@ -18,6 +18,7 @@ from starlette.templating import Jinja2Templates
 from belote.i18n import LANGUAGES, translate
 from belote.i18n.announce import VERBOSITIES
 from belote.i18n.plural import count_text
+from belote.server.levels import seats_at
 from belote.server.limits import Refusal
 from belote.server.routes.common import account, identity, language
 from belote.server.seats import level_label
@@ -51,6 +52,7 @@ def page_context(request: Request) -> dict[str, Any]:
     who = identity(request)
     return {
         "t": t, "level_label": lambda level: level_label(lang, level), "lang": lang,
+        "seats_at": seats_at,
         "count_text": lambda key, count, **kw: count_text(lang, key, count, **kw),
         "languages": LANGUAGES, "me": who[1] if who else None, "account": account(request),
         "verbosity": prefs.prefs.verbosity, "verbosities": VERBOSITIES,

@@ -16,6 +16,7 @@ from starlette.routing import Route
 
 from belote.i18n import translate
 from belote.rules import PRESETS
+from belote.server.levels import seats_at
 from belote.server.ratings.model import REFERENCE, ordinal
 from belote.server.routes.common import language
 from belote.server.routes.pages import error_page, render
@@ -30,12 +31,15 @@ def rating_text(value: float, lang: str) -> str:
     return str(format_decimal(round(value, 1), format="0.0", locale=lang))
 
 
-def board_rows(standings: list[Any], lang: str) -> list[dict[str, Any]]:
-    """Ranked players and the bots' reference rows, merged by rating (bots unranked)."""
+def board_rows(standings: list[Any], lang: str, players: int = 4) -> list[dict[str, Any]]:
+    """Ranked players and the reference rows of the bots that sit at a table of
+    ``players``, merged by rating (bots unranked)."""
     rows: list[dict[str, Any]] = [
         {"bot": False, "name": s.name, "value": s.rating, "matches": s.matches, "won": s.won}
         for s in standings]
     for level, (mu, sigma) in REFERENCE.items():
+        if not seats_at(level, players):
+            continue
         rows.append({"bot": True, "value": ordinal(mu, sigma), "matches": None, "won": None,
                      "name": translate(lang, "ratings.board.bot",
                                        level=translate(lang, f"web.level.{level}"))})
@@ -68,7 +72,7 @@ async def leaderboard(request: Request) -> Response:
         return error_page(request, 400, "ratings.error.bad_preset")
     standings = await shared(request).ratings.store.leaderboard(preset, BOARD_SIZE)
     return render(request, "leaderboard.html", preset=preset, presets=list(PRESETS),
-                  rows=board_rows(standings, language(request)),
+                  rows=board_rows(standings, language(request), PRESETS[preset].players),
                   rated=len(standings))
 
 

@@ -23,6 +23,7 @@ from belote.i18n.sheet import rule_sheet
 from belote.rules import PRESETS
 from belote.server import protocol as P
 from belote.server.keys import bindings_for_client, help_rows
+from belote.server.levels import own_levels_for
 from belote.server.limits import Refusal
 from belote.server.routes.access import may_enter
 from belote.server.routes.common import (
@@ -148,6 +149,7 @@ async def table_page(request: Request) -> Response:
     return render(request, "table.html", table_id=table_id, levels=shared(request).levels,
                   table=table, keys=help_rows(lang), bindings=json.dumps(bindings_for_client()),
                   strings=json.dumps(strings, ensure_ascii=False),
+                  bot_levels=json.dumps(own_levels_for(table.rules.players)),
                   rules_text=rule_sheet(table.rules, lang))
 
 

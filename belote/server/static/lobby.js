@@ -69,7 +69,7 @@
       if (table.seated && waiting) {
         const id = `level-${table.id}-${n}`;
         const select = el("select", { id, name: "level", "data-focus": "level" },
-          data.levels.map((level) => {
+          data.levels.filter((level) => table.seats.length >= (data.fewest_players[level] || 2)).map((level) => {
             const option = el("option", { value: level }, [text(`web.level.${level}`)]);
             if (level === "normal") option.selected = true;
             return option;

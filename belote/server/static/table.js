@@ -8,6 +8,7 @@
   const tableId = root.dataset.table;
   const bindings = JSON.parse(root.dataset.bindings);
   const S = JSON.parse(root.dataset.strings);
+  const BOT_LEVELS = JSON.parse(root.dataset.levels); // the room's own, for this many seats
   const $ = (id) => document.getElementById(id);
   const settings = JSON.parse(document.body.dataset.settings || "{}");
   const spokenCategories = new Set(settings.speak || []);
@@ -498,7 +499,7 @@
           // The visible text is the whole name (WCAG 2.5.3: speech users say what they see).
           if (!seated) li.appendChild(button(fmt(S.sit_at, { seat: where }), () => send("sit", { seat: n }), null, `sit-${n}`));
           else {
-            for (const level of ["easy", "normal", "expert"]) {
+            for (const level of BOT_LEVELS) {
               li.appendChild(button(fmt(S.add_bot_level, { level: S["level_" + level] }),
                 () => send("bot", { seat: n, level }),
                 fmt(S.add_bot_at, { level: S["level_" + level], seat: where }), `bot-${n}-${level}`));
