@@ -9,6 +9,8 @@ from typing import Any
 from belote.ai import plugins
 from belote.ai.base import Player
 from belote.ai.decision import Bot, as_bot
+from belote.errors import BeloteError
+from belote.rules.base import Rules
 
 
 def _random(seed: int | None) -> Player:
@@ -97,3 +99,15 @@ def make_decider(name: str, seed: int | None = None) -> Bot:
     """:func:`make_bot` under the bot contract (``decide``): a plug-in that only
     ``choose``\\s is adapted (:func:`belote.ai.decision.as_bot`)."""
     return as_bot(make_bot(name, seed))
+
+
+def check_seatable(player: Player, rules: Rules) -> None:
+    """Refuse, before any play, a bot that cannot sit at a table of ``rules``: a bot says
+    so with ``check_rules(rules)`` (the quick bot's network has four seats); the refusal
+    comes as a ValueError with the bot's own words."""
+    check = getattr(player, "check_rules", None)
+    if callable(check):
+        try:
+            check(rules)
+        except BeloteError as refused:
+            raise ValueError(str(refused)) from refused

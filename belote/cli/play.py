@@ -14,6 +14,7 @@ from typing import TextIO
 
 from belote.ai import DECLINE, make_bot
 from belote.ai.base import Player
+from belote.ai.registry import check_seatable
 from belote.cards import cards_in
 from belote.engine import actions as A
 from belote.engine.dealing import secure_deck_source, seeded_deck_source
@@ -242,6 +243,8 @@ def run_terminal_game(lang: str = "en", preset: str = "classic", bots: str = "he
         chosen = dict(zip(others, per_seat, strict=True))
         bot_players = [make_bot(chosen.get(s, per_seat[0]), None if seed is None else seed + s)
                        for s in range(seats)]
+        for s in others:
+            check_seatable(bot_players[s], rules)
     except ValueError as exc:
         print(f"error: {exc}", file=out)
         return 2

@@ -68,6 +68,7 @@ from typing import Any
 
 from belote.ai import Player, make_bot
 from belote.ai.models.table import TableSeat, meet_all
+from belote.ai.registry import check_seatable
 from belote.cards import NUM_CARDS, Card, CardSet
 from belote.engine import actions as A
 from belote.engine.dealing import DeckSource
@@ -510,7 +511,8 @@ def run_arena(
     if workers < 1:
         raise ValueError("workers must be at least 1")
     for name in {*team(bot_a), *team(bot_b)} | ({bidder} if bidder else set()):
-        make_bot(name, 0)  # unknown names and a missing colver fail here, before any play
+        # unknown names, a missing colver and a bot that cannot sit here fail before any play
+        check_seatable(make_bot(name, 0), rules)
     result = ArenaResult(rules.name, bot_a, bot_b, bidder, seed, deals)
     if checkpoint is not None and checkpoint.exists():
         saved = ArenaResult.from_dict(json.loads(checkpoint.read_text()))
