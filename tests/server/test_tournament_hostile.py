@@ -193,7 +193,7 @@ SETUPS: dict[str, Callable[[Identities], int]] = {
 
 # ------------------------------------------------------------------------ each set-up built once
 # A set-up costs a second or more (two accounts: argon2 hashes; the forms that build the
-# tournament), and 90 tests start from one of ten.  Each is built once per module (per
+# tournament), and 84 tests start from one of ten.  Each is built once per module (per
 # xdist worker), in a room of its own; a test starts a fresh room on a copy of that room's
 # database, holding copies of the tournaments as the builder's room held them in memory,
 # with copies of its people's cookies (their sessions are in the database), and first
@@ -265,8 +265,8 @@ def room(built: Callable[[str], Built], tmp_path: Path) -> Iterator[Start]:
             people._jars.update({who: copy_jar(jar) for who, jar in source.jars.items()})
             client.cookies = copy_jar(source.live_jar)
             service_of(client)._cache.update(copy.deepcopy(source.held))
-            # Every tournament as stored and as the room holds it (read back from its
-            # events), its organisers, the seasons: as built.
+            # Every tournament as stored (its log as long as the copy held says), as the
+            # room holds it, its organisers, the seasons: as built.
             assert snapshot(client) == source.state
             return people, source.tid
 
