@@ -21,20 +21,26 @@ forms to a live room under a probe socket (:mod:`tests.server.loop_probe`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import copy
 import html
 import re
-from collections.abc import Callable
+import shutil
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
+from belote.server.app import create_app
 from belote.server.routes.tournaments.seasons import MAX_MERGES
 from belote.server.tournament.seasons import SeasonStore
 from belote.tournament.codes import side_code
 from belote.tournament.events import Tournament
+from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import Identities
 from tests.server.test_tournament_http import create, enter_hand, post, register, tournament
 
@@ -183,6 +189,88 @@ SETUPS: dict[str, Callable[[Identities], int]] = {
     "registered": registered, "drawn": drawn, "scored": scored, "closed": closed,
     "coded": coded, "pending": pending, "walker": walker, "season": season,
     "season_and_another": season_and_another, "concours": concours}
+
+
+# ------------------------------------------------------------------------ each set-up built once
+# A set-up costs a second or more (two accounts: argon2 hashes; the forms that build the
+# tournament), and 84 tests start from one of ten.  Each is built once per module (per
+# xdist worker), in a room of its own; a test starts a fresh room on a copy of that room's
+# database, holding copies of the tournaments as the builder's room held them in memory,
+# with copies of its people's cookies (their sessions are in the database), and first
+# checks that the new room reads every tournament and season as the builder left them.
+# The tournaments are handed over, not read back from the file: on SQLite their events'
+# times come back without their UTC offset, and a room reading them is not the room the
+# set-up built (a restart on SQLite is not what these tests are about).
+@dataclass(frozen=True)
+class Built:
+    """A set-up as built: the folder of its room's SQLite files, the tournament's id, each
+    person's cookies (and the client's own, as the last request left them), the
+    tournaments the room held, what :func:`snapshot` read."""
+
+    folder: Path
+    tid: int
+    jars: dict[str, Any]
+    live_jar: Any
+    held: dict[int, Tournament]
+    state: Any
+
+
+def copy_jar(jar: Any) -> Any:
+    """A jar of its own holding copies of ``jar``'s cookies (a test changes its jars)."""
+    fresh = type(jar)()
+    for cookie in jar.jar:
+        fresh.jar.set_cookie(copy.copy(cookie))
+    return fresh
+
+
+def build(setup: str, folder: Path) -> Built:
+    with client_for(create_app(make_settings(folder))) as client:
+        people = Identities(client)
+        tid = SETUPS[setup](people)
+        jars = {who: copy_jar(jar) for who, jar in people._jars.items()}
+        state = snapshot(client)  # after the set-up: every tournament held
+        held = copy.deepcopy(service_of(client)._cache)
+        built = Built(folder, tid, jars, copy_jar(client.cookies), held, state)
+    return built  # the room is closed: its database is whole in its file
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Built]:
+    """Each set-up, built on first use."""
+    done: dict[str, Built] = {}
+
+    def get(setup: str) -> Built:
+        if setup not in done:
+            done[setup] = build(setup, tmp_path_factory.mktemp(f"built-{setup}"))
+        return done[setup]
+
+    return get
+
+
+Start = Callable[[str], tuple[Identities, int]]
+
+
+@pytest.fixture
+def room(built: Callable[[str], Built], tmp_path: Path) -> Iterator[Start]:
+    """``room(setup)``: a fresh room on a copy of the set-up's database, its people (with
+    their sessions), and the tournament's id; the room closes after the test."""
+    with contextlib.ExitStack() as rooms:
+
+        def start(setup: str) -> tuple[Identities, int]:
+            source = built(setup)
+            for path in source.folder.glob("sala.db*"):  # the database, and any WAL left
+                shutil.copy(path, tmp_path / path.name)
+            client = rooms.enter_context(client_for(create_app(make_settings(tmp_path))))
+            people = Identities(client)
+            people._jars.update({who: copy_jar(jar) for who, jar in source.jars.items()})
+            client.cookies = copy_jar(source.live_jar)
+            service_of(client)._cache.update(copy.deepcopy(source.held))
+            # Every tournament as stored (its log as long as the copy held says), as the
+            # room holds it, its organisers, the seasons: as built.
+            assert snapshot(client) == source.state
+            return people, source.tid
+
+        yield start
 
 
 # ------------------------------------------------------------------------ the table
@@ -353,10 +441,14 @@ ROWS: list[Row] = [
 
 
 # ------------------------------------------------------------------------ the checks
+def service_of(client: TestClient) -> Any:
+    return client.app.state.tournaments.service  # type: ignore[attr-defined]
+
+
 def snapshot(client: TestClient) -> Any:
     """Everything a tournament form may change: each tournament as stored (its event log's
     length) and as the room holds it (its whole state), its organisers; the seasons."""
-    service = client.app.state.tournaments.service  # type: ignore[attr-defined]
+    service = service_of(client)
 
     async def read() -> Any:
         tournaments = []
@@ -415,10 +507,9 @@ def shown(value: Any) -> str:
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[row.name for row in ROWS])
-def test_a_hostile_field_is_refused_in_words_and_changes_nothing(
-        client: TestClient, row: Row) -> None:
-    people = Identities(client)
-    tid = SETUPS[row.setup](people)
+def test_a_hostile_field_is_refused_in_words_and_changes_nothing(room: Start, row: Row) -> None:
+    people, tid = room(row.setup)
+    client = people.client
     base = row.form(tournament(client, tid))
     path = row.path.format(tid=tid)
     before = snapshot(client)
@@ -460,9 +551,9 @@ def _session_unchanged(people: Identities, row: Row, tid: int) -> bool:
     ("registered", "Organiser", "/seasons", {"name": MEGA, "points": "1"}),
 ])
 def test_a_megabyte_field_is_refused_before_the_form_is_read(
-        client: TestClient, setup: str, who: str, path: str, data: dict[str, str]) -> None:
-    people = Identities(client)
-    tid = SETUPS[setup](people)
+        room: Start, setup: str, who: str, path: str, data: dict[str, str]) -> None:
+    people, tid = room(setup)
+    client = people.client
     before = snapshot(client)
     response = people.use(who).post(path.format(tid=tid), data=data, follow_redirects=False)
     assert response.status_code == 413
@@ -470,9 +561,9 @@ def test_a_megabyte_field_is_refused_before_the_form_is_read(
     assert snapshot(client) == before
 
 
-def test_a_file_or_a_json_body_is_no_form(client: TestClient) -> None:
-    people = Identities(client)
-    tid = registered(people)
+def test_a_file_or_a_json_body_is_no_form(room: Start) -> None:
+    people, tid = room("registered")
+    client = people.client
     org = organiser(people)
     before = snapshot(client)
     response = org.post(f"/tournaments/{tid}/do/register", data={"club": "Q9"},
@@ -492,11 +583,11 @@ def test_a_file_or_a_json_body_is_no_form(client: TestClient) -> None:
 
 
 def test_another_tournaments_games_codes_and_forms_are_out_of_reach(
-        client: TestClient) -> None:
+        room: Start) -> None:
     """Two tournaments: the Rival's forms refuse the Organiser, and the ids and codes of
     one are nothing in the other."""
-    people = Identities(client)
-    mine = pending(people)
+    people, mine = room("pending")
+    client = people.client
     rival = people.use("Rival")
     theirs = create(rival, name="Rival cup", target="1500")
     for n in range(3):
@@ -550,12 +641,12 @@ def test_another_tournaments_games_codes_and_forms_are_out_of_reach(
     assert snapshot(client) == before
 
 
-def test_declarations_of_thousands_of_words_are_refused_unread(client: TestClient) -> None:
+def test_declarations_of_thousands_of_words_are_refused_unread(room: Start) -> None:
     """The score entry reads declarations in words by trying every run of words: cubic in
     their number (100 words "e", 150 ms; 3,000, minutes of the room's loop).  An answer,
     or its check as it is typed, over the answer's bound is refused before it is read."""
-    people = Identities(client)
-    tid = coded(people)
+    people, tid = room("coded")
+    client = people.client
     path = ENTRY.format(tid=tid)
     for answer in HAND[:5]:  # taker, trump, both sides' trick points, capot
         give(people, "Scorer", path, do="next", answer=answer)
@@ -572,11 +663,11 @@ def test_declarations_of_thousands_of_words_are_refused_unread(client: TestClien
     assert "Declarations N-S" in people.use("Scorer").get(path).text  # asked again
 
 
-def test_a_season_takes_a_bounded_number_of_merges(client: TestClient) -> None:
+def test_a_season_takes_a_bounded_number_of_merges(room: Start) -> None:
     """Every change of a season checks its merges for a circle on the event loop: their
     number is bounded (a chain of 2,000 held the loop 120 ms), a new one past it refused."""
-    people = Identities(client)
-    season(people)  # season 1, one merge
+    people, _ = room("season")  # season 1, one merge
+    client = people.client
     store = SeasonStore(client.app.state.tournaments.service.store.engine)  # type: ignore[attr-defined]
     chain = {f"name:m{n + 1}": f"name:m{n}" for n in range(MAX_MERGES - 1)}
     client.portal.call(store.change, 1, lambda data: data["merges"].update(chain))
@@ -613,10 +704,9 @@ class _Fields(HTMLParser):
                 self.forms[-1].append(name)
 
 
-def test_no_form_of_the_tournament_pages_sends_a_field_twice(client: TestClient) -> None:
+def test_no_form_of_the_tournament_pages_sends_a_field_twice(room: Start) -> None:
     """Forms that repeat a field are refused: none of ours may send one."""
-    people = Identities(client)
-    tid = season(people)
+    people, tid = room("season")
     post(organiser(people), f"/tournaments/{tid}/do/draw")
     for who, path in (("Organiser", f"/tournaments/{tid}"), ("Organiser", "/tournaments"),
                       ("Organiser", f"/tournaments/{tid}/prizes"),

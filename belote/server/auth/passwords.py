@@ -72,15 +72,19 @@ class PasswordHasherPool:
         """Whether ``password`` matches; with no hash (no such account), the same work
         against a dummy hash, and False."""
         if password_hash is None:
-            if self._dummy is None:
-                self._dummy = await self.hash(secrets.token_urlsafe(24))
-            await self._run(verify_password, self._dummy, password)
+            await self._run(verify_password, await self._dummy_hash(), password)
             return False
         return bool(await self._run(verify_password, password_hash, password))
 
+    async def _dummy_hash(self) -> str:
+        if self._dummy is None:
+            self._dummy = await self.hash(secrets.token_urlsafe(24))
+        return self._dummy
+
     async def prepare(self) -> None:
-        """Make the dummy hash now, so that the first unknown name is not slower."""
-        await self.verify(None, "")
+        """Make the dummy hash now, so that the first unknown name is not slower (only the
+        hash: a verification against it at the start would be work for nobody)."""
+        await self._dummy_hash()
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
