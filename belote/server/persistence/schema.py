@@ -12,7 +12,6 @@ from __future__ import annotations
 from sqlalchemy import (
     BigInteger,
     Column,
-    DateTime,
     Float,
     ForeignKey,
     Index,
@@ -23,6 +22,8 @@ from sqlalchemy import (
     Text,
     func,
 )
+
+from belote.server.persistence.utc import UtcDateTime
 
 metadata = MetaData()
 
@@ -41,7 +42,7 @@ users = Table(
     # The name folded (NFKC, case, confusables: auth.names.name_key): one account per key.
     Column("name_key", String(96), nullable=False),
     Column("password_hash", Text, nullable=False),
-    Column("created", DateTime(timezone=True), server_default=func.now()),
+    Column("created", UtcDateTime(), server_default=func.now()),
     Index("users_by_name_key", "name_key", unique=True),
 )
 
@@ -53,8 +54,8 @@ sessions = Table(
     Column("account", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=True),
     Column("name", String(32), nullable=False),
     Column("name_key", String(96), nullable=False),
-    Column("created", DateTime(timezone=True), nullable=False),
-    Column("last_seen", DateTime(timezone=True), nullable=False),
+    Column("created", UtcDateTime(), nullable=False),
+    Column("last_seen", UtcDateTime(), nullable=False),
     Column("user_agent", String(256), nullable=False),
     Column("address", String(64), nullable=False),
     Index("sessions_by_account", "account"),
@@ -68,7 +69,7 @@ account_settings = Table(
     metadata,
     Column("account", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
     Column("data", Text, nullable=False),  # JSON, versioned ("v")
-    Column("updated", DateTime(timezone=True), nullable=False),
+    Column("updated", UtcDateTime(), nullable=False),
 )
 
 tables = Table(
@@ -80,8 +81,8 @@ tables = Table(
     Column("target", Integer, nullable=False),
     Column("status", String(16), nullable=False),  # open | finished
     Column("record", Text),  # JSON game record once finished
-    Column("created", DateTime(timezone=True), server_default=func.now()),
-    Column("finished", DateTime(timezone=True)),
+    Column("created", UtcDateTime(), server_default=func.now()),
+    Column("finished", UtcDateTime()),
     # The session (its public id) that created the table: the tables one person keeps
     # waiting are counted here, the same from every process (migration 0007).  NULL for a
     # table opened by the room itself (a tournament's) or made before 0007.

@@ -13,7 +13,6 @@ from __future__ import annotations
 from sqlalchemy import (
     Boolean,
     Column,
-    DateTime,
     Float,
     ForeignKey,
     Index,
@@ -23,6 +22,7 @@ from sqlalchemy import (
 )
 
 from belote.server.persistence.schema import metadata
+from belote.server.persistence.utc import UtcDateTime
 
 match_results = Table(
     "match_results",
@@ -32,7 +32,7 @@ match_results = Table(
     Column("preset", String(32), nullable=False),
     Column("rated", Boolean, nullable=False),  # four accounts: the ratings moved
     Column("winner", Integer),  # team 0 (North-South) or 1 (East-West)
-    Column("recorded", DateTime(timezone=True), nullable=False),
+    Column("recorded", UtcDateTime(), nullable=False),
 )
 
 # One row per account holder at a finished match (guests and bots have none).

@@ -12,7 +12,6 @@ from __future__ import annotations
 from sqlalchemy import (
     Boolean,
     Column,
-    DateTime,
     ForeignKey,
     Index,
     Integer,
@@ -23,6 +22,7 @@ from sqlalchemy import (
 )
 
 from belote.server.persistence.schema import metadata
+from belote.server.persistence.utc import UtcDateTime
 
 T_ID = "tournaments.id"
 
@@ -42,7 +42,7 @@ tournaments = Table(
     Column("standins", Boolean, nullable=False),
     Column("state", String(16), nullable=False),
     Column("owner", String(96), nullable=False),  # the organiser's name key
-    Column("created", DateTime(timezone=True), server_default=func.now()),
+    Column("created", UtcDateTime(), server_default=func.now()),
 )
 
 tournament_organisers = Table(
@@ -60,7 +60,7 @@ tournament_events = Table(
     Column("kind", String(16), nullable=False),
     Column("data", Text, nullable=False),  # JSON
     Column("by", String(96), nullable=False),
-    Column("at", DateTime(timezone=True), nullable=False),
+    Column("at", UtcDateTime(), nullable=False),
 )
 
 tournament_entrants = Table(
@@ -133,5 +133,5 @@ seasons = Table(
     Column("name", String(80), nullable=False),
     Column("owner", String(96), nullable=False),  # the organiser's name key
     Column("data", Text, nullable=False),  # JSON: belote.tournament.season.Season.to_data
-    Column("updated", DateTime(timezone=True), nullable=False),
+    Column("updated", UtcDateTime(), nullable=False),
 )
