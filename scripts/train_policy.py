@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 from belote.ai.base import DECLINE  # noqa: E402  (after the path: run as a script)
 from belote.ai.expert import _position  # noqa: E402
 from belote.ai.heuristic import HeuristicBot  # noqa: E402
-from belote.ai.network.features import CANONICAL, SIZE, features  # noqa: E402
+from belote.ai.network.features import CANONICAL, OFFSETS, SIZE, features  # noqa: E402
 from belote.cards import NUM_CARDS  # noqa: E402
 from belote.engine import actions as A  # noqa: E402
 from belote.engine.search import Solver  # noqa: E402
@@ -185,31 +185,50 @@ def _progress(seed: str, done: int, total: int, started: float) -> None:
 # ----------------------------------------------------------------------------- training
 
 
-def build_model(hidden: int) -> Any:
+def build_model(hidden: int, dropout: float) -> Any:
     import torch
     return torch.nn.Sequential(
-        torch.nn.Linear(SIZE, hidden), torch.nn.ReLU(),
-        torch.nn.Linear(hidden, hidden), torch.nn.ReLU(),
+        torch.nn.Linear(SIZE, hidden), torch.nn.ReLU(), torch.nn.Dropout(dropout),
+        torch.nn.Linear(hidden, hidden), torch.nn.ReLU(), torch.nn.Dropout(dropout),
         torch.nn.Linear(hidden, NUM_CARDS))
 
 
+def with_advice(data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``data`` with the features' last part (the normal bot's card) when a cache written
+    before that part lacks it: the stored ``normal`` card is the same bot's same answer."""
+    x = data["x"]
+    if x.shape[1] == SIZE:
+        return data
+    assert x.shape[1] == OFFSETS["normal"], f"a cache of {x.shape[1]} features, not {SIZE}"
+    advice = np.zeros((len(x), NUM_CARDS), dtype=x.dtype)
+    advice[np.arange(len(x)), data["normal"].astype(np.int64)] = 1
+    return {**data, "x": np.concatenate([x, advice], axis=1)}
+
+
 def train(data: dict[str, np.ndarray], args: argparse.Namespace) -> tuple[Any, str, list[str]]:
+    """The fitted model: the epoch whose network has the least regret on the dev hands (one
+    training hand in ten, held out of the fit; the validation hands stay unseen)."""
     import torch
     torch.manual_seed(args.seed)
     device = "cuda" if torch.cuda.is_available() else "cpu"
     print(f"training on {device} (torch {torch.__version__})", flush=True)
     if device == "cpu":
         torch.set_num_threads(max(1, args.threads))
-    x = torch.tensor(data["x"].astype(np.float32), device=device)
-    legal = torch.tensor(data["legal"].astype(np.float32), device=device)
-    y = torch.tensor(data["target"] / SCALE, device=device)
-    model = build_model(args.hidden).to(device)
-    optimiser = torch.optim.Adam(model.parameters(), lr=args.lr, weight_decay=args.l2)
+    is_dev = data["hand"] % 10 == 0
+    dev = _subset(data, is_dev)
+    fit = _subset(data, ~is_dev)
+    x = torch.tensor(fit["x"].astype(np.float32), device=device)
+    legal = torch.tensor(fit["legal"].astype(np.float32), device=device)
+    y = torch.tensor(fit["target"] / SCALE, device=device)
+    model = build_model(args.hidden, args.dropout).to(device)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.l2)
     steps = args.epochs * ((len(x) + args.batch - 1) // args.batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=args.lr, total_steps=steps)
     generator = torch.Generator(device="cpu").manual_seed(args.seed)
     log: list[str] = []
+    best: tuple[float, int, dict[str, Any]] | None = None
     for epoch in range(args.epochs):
+        model.train()
         order = torch.randperm(len(x), generator=generator).to(device)
         total = 0.0
         for start in range(0, len(x), args.batch):
@@ -222,9 +241,22 @@ def train(data: dict[str, np.ndarray], args: argparse.Namespace) -> tuple[Any, s
             optimiser.step()
             schedule.step()
             total += float(loss.detach()) * len(batch)
-        line = f"epoch {epoch + 1}: train mse {total / len(x) * SCALE ** 2:.1f} points^2"
+        model.eval()
+        with torch.no_grad():
+            values = model(torch.tensor(dev["x"].astype(np.float32), device=device))
+        dev_regret = regrets(dev, values.cpu().numpy())["network"]
+        line = (f"epoch {epoch + 1}: fit mse {total / len(x) * SCALE ** 2:.1f} points^2, "
+                f"dev regret {dev_regret:.3f} points per decision")
         print(line, flush=True)
         log.append(line)
+        if best is None or dev_regret < best[0]:
+            state = {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}
+            best = (dev_regret, epoch + 1, state)
+    assert best is not None
+    model.load_state_dict(best[2])
+    log.append(f"kept epoch {best[1]} (dev regret {best[0]:.3f}; {len(dev['x'])} dev "
+               f"positions of {len(np.unique(dev['hand']))} hands)")
+    print(log[-1], flush=True)
     return model.cpu().eval(), device, log
 
 
@@ -295,10 +327,11 @@ Written by `{command}` (seed {args.seed}); every figure below is that run's.
 ## What it does
 Given what one seat of four sees when it must play a card
 (`belote.ai.network.features.features`: its hand, the cards each seat played, the trick, the
-cards shown, voids shown, trump, taker, contract, points, rule flags; canonical suits, seats
-relative to the viewer), it predicts for each of the 32 cards the points of the mover's side
-from here relative to the best card (its regret, <= 0): the card played is the legal card
-with the highest prediction.  Bids, declarations, belote and the cut are the normal bot's.
+cards shown, voids shown, trump, taker, contract, points, rule flags, and the card the
+normal bot would play; canonical suits, seats relative to the viewer), it predicts for
+each of the 32 cards the points of the mover's side from here relative to the best card
+(its regret, <= 0): the card played is the legal card with the highest prediction.
+Bids, declarations, belote and the cut are the normal bot's.
 
 ## Data
 - Presets: {", ".join(names)} (in turn, hand by hand); four seats only.
@@ -333,9 +366,11 @@ score swing is not modelled.
 
 ## Settings
 MLP {SIZE} -> {args.hidden} -> {args.hidden} -> 32 (ReLU), {params} parameters, float32
-({size_kb:.0f} KB); squared error on the legal cards only, targets / {SCALE:g} (folded back
-into the last layer); Adam (lr {args.lr}, one-cycle, weight decay {args.l2}), batch
-{args.batch}, {args.epochs} epochs, torch seed {args.seed}.
+({size_kb:.0f} KB), dropout {args.dropout} after each hidden layer; squared error on the
+legal cards only, targets / {SCALE:g} (folded back into the last layer); AdamW (lr
+{args.lr}, one-cycle, weight decay {args.l2}), batch {args.batch}, {args.epochs} epochs,
+the epoch kept the one with the least regret on the dev hands (one training hand in ten,
+held out of the fit); torch seed {args.seed}.
 
 ## Machine and times
 {platform.platform()}, Python {platform.python_version()}, torch {torch.__version__}, training on
@@ -358,9 +393,9 @@ legal card (its expectation).  The positions come from the same eps-explored sel
 |---|---|---|---|---|---|---|---|
 {rows}
 
-## Training log (last epochs)
+## Training log
 ```
-{chr(10).join(log[-5:])}
+{chr(10).join(log)}
 ```
 """
     (out / "MODEL_CARD.md").write_text(text, encoding="utf-8")
@@ -385,7 +420,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--batch", type=int, default=512)
     parser.add_argument("--lr", type=float, default=2e-3)
-    parser.add_argument("--l2", type=float, default=1e-5)
+    parser.add_argument("--l2", type=float, default=1e-2, help="AdamW's weight decay")
+    parser.add_argument("--dropout", type=float, default=0.2)
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
     names = [n for n in args.presets.split(",") if n]
@@ -415,6 +451,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                      **{f"val_{k}": v for k, v in val.items()})
         print(f"{len(train_data['x'])} training positions in {times['train_data']:.0f} s, "
               f"{len(val['x'])} validation positions in {times['val_data']:.0f} s", flush=True)
+    train_data, val = with_advice(train_data), with_advice(val)
     started = time.perf_counter()
     model, device, log = train(train_data, args)
     times["training"] = time.perf_counter() - started
