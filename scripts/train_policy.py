@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from belote.ai.base import DECLINE  # noqa: E402  (after the path: run as a script)
-from belote.ai.expert import _position  # noqa: E402
+from belote.ai.expert import _position, team_score  # noqa: E402
 from belote.ai.heuristic import HeuristicBot  # noqa: E402
 from belote.ai.network.features import CANONICAL, OFFSETS, SIZE, features  # noqa: E402
 from belote.cards import NUM_CARDS  # noqa: E402
@@ -61,6 +61,14 @@ OUT = ROOT / "belote" / "ai" / "network" / "data"
 # conditioned) and the scale is folded into its last layer when written.
 SCALE = 10.0
 CHECK_INPUTS = 16  # fixed inputs stored with the torch model's outputs
+LABELS = {
+    "points": "the mover's side's card points from here (last-trick and capot bonuses "
+              "included, team 1's value taken as minus team 0's, which is what the solver "
+              "optimises)",
+    "score": "the hand's score for the mover's side, ours minus theirs, as the rules count "
+             "it if the rest is played as the solver plays it (`belote.ai.expert.team_score`: "
+             "contract made or failed, capot, belote said, declarations)",
+}
 
 
 # ----------------------------------------------------------------------------- self-play
@@ -86,7 +94,7 @@ class _Rows:
 
 
 def play_labelled_hand(rules: Rules, solver: Solver, index: int, seed: str, eps: float,
-                       rows: _Rows, preset_no: int) -> None:
+                       rows: _Rows, preset_no: int, label: str = "points") -> None:
     """Play hand ``index`` of stream ``seed`` under ``rules`` and record its decisions."""
     rng = random.Random(f"policy:{seed}:{index}")
     bots = [HeuristicBot(rng.randrange(1 << 30), name="normal") for _ in range(4)]
@@ -102,16 +110,24 @@ def play_labelled_hand(rules: Rules, solver: Solver, index: int, seed: str, eps:
         plays = sorted({a & 31 for a in obs.legal_actions if A.is_play(a)})
         if obs.phase == Phase.PLAYING and len(plays) > 1 and A.is_play(action):
             values = solver.solve(_position(obs, game.hands), check=False)
-            sign = 1 if mover % 2 == 0 else -1  # the solver's value is team 0's points
-            best = max(sign * v for v in values.values())
             trump = obs.trump
-            assert trump is not None
+            assert trump is not None and obs.taker is not None
+            if label == "score":
+                # the hand's score, ours minus theirs, as the rules count it (the expert's
+                # own conversion: contract made or failed, capot, belote said, declarations)
+                worth = {card: team_score(rules, obs, v, mover & 1, obs.taker, trump,
+                                          obs.contract_level, obs.contract_multiplier)
+                         for card, v in values.items()}
+            else:
+                sign = 1 if mover % 2 == 0 else -1  # the solver's value is team 0's points
+                worth = {card: float(sign * v) for card, v in values.items()}
+            best = max(worth.values())
             canonical = CANONICAL[trump]
             legal = np.zeros(NUM_CARDS, dtype=np.bool_)
             target = np.zeros(NUM_CARDS, dtype=np.float32)
-            for card, value in values.items():
+            for card, value in worth.items():
                 legal[canonical[card]] = True
-                target[canonical[card]] = sign * value - best
+                target[canonical[card]] = value - best
             rows.x.append(features(obs).astype(np.float16))  # 0/1 and small fractions
             rows.legal.append(legal)
             rows.target.append(target)
@@ -132,14 +148,15 @@ def play_labelled_hand(rules: Rules, solver: Solver, index: int, seed: str, eps:
 _SOLVERS: dict[str, Solver] = {}
 
 
-def _chunk(job: tuple[Sequence[str], Sequence[int], str, float]) -> dict[str, np.ndarray]:
-    names, indices, seed, eps = job
+def _chunk(job: tuple[Sequence[str], Sequence[int], str, float, str]
+           ) -> dict[str, np.ndarray]:
+    names, indices, seed, eps, label = job
     rows = _Rows()
     for index in indices:
         preset_no = index % len(names)
         rules = PRESETS[names[preset_no]]
         solver = _SOLVERS.setdefault(rules.name, Solver(rules))
-        play_labelled_hand(rules, solver, index, seed, eps, rows, preset_no)
+        play_labelled_hand(rules, solver, index, seed, eps, rows, preset_no, label)
     return _stack(rows)
 
 
@@ -156,11 +173,11 @@ def _stack(rows: _Rows) -> dict[str, np.ndarray]:
 
 
 def generate(names: Sequence[str], hands: int, seed: str, eps: float, workers: int,
-             first: int = 0) -> dict[str, np.ndarray]:
+             first: int = 0, label: str = "points") -> dict[str, np.ndarray]:
     """The labelled positions of ``hands`` hands (indices ``first``...), ``workers``
     processes; the same whatever the number of workers."""
     size = 20
-    jobs = [(tuple(names), range(i, min(i + size, first + hands)), seed, eps)
+    jobs = [(tuple(names), range(i, min(i + size, first + hands)), seed, eps, label)
             for i in range(first, first + hands, size)]
     parts: list[dict[str, np.ndarray]] = []
     started = time.perf_counter()
@@ -341,11 +358,9 @@ Bids, declarations, belote and the cut are the normal bot's.
 - Training: {args.hands} hands, {len(train_data['x'])} positions (seed stream
   `policy:{args.seed}`); validation: {args.val_hands} other hands, {len(val['x'])} positions
   (seed stream `policy:{args.seed}-val`), never trained on.
-- Label: at every recorded decision each legal card is valued by the exact solver
-  (`Solver.solve`) on the TRUE deal: the mover's side's card points from here (last-trick
-  and capot bonuses included, team 1's value taken as minus team 0's, which is what the
-  solver optimises), minus the best legal card's.  So 0 for the best card, minus the regret
-  in points otherwise.
+- Label (`--label {args.label}`): at every recorded decision each legal card is valued by
+  the exact solver (`Solver.solve`) on the TRUE deal: {LABELS[args.label]}, minus the best
+  legal card's.  So 0 for the best card, minus the regret in points otherwise.
 
 ### Why labels from the true deal are sound for an input that does not see it
 The network sees only the seat's features f; the label is the exact value on the true deal
@@ -408,16 +423,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--presets", default=",".join(FOUR_SEATS),
                         help="comma-separated four-seat presets (default: all of them)")
-    parser.add_argument("--hands", type=int, default=16000, help="training hands")
+    parser.add_argument("--hands", type=int, default=20000, help="training hands")
     parser.add_argument("--val-hands", type=int, default=600, help="validation hands")
     parser.add_argument("--eps", type=float, default=0.1,
                         help="probability of a random legal card at a decision")
     parser.add_argument("--seed", type=int, default=27)
+    parser.add_argument("--label", choices=("points", "score"), default="points",
+                        help="a card's worth: the mover's side's card points from here (the "
+                             "solver's value), or the hand's score for the mover's side, ours "
+                             "minus theirs, by the rules (contract made or failed)")
     parser.add_argument("--workers", type=int, default=2, help="self-play processes")
     parser.add_argument("--threads", type=int, default=2, help="torch CPU threads")
     parser.add_argument("--data", type=Path, help="cache of the generated positions (.npz)")
     parser.add_argument("--hidden", type=int, default=256)
-    parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--batch", type=int, default=512)
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--l2", type=float, default=1e-2, help="AdamW's weight decay")
@@ -437,16 +456,21 @@ def main(argv: Sequence[str] | None = None) -> None:
         val = {k[4:]: v for k, v in loaded.items() if k.startswith("val_")}
         times["train_data"], times["val_data"] = (float(loaded["times"][0]),
                                                   float(loaded["times"][1]))
+        # a cache written before --label existed holds card points
+        args.label = str(loaded["label"]) if "label" in loaded else "points"
         print(f"read {len(train_data['x'])} + {len(val['x'])} positions from {args.data}")
     else:
         started = time.perf_counter()
-        val = generate(names, args.val_hands, f"{args.seed}-val", args.eps, args.workers)
+        val = generate(names, args.val_hands, f"{args.seed}-val", args.eps, args.workers,
+                       label=args.label)
         times["val_data"] = time.perf_counter() - started
         started = time.perf_counter()
-        train_data = generate(names, args.hands, str(args.seed), args.eps, args.workers)
+        train_data = generate(names, args.hands, str(args.seed), args.eps, args.workers,
+                              label=args.label)
         times["train_data"] = time.perf_counter() - started
         if args.data is not None:
             np.savez(args.data, times=np.array([times["train_data"], times["val_data"]]),
+                     label=np.array(args.label),
                      **{f"train_{k}": v for k, v in train_data.items()},
                      **{f"val_{k}": v for k, v in val.items()})
         print(f"{len(train_data['x'])} training positions in {times['train_data']:.0f} s, "
