@@ -45,9 +45,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from belote.ai.base import DECLINE  # noqa: E402  (after the path: run as a script)
-from belote.ai.expert import _position  # noqa: E402
+from belote.ai.expert import _position, team_score  # noqa: E402
 from belote.ai.heuristic import HeuristicBot  # noqa: E402
-from belote.ai.network.features import CANONICAL, SIZE, features  # noqa: E402
+from belote.ai.network.features import CANONICAL, OFFSETS, SIZE, features  # noqa: E402
 from belote.cards import NUM_CARDS  # noqa: E402
 from belote.engine import actions as A  # noqa: E402
 from belote.engine.search import Solver  # noqa: E402
@@ -61,6 +61,14 @@ OUT = ROOT / "belote" / "ai" / "network" / "data"
 # conditioned) and the scale is folded into its last layer when written.
 SCALE = 10.0
 CHECK_INPUTS = 16  # fixed inputs stored with the torch model's outputs
+LABELS = {
+    "points": "the mover's side's card points from here (last-trick and capot bonuses "
+              "included, team 1's value taken as minus team 0's, which is what the solver "
+              "optimises)",
+    "score": "the hand's score for the mover's side, ours minus theirs, as the rules count "
+             "it if the rest is played as the solver plays it (`belote.ai.expert.team_score`: "
+             "contract made or failed, capot, belote said, declarations)",
+}
 
 
 # ----------------------------------------------------------------------------- self-play
@@ -86,7 +94,7 @@ class _Rows:
 
 
 def play_labelled_hand(rules: Rules, solver: Solver, index: int, seed: str, eps: float,
-                       rows: _Rows, preset_no: int) -> None:
+                       rows: _Rows, preset_no: int, label: str = "points") -> None:
     """Play hand ``index`` of stream ``seed`` under ``rules`` and record its decisions."""
     rng = random.Random(f"policy:{seed}:{index}")
     bots = [HeuristicBot(rng.randrange(1 << 30), name="normal") for _ in range(4)]
@@ -102,16 +110,24 @@ def play_labelled_hand(rules: Rules, solver: Solver, index: int, seed: str, eps:
         plays = sorted({a & 31 for a in obs.legal_actions if A.is_play(a)})
         if obs.phase == Phase.PLAYING and len(plays) > 1 and A.is_play(action):
             values = solver.solve(_position(obs, game.hands), check=False)
-            sign = 1 if mover % 2 == 0 else -1  # the solver's value is team 0's points
-            best = max(sign * v for v in values.values())
             trump = obs.trump
-            assert trump is not None
+            assert trump is not None and obs.taker is not None
+            if label == "score":
+                # the hand's score, ours minus theirs, as the rules count it (the expert's
+                # own conversion: contract made or failed, capot, belote said, declarations)
+                worth = {card: team_score(rules, obs, v, mover & 1, obs.taker, trump,
+                                          obs.contract_level, obs.contract_multiplier)
+                         for card, v in values.items()}
+            else:
+                sign = 1 if mover % 2 == 0 else -1  # the solver's value is team 0's points
+                worth = {card: float(sign * v) for card, v in values.items()}
+            best = max(worth.values())
             canonical = CANONICAL[trump]
             legal = np.zeros(NUM_CARDS, dtype=np.bool_)
             target = np.zeros(NUM_CARDS, dtype=np.float32)
-            for card, value in values.items():
+            for card, value in worth.items():
                 legal[canonical[card]] = True
-                target[canonical[card]] = sign * value - best
+                target[canonical[card]] = value - best
             rows.x.append(features(obs).astype(np.float16))  # 0/1 and small fractions
             rows.legal.append(legal)
             rows.target.append(target)
@@ -132,14 +148,15 @@ def play_labelled_hand(rules: Rules, solver: Solver, index: int, seed: str, eps:
 _SOLVERS: dict[str, Solver] = {}
 
 
-def _chunk(job: tuple[Sequence[str], Sequence[int], str, float]) -> dict[str, np.ndarray]:
-    names, indices, seed, eps = job
+def _chunk(job: tuple[Sequence[str], Sequence[int], str, float, str]
+           ) -> dict[str, np.ndarray]:
+    names, indices, seed, eps, label = job
     rows = _Rows()
     for index in indices:
         preset_no = index % len(names)
         rules = PRESETS[names[preset_no]]
         solver = _SOLVERS.setdefault(rules.name, Solver(rules))
-        play_labelled_hand(rules, solver, index, seed, eps, rows, preset_no)
+        play_labelled_hand(rules, solver, index, seed, eps, rows, preset_no, label)
     return _stack(rows)
 
 
@@ -156,11 +173,11 @@ def _stack(rows: _Rows) -> dict[str, np.ndarray]:
 
 
 def generate(names: Sequence[str], hands: int, seed: str, eps: float, workers: int,
-             first: int = 0) -> dict[str, np.ndarray]:
+             first: int = 0, label: str = "points") -> dict[str, np.ndarray]:
     """The labelled positions of ``hands`` hands (indices ``first``...), ``workers``
     processes; the same whatever the number of workers."""
     size = 20
-    jobs = [(tuple(names), range(i, min(i + size, first + hands)), seed, eps)
+    jobs = [(tuple(names), range(i, min(i + size, first + hands)), seed, eps, label)
             for i in range(first, first + hands, size)]
     parts: list[dict[str, np.ndarray]] = []
     started = time.perf_counter()
@@ -185,31 +202,50 @@ def _progress(seed: str, done: int, total: int, started: float) -> None:
 # ----------------------------------------------------------------------------- training
 
 
-def build_model(hidden: int) -> Any:
+def build_model(hidden: int, dropout: float) -> Any:
     import torch
     return torch.nn.Sequential(
-        torch.nn.Linear(SIZE, hidden), torch.nn.ReLU(),
-        torch.nn.Linear(hidden, hidden), torch.nn.ReLU(),
+        torch.nn.Linear(SIZE, hidden), torch.nn.ReLU(), torch.nn.Dropout(dropout),
+        torch.nn.Linear(hidden, hidden), torch.nn.ReLU(), torch.nn.Dropout(dropout),
         torch.nn.Linear(hidden, NUM_CARDS))
 
 
+def with_advice(data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``data`` with the features' last part (the normal bot's card) when a cache written
+    before that part lacks it: the stored ``normal`` card is the same bot's same answer."""
+    x = data["x"]
+    if x.shape[1] == SIZE:
+        return data
+    assert x.shape[1] == OFFSETS["normal"], f"a cache of {x.shape[1]} features, not {SIZE}"
+    advice = np.zeros((len(x), NUM_CARDS), dtype=x.dtype)
+    advice[np.arange(len(x)), data["normal"].astype(np.int64)] = 1
+    return {**data, "x": np.concatenate([x, advice], axis=1)}
+
+
 def train(data: dict[str, np.ndarray], args: argparse.Namespace) -> tuple[Any, str, list[str]]:
+    """The fitted model: the epoch whose network has the least regret on the dev hands (one
+    training hand in ten, held out of the fit; the validation hands stay unseen)."""
     import torch
     torch.manual_seed(args.seed)
     device = "cuda" if torch.cuda.is_available() else "cpu"
     print(f"training on {device} (torch {torch.__version__})", flush=True)
     if device == "cpu":
         torch.set_num_threads(max(1, args.threads))
-    x = torch.tensor(data["x"].astype(np.float32), device=device)
-    legal = torch.tensor(data["legal"].astype(np.float32), device=device)
-    y = torch.tensor(data["target"] / SCALE, device=device)
-    model = build_model(args.hidden).to(device)
-    optimiser = torch.optim.Adam(model.parameters(), lr=args.lr, weight_decay=args.l2)
+    is_dev = data["hand"] % 10 == 0
+    dev = _subset(data, is_dev)
+    fit = _subset(data, ~is_dev)
+    x = torch.tensor(fit["x"].astype(np.float32), device=device)
+    legal = torch.tensor(fit["legal"].astype(np.float32), device=device)
+    y = torch.tensor(fit["target"] / SCALE, device=device)
+    model = build_model(args.hidden, args.dropout).to(device)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.l2)
     steps = args.epochs * ((len(x) + args.batch - 1) // args.batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=args.lr, total_steps=steps)
     generator = torch.Generator(device="cpu").manual_seed(args.seed)
     log: list[str] = []
+    best: tuple[float, int, dict[str, Any]] | None = None
     for epoch in range(args.epochs):
+        model.train()
         order = torch.randperm(len(x), generator=generator).to(device)
         total = 0.0
         for start in range(0, len(x), args.batch):
@@ -222,9 +258,22 @@ def train(data: dict[str, np.ndarray], args: argparse.Namespace) -> tuple[Any, s
             optimiser.step()
             schedule.step()
             total += float(loss.detach()) * len(batch)
-        line = f"epoch {epoch + 1}: train mse {total / len(x) * SCALE ** 2:.1f} points^2"
+        model.eval()
+        with torch.no_grad():
+            values = model(torch.tensor(dev["x"].astype(np.float32), device=device))
+        dev_regret = regrets(dev, values.cpu().numpy())["network"]
+        line = (f"epoch {epoch + 1}: fit mse {total / len(x) * SCALE ** 2:.1f} points^2, "
+                f"dev regret {dev_regret:.3f} points per decision")
         print(line, flush=True)
         log.append(line)
+        if best is None or dev_regret < best[0]:
+            state = {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}
+            best = (dev_regret, epoch + 1, state)
+    assert best is not None
+    model.load_state_dict(best[2])
+    log.append(f"kept epoch {best[1]} (dev regret {best[0]:.3f}; {len(dev['x'])} dev "
+               f"positions of {len(np.unique(dev['hand']))} hands)")
+    print(log[-1], flush=True)
     return model.cpu().eval(), device, log
 
 
@@ -295,10 +344,11 @@ Written by `{command}` (seed {args.seed}); every figure below is that run's.
 ## What it does
 Given what one seat of four sees when it must play a card
 (`belote.ai.network.features.features`: its hand, the cards each seat played, the trick, the
-cards shown, voids shown, trump, taker, contract, points, rule flags; canonical suits, seats
-relative to the viewer), it predicts for each of the 32 cards the points of the mover's side
-from here relative to the best card (its regret, <= 0): the card played is the legal card
-with the highest prediction.  Bids, declarations, belote and the cut are the normal bot's.
+cards shown, voids shown, trump, taker, contract, points, rule flags, and the card the
+normal bot would play; canonical suits, seats relative to the viewer), it predicts for
+each of the 32 cards the points of the mover's side from here relative to the best card
+(its regret, <= 0): the card played is the legal card with the highest prediction.
+Bids, declarations, belote and the cut are the normal bot's.
 
 ## Data
 - Presets: {", ".join(names)} (in turn, hand by hand); four seats only.
@@ -308,11 +358,9 @@ with the highest prediction.  Bids, declarations, belote and the cut are the nor
 - Training: {args.hands} hands, {len(train_data['x'])} positions (seed stream
   `policy:{args.seed}`); validation: {args.val_hands} other hands, {len(val['x'])} positions
   (seed stream `policy:{args.seed}-val`), never trained on.
-- Label: at every recorded decision each legal card is valued by the exact solver
-  (`Solver.solve`) on the TRUE deal: the mover's side's card points from here (last-trick
-  and capot bonuses included, team 1's value taken as minus team 0's, which is what the
-  solver optimises), minus the best legal card's.  So 0 for the best card, minus the regret
-  in points otherwise.
+- Label (`--label {args.label}`): at every recorded decision each legal card is valued by
+  the exact solver (`Solver.solve`) on the TRUE deal: {LABELS[args.label]}, minus the best
+  legal card's.  So 0 for the best card, minus the regret in points otherwise.
 
 ### Why labels from the true deal are sound for an input that does not see it
 The network sees only the seat's features f; the label is the exact value on the true deal
@@ -333,9 +381,11 @@ score swing is not modelled.
 
 ## Settings
 MLP {SIZE} -> {args.hidden} -> {args.hidden} -> 32 (ReLU), {params} parameters, float32
-({size_kb:.0f} KB); squared error on the legal cards only, targets / {SCALE:g} (folded back
-into the last layer); Adam (lr {args.lr}, one-cycle, weight decay {args.l2}), batch
-{args.batch}, {args.epochs} epochs, torch seed {args.seed}.
+({size_kb:.0f} KB), dropout {args.dropout} after each hidden layer; squared error on the
+legal cards only, targets / {SCALE:g} (folded back into the last layer); AdamW (lr
+{args.lr}, one-cycle, weight decay {args.l2}), batch {args.batch}, {args.epochs} epochs,
+the epoch kept the one with the least regret on the dev hands (one training hand in ten,
+held out of the fit); torch seed {args.seed}.
 
 ## Machine and times
 {platform.platform()}, Python {platform.python_version()}, torch {torch.__version__}, training on
@@ -358,9 +408,9 @@ legal card (its expectation).  The positions come from the same eps-explored sel
 |---|---|---|---|---|---|---|---|
 {rows}
 
-## Training log (last epochs)
+## Training log
 ```
-{chr(10).join(log[-5:])}
+{chr(10).join(log)}
 ```
 """
     (out / "MODEL_CARD.md").write_text(text, encoding="utf-8")
@@ -373,19 +423,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--presets", default=",".join(FOUR_SEATS),
                         help="comma-separated four-seat presets (default: all of them)")
-    parser.add_argument("--hands", type=int, default=16000, help="training hands")
+    parser.add_argument("--hands", type=int, default=20000, help="training hands")
     parser.add_argument("--val-hands", type=int, default=600, help="validation hands")
     parser.add_argument("--eps", type=float, default=0.1,
                         help="probability of a random legal card at a decision")
     parser.add_argument("--seed", type=int, default=27)
+    parser.add_argument("--label", choices=("points", "score"), default="points",
+                        help="a card's worth: the mover's side's card points from here (the "
+                             "solver's value), or the hand's score for the mover's side, ours "
+                             "minus theirs, by the rules (contract made or failed)")
     parser.add_argument("--workers", type=int, default=2, help="self-play processes")
     parser.add_argument("--threads", type=int, default=2, help="torch CPU threads")
     parser.add_argument("--data", type=Path, help="cache of the generated positions (.npz)")
     parser.add_argument("--hidden", type=int, default=256)
-    parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--batch", type=int, default=512)
     parser.add_argument("--lr", type=float, default=2e-3)
-    parser.add_argument("--l2", type=float, default=1e-5)
+    parser.add_argument("--l2", type=float, default=1e-2, help="AdamW's weight decay")
+    parser.add_argument("--dropout", type=float, default=0.2)
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
     names = [n for n in args.presets.split(",") if n]
@@ -401,20 +456,26 @@ def main(argv: Sequence[str] | None = None) -> None:
         val = {k[4:]: v for k, v in loaded.items() if k.startswith("val_")}
         times["train_data"], times["val_data"] = (float(loaded["times"][0]),
                                                   float(loaded["times"][1]))
+        # a cache written before --label existed holds card points
+        args.label = str(loaded["label"]) if "label" in loaded else "points"
         print(f"read {len(train_data['x'])} + {len(val['x'])} positions from {args.data}")
     else:
         started = time.perf_counter()
-        val = generate(names, args.val_hands, f"{args.seed}-val", args.eps, args.workers)
+        val = generate(names, args.val_hands, f"{args.seed}-val", args.eps, args.workers,
+                       label=args.label)
         times["val_data"] = time.perf_counter() - started
         started = time.perf_counter()
-        train_data = generate(names, args.hands, str(args.seed), args.eps, args.workers)
+        train_data = generate(names, args.hands, str(args.seed), args.eps, args.workers,
+                              label=args.label)
         times["train_data"] = time.perf_counter() - started
         if args.data is not None:
             np.savez(args.data, times=np.array([times["train_data"], times["val_data"]]),
+                     label=np.array(args.label),
                      **{f"train_{k}": v for k, v in train_data.items()},
                      **{f"val_{k}": v for k, v in val.items()})
         print(f"{len(train_data['x'])} training positions in {times['train_data']:.0f} s, "
               f"{len(val['x'])} validation positions in {times['val_data']:.0f} s", flush=True)
+    train_data, val = with_advice(train_data), with_advice(val)
     started = time.perf_counter()
     model, device, log = train(train_data, args)
     times["training"] = time.perf_counter() - started

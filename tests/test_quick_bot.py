@@ -160,6 +160,17 @@ def test_canonical_suits_put_the_trump_first() -> None:
     assert x[OFFSETS["trump"]] == 1.0  # the trump suit's slot, whichever suit it is
 
 
+@pytest.mark.parametrize("preset", FOUR_SEAT_PRESETS)
+def test_the_advice_part_is_the_normal_bots_card(preset: str) -> None:
+    game = _mid_hand(preset, 7, 6)
+    obs = game.observation(game.current_player())
+    assert obs.trump is not None
+    advice = features(obs)[OFFSETS["normal"]:]
+    assert advice.sum() == 1.0
+    card = CARD_ORDER[obs.trump][int(np.argmax(advice))]
+    assert card == HeuristicBot(99).choose(obs) & 31
+
+
 def test_card_values_cover_the_legal_cards_and_the_best_is_played() -> None:
     game = _mid_hand("coinche", 11, 4)
     obs = game.observation(game.current_player())

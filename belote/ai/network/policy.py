@@ -15,7 +15,7 @@ training run) is ``Policy.load(path)``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 from typing import IO
@@ -45,7 +45,7 @@ def check_four_seats(rules: Rules | None) -> None:
 
 
 @dataclass(frozen=True)
-class Policy:
+class Policy:  # not slots: _rows is a cached property
     """An MLP's layers, ``(weight (in, out), bias (out,))`` each, ReLU between them."""
 
     layers: tuple[tuple[Matrix, Matrix], ...]
@@ -66,11 +66,17 @@ class Policy:
                            for i in range(count))
         return cls(layers)
 
+    @cached_property
+    def _rows(self) -> tuple[tuple[Matrix, Matrix], ...]:
+        """The weights as (out, in) rows: one vector's pass is then ``w @ x``, which numpy
+        does about twice as fast as ``x @ w`` with the (in, out) layout."""
+        return tuple((np.ascontiguousarray(w.T), b) for w, b in self.layers)
+
     def outputs(self, x: Matrix) -> Matrix:
-        """The 32 canonical outputs of one feature vector (or a batch of rows)."""
+        """The 32 canonical outputs of one feature vector (or of a batch of rows)."""
         last = len(self.layers) - 1
-        for i, (w, b) in enumerate(self.layers):
-            x = x @ w
+        for i, (w, b) in enumerate(self._rows):
+            x = w @ x if x.ndim == 1 else x @ w.T
             x += b
             if i < last:
                 np.maximum(x, 0.0, out=x)
