@@ -389,8 +389,8 @@ held out of the fit); torch seed {args.seed}.
 
 ## Machine and times
 {platform.platform()}, Python {platform.python_version()}, torch {torch.__version__}, training on
-{device}; {os.cpu_count()} cores shared with other jobs (the load average was above 4), data
-generation with {args.workers} process(es).
+{device}; {os.cpu_count()} cores (load average {os.getloadavg()[0]:.1f} at the end: the run's own
+processes, and other jobs if above them), data generation with {args.workers} process(es).
 | phase | wall time |
 |---|---|
 | self-play and labels (training hands) | {times['train_data']:.0f} s |

@@ -187,3 +187,17 @@ def test_a_policy_of_the_wrong_shape_is_refused() -> None:
     with pytest.raises(BeloteError, match="features"):
         Policy(((w, np.zeros(8, np.float32)), (np.zeros((8, 32), np.float32),
                                                 np.zeros(32, np.float32))))
+
+
+def test_the_terminal_table_refuses_the_quick_bot_at_three_seats_before_any_play() -> None:
+    import io
+
+    from belote.cli.play import run_terminal_game
+
+    out = io.StringIO()
+    code = run_terminal_game(preset="valdostana3", bots="quick", stdin=io.StringIO("q\n"),
+                             stdout=out)
+    assert code == 2
+    assert "four-seat presets only (classic, pinasca, italian, valdostana, coinche)" in \
+        out.getvalue()
+    assert "New match" not in out.getvalue()

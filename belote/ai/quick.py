@@ -28,6 +28,7 @@ from belote.engine import actions as A
 from belote.engine.events import Event
 from belote.engine.observation import Observation
 from belote.engine.state import Phase
+from belote.rules.base import Rules
 
 
 class QuickBot:
@@ -40,6 +41,11 @@ class QuickBot:
 
     def notify(self, event: Event) -> None:
         pass
+
+    def check_rules(self, rules: Rules) -> None:
+        """Refuse (BeloteError, naming the presets it plays) a table it cannot sit at:
+        asked before any play (:func:`belote.ai.registry.check_seatable`)."""
+        check_four_seats(rules)
 
     def choose(self, observation: Observation) -> int:
         return self.decide(observation, None).action

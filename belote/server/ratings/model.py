@@ -28,11 +28,11 @@ START = (MODEL.mu, MODEL.sigma)
 
 # Fixed (mu, sigma) per built-in bot level, never updated: reference points chosen by the
 # levels' order and spacing (docs/ratings.md), with a small sigma so that the ordinal shown
-# (mu - 3 sigma: 15, 22, 25, 29) is close to the mean.  Plug-in levels have no reference.
+# (mu - 3 sigma: 15, 22, 23, 29) is close to the mean.  Plug-in levels have no reference.
 REFERENCE: dict[str, tuple[float, float]] = {
     "easy": (18.0, 1.0),
     "normal": (25.0, 1.0),
-    "quick": (28.0, 1.0),
+    "quick": (26.0, 1.0),
     "expert": (32.0, 1.0),
 }
 
