@@ -42,7 +42,7 @@ class QuickBot:
     def notify(self, event: Event) -> None:
         pass
 
-    def check_rules(self, rules: Rules) -> None:
+    def check_table(self, rules: Rules) -> None:
         """Refuse (BeloteError, naming the presets it plays) a table it cannot sit at:
         asked before any play (:func:`belote.ai.registry.check_seatable`)."""
         check_four_seats(rules)

@@ -103,9 +103,9 @@ def make_decider(name: str, seed: int | None = None) -> Bot:
 
 def check_seatable(player: Player, rules: Rules) -> None:
     """Refuse, before any play, a bot that cannot sit at a table of ``rules``: a bot says
-    so with ``check_rules(rules)`` (the quick bot's network has four seats); the refusal
+    so with ``check_table(rules)`` (the quick bot's network has four seats); the refusal
     comes as a ValueError with the bot's own words."""
-    check = getattr(player, "check_rules", None)
+    check = getattr(player, "check_table", None)
     if callable(check):
         try:
             check(rules)

@@ -56,6 +56,7 @@ def test_a_player_reaches_profile_and_leaderboards_by_keyboard(
     board = page.get_by_role("table", name="Ratings in classic, highest first")
     expect(board.get_by_role("rowheader")).to_have_text([
         "Bot, expert level (fixed reference rating)",
+        "Bot, quick level (fixed reference rating)",
         "Bot, normal level (fixed reference rating)",
         "Bot, easy level (fixed reference rating)"])
     expect(board).not_to_contain_text(name)  # a match with bots rates nobody

@@ -59,7 +59,9 @@ def test_a_card_typed_in_the_command_box_is_played_and_the_hand_keeps_its_order(
     cards = [parse_card(code) for code in codes]
     expected = hand_order(sum(1 << c for c in cards), "shdc", _trump(page), True)
     assert cards == expected, codes
-    assert cards[0] >> 3 == _trump(page)
+    trump = _trump(page)
+    if any(card >> 3 == trump for card in cards):  # (a hand may hold no trump at all)
+        assert cards[0] >> 3 == trump, codes
     sala.focus_hand(page)
     page.keyboard.press("h")  # H says the hand in the same order
     names = ", ".join(card_name(c, "en") for c in cards)
