@@ -151,3 +151,20 @@ def test_a_late_expert_card_is_the_networks_counted_as_a_fallback() -> None:
     assert pool.stats.fallback_total == 1
     assert decision.action == decide("quick", observation, None).action
     assert decision.fallback in (Fallback.FAILED, Fallback.LATE)
+
+
+def test_a_stand_in_that_fails_gives_way_to_the_normal_bot(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from belote.server.bots import pool as pool_module
+
+    observation = _observation("classic")
+    real = pool_module.decide
+
+    def broken(level: str, seen: Observation, deadline: float | None) -> Decision:
+        if level == "quick":
+            raise RuntimeError("weights missing")
+        return real(level, seen, deadline)
+
+    monkeypatch.setattr(pool_module, "decide", broken)
+    assert pool_module.stand_in_action("quick", observation) == \
+        real("normal", observation, None).action
