@@ -101,7 +101,11 @@ def test_sigkill_of_the_owner_its_tables_go_on_elsewhere_exactly(
             break
         time.sleep(0.2)
     assert status == f"127.0.0.1:{b.port}"
-    with ada.socket(b, bots_only) as ws:  # and its bots play on there
+    # and its bots play on there, watched by someone else: Ada's own socket on the table
+    # would take her seat back from its stand-in ("take my seat back"), and at her turn the
+    # bots would rightly wait for her (a race with the kill that failed CI under load)
+    watcher = cluster_room.player(b, "Wes")
+    with watcher.socket(b, bots_only) as ws:
         taken = sync_of(ws)["v"]
         while (update := frame(ws))["t"] != "update":
             pass
