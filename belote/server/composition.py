@@ -25,6 +25,9 @@ from belote.server.ratings import schema as _ratings_schema  # noqa: F401  (its 
 from belote.server.ratings.room import RatingsRoom
 from belote.server.ratings.store import RatingsStore
 from belote.server.room import Room
+from belote.server.saved import schema as _saved_schema  # noqa: F401  (its tables)
+from belote.server.saved.service import SavedGames
+from belote.server.saved.store import SavedStore
 from belote.server.tournament import schema as _tournament_schema  # noqa: F401  (its tables)
 from belote.server.tournament.room import TournamentRoom
 from belote.server.tournament.service import Offload
@@ -47,6 +50,7 @@ class Services:
     lobby: LobbyFeed  # the lobby's live list and chat; the expiry of unattended tables
     ratings: RatingsRoom  # a finished match recorded; profiles and leaderboards
     tournaments: TournamentRoom  # tournament tables opened, results reported
+    saved_games: SavedGames  # tables their people saved, listed and resumed
     node: Node | None = None  # this process among the room's others (None: alone)
 
     async def open(self) -> None:
@@ -120,7 +124,10 @@ def build(settings: Settings, offload: Offload | None = None,
     # ran it, once; the others catch up from the store when they take tables over.
     bus.subscribe("tournaments", tournaments.on_event, everywhere=False)
     bus.subscribe("ratings", ratings.on_event, everywhere=False)
-    services = Services(store, bus, room, lobby, ratings, tournaments, node)
+    saved_games = SavedGames(room, store, SavedStore(store.engine),
+                             settings.saved_tables_per_account)
+    room.keep_saved = saved_games.keep  # a table its people save is stored by the feature
+    services = Services(store, bus, room, lobby, ratings, tournaments, saved_games, node)
     if node is not None:
         _wire_news(services, node)
     return services

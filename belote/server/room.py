@@ -33,6 +33,7 @@ from belote.server.directory import Attendance, HeldSeat, SeatHeld
 from belote.server.events import TableBroken, TableClosed, TableEvent, TableOpened, seating
 from belote.server.persistence import Store
 from belote.server.persistence.rate_limits import FAILURES
+from belote.server.save_vote import KeptSeat, SavedTable
 from belote.server.seats import Seat
 from belote.server.table import Table, TableError, TableLimits
 
@@ -61,6 +62,14 @@ def opened(table: Table) -> TableOpened:
                        json.dumps(table.flags), seating(table.seats), status(table))
 
 
+def saved_of(table: Table) -> SavedTable:
+    """The table as it is saved: its people's seats (by account), its score so far."""
+    seats = tuple(KeptSeat(n, s.account, s.name) for n, s in enumerate(table.seats)
+                  if s.kind == "human" and s.account is not None)
+    totals = tuple(table.game.totals) if table.game is not None else ()
+    return SavedTable(table.id, table.preset, seats, len(table.score_history), totals)
+
+
 def attended(table: Table, uids: set[str]) -> bool:
     """Whether a human seated here is connected: at the table, or among ``uids``."""
     owners = {s.owner for s in table.seats if s.kind == "human" and s.owner is not None}
@@ -84,6 +93,9 @@ class Room:
         self._taking: dict[int, asyncio.Future[bool]] = {}  # take-overs under way
         # Told after tables of a dead process were taken over (the features catch up).
         self.after_take_over: list[Callable[[], Awaitable[Any]]] = []
+        # Stores a table its people save, to resume later (set by the composition: the
+        # saved games, belote/server/saved); raises ``TableError`` when it cannot.
+        self.keep_saved: Callable[[SavedTable], Awaitable[None]] | None = None
         self.taken_over = 0  # tables resumed here after their process died (each logged)
         self.moved_away = 0  # tables stopped here because this process lost its leases
         self.bots: BotPool | None = None
@@ -263,6 +275,7 @@ class Room:
                       bot_delay=self.settings.bot_delay, publish=self._on_event,
                       limits=self.table_limits, creator=creator,
                       displaced=None if self.node is None else self._displaced)
+        table.keep = self._keep
         if shown:
             self.tables[table_id] = table
         return table
@@ -574,13 +587,31 @@ class Room:
         task.add_done_callback(self._draining.discard)
         return True
 
-    async def _drain(self, table: Table) -> None:
-        """An expired table's watchers are told why it went and their sockets close; it stops
-        once they have left (their leave runs in its task), or after ``DRAIN_SECONDS``."""
+    async def _keep(self, table: Table) -> None:
+        """Store ``table`` as saved (run in its task, its people's seats kept for them) and
+        let it go: out of the room, its watchers told why, then it stops and its lease is
+        freed (any process may resume it: :meth:`take_over`)."""
+        if self.keep_saved is None:
+            raise TableError("saved_failed")
+        await self.keep_saved(saved_of(table))
+        table.saved = True
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        log.info("table %s saved at version %d", table.id, table.version)
+        self._publish(TableClosed(table.id, table.version, "saved"))
+        task = asyncio.create_task(self._drain(table, "saved", "web.saved.gone"))
+        self._draining.add(task)
+        task.add_done_callback(self._draining.discard)
+
+    async def _drain(self, table: Table, code: str = "expired",
+                     key: str = "lobby.table_expired") -> None:
+        """An expired (or saved) table's watchers are told why it went (``code``, the
+        sentence ``key``) and their sockets close; it stops once they have left (their
+        leave runs in its task), or after ``DRAIN_SECONDS``."""
         try:
             for conn in list(table.connections):
-                conn.send(P.encode_message(P.Error("expired", translate(
-                    conn.lang, "lobby.table_expired", number=table.id)), table.version))
+                conn.send(P.encode_message(P.Error(code, translate(
+                    conn.lang, key, number=table.id)), table.version))
                 conn.close()
             deadline = time.monotonic() + DRAIN_SECONDS
             while table.connections and time.monotonic() < deadline:

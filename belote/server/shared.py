@@ -29,12 +29,13 @@ from belote.server.persistence import Store
 from belote.server.persistence.rate_limits import RateLimits, SharedBucket, SharedWindow
 from belote.server.ratings.room import RatingsRoom
 from belote.server.room import Room
+from belote.server.saved.service import SavedGames
 from belote.server.settings_sources import SettingsSources
 from belote.server.tournament.room import TournamentRoom
 
 # The composition's objects the handlers use, each also on ``app.state`` under its name (the
 # store among them: handlers read it here, never through the room).
-FEATURES = ("store", "room", "lobby", "ratings", "tournaments")
+FEATURES = ("store", "room", "lobby", "ratings", "tournaments", "saved_games")
 HOUR = 3600.0
 
 
@@ -123,6 +124,10 @@ class Shared:
     @property
     def tournaments(self) -> TournamentRoom:
         return self.services.tournaments
+
+    @property
+    def saved_games(self) -> SavedGames:
+        return self.services.saved_games
 
     def publish(self, state: State) -> None:
         """Put this bundle and each of its objects, under its own name, on ``app.state``."""

@@ -47,6 +47,7 @@ from belote.server.frames import PROCESS_FRAMES, SharedFrames
 from belote.server.levels import seats_at
 from belote.server.limits import TokenBucket
 from belote.server.persistence import LogEntry, Store, VersionTaken
+from belote.server.save_vote import VOTE_SECONDS, SaveVote, new_vote, save_refusal
 from belote.server.seats import Seat, seat_names, short_names
 from belote.server.view import (
     AwaySummary,
@@ -75,6 +76,8 @@ MOVES_KEPT = 32  # move ids remembered per seat: a move sent again is played at 
 # many seconds, the event loop's other work between them: a table taken over while the
 # process runs others must not hold their loop (the 50 ms rule).
 RESTORE_SLICE = 0.01
+# Seconds a saved table resumed waits for somebody to open it before it is saved again.
+HOLD_SECONDS = 300.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +89,8 @@ class TableLimits:
     chat_lines: int = 1000  # chat lines one table keeps (its log is its history)
     info_burst: int = 12  # information keys one person may press at once...
     info_per_second: float = 3.0  # ...and then on average
+    save_asks: int = 2  # requests to save the table one person may make at once...
+    save_asks_per_minute: float = 0.5  # ...and then on average (each one asks everybody)
 
 
 class TableError(Exception):
@@ -228,14 +233,40 @@ class Table:
         self._moves: dict[int, deque[int]] = {}
         # What a bot played for each absent player, told to them once when they come back.
         self._played_for: dict[int, list[int]] = {}
+        # Saving the match to resume it later (belote.server.save_vote): the vote open, if
+        # any, and its clock; ``keep`` (the room's) stores the saved table and lets it go,
+        # raising ``TableError`` when it cannot.  ``saved``: kept, this copy is going.
+        self.save_vote: SaveVote | None = None
+        self.vote_seconds = VOTE_SECONDS
+        self.hold_seconds = HOLD_SECONDS
+        self._vote_timer: asyncio.Task[None] | None = None
+        self._hold_timer: asyncio.Task[None] | None = None
+        self._save_buckets: dict[str, TokenBucket] = {}
+        self.keep: Callable[[Table], Awaitable[None]] | None = None
+        self.saved = False
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name=f"table-{self.id}")
+        if self.held:
+            self._hold_timer = asyncio.create_task(self._hold_clock())
+
+    async def _hold_clock(self) -> None:
+        """A saved table resumed that nobody comes to (the page that resumed it never
+        opened) goes back among the saved games after ``hold_seconds``."""
+        await asyncio.sleep(self.hold_seconds)
+
+        async def nobody_came() -> None:
+            if self.held and not self.connections and not self.saved:
+                await self._save(None)
+        await self._queue.put(nobody_came)
 
     async def stop(self) -> None:
         for timer in self._timers.values():
             timer.cancel()
+        for clock in (self._vote_timer, self._hold_timer):
+            if clock is not None and clock is not asyncio.current_task():
+                clock.cancel()
         if self._retry is not None:
             self._retry.cancel()
         if self._bot_task is not None:
@@ -362,7 +393,7 @@ class Table:
         if self.game is not None and not self.finished:
             now = time.monotonic()
             for seat_no, seat in enumerate(self.seats):
-                if seat.kind == "human" and not seat.standin:
+                if seat.kind == "human" and not seat.standin and not seat.reserved:
                     seat.away_since = now
                     self._arm_takeover(seat_no)
 
@@ -630,6 +661,7 @@ class Table:
     # ------------------------------------------------------------------ clients
     async def join(self, conn: Connection) -> None:
         async def run() -> None:
+            await self._claim_kept_seat(conn)
             seat_no = self.seat_of(conn)
             away: list[int] = []
             if seat_no is not None:
@@ -648,6 +680,14 @@ class Table:
             if self.finished and not self.connections:
                 # The room may let a finished table go.
                 self.publish(E.TableUnwatched(self.id, self.version))
+                return
+            if self.held and not self.connections and not self.saved:
+                # Resumed, and everyone left before all were back: saved again, as it was.
+                try:
+                    await self._save(None)
+                except TableError as error:  # (said to nobody: nobody is here)
+                    log.warning("table %s: left while waiting for its people, and not "
+                                "saved again (%s)", self.id, error.code)
                 return
             seat_no = self.seat_of(conn)
             if seat_no is None or any(self.seat_of(c) == seat_no for c in self.connections):
@@ -743,6 +783,10 @@ class Table:
                 await self._next_hand(conn)
             case P.AskInfo(key):
                 self._answer_info(conn, key)
+            case P.SaveAsk():
+                await self._ask_save(conn)
+            case P.SaveAnswer(yes):
+                await self._answer_save(conn, yes)
 
     async def command(self, who: Actor, message: P.SeatCommand) -> None:
         """A seat command from a form (the lobby's buttons), run in the table's task as the
@@ -827,6 +871,111 @@ class Table:
             raise TableError("info_too_fast")
         self._info_refused.discard(conn.uid)
         conn.send(info_frame(self, self._viewer(conn), key))
+
+    # ------------------------------------------------------------------ saving
+    async def _claim_kept_seat(self, conn: Connection) -> None:
+        """A person whose seat is kept for their account (a saved table resumed) takes it
+        back on coming to the table, from whichever device: the seat is the account's."""
+        if conn.account is None or self.seat_of(conn) is not None:
+            return
+        for seat_no, seat in enumerate(self.seats):
+            if seat.reserved and seat.account == conn.account:
+                before = self._seating()
+                self.seats[seat_no] = Seat("human", seat.name, conn.uid, seat.level,
+                                           account=conn.account)
+                await self._commit_seats("web.saved.notice_back", seat_no, before)
+                return
+
+    async def _ask_save(self, conn: Connection) -> None:
+        """A seated person asks to save the match: saved at once with nobody else to ask,
+        else everyone else seated is asked (a vote, :mod:`belote.server.save_vote`)."""
+        seat_no = self.seat_of(conn)
+        if seat_no is None:
+            raise TableError("not_seated")
+        if self.game is None or self.finished:
+            raise TableError("saved_not_playing")
+        if self.save_vote is not None:
+            raise TableError("saved_vote_open")
+        refusal = save_refusal(self.seats, seat_no)
+        if refusal is not None:
+            raise TableError(refusal)
+        bucket = self._save_buckets.get(conn.uid)
+        if bucket is None:
+            bucket = self._save_buckets[conn.uid] = TokenBucket(
+                self.limits.save_asks, self.limits.save_asks_per_minute / 60)
+        if not bucket.take():
+            raise TableError("saved_too_fast")
+        vote = new_vote(self.seats, seat_no, self.vote_seconds)
+        if not vote.asked:
+            await self._save(seat_no)
+            return
+        self.save_vote = vote
+        self._vote_timer = asyncio.create_task(self._vote_clock(vote))
+        self._broadcast([Notice("web.saved.notice_asked",
+                                {"seat": seat_no, "seconds": round(self.vote_seconds)})])
+
+    async def _answer_save(self, conn: Connection, yes: bool) -> None:
+        seat_no = self.seat_of(conn)
+        vote = self.save_vote
+        if vote is None:
+            raise TableError("saved_no_vote")
+        if seat_no is None or seat_no not in vote.asked:
+            raise TableError("saved_not_asked")
+        if not yes:
+            self._end_vote()
+            self._broadcast([Notice("web.saved.notice_refused", {"seat": seat_no})])
+            return
+        if seat_no in vote.agreed:
+            return  # said twice: nothing new
+        vote.agreed.add(seat_no)
+        if vote.complete:
+            await self._save(vote.asker)
+        else:
+            self._broadcast([Notice("web.saved.notice_agreed", {"seat": seat_no})])
+
+    async def _vote_clock(self, vote: SaveVote) -> None:
+        await asyncio.sleep(self.vote_seconds)
+
+        async def timed_out() -> None:
+            if self.save_vote is vote:
+                self._end_vote()
+                self._broadcast([Notice("web.saved.notice_timeout", {})])
+        await self._queue.put(timed_out)
+
+    def _end_vote(self) -> None:
+        self.save_vote = None
+        timer, self._vote_timer = self._vote_timer, None
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
+
+    async def _save(self, asker: int | None) -> None:
+        """Keep the match for its people and let it go: each person's seat is kept for
+        their account (a stored seat change, the save's mark in the log), then the room's
+        ``keep`` stores the saved table and stops it.  If that fails, the seats are given
+        back as they were and everyone is told; the match goes on."""
+        self._end_vote()
+        if self.game is None or self.finished:
+            raise TableError("saved_not_playing")
+        if self.keep is None:
+            raise TableError("saved_failed")
+        if save_refusal(self.seats, asker if asker is not None else next(
+                n for n, s in enumerate(self.seats) if s.kind == "human")) is not None:
+            raise TableError("saved_guest")
+        before = self._seating()
+        self.seats = [s.kept_for_account() if s.kind == "human" else dataclasses.replace(s)
+                      for s in self.seats]
+        await self._commit_seats("web.saved.notice_saved", asker or 0, before)
+        try:
+            await self.keep(self)
+        except Exception as error:
+            code = error.code if isinstance(error, TableError) else "saved_failed"
+            if not isinstance(error, TableError):
+                log.error("table %s: the save was not stored: %r", self.id, error)
+            kept = self._seating()
+            self.seats = [dataclasses.replace(s, away_since=None) for s in before]
+            await self._commit_seats("web.saved.notice_not_saved", 0, kept)
+            raise TableError(code) from None
+        self.saved = True
 
     def _check_chat(self, uid: str) -> None:
         if self.chat_lines >= self.limits.chat_lines:
@@ -935,6 +1084,12 @@ class Table:
                                      "key": key, "values": {"seat": seat_no}},
                            seats_before=before)
 
+    @property
+    def held(self) -> bool:
+        """A saved table resumed, waiting for its people: a seat is still kept for one who
+        has not come back.  Nothing moves meanwhile (no deal, no bot, no clock)."""
+        return any(s.reserved for s in self.seats)
+
     def _check_seat(self, seat_no: int) -> None:
         """A seat of this table: the protocol allows 0..3, a 3- or 2-player table has fewer."""
         if not 0 <= seat_no < len(self.seats):
@@ -1029,7 +1184,8 @@ class Table:
     # ------------------------------------------------------------------ the game moves on
     async def _drive(self) -> None:
         """Deal, let bots announce, finish the match, or start a bot thinking, as due."""
-        while self.game is not None and not self.finished and self.broken is None:
+        while (self.game is not None and not self.finished and self.broken is None
+               and not self.held):
             game = self.game
             if game.is_terminal():
                 await self._finish()

@@ -33,6 +33,7 @@ from belote.i18n.table_info import (
 from belote.notation import to_card
 from belote.rules import Rules
 from belote.server import protocol as P
+from belote.server.save_vote import SaveVote
 from belote.server.seats import Seat, seat_names, short_names
 from belote.server.settings import DEFAULT_SUITS, SUIT_ORDERS
 
@@ -79,6 +80,7 @@ class TableState(Protocol):
     waiting_next: bool
     ready: set[int]
     rematch: int | None
+    save_vote: SaveVote | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +167,7 @@ def table_view(table: TableState, viewer: Viewer,
     seats = [
         {"name": names[n], "kind": s.kind, "level": s.level, "standin": s.standin,
          "away": s.kind == "human" and s.away_since is not None,
+         "kept": s.reserved,  # a saved table resumed: kept for its person, not back yet
          "you": n == viewer.seat}
         for n, s in enumerate(table.seats)
     ]
@@ -183,6 +186,8 @@ def table_view(table: TableState, viewer: Viewer,
         "paused": table.waiting_next and table.finished is False,
         "ready": sorted(table.ready),
         "rematch": table.rematch,
+        # A request to save the match, while its vote is open (docs/room.md, "Saved games").
+        "save_vote": table.save_vote.to_view() if table.save_vote is not None else None,
         # Who scores: the two teams, or each player when there are no partnerships.
         "sides": ([team_name(side, lang) for side in range(2)] if table.rules.partners
                   else names),

@@ -16,6 +16,7 @@ from belote.server.routes import (
     preferences,
     ratings,
     replays,
+    saved,
     sockets,
     tables,
     tournaments,
@@ -27,7 +28,7 @@ def all_routes(static: Path) -> list[BaseRoute]:
     return [*lobby.routes, *accounts.routes, *preferences.routes, *tables.routes,
             *replays.routes, *sockets.routes, Mount("/static", StaticFiles(directory=static),
                                                     name="static"),
-            *tournaments.routes, *ratings.routes]
+            *tournaments.routes, *ratings.routes, *saved.routes]
 
 
 __all__ = ["all_routes"]
