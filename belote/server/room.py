@@ -91,6 +91,7 @@ class Room:
         self.node = node
         self._sweeper: asyncio.Task[None] | None = None
         self._taking: dict[int, asyncio.Future[bool]] = {}  # take-overs under way
+        self._resuming: set[int] = set()  # of which saved tables reopened by their people
         # Told after tables of a dead process were taken over (the features catch up).
         self.after_take_over: list[Callable[[], Awaitable[Any]]] = []
         # Stores a table its people save, to resume later (set by the composition: the
@@ -156,6 +157,15 @@ class Room:
         table.start()
         return table
 
+    async def resume_saved(self, table_id: int) -> bool:
+        """Run here a saved table just reopened (its status ``open`` again): as a take-over,
+        its log replayed after its lease is taken; whether it runs here now."""
+        self._resuming.add(table_id)
+        try:
+            return await self.take_over(table_id)
+        finally:
+            self._resuming.discard(table_id)
+
     async def take_over(self, table_id: int) -> bool:
         """Run this open table here if no process does (its owner died); whether it runs
         here now.  Its log is read after the lease is taken: every change its last owner
@@ -191,6 +201,10 @@ class Room:
         table = await self._resume(row.id, row.preset, row.flags, entries, row.creator)
         if table is None:
             return False
+        if table_id in self._resuming:
+            log.info("saved table %s resumed by this process (%s) at version %d", table_id,
+                     self.leases.address, table.version)
+            return True
         self.taken_over += 1
         log.warning("table %s taken over by this process (%s) at version %d: its "
                     "process stopped", table_id, self.leases.address, table.version)

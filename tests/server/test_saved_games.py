@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,14 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
         yield c
 
 
+@pytest.fixture
+def sockets() -> Iterator[ExitStack]:
+    """The test's sockets, closed when it ends, passed or failed (a socket left open would
+    hold the module's client at its close)."""
+    with ExitStack() as stack:
+        yield stack
+
+
 def room_of(client: TestClient) -> Any:
     return client.app.state.room  # type: ignore[attr-defined]
 
@@ -106,28 +115,26 @@ def wait_for(check: Any, seconds: float = 10.0) -> None:
         time.sleep(0.02)
 
 
-def alone_with_bots(people: People, who: str) -> tuple[int, Socket]:
+def alone_with_bots(people: People, who: str, sockets: ExitStack) -> tuple[int, Socket]:
     table_id = create_table(people.use(who))
-    ws = people.connect(who, table_id)
-    ws.__enter__()
+    ws = sockets.enter_context(people.connect(who, table_id))
     sit_with_bots(ws, seat=0)
     return table_id, ws
 
 
 # ---------------------------------------------------------------------- saving alone
 def test_alone_with_bots_the_match_is_saved_at_once_and_resumed_on_another_device_exactly(
-        client: TestClient) -> None:
+        client: TestClient, sockets: ExitStack) -> None:
     people = People(client)
     people.sign_up("ada-laptop", "Ada")
     people.sign_in("ada-phone", "Ada")
-    table_id, ws = alone_with_bots(people, "ada-laptop")
+    table_id, ws = alone_with_bots(people, "ada-laptop", sockets)
     view = mid_trick(ws)
     table = room_of(client).tables[table_id]
     before = snapshot(table)
     send(ws, "save")
     said = saved_frame(ws)["d"]["text"]
     assert "saved" in said and "any device" in said
-    ws.__exit__(None, None, None)
     # Stopped: out of the room, no bot plays, its lease freed; kept in the database.
     wait_for(lambda: table._task is not None and table._task.done())
     assert table_id not in room_of(client).tables
@@ -160,15 +167,14 @@ def test_alone_with_bots_the_match_is_saved_at_once_and_resumed_on_another_devic
 
 def test_a_saved_table_survives_a_restart_of_the_room(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, signups_per_hour=1000)
-    with client_for(create_app(settings)) as first:
+    with client_for(create_app(settings)) as first, ExitStack() as sockets:
         people = People(first)
         people.sign_up("ada", "Ada")
-        table_id, ws = alone_with_bots(people, "ada")
+        table_id, ws = alone_with_bots(people, "ada", sockets)
         mid_trick(ws)
         before = snapshot(room_of(first).tables[table_id])
         send(ws, "save")
         saved_frame(ws)
-        ws.__exit__(None, None, None)
     with client_for(create_app(settings)) as second:
         # Not resumed by the restart: a saved table waits for its people.
         assert table_id not in room_of(second).tables
@@ -180,17 +186,15 @@ def test_a_saved_table_survives_a_restart_of_the_room(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------- the vote
-def two_people(client: TestClient, people: People, a: str, b: str
+def two_people(people: People, a: str, b: str, sockets: ExitStack
                ) -> tuple[int, Socket, Socket]:
     """``a`` at seat 0 and ``b`` at seat 2 (accounts), bots between, the match started."""
     people.sign_up(a, a.capitalize())
     people.sign_up(b, b.capitalize())
     table_id = create_table(people.use(a))
-    wa = people.connect(a, table_id)
-    wa.__enter__()
+    wa = sockets.enter_context(people.connect(a, table_id))
     send(wa, "sit", seat=0)
-    wb = people.connect(b, table_id)
-    wb.__enter__()
+    wb = sockets.enter_context(people.connect(b, table_id))
     send(wb, "sit", seat=2)
     send(wa, "bot", seat=1)
     send(wa, "bot", seat=3)
@@ -203,9 +207,10 @@ def vote_of(frame: dict[str, Any]) -> Any:
     return frame["d"]["view"]["save_vote"] if "view" in frame["d"] else None
 
 
-def test_with_two_people_both_must_agree_then_both_find_it_saved(client: TestClient) -> None:
+def test_with_two_people_both_must_agree_then_both_find_it_saved(
+        client: TestClient, sockets: ExitStack) -> None:
     people = People(client)
-    table_id, wa, wb = two_people(client, people, "carla", "dario")
+    table_id, wa, wb = two_people(people, "carla", "dario", sockets)
     send(wa, "save")
     asked = until(wb, lambda f: f["t"] == "update" and vote_of(f) is not None)
     assert vote_of(asked)["asked"] == [2] and vote_of(asked)["asker"] == 0
@@ -214,8 +219,6 @@ def test_with_two_people_both_must_agree_then_both_find_it_saved(client: TestCli
     send(wb, "save_vote", yes=True)
     saved_frame(wa)
     saved_frame(wb)
-    for ws in (wa, wb):
-        ws.__exit__(None, None, None)
 
     async def seats(store: Store) -> list[tuple[int, str]]:
         async with store.engine.connect() as conn:
@@ -227,9 +230,9 @@ def test_with_two_people_both_must_agree_then_both_find_it_saved(client: TestCli
 
 
 def test_a_refusal_or_no_answer_in_time_says_so_to_everyone_and_play_goes_on(
-        client: TestClient) -> None:
+        client: TestClient, sockets: ExitStack) -> None:
     people = People(client)
-    table_id, wa, wb = two_people(client, people, "elena", "fabio")
+    table_id, wa, wb = two_people(people, "elena", "fabio", sockets)
     table = room_of(client).tables[table_id]
     send(wa, "save")
     until(wb, lambda f: f["t"] == "update" and vote_of(f) is not None)
@@ -250,21 +253,18 @@ def test_a_refusal_or_no_answer_in_time_says_so_to_everyone_and_play_goes_on(
         until(ws, lambda f: f["t"] == "update" and any(
             "answered in time" in e["text"] for e in f["d"]["events"]))
     assert table.save_vote is None and status(client, table_id) == "open"
-    for ws in (wa, wb):
-        ws.__exit__(None, None, None)
 
 
 # ---------------------------------------------------------------------- resuming
 def test_a_resumed_table_keeps_each_seat_for_its_person_and_waits_for_them(
         client: TestClient) -> None:
     people = People(client)
-    table_id, wa, wb = two_people(client, people, "gina", "hugo")
-    send(wa, "save")
-    until(wb, lambda f: f["t"] == "update" and vote_of(f) is not None)
-    send(wb, "save_vote", yes=True)
-    saved_frame(wa)
-    for ws in (wa, wb):
-        ws.__exit__(None, None, None)
+    with ExitStack() as sockets:
+        table_id, wa, wb = two_people(people, "gina", "hugo", sockets)
+        send(wa, "save")
+        until(wb, lambda f: f["t"] == "update" and vote_of(f) is not None)
+        send(wb, "save_vote", yes=True)
+        saved_frame(wa)
     people.sign_up("ivo", "Ivo")
     # Not Ivo's saved game: he cannot resume it, nor anyone who did not sit there.
     assert people.post("ivo", f"/saved/{table_id}/resume").headers["location"] == "/saved"
@@ -291,7 +291,8 @@ def test_a_resumed_table_keeps_each_seat_for_its_person_and_waits_for_them(
 
 
 # ---------------------------------------------------------------------- limits
-def test_guests_cannot_save_and_a_full_account_is_told(client: TestClient) -> None:
+def test_guests_cannot_save_and_a_full_account_is_told(
+        client: TestClient, sockets: ExitStack) -> None:
     people = People(client)
     people.guest("Lia")
     table_id = create_table(people.use("Lia"))
@@ -303,12 +304,11 @@ def test_guests_cannot_save_and_a_full_account_is_told(client: TestClient) -> No
 
     people.sign_up("max", "Max")
     for _ in range(CAP):
-        table_id, ws = alone_with_bots(people, "max")
+        table_id, ws = alone_with_bots(people, "max", sockets)
         until(ws, lambda f: f["t"] == "update" and f["d"]["view"]["started"])
         send(ws, "save")
         saved_frame(ws)
-        ws.__exit__(None, None, None)
-    table_id, ws = alone_with_bots(people, "max")
+    table_id, ws = alone_with_bots(people, "max", sockets)
     until(ws, lambda f: f["t"] == "update" and f["d"]["view"]["started"])
     send(ws, "save")
     refused = until(ws, lambda f: f["t"] == "error")["d"]
@@ -323,7 +323,6 @@ def test_guests_cannot_save_and_a_full_account_is_told(client: TestClient) -> No
     assert status(client, first) == "abandoned"
     send(ws, "save")
     saved_frame(ws)
-    ws.__exit__(None, None, None)
 
 
 def test_a_bad_answer_is_refused_by_the_codec(client: TestClient) -> None:

@@ -1,7 +1,7 @@
 """The saved games' side of the room: store a table its people save (the room's
 ``keep_saved``), list an account's saved tables, resume or abandon one.
 
-Resuming reopens the table in the database, then runs it here (:meth:`Tables.take_over`:
+Resuming reopens the table in the database, then runs it here (:meth:`Tables.resume_saved`:
 its log replayed, its lease taken; with several processes, whichever one the person asked).
 Each person's seat is kept for their account in the log itself (:mod:`belote.server.table`),
 so the table waits for them wherever it runs, and they take their seats from any device.
@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 class Tables(Protocol):
     """What the saved games ask of the room (by table id)."""
 
-    async def take_over(self, table_id: int) -> bool: ...
+    async def resume_saved(self, table_id: int) -> bool: ...
 
 
 class Resumed(Enum):
@@ -63,7 +63,7 @@ class SavedGames:
 
     async def resume(self, table_id: int, account: int) -> Resumed:
         if await self.saved.reopen(table_id, account):
-            if not await self.tables.take_over(table_id):
+            if not await self.tables.resume_saved(table_id):
                 # Run by another process already (its sweep was quicker), or broken: the
                 # table's page says which.
                 log.warning("saved table %s reopened but not run here", table_id)

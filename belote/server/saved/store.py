@@ -66,10 +66,11 @@ class SavedStore:
         async with self.engine.begin() as conn:
             await self._serialise(conn)
             accounts = sorted({s.account for s in saved.seats})
-            counts = dict((await conn.execute(
+            rows = await conn.execute(
                 select(saved_seats.c.account, func.count(saved_seats.c.table_id.distinct()))
                 .where(saved_seats.c.account.in_(accounts))
-                .group_by(saved_seats.c.account))).all())
+                .group_by(saved_seats.c.account))
+            counts = {int(account): int(count) for account, count in rows}
             for account in accounts:
                 if int(counts.get(account, 0)) >= cap:
                     raise SavedFull(account)
