@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import json
 import logging
 import secrets
@@ -289,7 +290,7 @@ class Room:
                       bot_delay=self.settings.bot_delay, publish=self._on_event,
                       limits=self.table_limits, creator=creator,
                       displaced=None if self.node is None else self._displaced)
-        table.keep = self._keep
+        table.saving.keep = functools.partial(self._keep, table)
         if shown:
             self.tables[table_id] = table
         return table
@@ -608,7 +609,7 @@ class Room:
         if self.keep_saved is None:
             raise TableError("saved_failed")
         await self.keep_saved(saved_of(table))
-        table.saved = True
+        table.saving.done = True
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
         log.info("table %s saved at version %d", table.id, table.version)

@@ -10,13 +10,17 @@ another process (or a restart) simply ends it unanswered, as a timeout would.
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
+from belote.server.limits import TokenBucket
 from belote.server.seats import Seat
 
 VOTE_SECONDS = 60.0  # how long the people asked have to answer
+# Seconds a saved table resumed waits for somebody to open it before it is saved again.
+HOLD_SECONDS = 300.0
 
 
 @dataclass(slots=True)
@@ -39,6 +43,23 @@ class SaveVote:
         """What every viewer is shown of the vote (nothing hidden: who asked, who agreed)."""
         return {"asker": self.asker, "asked": sorted(self.asked),
                 "agreed": sorted(self.agreed), "seconds": self.seconds_left()}
+
+
+@dataclass(slots=True)
+class Saving:
+    """A table's side of saving: the vote open (if any) and its clock, the clock of a
+    resumed table that nobody opens, each person's requests (a limit), and ``keep``, the
+    room's, which stores the saved table and lets it go (raising the room's ``TableError``
+    when it cannot); ``done``: kept, this copy of the table is going."""
+
+    vote: SaveVote | None = None
+    vote_seconds: float = VOTE_SECONDS
+    hold_seconds: float = HOLD_SECONDS
+    vote_timer: asyncio.Task[None] | None = None
+    hold_timer: asyncio.Task[None] | None = None
+    asks: dict[str, TokenBucket] = field(default_factory=dict)
+    keep: Callable[[], Awaitable[None]] | None = None
+    done: bool = False
 
 
 def save_refusal(seats: Sequence[Seat], asker: int) -> str | None:

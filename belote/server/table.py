@@ -47,7 +47,7 @@ from belote.server.frames import PROCESS_FRAMES, SharedFrames
 from belote.server.levels import seats_at
 from belote.server.limits import TokenBucket
 from belote.server.persistence import LogEntry, Store, VersionTaken
-from belote.server.save_vote import VOTE_SECONDS, SaveVote, new_vote, save_refusal
+from belote.server.save_vote import SaveVote, Saving, new_vote, save_refusal
 from belote.server.seats import Seat, seat_names, short_names
 from belote.server.view import (
     AwaySummary,
@@ -76,8 +76,6 @@ MOVES_KEPT = 32  # move ids remembered per seat: a move sent again is played at 
 # many seconds, the event loop's other work between them: a table taken over while the
 # process runs others must not hold their loop (the 50 ms rule).
 RESTORE_SLICE = 0.01
-# Seconds a saved table resumed waits for somebody to open it before it is saved again.
-HOLD_SECONDS = 300.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,38 +231,28 @@ class Table:
         self._moves: dict[int, deque[int]] = {}
         # What a bot played for each absent player, told to them once when they come back.
         self._played_for: dict[int, list[int]] = {}
-        # Saving the match to resume it later (belote.server.save_vote): the vote open, if
-        # any, and its clock; ``keep`` (the room's) stores the saved table and lets it go,
-        # raising ``TableError`` when it cannot.  ``saved``: kept, this copy is going.
-        self.save_vote: SaveVote | None = None
-        self.vote_seconds = VOTE_SECONDS
-        self.hold_seconds = HOLD_SECONDS
-        self._vote_timer: asyncio.Task[None] | None = None
-        self._hold_timer: asyncio.Task[None] | None = None
-        self._save_buckets: dict[str, TokenBucket] = {}
-        self.keep: Callable[[Table], Awaitable[None]] | None = None
-        self.saved = False
+        self.saving = Saving()  # saving the match to resume it later (save_vote.py)
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name=f"table-{self.id}")
         if self.held:
-            self._hold_timer = asyncio.create_task(self._hold_clock())
+            self.saving.hold_timer = asyncio.create_task(self._hold_clock())
 
     async def _hold_clock(self) -> None:
         """A saved table resumed that nobody comes to (the page that resumed it never
         opened) goes back among the saved games after ``hold_seconds``."""
-        await asyncio.sleep(self.hold_seconds)
+        await asyncio.sleep(self.saving.hold_seconds)
 
         async def nobody_came() -> None:
-            if self.held and not self.connections and not self.saved:
+            if self.held and not self.connections and not self.saving.done:
                 await self._save(None)
         await self._queue.put(nobody_came)
 
     async def stop(self) -> None:
         for timer in self._timers.values():
             timer.cancel()
-        for clock in (self._vote_timer, self._hold_timer):
+        for clock in (self.saving.vote_timer, self.saving.hold_timer):
             if clock is not None and clock is not asyncio.current_task():
                 clock.cancel()
         if self._retry is not None:
@@ -681,7 +669,7 @@ class Table:
                 # The room may let a finished table go.
                 self.publish(E.TableUnwatched(self.id, self.version))
                 return
-            if self.held and not self.connections and not self.saved:
+            if self.held and not self.connections and not self.saving.done:
                 # Resumed, and everyone left before all were back: saved again, as it was.
                 try:
                     await self._save(None)
@@ -894,29 +882,29 @@ class Table:
             raise TableError("not_seated")
         if self.game is None or self.finished:
             raise TableError("saved_not_playing")
-        if self.save_vote is not None:
+        if self.saving.vote is not None:
             raise TableError("saved_vote_open")
         refusal = save_refusal(self.seats, seat_no)
         if refusal is not None:
             raise TableError(refusal)
-        bucket = self._save_buckets.get(conn.uid)
+        bucket = self.saving.asks.get(conn.uid)
         if bucket is None:
-            bucket = self._save_buckets[conn.uid] = TokenBucket(
+            bucket = self.saving.asks[conn.uid] = TokenBucket(
                 self.limits.save_asks, self.limits.save_asks_per_minute / 60)
         if not bucket.take():
             raise TableError("saved_too_fast")
-        vote = new_vote(self.seats, seat_no, self.vote_seconds)
+        vote = new_vote(self.seats, seat_no, self.saving.vote_seconds)
         if not vote.asked:
             await self._save(seat_no)
             return
-        self.save_vote = vote
-        self._vote_timer = asyncio.create_task(self._vote_clock(vote))
+        self.saving.vote = vote
+        self.saving.vote_timer = asyncio.create_task(self._vote_clock(vote))
         self._broadcast([Notice("web.saved.notice_asked",
-                                {"seat": seat_no, "seconds": round(self.vote_seconds)})])
+                                {"seat": seat_no, "seconds": round(self.saving.vote_seconds)})])
 
     async def _answer_save(self, conn: Connection, yes: bool) -> None:
         seat_no = self.seat_of(conn)
-        vote = self.save_vote
+        vote = self.saving.vote
         if vote is None:
             raise TableError("saved_no_vote")
         if seat_no is None or seat_no not in vote.asked:
@@ -934,17 +922,17 @@ class Table:
             self._broadcast([Notice("web.saved.notice_agreed", {"seat": seat_no})])
 
     async def _vote_clock(self, vote: SaveVote) -> None:
-        await asyncio.sleep(self.vote_seconds)
+        await asyncio.sleep(self.saving.vote_seconds)
 
         async def timed_out() -> None:
-            if self.save_vote is vote:
+            if self.saving.vote is vote:
                 self._end_vote()
                 self._broadcast([Notice("web.saved.notice_timeout", {})])
         await self._queue.put(timed_out)
 
     def _end_vote(self) -> None:
-        self.save_vote = None
-        timer, self._vote_timer = self._vote_timer, None
+        self.saving.vote = None
+        timer, self.saving.vote_timer = self.saving.vote_timer, None
         if timer is not None and timer is not asyncio.current_task():
             timer.cancel()
 
@@ -956,7 +944,7 @@ class Table:
         self._end_vote()
         if self.game is None or self.finished:
             raise TableError("saved_not_playing")
-        if self.keep is None:
+        if self.saving.keep is None:
             raise TableError("saved_failed")
         if save_refusal(self.seats, asker if asker is not None else next(
                 n for n, s in enumerate(self.seats) if s.kind == "human")) is not None:
@@ -966,7 +954,7 @@ class Table:
                       for s in self.seats]
         await self._commit_seats("web.saved.notice_saved", asker or 0, before)
         try:
-            await self.keep(self)
+            await self.saving.keep()
         except Exception as error:
             code = error.code if isinstance(error, TableError) else "saved_failed"
             if not isinstance(error, TableError):
@@ -975,7 +963,7 @@ class Table:
             self.seats = [dataclasses.replace(s, away_since=None) for s in before]
             await self._commit_seats("web.saved.notice_not_saved", 0, kept)
             raise TableError(code) from None
-        self.saved = True
+        self.saving.done = True
 
     def _check_chat(self, uid: str) -> None:
         if self.chat_lines >= self.limits.chat_lines:
@@ -1083,6 +1071,11 @@ class Table:
         await self._commit("seats", {"seats": [s.to_log() for s in self.seats],
                                      "key": key, "values": {"seat": seat_no}},
                            seats_before=before)
+
+    @property
+    def save_vote(self) -> SaveVote | None:
+        """The request to save the match, while its vote is open."""
+        return self.saving.vote
 
     @property
     def held(self) -> bool:

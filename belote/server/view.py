@@ -80,7 +80,9 @@ class TableState(Protocol):
     waiting_next: bool
     ready: set[int]
     rematch: int | None
-    save_vote: SaveVote | None
+
+    @property
+    def save_vote(self) -> SaveVote | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,8 +168,7 @@ def table_view(table: TableState, viewer: Viewer,
     names = list(names) if names is not None else seat_names(table.seats, lang)
     seats = [
         {"name": names[n], "kind": s.kind, "level": s.level, "standin": s.standin,
-         "away": s.kind == "human" and s.away_since is not None,
-         "kept": s.reserved,  # a saved table resumed: kept for its person, not back yet
+         "away": s.kind == "human" and s.away_since is not None, "kept": s.reserved,
          "you": n == viewer.seat}
         for n, s in enumerate(table.seats)
     ]
@@ -186,7 +187,6 @@ def table_view(table: TableState, viewer: Viewer,
         "paused": table.waiting_next and table.finished is False,
         "ready": sorted(table.ready),
         "rematch": table.rematch,
-        # A request to save the match, while its vote is open (docs/room.md, "Saved games").
         "save_vote": table.save_vote.to_view() if table.save_vote is not None else None,
         # Who scores: the two teams, or each player when there are no partnerships.
         "sides": ([team_name(side, lang) for side in range(2)] if table.rules.partners

@@ -247,7 +247,7 @@ def test_a_refusal_or_no_answer_in_time_says_so_to_everyone_and_play_goes_on(
     send(wb, "save_vote", yes=True)  # no vote open any more
     assert until(wb, lambda f: f["t"] == "error")["d"]["code"] == "saved_no_vote"
 
-    table.vote_seconds = 0.2
+    table.saving.vote_seconds = 0.2
     send(wb, "save")
     for ws in (wa, wb):
         until(ws, lambda f: f["t"] == "update" and any(
