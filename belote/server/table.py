@@ -512,6 +512,8 @@ class Table:
         """
         if self.broken is not None:
             raise TableError("broken")
+        if self.saving.done:  # saved and going: its log ends with the save
+            raise TableError("saved_not_playing")
         entry = LogEntry(self.version + 1, kind, data)
         snapshot = self._snapshot()
         if seats_before is not None:
@@ -1231,8 +1233,10 @@ class Table:
             # announced): act only if the game is exactly where the bot looked at it.
             self._thinking = None
             game = self.game
+            # (Nor while the match is kept: a saved table's cards stay where they were.)
             if (game is not None and len(game.log) == step and not self.finished
-                    and self.seats[seat_no].bot_plays and game.is_legal(action, seat_no)):
+                    and not self.held and self.seats[seat_no].bot_plays
+                    and game.is_legal(action, seat_no)):
                 await self._commit("act", _bot_act(seat_no, decision))
         await self._queue.put(play)
 
