@@ -3,6 +3,8 @@ accounts, and resumed later from any device exactly where it stopped."""
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -14,6 +16,8 @@ from sqlalchemy import select
 from starlette.testclient import TestClient
 from starlette.testclient import WebSocketTestSession as Socket
 
+from belote.cards import cards_in
+from belote.notation import to_card
 from belote.server.app import create_app
 from belote.server.persistence import Store
 from belote.server.persistence.schema import tables
@@ -96,6 +100,20 @@ def snapshot(table: Any) -> dict[str, Any]:
             "log": list(game.log), "history": list(table.score_history)}
 
 
+def codes_shown(frame: dict[str, Any]) -> set[str]:
+    """Every card a frame names by its code, wherever it is."""
+    return set(re.findall(r'"code": ?"([^"]+)"', json.dumps(frame)))
+
+
+def hidden_from(frame: dict[str, Any], other_hand: list[str]) -> None:
+    """``frame`` shows none of another player's cards (but those played or turned up)."""
+    view = frame["d"]["view"]
+    public = {c["code"] for c in (*view.get("trick", ()), *view.get("last_trick", ()))}
+    if view.get("turned"):
+        public.add(view["turned"]["code"])
+    assert not (codes_shown(frame) & (set(other_hand) - public))
+
+
 def saved_frame(ws: Socket) -> dict[str, Any]:
     return until(ws, lambda f: f["t"] == "error" and f["d"]["code"] == "saved")
 
@@ -124,7 +142,15 @@ def alone_with_bots(people: People, who: str, sockets: ExitStack) -> tuple[int, 
 
 # ---------------------------------------------------------------------- saving alone
 def test_alone_with_bots_the_match_is_saved_at_once_and_resumed_on_another_device_exactly(
-        client: TestClient, sockets: ExitStack) -> None:
+        client: TestClient, sockets: ExitStack, monkeypatch: pytest.MonkeyPatch) -> None:
+    leases = room_of(client).leases
+    released: list[int] = []
+    free = leases.release
+
+    async def release(table_id: int) -> None:  # (with several processes: the lease freed)
+        released.append(table_id)
+        await free(table_id)
+    monkeypatch.setattr(leases, "release", release)
     people = People(client)
     people.sign_up("ada-laptop", "Ada")
     people.sign_in("ada-phone", "Ada")
@@ -137,6 +163,7 @@ def test_alone_with_bots_the_match_is_saved_at_once_and_resumed_on_another_devic
     assert "saved" in said and "any device" in said
     # Stopped: out of the room, no bot plays, its lease freed; kept in the database.
     wait_for(lambda: table._task is not None and table._task.done())
+    wait_for(lambda: released == [table_id])
     assert table_id not in room_of(client).tables
     assert status(client, table_id) == "saved"
     assert snapshot(table) == before
@@ -274,18 +301,26 @@ def test_a_resumed_table_keeps_each_seat_for_its_person_and_waits_for_them(
     table = room_of(client).tables[table_id]
     version = table.version
     with people.connect("gina", table_id) as ga, people.connect("ivo", table_id) as iv:
-        view = until(ga, lambda f: f["t"] == "sync")["d"]["view"]
+        first = until(ga, lambda f: f["t"] == "sync")
+        view = first["d"]["view"]
         assert view["seat"] == 0 and view["seats"][2]["kept"] and table.held
-        watched = until(iv, lambda f: f["t"] == "sync")["d"]["view"]
+        hugo = [to_card(c) for c in cards_in(table.game.observation(2).hand)]
+        hidden_from(first, hugo)  # resuming shows each player their own hand alone
+        seen = until(iv, lambda f: f["t"] == "sync")
+        watched = seen["d"]["view"]
         assert watched["seat"] is None and watched["hand"] == []  # a spectator sees no hand
+        hidden_from(seen, hugo)
         send(iv, "sit", seat=2)  # Hugo's seat is his
         assert until(iv, lambda f: f["t"] == "error")["d"]["code"] == "seat_taken"
         time.sleep(0.3)
         assert table.version == version + 1  # Gina's return alone: nothing else moved
         with people.connect("hugo", table_id) as hu:
-            back = until(hu, lambda f: f["t"] == "sync")["d"]["view"]
+            returned = until(hu, lambda f: f["t"] == "sync")
+            back = returned["d"]["view"]
             assert back["seat"] == 2 and not table.held
-            assert all(c["code"] for c in back["hand"])
+            assert sorted(c["code"] for c in back["hand"]) == sorted(hugo)
+            gina = [to_card(c) for c in cards_in(table.game.observation(0).hand)]
+            hidden_from(returned, gina)
             until(ga, lambda f: f["t"] == "update" and any(
                 "back at the saved table" in e["text"] for e in f["d"]["events"]))
 
