@@ -298,8 +298,9 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def test_two_processes_rating_matches_of_the_same_players_lose_no_update(db_url: str) -> None:
     """Issue 26: two processes (two stores on one database) record 20 matches at once, each
     among 4 of 6 accounts: every match moves the ratings from where the one recorded before
-    it left them (at the weight the farming rule gives it, issue 28).  Each player's count of matches is theirs, and every rating equals a
-    replay of the matches one by one in the order the database recorded them."""
+    it left them (at the weight the farming rule gives it, issue 28).  Each player's count
+    of matches is theirs, and every rating equals a replay of the matches one by one in the
+    order the database recorded them."""
     rng = random.Random(26)
 
     async def main() -> None:

@@ -20,6 +20,7 @@ weight, and rates nobody when the weight is 0 (its ``rated`` is then false).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -39,6 +40,8 @@ from belote.server.ratings.model import (
     shown,
 )
 from belote.server.ratings.schema import match_results, player_results, ratings
+
+log = logging.getLogger(__name__)
 
 # The key of the PostgreSQL advisory lock that serialises rating updates ("RATE" in ASCII):
 # a constant of the room, the same in every process.
@@ -101,6 +104,10 @@ class RatingsStore:
                     four = four_key(p.account for p in result.players)
                     repeat = 1 + await self._repeats(conn, four, now)
                     weighs = weight(repeat)
+                    if weighs < 1.0:
+                        # Counted and logged; each player reads it on their statistics page.
+                        log.info("ratings: table %s is match %d of accounts %s within %s: "
+                                 "weight %s", table_id, repeat, four, WINDOW, weighs)
                     if weighs == 0.0:
                         result = replace(result, rated=False)
                         self.unrated_repeats += 1
