@@ -34,6 +34,7 @@ from belote.server.ratings.stats import StatsStore
 from belote.server.ratings.store import RatingsStore
 from belote.server.seats import Seat
 from tests.server.conftest import client_for, make_settings
+from tests.server.postgres import fresh_database
 from tests.server.test_ratings import play_seated
 
 MONDAY = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)  # a Monday, 09:00 UTC
@@ -57,10 +58,11 @@ def match(accounts: list[int], winner: int, *, bots: bool = False, hands: int = 
         for seat, account in enumerate(accounts)), rated=not bots, bots=bots, hands=hands)
 
 
-def on_database(tmp_path: Path, body: Callable[[Store, Clock], Awaitable[Any]]) -> Any:
-    """``await body(store, clock)`` on a fresh database of its own."""
+def on_database(tmp_path: Path, body: Callable[[Store, Clock], Awaitable[Any]],
+                url: str | None = None) -> Any:
+    """``await body(store, clock)`` on a fresh database of its own (SQLite by default)."""
     async def main() -> Any:
-        store = Store(f"sqlite:///{tmp_path / 'leagues.db'}")
+        store = Store(url or f"sqlite:///{tmp_path / 'leagues.db'}")
         await store.open()
         try:
             return await body(store, Clock())
@@ -291,6 +293,32 @@ def test_a_week_closes_once_with_promotion_and_relegation_under_a_fake_clock(
     assert up == [(h, 1, 1), (a, 2, 0), (c, 3, -1)]  # a group of 3: one up, one down
     assert [(p.division, p.place, p.move) for p in history] == [
         (DIVISIONS - 1, 2, 0), (DIVISIONS, 1, 1)]
+
+
+def test_two_processes_on_postgresql_close_an_ended_week_once(
+        tmp_path: Path, postgres_url: str) -> None:
+    """Issue 26's room: two processes (two stores, two connections pools) notice the same
+    ended week together on PostgreSQL; the advisory lock and the week's key close it once."""
+    url = fresh_database(postgres_url)
+
+    async def body(store: Store, clock: Clock) -> Any:
+        players = await accounts(store, 4)
+        await record(store, RatingsStore(store.engine, clock), match(players, 0))
+        clock.now += timedelta(days=7)
+        other = Store(url)
+        await other.open()
+        try:
+            closed = await asyncio.gather(*(LeagueStore(s.engine, clock).close_due()
+                                            for s in (store, other, store, other)))
+        finally:
+            await other.close()
+        async with store.engine.connect() as conn:
+            rows = (await conn.execute(sa.select(league_results))).all()
+        return closed, rows
+
+    closed, rows = on_database(tmp_path, body, url)
+    assert sorted(closed) == [0, 0, 0, 1]
+    assert len(rows) == 4 and {r.move for r in rows} == {0, 1}
 
 
 # ---------------------------------------------------------------------------- pages
