@@ -1,5 +1,5 @@
 """Statistics and the weekly league in a real browser (issue 28): a registered player
-finishes a match with bots, reaches their statistics from their profile and the league from
+finishes a match with bots, reaches their statistics from the end of the match and the league from
 the site's header by keyboard alone, at a desktop's size and a phone's; axe finds no
 violation on either page."""
 
@@ -29,9 +29,9 @@ def test_statistics_and_the_league_by_keyboard_with_axe(
     sala.click_start(page)
     sala.play_match(page)
 
-    page.goto(base_url + f"/players/{name}")
-    follow_link(page, f"Statistics of {name}")
-    expect(page).to_have_url(re.compile(f"/players/{name}/stats$"))
+    # The end of the match links what it did to the player's rating (never silent).
+    follow_link(page, "What this match did to your rating and statistics")
+    expect(page).to_have_url(re.compile(f"/players/{name}/stats#recent-heading$"))
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Statistics of {name}")
 
     def counted() -> bool:  # the match is recorded by a task of its own, just after the end
@@ -40,6 +40,8 @@ def test_statistics_and_the_league_by_keyboard_with_axe(
         page.reload()
         return False
     sala.wait_until(page, counted, message="the finished match in the statistics")
+    expect(page.get_by_role("table", name=re.compile("Your latest matches"))).to_contain_text(
+        "Not rated: only matches between four registered players are rated.")
     chart = page.get_by_role("img", name=re.compile("Matches per week in classic"))
     expect(chart).to_be_visible()
     weeks = page.get_by_role("table", name=re.compile("Matches per week in classic"))
