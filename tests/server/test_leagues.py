@@ -13,9 +13,13 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
 from starlette.testclient import TestClient
 
 from belote.server.app import create_app
+from belote.server.composition import metadata
 from belote.server.leagues.model import (
     DIVISIONS,
     Entry,
@@ -27,6 +31,7 @@ from belote.server.leagues.model import (
 from belote.server.leagues.schema import league_results, league_weeks
 from belote.server.leagues.store import LeagueStore
 from belote.server.persistence import Store
+from belote.server.persistence.migrate import config_for, upgrade
 from belote.server.ratings.farming import four_key, weight
 from belote.server.ratings.model import START, MatchOutcome, PlayerResult, rate, shown
 from belote.server.ratings.schema import match_results, player_results, ratings
@@ -35,6 +40,7 @@ from belote.server.ratings.store import RatingsStore
 from belote.server.seats import Seat
 from tests.server.conftest import client_for, make_settings
 from tests.server.postgres import fresh_database
+from tests.server.test_migrations import on_connection
 from tests.server.test_ratings import play_seated
 
 MONDAY = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)  # a Monday, 09:00 UTC
@@ -319,6 +325,34 @@ def test_two_processes_on_postgresql_close_an_ended_week_once(
     closed, rows = on_database(tmp_path, body, url)
     assert sorted(closed) == [0, 0, 0, 1]
     assert len(rows) == 4 and {r.move for r in rows} == {0, 1}
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
+def test_migration_0011_goes_down_and_up_keeping_the_recorded_matches(
+        tmp_path: Path, request: pytest.FixtureRequest, engine: str) -> None:
+    """0011's downgrade drops its columns and tables only: the matches recorded stay."""
+    url = (f"sqlite:///{tmp_path / 'down.db'}" if engine == "sqlite"
+           else fresh_database(request.getfixturevalue("postgres_url")))
+
+    async def one_match(store: Store, clock: Clock) -> None:
+        await record(store, RatingsStore(store.engine, clock), match(
+            await accounts(store, 4), 0, points=(10, 5)))
+    on_database(tmp_path, one_match, url)
+
+    def down(conn: sa.Connection) -> tuple[set[str], list[str], int]:
+        command.downgrade(config_for(conn), "0011-1")
+        found = sa.inspect(conn)
+        return (set(found.get_table_names()),
+                [c["name"] for c in found.get_columns("match_results")],
+                conn.execute(sa.text("SELECT count(*) FROM player_results")).scalar_one())
+
+    def up(conn: sa.Connection) -> list[Any]:
+        upgrade(conn)
+        return list(compare_metadata(MigrationContext.configure(conn), metadata))
+
+    tables, columns, players = on_connection(url, down)
+    assert "league_weeks" not in tables and "weight" not in columns and players == 4
+    assert on_connection(url, up) == []
 
 
 # ---------------------------------------------------------------------------- pages
