@@ -27,9 +27,9 @@ from belote.server.routes.pages import error_page, render
 from belote.server.shared import shared
 
 # The chart's drawing, in the SVG's own units (it scales to the page's width).
-WIDTH, HEIGHT = 640, 260
+WIDTH, HEIGHT = 480, 240
 TOP, BOTTOM, LEFT = 44, 40, 10
-BAR = 26  # each of a week's two bars
+BAR = 22  # each of a week's two bars
 
 
 @dataclass(frozen=True, slots=True)
