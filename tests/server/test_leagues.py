@@ -188,20 +188,32 @@ def test_statistics_keep_humans_and_bots_apart_by_preset_and_week(tmp_path: Path
         with_bot = MatchOutcome("classic", 0, (PlayerResult(0, ada, True, 2, 1, 1, 200),),
                                 rated=False, bots=True, hands=5)
         await record(store, recorder, with_bot)
+        # Recorded before 0011 (bots not stored): rated, so among four accounts; unrated,
+        # not known.
+        old = [await record(store, recorder, match(four, 0)) for _ in range(2)]
+        async with store.engine.begin() as conn:
+            await conn.execute(sa.update(match_results).where(
+                match_results.c.table_id.in_(old)).values(bots=None, four=None, hands=None))
+            await conn.execute(sa.update(player_results).where(
+                player_results.c.table_id.in_(old)).values(points=None))
+            await conn.execute(sa.update(match_results).where(
+                match_results.c.table_id == old[1]).values(rated=False))
         stats = StatsStore(store.engine, clock)
         return (await stats.summary(ada), await stats.weekly(ada, "classic"),
                 await stats.recent(ada))
 
     summary, weeks, recent = on_database(tmp_path, body)
     humans, bots = summary["classic"]["humans"], summary["classic"]["bots"]
-    assert (humans.matches, humans.won, humans.taken, humans.made) == (2, 1, 1, 1)
-    assert humans.per_hand == pytest.approx((120 + 60) / 4)
+    # Two new matches with humans and the old rated one; the old unrated one is not known.
+    assert (humans.matches, humans.won, humans.taken, humans.made) == (3, 2, 1, 1)
+    assert summary["classic"]["unknown"].matches == 1
+    assert humans.per_hand == pytest.approx((120 + 60) / 4)  # the old ones stored no points
     assert (bots.matches, bots.won, bots.taken, bots.made, bots.failed) == (1, 1, 2, 1, 1)
     assert bots.per_hand == pytest.approx(40.0)
     assert len(weeks) == 8 and weeks[-1].week == week_of(MONDAY + timedelta(days=7))
     assert (weeks[-2].humans.matches, weeks[-2].bots.matches) == (2, 0)
-    assert (weeks[-1].humans.matches, weeks[-1].bots.matches) == (0, 1)
-    assert [m.bots for m in recent] == [True, False, False]
+    assert (weeks[-1].humans.matches, weeks[-1].bots.matches) == (1, 1)  # the old one too
+    assert [m.bots for m in recent] == [None, False, True, False, False]
 
 
 def test_a_match_with_a_bot_at_the_table_is_recorded_with_bots_and_its_points(

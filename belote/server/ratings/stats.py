@@ -2,8 +2,8 @@
 
 Read from the recorded matches (``match_results``, ``player_results``): a match with a bot
 in any seat at its end counts "with bots", every other "with humans" (guests included).
-Matches recorded before migration 0011 do not say whether a bot sat there: they count in
-the profile's totals and here as "not known", never guessed.  Points per hand are the
+Matches recorded before migration 0011 do not say whether a bot sat there: a rated one was
+among four accounts (with humans, then); any other counts as "not known", never guessed.  Points per hand are the
 points the player's partnership scored, over the hands of the matches that stored them.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from sqlalchemy import Integer, case, cast, func, select
+from sqlalchemy import Boolean, Integer, case, cast, func, select, type_coerce
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from belote.server.ratings.schema import match_results, player_results
@@ -27,6 +27,11 @@ RECENT = 20  # the latest matches listed to their player
 
 def company(bots: bool | None) -> str:
     return UNKNOWN if bots is None else BOTS if bots else HUMANS
+
+
+# Whether a bot sat at a match: stored since 0011; before, a rated match had four accounts.
+WITH_BOTS = type_coerce(case((match_results.c.bots.is_not(None), match_results.c.bots),
+                             (match_results.c.rated, False), else_=None), Boolean)
 
 
 @dataclass(slots=True)
@@ -84,14 +89,15 @@ class StatsStore:
         known_hands = func.sum(case((p.points.is_not(None), m.hands), else_=0))
         async with self.engine.connect() as conn:
             rows = (await conn.execute(
-                select(p.preset, m.bots, func.count(), func.sum(cast(p.won, Integer)),
+                select(p.preset, WITH_BOTS, func.count(), func.sum(cast(p.won, Integer)),
                        func.sum(p.taken), func.sum(p.made), func.sum(p.failed),
                        func.sum(p.points), known_hands)
                 .join(match_results, m.table_id == p.table_id)
-                .where(p.account == account).group_by(p.preset, m.bots))).all()
+                .where(p.account == account).group_by(p.preset, WITH_BOTS))).all()
         found: dict[str, dict[str, Figures]] = defaultdict(dict)
         for preset, bots, *counts in rows:
-            found[str(preset)][company(bots)] = Figures(*(int(c or 0) for c in counts))
+            found[str(preset)][company(None if bots is None else bool(bots))] = Figures(
+                *(int(c or 0) for c in counts))
         return {preset: found[preset] for preset in sorted(found)}
 
     async def weekly(self, account: int, preset: str, weeks: int = WEEKS) -> list[WeekFigures]:
@@ -103,11 +109,11 @@ class StatsStore:
         m, p = match_results.c, player_results.c
         async with self.engine.connect() as conn:
             rows = (await conn.execute(
-                select(m.recorded, m.bots, p.won, p.taken, p.made, p.failed, p.points,
+                select(m.recorded, WITH_BOTS, p.won, p.taken, p.made, p.failed, p.points,
                        m.hands)
                 .join(match_results, m.table_id == p.table_id)
                 .where(p.account == account, p.preset == preset, m.recorded >= since,
-                       m.bots.is_not(None)))).all()
+                       WITH_BOTS.is_not(None)))).all()
         table = {first + timedelta(weeks=n): (Figures(), Figures()) for n in range(weeks)}
         for recorded, bots, won, taken, made, failed, points, hands in rows:
             pair = table.get(_monday(recorded))
@@ -129,10 +135,11 @@ class StatsStore:
         m, p = match_results.c, player_results.c
         async with self.engine.connect() as conn:
             rows = (await conn.execute(
-                select(m.table_id, m.recorded, m.preset, p.won, m.bots, m.rated, m.repeat,
-                       m.weight)
+                select(m.table_id, m.recorded, m.preset, p.won, WITH_BOTS, m.rated,
+                       m.repeat, m.weight)
                 .join(match_results, m.table_id == p.table_id)
                 .where(p.account == account)
                 .order_by(m.recorded.desc(), m.table_id.desc()).limit(limit))).all()
-        return [RecentMatch(int(r[0]), r[1], str(r[2]), bool(r[3]), r[4], bool(r[5]), r[6],
-                            r[7]) for r in rows]
+        return [RecentMatch(int(r[0]), r[1], str(r[2]), bool(r[3]),
+                            None if r[4] is None else bool(r[4]), bool(r[5]), r[6], r[7])
+                for r in rows]
