@@ -438,3 +438,23 @@ def test_the_leaderboard_marks_provisional_ratings_unranked(room: TestClient) ->
     assert "among the same four players" in board
     profile = room.get("/players/Anna").text
     assert 'href="/players/Anna/stats"' in profile and "(provisional)" in profile
+
+
+def test_the_league_page_lists_my_closed_weeks(room: TestClient) -> None:
+    """A week closed a month ago: its line is in Anna's history (and the weeks since, with
+    no match, close empty when the page notices them)."""
+    async def closed_week() -> None:
+        store = room.app.state.store  # type: ignore[attr-defined]
+        anna = await store.user("Anna")
+        week = week_of(datetime.now(UTC)) - timedelta(weeks=4)
+        async with store.engine.begin() as conn:
+            await conn.execute(sa.insert(league_weeks).values(week=week,
+                                                              closed=datetime.now(UTC)))
+            await conn.execute(sa.insert(league_results).values(
+                week=week, account=anna[0], division=DIVISIONS, group_no=2, place=1,
+                points=8, won=4, matches=5, move=0))
+    room.portal.call(closed_week)  # type: ignore[union-attr]
+    html = room.get("/leagues").text
+    assert '<caption id="history-caption">Your past league weeks' in html
+    assert f"Division {DIVISIONS}, group 2" in html and "<td>stayed</td>" in html
+    assert f"You are in division {DIVISIONS}, group 1: place 1" in html  # still this week's
