@@ -3,8 +3,9 @@
 Read from the recorded matches (``match_results``, ``player_results``): a match with a bot
 in any seat at its end counts "with bots", every other "with humans" (guests included).
 Matches recorded before migration 0011 do not say whether a bot sat there: a rated one was
-among four accounts (with humans, then); any other counts as "not known", never guessed.  Points per hand are the
-points the player's partnership scored, over the hands of the matches that stored them.
+among four accounts (with humans, then); any other counts as "not known", never guessed.
+Points per hand are the points the player's partnership scored, over the hands of the
+matches that stored them.
 """
 
 from __future__ import annotations
