@@ -64,7 +64,7 @@ class Services:
         self.lobby.start()
         await self.tournaments.open()  # results of tables finished while the room was down
         await self.ratings.open()  # matches finished while the room was down
-        await self.leagues.close_due()  # weeks that ended while the room was down
+        await self.leagues.notice()  # weeks that ended while the room was down
         if self.node is not None:
             self.node.tell_all("hello", {})  # the others say what they run: the lobby
 

@@ -279,7 +279,7 @@ def test_a_week_closes_once_with_promotion_and_relegation_under_a_fake_clock(
         # Two processes notice the ended week at once, then a third later: closed once.
         other = LeagueStore(store.engine, clock)
         closed = await asyncio.gather(leagues.close_due(), other.close_due())
-        assert sorted(closed) == [0, 1] and await other.close_due() == 0
+        assert sorted(closed) == [0, 1] and await other.notice() == 0
         week2 = leagues.current_week()
         divisions = {x: await leagues.division_of(x, week2) for x in (a, c, h, e)}
         for four, winner in (([a, b, c, d], 1), ([h, e, f, g], 0)):
@@ -337,6 +337,21 @@ def test_two_processes_on_postgresql_close_an_ended_week_once(
     closed, rows = on_database(tmp_path, body, url)
     assert sorted(closed) == [0, 0, 0, 1]
     assert len(rows) == 4 and {r.move for r in rows} == {0, 1}
+
+
+def test_a_close_that_fails_is_logged_and_counted_and_stops_nothing(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    async def body(store: Store, clock: Clock) -> Any:
+        await record(store, RatingsStore(store.engine, clock), match(
+            await accounts(store, 4), 0))
+        clock.now += timedelta(days=7)
+        async with store.engine.begin() as conn:  # a database the close cannot write
+            await conn.execute(sa.text("DROP TABLE league_results"))
+        leagues = LeagueStore(store.engine, clock)
+        return await leagues.notice(), leagues.failures
+
+    assert on_database(tmp_path, body) == (0, 1)
+    assert "the ended weeks could not be closed" in caplog.text
 
 
 @pytest.mark.parametrize("engine", ["sqlite", "postgresql"])

@@ -42,7 +42,7 @@ async def league_page(request: Request) -> Response:
         group = _number(request.query_params.get("group"))
     except ValueError:
         return error_page(request, 400, "web.league.error.bad_group")
-    await leagues.close_due()  # the weeks that ended close first (once)
+    await leagues.notice()  # the weeks that ended close first (once)
     week = leagues.current_week()
     lines = await leagues.standings(week)
     me = account(request)
