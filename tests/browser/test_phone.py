@@ -1,0 +1,148 @@
+"""The room on a phone (issue 28, item 8), at 390x844 with a touch screen: the page links
+the manifest and registers the service worker, which shows the offline page in the
+player's language when the network is gone; a player who turned self-voicing on hears the
+table's announcements from the page itself, once each, in the page's language (the
+browser's speech synthesis, recorded here); the seats, the bids and a card are played by
+taps on named controls, each at least 44 by 44 CSS pixels; axe finds nothing."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from belote.i18n import translate
+from tests.browser import sala
+from tests.browser.layout import PHONE
+from tests.browser.test_axe import Audit
+
+# The page's speech, recorded: each utterance's text, language and rate; its end comes at
+# once (as a quick voice's would), so that the next one is said.
+RECORD_VOICE = """
+window.__said = [];
+window.speechSynthesis.speak = (u) => {
+  window.__said.push({ text: u.text, lang: u.lang, rate: u.rate });
+  setTimeout(() => u.onend && u.onend(), 0);
+};
+"""
+# The main controls drawn now that are narrower or shorter than 44 CSS px: buttons,
+# disclosures, fields (a checkbox by its label, which takes its taps too), the cards of the
+# hand, the links of the menus (a link inside a sentence is exempt: WCAG 2.5.5).
+SMALL_JS = """() => {
+  const controls = 'button, summary, select, input:not([type=hidden]), [role=option], ' +
+    'header nav a, ul.inline a, .table-buttons a';
+  const small = [];
+  for (const el of document.querySelectorAll(controls)) {
+    if (el.closest('[hidden]') || !el.getClientRects().length) continue;
+    if (el.closest('details:not([open])') && el.tagName !== 'SUMMARY') continue;
+    const target = ['checkbox', 'radio'].includes(el.type) && el.labels.length ? el.labels[0] : el;
+    const r = target.getBoundingClientRect();
+    if (r.right <= 0 || r.bottom <= 0) continue; // off screen (the skip link, unfocused)
+    if (r.width < 44 || r.height < 44) {
+      small.push(`${el.tagName}#${el.id} "${(el.getAttribute('aria-label') || el.textContent).trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+    }
+  }
+  return small;
+}"""
+
+
+def said(page: Page) -> list[dict[str, Any]]:
+    utterances: list[dict[str, Any]] = page.evaluate("() => window.__said")
+    return utterances
+
+
+def tap_choice_until_play(page: Page, connected: str) -> None:
+    """Tap a choice at each of this player's turns until a card is to be played."""
+    for _ in range(40):
+        page.wait_for_function(
+            "() => document.querySelector('#hand [role=option][aria-disabled=false]')"
+            " || !document.getElementById('choices').hidden", timeout=sala.TIMEOUT)
+        if not sala.bidding(page):
+            return
+        # The last choice: a take, or a suit (pass comes first): the auction ends soon.
+        page.locator("#choice-buttons button").last.tap()
+        expect(page.locator("#choices")).to_be_hidden(timeout=sala.TIMEOUT)
+        expect(page.locator("#connection")).to_have_text(connected)
+    raise AssertionError("no card to play after 40 choices")
+
+
+def test_on_a_phone_the_room_installs_speaks_itself_and_plays_by_touch(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    audit = Audit()
+    page = new_page(has_touch=True, is_mobile=True)
+    page.add_init_script(RECORD_VOICE)
+    page.set_viewport_size(PHONE)
+    # Italian: the table's sentences, the voice's language and the offline page must agree.
+    page.goto(base_url + "/")
+    page.locator("#site-menu > summary").tap()
+    page.select_option("#pref-lang", "it")
+    page.locator("#pref-save").tap()
+    expect(page.locator("html")).to_have_attribute("lang", "it")
+    expect(page.locator('link[rel="manifest"]')).to_have_attribute(
+        "href", "/manifest.webmanifest?lang=it")
+    worker = page.evaluate("""async () => {
+        const registration = await navigator.serviceWorker.ready;
+        return [registration.scope, registration.active.scriptURL]; }""")
+    assert worker == [base_url + "/", base_url + "/sw.js"]
+
+    page.fill("#guest-name", "Tocco")
+    page.locator("#guest-name + button").tap()
+    expect(page.locator("header nav")).to_contain_text("Tocco")
+    assert not page.evaluate(SMALL_JS), "lobby"
+    page.fill("#target", "1")
+    page.locator("#target").press("Enter")
+    page.wait_for_url(re.compile(r"/table/\d+$"))
+    connected = translate("it", "web.js.connected")
+    expect(page.locator("#connection")).to_have_text(connected)
+
+    # Self-voicing on (the settings fold into the phone's menu), saved in place.
+    page.locator("#site-menu > summary").tap()
+    page.locator(".more-settings > summary").tap()
+    assert not page.evaluate(SMALL_JS), "the settings open"
+    page.locator("#pref-voice").tap()
+    page.locator("#pref-save").tap()
+    expect(page.locator("#voice-bar")).to_be_visible()
+    page.locator("#site-menu > summary").tap()  # folded again
+    audit(page, "phone: a waiting table, the speech bar")
+
+    # Seats and bots by tap, on buttons named by what they do.
+    page.locator('[data-key="sit-2"]').tap()
+    for seat in (0, 1, 3):
+        page.locator(f'[data-key^="bot-{seat}-"]').first.tap()
+        expect(page.locator(f'[data-key="unbot-{seat}"]')).to_be_visible()
+    page.locator("#start-button").tap()
+    started = translate("it", "web.notice.started")
+    sala.wait_until(page, lambda: any(started in u["text"] for u in said(page)),
+                    message="the start said aloud")
+    tap_choice_until_play(page, connected)
+    assert not page.evaluate(SMALL_JS), "the table, a card to play"
+    audit(page, "phone: the card play")
+    page.screenshot(path=str(Path(tempfile.gettempdir()) / "belote-phone-table.png"))
+
+    # A card played by a tap: it leaves the hand, and the page says so itself.
+    card = page.locator('#hand [role=option][aria-disabled="false"]').first
+    card_id = card.get_attribute("id")
+    card.tap()
+    expect(page.locator(f"#{card_id}")).to_have_count(0)
+    played = translate("it", "event.card_played.you", the_card="\0").split("\0")[0]
+    sala.wait_until(page, lambda: any(played in u["text"] for u in said(page)),
+                    message="the card said aloud")
+    # Each announcement once, in the page's language, at the chosen rate.
+    texts = [u["text"] for u in said(page)]
+    assert sum(started in text for text in texts) == 1, texts
+    assert {(u["lang"], u["rate"]) for u in said(page)} == {("it", 1)}
+
+    # Offline: a page the network cannot give is the offline page, in Italian.
+    page.context.set_offline(True)
+    try:
+        page.goto(base_url + "/leaderboard")
+        expect(page.locator("h1")).to_have_text(translate("it", "web.phone.offline.heading"))
+        audit(page, "phone: the offline page")
+    finally:
+        page.context.set_offline(False)
+    audit.verdict()
+
