@@ -19,6 +19,7 @@ from belote.i18n import translate
 from tests.browser import sala
 from tests.browser.layout import PHONE
 from tests.browser.test_axe import Audit
+from tests.browser.test_table_ux import card, scripted_table, view
 
 # The page's speech, recorded: each utterance's text, language and rate; its end comes at
 # once (as a quick voice's would), so that the next one is said.
@@ -43,7 +44,8 @@ SMALL_JS = """() => {
     const r = target.getBoundingClientRect();
     if (r.right <= 0 || r.bottom <= 0) continue; // off screen (the skip link, unfocused)
     if (r.width < 44 || r.height < 44) {
-      small.push(`${el.tagName}#${el.id} "${(el.getAttribute('aria-label') || el.textContent).trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+      const name = (el.getAttribute('aria-label') || el.textContent).trim().slice(0, 30);
+      small.push(`${el.tagName}#${el.id} "${name}" ${Math.round(r.width)}x${Math.round(r.height)}`);
     }
   }
   return small;
@@ -146,3 +148,27 @@ def test_on_a_phone_the_room_installs_speaks_itself_and_plays_by_touch(
         page.context.set_offline(False)
     audit.verdict()
 
+
+
+def test_belote_is_a_named_button_for_touch(new_page: Callable[..., Page],
+                                            base_url: str) -> None:
+    """Space announces belote on a keyboard; a phone has none: the card that may carry it
+    has a button of its own, and so has belote said after the card."""
+    def touch_phone() -> Page:
+        return new_page(has_touch=True, is_mobile=True)
+
+    page, script = scripted_table(touch_phone, base_url,
+                                  lambda phone: phone.set_viewport_size(PHONE))
+    king = card("KH", "king of hearts", 0, announce=True)
+    script.frame("sync", view(hand=[king, card("QH", "queen of hearts", 0)]))
+    with_card = page.get_by_role("button", name="Play the king of hearts and announce belote")
+    with_card.tap()
+    sala.wait_until(page, lambda: script.acts(), message="the king sent, announcing")
+    assert script.acts() == [{"a": 32 + 6}]  # PLAY_ANNOUNCE_BASE + the king of hearts
+    script.frame("update", view(hand=[card("QH", "queen of hearts", 0)], turn=3, step=11,
+                                belote=True), ["You played the king of hearts."])
+    expect(with_card).to_have_count(0)
+    page.get_by_role("button", name="Announce belote", exact=True).tap()
+    sala.wait_until(page, lambda: len(script.acts()) == 2, message="the belote sent")
+    assert script.acts()[1] == {"a": 72}
+    assert not page.evaluate(SMALL_JS)

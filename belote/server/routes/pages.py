@@ -18,11 +18,11 @@ from starlette.templating import Jinja2Templates
 from belote.i18n import LANGUAGES, translate
 from belote.i18n.announce import VERBOSITIES
 from belote.i18n.plural import count_text
+from belote.server.app_shell import THEME_COLOURS
 from belote.server.levels import seats_at
 from belote.server.limits import Refusal
 from belote.server.routes.common import account, identity, language
 from belote.server.seats import level_label
-from belote.server.app_shell import THEME_COLOURS
 from belote.server.settings import (
     CATEGORIES,
     DECKS,
