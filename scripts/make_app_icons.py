@@ -6,7 +6,7 @@ script gives the same bytes on any machine.
 
 Writes ``icon-192.png`` and ``icon-512.png`` (purpose "any": a rounded felt, transparent
 corners) and ``icon-maskable-512.png`` (purpose "maskable": the felt to the edges, the card
-inside the safe zone, the centred circle of 40 % of the size that every mask keeps).
+inside the safe zone that every mask keeps, the centred circle of radius 40 % of the size).
 Each pixel is the mean of 4x4 samples (smooth edges).  The committed icons are this script's
 output: run it again after changing it, and commit both.
 """
