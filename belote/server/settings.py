@@ -1,7 +1,7 @@
 """One player's settings: the table settings (the pace of the moves they hear, which
 categories are spoken, the sound cues, the colours, the order of the hand, self-voicing and
-its rate) and, with them,
-the language and the length of the announcements (:class:`Preferences`).
+its rate) and, with them, the language and the length of the announcements
+(:class:`Preferences`).
 
 Where they are kept (a device's cookie, the account's row) and which apply is
 :mod:`belote.server.settings_sources`; this module is the values alone, without I/O.
