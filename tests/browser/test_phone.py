@@ -25,10 +25,13 @@ from tests.browser.test_table_ux import card, scripted_table, view
 # once (as a quick voice's would), so that the next one is said.
 RECORD_VOICE = """
 window.__said = [];
+window.__cancels = 0;
+window.__holdSpeech = false; // true: a sentence never ends (a slow voice), the rest waits
 window.speechSynthesis.speak = (u) => {
   window.__said.push({ text: u.text, lang: u.lang, rate: u.rate });
-  setTimeout(() => u.onend && u.onend(), 0);
+  if (!window.__holdSpeech) setTimeout(() => u.onend && u.onend(), 0);
 };
+window.speechSynthesis.cancel = () => { window.__cancels += 1; };
 """
 # The main controls drawn now that are narrower or shorter than 44 CSS px: buttons,
 # disclosures, fields (a checkbox by its label, which takes its taps too), the cards of the
@@ -150,15 +153,26 @@ def test_on_a_phone_the_room_installs_speaks_itself_and_plays_by_touch(
 
 
 
-def test_belote_is_a_named_button_for_touch(new_page: Callable[..., Page],
-                                            base_url: str) -> None:
-    """Space announces belote on a keyboard; a phone has none: the card that may carry it
-    has a button of its own, and so has belote said after the card."""
+def test_belote_is_a_named_button_and_the_voice_queues_and_interrupts(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    """On a scripted table.  Space announces belote on a keyboard; a phone has none: the card
+    that may carry it has a button of its own, and so has belote said after the card.  The
+    page's own voice lets polite sentences wait while one is said (a slow voice), and an
+    assertive one (the answer to a key) stops it, drops what waits and is said at once; F2
+    says it again, Control stops the speech."""
     def touch_phone() -> Page:
-        return new_page(has_touch=True, is_mobile=True)
+        phone = new_page(has_touch=True, is_mobile=True)
+        phone.add_init_script(RECORD_VOICE)
+        return phone
 
-    page, script = scripted_table(touch_phone, base_url,
-                                  lambda phone: phone.set_viewport_size(PHONE))
+    def voice_on(phone: Page) -> None:
+        phone.set_viewport_size(PHONE)
+        phone.request.post(base_url + "/preferences", headers={"origin": base_url}, form={
+            "settings": "1", "pace": "0", "volume": "50", "speak": "plays", "voice": "on",
+            "voice_rate": "125", "next": "/"})
+
+    page, script = scripted_table(touch_phone, base_url, voice_on)
+    expect(page.locator("#voice-bar")).to_be_visible()
     king = card("KH", "king of hearts", 0, announce=True)
     script.frame("sync", view(hand=[king, card("QH", "queen of hearts", 0)]))
     with_card = page.get_by_role("button", name="Play the king of hearts and announce belote")
@@ -172,3 +186,29 @@ def test_belote_is_a_named_button_for_touch(new_page: Callable[..., Page],
     sala.wait_until(page, lambda: len(script.acts()) == 2, message="the belote sent")
     assert script.acts()[1] == {"a": 72}
     assert not page.evaluate(SMALL_JS)
+    sala.wait_until(page, lambda: any("You played the king" in u["text"] for u in said(page)),
+                    message="the card said aloud")
+    assert {(u["lang"], u["rate"]) for u in said(page)} == {("en", 1.25)}
+
+    page.evaluate("() => { window.__holdSpeech = true; }")
+    script.frame("update", view(turn=0, step=12), ["North plays the ace of hearts."])
+    sala.wait_until(page, lambda: said(page)[-1]["text"] == "North plays the ace of hearts.",
+                    message="the first sentence said (and held)")
+    script.frame("update", view(turn=1, step=13), ["East plays the seven of hearts."])
+    sala.wait_spoken(page, "East plays the seven")
+    page.wait_for_timeout(200)
+    assert "East" not in said(page)[-1]["text"], "a polite sentence waits its turn"
+    cancels = page.evaluate("() => window.__cancels")
+    page.locator("#hand").focus()
+    page.keyboard.press("c")  # the cards on the table: an assertive answer
+    sala.wait_until(page, lambda: said(page)[-1]["text"] == "No card on the table.",
+                    message="the answer said at once")
+    assert page.evaluate("() => window.__cancels") > cancels
+    page.evaluate("() => { window.__holdSpeech = false; }")
+    page.keyboard.press("F2")
+    sala.wait_until(page, lambda: [u["text"] for u in said(page)][-2:] == [
+        "No card on the table.", "No card on the table."], message="F2 says it again")
+    assert not any("East plays" in u["text"] for u in said(page)), "dropped by the answer"
+    cancels = page.evaluate("() => window.__cancels")
+    page.keyboard.press("Control")
+    assert page.evaluate("() => window.__cancels") == cancels + 1
