@@ -14,6 +14,7 @@ from belote.server.routes import (
     accounts,
     leagues,
     lobby,
+    phone,
     preferences,
     ratings,
     replays,
@@ -29,7 +30,8 @@ def all_routes(static: Path) -> list[BaseRoute]:
     return [*lobby.routes, *accounts.routes, *preferences.routes, *tables.routes,
             *replays.routes, *sockets.routes, Mount("/static", StaticFiles(directory=static),
                                                     name="static"),
-            *tournaments.routes, *ratings.routes, *stats.routes, *leagues.routes]
+            *tournaments.routes, *ratings.routes, *stats.routes, *leagues.routes,
+            *phone.routes]
 
 
 __all__ = ["all_routes"]
