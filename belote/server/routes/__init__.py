@@ -13,6 +13,8 @@ from starlette.staticfiles import StaticFiles
 from belote.server.routes import (
     accounts,
     lobby,
+    mail,
+    personal_data,
     preferences,
     ratings,
     replays,
@@ -27,7 +29,7 @@ def all_routes(static: Path) -> list[BaseRoute]:
     return [*lobby.routes, *accounts.routes, *preferences.routes, *tables.routes,
             *replays.routes, *sockets.routes, Mount("/static", StaticFiles(directory=static),
                                                     name="static"),
-            *tournaments.routes, *ratings.routes]
+            *tournaments.routes, *ratings.routes, *mail.routes, *personal_data.routes]
 
 
 __all__ = ["all_routes"]
