@@ -87,6 +87,7 @@ class AccountMail:
         # Mails not sent because a limit held them back, by limit (each is logged too).
         self.withheld: Counter[str] = Counter()
         self._background: set[asyncio.Task[None]] = set()
+        self._limit_turn = asyncio.Lock()
 
     @property
     def ready(self) -> bool:
@@ -110,12 +111,19 @@ class AccountMail:
                  else self.settings.reset_link_hours)
         return timedelta(hours=hours)
 
-    async def _limited(self, account: int, address: str) -> str | None:
-        """Which limit holds a mail to ``address`` for ``account`` back, if any."""
-        if await self.per_account.blocked(f"account:{account}"):
-            return "account"
-        if await self.per_address.blocked(_address_key(address)):
-            return "address"
+    async def _take(self, account: int, address: str) -> str | None:
+        """Count one mail to ``address`` for ``account``, unless a limit holds it back:
+        then which one (and nothing is counted).  One look and count at a time in this
+        process (the windows' check and count are two statements): concurrent requests for
+        one account cannot all pass the check before any is counted.  Between processes,
+        two requests in the same instant may each pass once."""
+        async with self._limit_turn:
+            if await self.per_account.blocked(f"account:{account}"):
+                return "account"
+            if await self.per_address.blocked(_address_key(address)):
+                return "address"
+            await self.per_account.hit(f"account:{account}")
+            await self.per_address.hit(_address_key(address))
         return None
 
     async def _letter(self, purpose: Purpose, account: int, address: str,
@@ -130,8 +138,6 @@ class AccountMail:
         token = await self.mails.new_token(account, purpose, address, lifetime)
         until = datetime.now(UTC) + lifetime
         make = letters.verification if purpose == "verify" else letters.reset
-        await self.per_account.hit(f"account:{account}")
-        await self.per_address.hit(_address_key(address))
         return make(lang, address, name, self._link(purpose, token), until)
 
     # ------------------------------------------------------------------ verification
@@ -162,7 +168,7 @@ class AccountMail:
         current = await self.mails.address_of(account)
         if current is None or current.verified is not None:
             raise MailError("nothing_to_verify")
-        limit = await self._limited(account, current.address)
+        limit = await self._take(account, current.address)
         if limit is not None:
             self.withheld[limit] += 1
             log.info("verification mail of account %d held back: its %s's limit",
@@ -202,7 +208,7 @@ class AccountMail:
     async def _send_resets(self, typed: str, lang: str) -> None:
         try:
             for account, address in await self._reset_targets(typed):
-                limit = await self._limited(account, address)
+                limit = await self._take(account, address)
                 if limit is not None:
                     self.withheld[limit] += 1
                     log.info("reset mail of account %d held back: its %s's limit",
