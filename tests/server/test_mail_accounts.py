@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
-from argon2 import PasswordHasher
 from aiosmtpd.smtp import AuthResult, LoginPassword
+from argon2 import PasswordHasher
 from sqlalchemy import insert, select, update
 from starlette.testclient import TestClient
 
@@ -31,7 +31,9 @@ from belote.server.mail.schema import mail_tokens
 from belote.server.mail.sender import Letter, Mailer, MailFailed
 from belote.server.persistence.schema import table_log, tables, users
 from belote.server.personal_data.deletion import DELETED_NAME
+from belote.server.ratings.model import MatchOutcome, PlayerResult
 from belote.server.ratings.schema import match_results, player_results
+from belote.server.ratings.store import RatingsStore
 from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import Identities
 
@@ -478,6 +480,25 @@ def test_deleting_an_account_keeps_the_others_results_and_reserves_the_name(
     assert again.status_code == 409 and "taken" in again.text
     as_(people, "newcomer", "post", "/guest", data={"name": "Nora"})
     assert "Signed in as" not in as_(people, "newcomer", "get", "/").text
+    # A match that was being played when the account went: the others' results are stored,
+    # the deleted seat's not, and the match is not rated.
+    outcome = MatchOutcome("classic", 0, tuple(
+        PlayerResult(seat, account, seat % 2 == 0, 0, 0, 0)
+        for seat, account in enumerate((nora, otto)) if account is not None), rated=True)
+
+    async def record_late() -> Any:
+        table_id = await room.app.state.store.new_table(  # type: ignore[attr-defined]
+            "classic", {}, 301, status="finished")
+        assert await RatingsStore(room.app.state.store.engine).record(  # type: ignore
+            table_id, outcome)
+        return table_id
+
+    late = room.portal.call(record_late)  # type: ignore[union-attr]
+    rows = on_db(room, lambda c: c.execute(select(player_results.c.account, match_results.c.rated)
+                                           .join(match_results, match_results.c.table_id ==
+                                                 player_results.c.table_id)
+                                           .where(player_results.c.table_id == late)))
+    assert rows.all() == [(otto, False)]
     # A reset asked by the deleted address sends nothing.
     before = len(inbox.mails)
     as_(people, "anon", "post", "/account/forgot", data={"who": "nora@example.org"})
