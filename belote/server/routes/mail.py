@@ -33,8 +33,10 @@ log = logging.getLogger(__name__)
 PASSWORD_READ = 1024  # characters of a typed password looked at (as at sign-in)
 TOKEN_READ = 128  # characters of a link's token looked at (a real one has 43)
 NOTICE = "mail_notice"  # the session's key for the account page's next message
-# A link's page must not hand its token to another site in a Referer header.
-PRIVATE_PAGE = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
+# A link's page must not hand its token to another site in a Referer header.  Not
+# "no-referrer": with it, Chromium sends "Origin: null" with the page's own form, which the
+# room refuses as cross-origin (tests/browser/test_mail_accounts.py found it).
+PRIVATE_PAGE = {"Referrer-Policy": "same-origin", "Cache-Control": "no-store"}
 # The status of a refused link, by why.
 LINK_STATUS = {"unknown": 404, "used": 410, "expired": 410}
 
