@@ -504,3 +504,34 @@ def test_deleting_an_account_keeps_the_others_results_and_reserves_the_name(
     as_(people, "anon", "post", "/account/forgot", data={"who": "nora@example.org"})
     settle(room)
     assert len(inbox.mails) == before
+
+
+# ---------------------------------------------------------------------- belote serve
+def test_serve_takes_the_smtp_settings_from_options_environment_and_a_password_file(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from belote.cli import app as cli
+
+    apps: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: apps.append(app))
+    db = ["serve", "--db", f"sqlite:///{tmp_path / 'x.db'}"]
+    secret = tmp_path / "smtp-password"
+    secret.write_text("from-the-file\n")
+    monkeypatch.setenv("BELOTE_SMTP_HOST", "mail.example.org")
+    monkeypatch.setenv("BELOTE_SMTP_PASSWORD", "from-the-environment")
+    runner = CliRunner()
+    assert runner.invoke(cli, [*db, "--smtp-from", "sala@example.org", "--public-url",
+                               "https://sala.example.org", "--smtp-security", "tls",
+                               "--smtp-port", "465", "--smtp-user", "sala"]).exit_code == 0
+    result = runner.invoke(cli, [*db, "--smtp-password-file", str(secret)])
+    assert result.exit_code == 0 and "No e-mail" in result.output  # no sender nor URL
+    first, second = (app.state.settings for app in apps)
+    assert (first.smtp_host, first.smtp_port, first.smtp_security, first.smtp_user,
+            first.smtp_password, first.mail_ready) == (
+        "mail.example.org", 465, "tls", "sala", "from-the-environment", True)
+    assert second.smtp_password == "from-the-file" and not second.mail_ready
+    refused = runner.invoke(cli, [*db, "--smtp-security", "ssl"])
+    assert refused.exit_code == 2 and "--smtp-security" in refused.output
+    assert len(apps) == 2
