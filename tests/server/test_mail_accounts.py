@@ -535,3 +535,43 @@ def test_serve_takes_the_smtp_settings_from_options_environment_and_a_password_f
     refused = runner.invoke(cli, [*db, "--smtp-security", "ssl"])
     assert refused.exit_code == 2 and "--smtp-security" in refused.output
     assert len(apps) == 2
+
+
+# ---------------------------------------------------------------------- on PostgreSQL
+def test_links_addresses_export_and_deletion_on_postgresql(postgres_url: str) -> None:
+    """The same statements on the room's other database: a link used once, a newer one
+    voiding the older, an address verified and found, the export, the deletion."""
+    from belote.server.mail.store import MailStore
+    from belote.server.persistence import Store
+    from belote.server.personal_data.deletion import delete_account, name_retired
+    from belote.server.personal_data.export import export
+    from tests.server.postgres import fresh_database
+
+    async def main() -> None:
+        store = Store(fresh_database(postgres_url))
+        await store.open()
+        try:
+            account = await store.add_user("Rosa", "hash")
+            mails = MailStore(store.engine)
+            await mails.set_address(account, "Rosa@Example.org")
+            old = await mails.new_token(account, "verify", "Rosa@Example.org",
+                                        timedelta(hours=1))
+            new = await mails.new_token(account, "verify", "Rosa@Example.org",
+                                        timedelta(hours=1))
+            assert (await mails.use_token(old, "verify")).outcome == "used"
+            used = await mails.use_token(new, "verify")
+            assert (used.outcome, used.account) == ("ok", account)
+            assert (await mails.use_token(new, "verify")).outcome == "used"
+            assert await mails.mark_verified(account, "Rosa@Example.org")
+            assert await mails.verified_accounts("rosa@example.org") == [account]
+            data = await export(store.engine, account)
+            assert data is not None and data["email"]["address"] == "Rosa@Example.org"
+            deleted = await delete_account(store.engine, account)
+            assert deleted is not None and deleted.name == "Rosa"
+            assert await name_retired(store.engine, "rosa")
+            assert await export(store.engine, account) is None
+            assert await mails.verified_accounts("rosa@example.org") == []
+        finally:
+            await store.close()
+
+    asyncio.run(main())
