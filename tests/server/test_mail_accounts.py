@@ -575,3 +575,32 @@ def test_links_addresses_export_and_deletion_on_postgresql(postgres_url: str) ->
             await store.close()
 
     asyncio.run(main())
+
+
+def test_a_session_ended_by_another_process_ends_here_within_a_minute(
+        tmp_path: Path) -> None:
+    """A password reset or a deletion ends the account's sessions in the database; another
+    process of the room, which had one cached, drops it at its next touch (a minute)."""
+    from belote.server.auth.sessions import TOUCH_EVERY, Sessions
+    from belote.server.persistence import Store
+
+    now = [datetime(2026, 1, 1, tzinfo=UTC)]
+
+    async def main() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'two.db'}")
+        await store.open()
+        here, there = (Sessions(store, guest_idle=timedelta(hours=1),
+                                account_idle=timedelta(days=1), clock=lambda: now[0])
+                       for _ in range(2))
+        try:
+            account = await store.add_user("Sara", "hash")
+            row = await here.start("Sara", "sara", account, user_agent="", address="")
+            assert await there.get(row.id) is not None  # cached there
+            await here.end(row.id)
+            assert await here.get(row.id) is None
+            now[0] += TOUCH_EVERY
+            assert await there.get(row.id) is None
+        finally:
+            await store.close()
+
+    asyncio.run(main())
