@@ -372,6 +372,34 @@ def test_an_unreachable_mail_server_is_logged_without_the_password(
         make_settings(tmp_path, smtp_security="ssl")
 
 
+def test_starttls_checks_the_servers_certificate(tmp_path: Path) -> None:
+    """STARTTLS with a certificate no authority signed: the mail is not sent, and the failure
+    is counted as TLS's (the room never sends a password over an unchecked channel)."""
+    import ssl
+    import subprocess
+
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True, timeout=60)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port(),
+                            tls_context=context)
+    controller.start()
+    try:
+        mailer = Mailer(make_settings(
+            tmp_path, smtp_host="127.0.0.1", smtp_port=controller.port,
+            smtp_security="starttls", smtp_from="sala@example.org",
+            public_url="https://sala.example.org", smtp_timeout=5.0))
+        with pytest.raises(MailFailed):
+            asyncio.run(mailer.send(Letter("a@example.org", "subject", "body")))
+    finally:
+        controller.stop()
+    assert mailer.failures["tls"] == 1 and not inbox.mails
+
+
 def test_a_room_without_mail_says_it_cannot_send_any(tmp_path: Path,
                                                      light_hashes: None) -> None:
     with client_for(create_app(make_settings(tmp_path))) as client:

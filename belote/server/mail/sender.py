@@ -53,6 +53,7 @@ class Mailer:
             await asyncio.to_thread(self._send_now, letter)
         except (smtplib.SMTPException, OSError) as error:
             kind = ("refused" if isinstance(error, smtplib.SMTPResponseException)
+                    else "tls" if isinstance(error, ssl.SSLError)  # a certificate refused
                     else "unreachable")
             self.failures[kind] += 1
             # The error's text, never the settings: the password stays out of the log.
