@@ -59,7 +59,7 @@ DOMAIN_PREFIXES: dict[str, str] = {
     "replays.": "replays", "web.replay.": "replays",
     "ratings.": "ratings", "web.league.": "ratings", "web.stats.": "ratings",
     "web.account.": "accounts", "web.login.": "accounts", "web.register.": "accounts",
-    "web.guest.": "accounts", "web.form.": "accounts",
+    "web.guest.": "accounts", "web.form.": "accounts", "web.mail.": "accounts",
     "web.": "web", "error.web.": "web", "error.wire.": "web", "limits.": "web",
     "web.phone.": "web",
 }

@@ -40,6 +40,8 @@ from belote.server.config import Settings
 from belote.server.heavy import HeavyWork
 from belote.server.levels import LEVELS, OWN_LEVELS
 from belote.server.limits import BodyLimit
+from belote.server.mail.sender import Mailer
+from belote.server.mail.service import AccountMail
 from belote.server.room import Room
 from belote.server.routes import all_routes
 from belote.server.routes.pages import http_error, make_templates
@@ -97,7 +99,7 @@ def compose(settings: Settings) -> Shared:
                                        default_pace=settings.default_pace),
         limits=Limits.build(settings, services.store.rate_limits, refused), refused=refused,
         templates=make_templates(HERE / "templates"), levels=tuple(LEVELS),
-        relay=Relay(room))
+        relay=Relay(room), mail=AccountMail(settings, services.store, Mailer(settings)))
 
 
 @contextlib.asynccontextmanager
@@ -123,6 +125,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
     finally:
         await collector.stop()
+        await state.mail.settle()  # reset mails being sent
         await state.relay.close()
         state.passwords.close()
         state.heavy.close()

@@ -21,8 +21,10 @@ from belote.server.config import Settings
 from belote.server.leagues import schema as _leagues_schema  # noqa: F401  (its tables)
 from belote.server.leagues.store import LeagueStore
 from belote.server.lobby import LobbyFeed
+from belote.server.mail import schema as _mail_schema  # noqa: F401  (its tables)
 from belote.server.persistence import Store
 from belote.server.persistence.schema import metadata
+from belote.server.personal_data import schema as _personal_schema  # noqa: F401  (its tables)
 from belote.server.ratings import schema as _ratings_schema  # noqa: F401  (its tables)
 from belote.server.ratings.room import RatingsRoom
 from belote.server.ratings.stats import StatsStore

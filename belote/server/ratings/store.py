@@ -98,6 +98,7 @@ class RatingsStore:
                 await self._serialise(conn)
                 if await self._known(conn, table_id):
                     return False
+                result = await self._without_deleted(conn, result)
                 now = self.clock()
                 four, repeat, weighs = None, None, None
                 if result.rated:
@@ -135,6 +136,22 @@ class RatingsStore:
             await conn.execute(select(func.pg_advisory_xact_lock(RATINGS_LOCK)))
         elif conn.dialect.name == "sqlite":
             await conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    async def _without_deleted(self, conn: AsyncConnection,
+                               result: MatchOutcome) -> MatchOutcome:
+        """``result`` without the accounts deleted while the match was played
+        (belote/server/personal_data): their seats count as guests' (no result kept), and the
+        match is not rated (a rating moves four accounts).  Without this the match could never
+        be stored (its rows would name a missing account) and the others' results were lost."""
+        wanted = {p.account for p in result.players}
+        if not wanted:
+            return result
+        present = {int(r[0]) for r in await conn.execute(
+            select(users.c.id).where(users.c.id.in_(wanted)))}
+        if present == wanted:
+            return result
+        return replace(result, rated=False,
+                       players=tuple(p for p in result.players if p.account in present))
 
     async def _known(self, conn: AsyncConnection, table_id: int) -> bool:
         row = (await conn.execute(select(match_results.c.table_id)

@@ -14,6 +14,8 @@ from belote.server.routes import (
     accounts,
     leagues,
     lobby,
+    mail,
+    personal_data,
     phone,
     preferences,
     ratings,
@@ -31,7 +33,7 @@ def all_routes(static: Path) -> list[BaseRoute]:
             *replays.routes, *sockets.routes, Mount("/static", StaticFiles(directory=static),
                                                     name="static"),
             *tournaments.routes, *ratings.routes, *stats.routes, *leagues.routes,
-            *phone.routes]
+            *phone.routes, *mail.routes, *personal_data.routes]
 
 
 __all__ = ["all_routes"]

@@ -12,6 +12,7 @@ from starlette.routing import Route
 from belote.server.auth import AuthError, check_name, check_password, name_key, needs_rehash
 from belote.server.auth.sessions import SCOPE_KEY, public_id
 from belote.server.persistence import Account, NameTaken
+from belote.server.personal_data.deletion import name_retired
 from belote.server.routes.common import (
     address,
     back,
@@ -20,6 +21,7 @@ from belote.server.routes.common import (
     session,
     when,
 )
+from belote.server.routes.mail import account_mail_context
 from belote.server.routes.pages import refused, render
 from belote.server.settings_sources import settings_of
 from belote.server.shared import shared
@@ -73,6 +75,8 @@ async def guest(request: Request) -> Response:
         return back(request, "/", "name_in_use")
     if await state.store.account_by_key(key) is not None:
         return back(request, "/", "name_registered")
+    if await name_retired(state.store.engine, key):  # a deleted account's: never given again
+        return back(request, "/", "name_taken")
     await state.limits.new_guests.hit(address_key)
     try:
         await start_session(request, name, key, None)
@@ -140,6 +144,8 @@ async def register(request: Request) -> Response:
     except AuthError as error:
         return refused(request, "login.html", 400, error.code, mode="register")
     key, current = name_key(name), session(request)
+    if await name_retired(state.store.engine, key):  # a deleted account's: never given again
+        return refused(request, "login.html", 409, "name_taken", mode="register")
     holder = await state.sessions.guest_holding(key)
     if holder is not None and (current is None or holder != current.id):
         if await state.services.connected(public_id(holder)):
@@ -182,7 +188,8 @@ async def account_page(request: Request) -> Response:
     rows = await shared(request).sessions.of_account(current.account)
     return render(request, "account.html", current=public_id(current.id), sessions=[
         {"id": public_id(r.id), "created": when(r.created), "seen": when(r.last_seen),
-         "agent": r.user_agent, "address": r.address} for r in rows])
+         "agent": r.user_agent, "address": r.address} for r in rows],
+        **await account_mail_context(request, current.account))
 
 
 async def end_session(request: Request) -> Response:
