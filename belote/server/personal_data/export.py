@@ -1,7 +1,8 @@
 """Everything the room holds about an account, as one JSON document for its owner.
 
 The account, its e-mail address and whether it is verified, its saved settings, its signed-in
-sessions (browser, address, when), its ratings and its results per finished match, and the
+sessions (browser, address, when), its ratings, its results per finished match (with the
+weight the match had in its rating), its weeks in the leagues, and the
 tournaments it organises or whose players carry its name (tournaments record players by the
 names their organisers type, not by account).  Not in it: the secrets (the password's hash,
 the links' tokens) and what belongs to other people (their names at its matches, the chat).
@@ -16,6 +17,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from belote.server.leagues.schema import league_results
 from belote.server.mail.schema import account_emails, mail_tokens
 from belote.server.persistence.schema import account_settings, sessions, users
 from belote.server.ratings.schema import match_results, player_results, ratings
@@ -54,10 +56,14 @@ async def export(engine: AsyncEngine, account: int) -> dict[str, Any] | None:
         rated = (await conn.execute(select(ratings).where(ratings.c.account == account)
                                     .order_by(ratings.c.preset))).all()
         matches = (await conn.execute(
-            select(player_results, match_results.c.rated, match_results.c.recorded)
+            select(player_results, match_results.c.rated, match_results.c.recorded,
+                   match_results.c.weight, match_results.c.bots)
             .join(match_results, match_results.c.table_id == player_results.c.table_id)
             .where(player_results.c.account == account)
             .order_by(player_results.c.table_id))).all()
+        weeks = (await conn.execute(select(league_results)
+                                    .where(league_results.c.account == account)
+                                    .order_by(league_results.c.week))).all()
         organised = (await conn.execute(
             select(tournaments.c.id, tournaments.c.name, tournaments.c.state)
             .where((tournaments.c.owner == key) | tournaments.c.id.in_(
@@ -85,7 +91,13 @@ async def export(engine: AsyncEngine, account: int) -> dict[str, Any] | None:
                      "rated_matches": r.matches, "won": r.won} for r in rated],
         "matches": [{"table": m.table_id, "preset": m.preset, "won": bool(m.won),
                      "rated": bool(m.rated), "contracts_taken": m.taken, "made": m.made,
-                     "failed": m.failed, "recorded": _moment(m.recorded)} for m in matches],
+                     "failed": m.failed, "points": m.points, "with_bots": m.bots,
+                     "rating_weight": m.weight, "recorded": _moment(m.recorded)}
+                    for m in matches],
+        "league_weeks": [{"week": w.week.isoformat(), "division": w.division,
+                          "group": w.group_no, "place": w.place, "points": w.points,
+                          "won": w.won, "matches": w.matches, "move": w.move}
+                         for w in weeks],
         "tournaments": {
             "organised": [{"id": t.id, "name": t.name, "state": t.state} for t in organised],
             "played_under_this_name": [{"tournament": e.tournament_id, "entrant": e.entrant_id,
