@@ -156,6 +156,11 @@ class Actor(Protocol):
 
 
 class Table:
+    # Set by the room (the composition's, from the block lists): who may sit here, whose
+    # chat a listener hears; None: everyone.
+    seat_gate: SeatGate | None = None
+    chat_filter: ChatFilter | None = None
+
     def __init__(self, table_id: int, preset: str, flags: dict[str, Any], store: Store,
                  bots: BotPool, *, takeover_seconds: float = 30.0, bot_delay: float = 0.8,
                  publish: Callable[[E.TableEvent], None] | None = None,
@@ -174,8 +179,6 @@ class Table:
         self.publish = publish or (lambda event: None)
         self.limits = limits or TableLimits()
         self.creator = creator  # the session that created the table (limits per user)
-        self.seat_gate: SeatGate | None = None  # set by the room (blocks)
-        self.chat_filter: ChatFilter | None = None
         self.seats = [Seat() for _ in range(self.rules.players)]  # seed 000: 4, 3 or 2
         # What the table knows of its seats and learns from its hands played out, sent
         # with its bots' decisions (belote.server.bots.context); the spectator's view before

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,11 @@ from starlette.testclient import WebSocketTestSession as Socket
 from belote.server.app import create_app
 from belote.server.auth import name_key
 from tests.server.conftest import ORIGIN, client_for, make_settings
+from tests.server.cluster_room import cluster_room
 from tests.server.helpers import Identities, connect, create_table, receive, send, until
+from tests.server.postgres import postgres_url
+
+__all__ = ["cluster_room", "postgres_url"]  # fixtures
 
 PEOPLE = ("Ada", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ugo", "Vera", "Zeno")
 PENDING = 3  # requests one account may leave unanswered (the module's setting)
@@ -327,3 +332,90 @@ def test_a_blocked_friend_cannot_invite_and_the_block_list_is_capped(room: Room)
         "You block 2 players already, the most allowed: unblock one first.")
     room.act("Ada", "unblock", "Zeno")
     room.act("Ada", "unblock", "Gina")
+
+
+# ---------------------------------------------------------------------------- two processes
+def account_on(process: Any, name: str) -> Any:
+    """An account registered on ``process`` of a cluster room: its HTTP client."""
+    import httpx
+
+    http = httpx.Client(base_url=process.base, headers={"Origin": process.base}, timeout=20,
+                        follow_redirects=True)
+    answer = http.post("/register", data={"name": name, "password": "settebello-lungo"})
+    assert answer.status_code in (200, 303), answer.text
+    return http
+
+
+def cookie_of(http: Any) -> str:
+    return "; ".join(f"{k}={v}" for k, v in http.cookies.items())
+
+
+def found_id(http: Any, name: str) -> int:
+    page = http.get("/friends", params={"q": name}).text
+    match = re.search(r'name="account" value="(\d+)"', page)
+    assert match is not None, page
+    return int(match.group(1))
+
+
+def post(http: Any, what: str, **data: Any) -> str:
+    answer = http.post(f"/friends/{what}", data={k: str(v) for k, v in data.items()})
+    return notice(answer.text)
+
+
+@pytest.mark.slow
+def test_presence_invitations_and_blocks_across_two_processes(cluster_room: Any) -> None:
+    from websockets.sync.client import connect as ws_connect
+
+    from tests.server.cluster_room import frame
+    from tests.server.cluster_room import send as ws_send
+
+    a, b = cluster_room.processes
+    ada, bruno = account_on(a, "Ada"), account_on(b, "Bruno")
+    try:
+        assert post(ada, "request", account=found_id(ada, "Bruno")) == (
+            "Friend request sent to Bruno.")
+        ada_id = found_id(bruno, "Ada")
+        assert post(bruno, "accept", account=ada_id) == "You and Ada are friends now."
+        table = int(ada.post("/tables", data={"preset": "classic", "flags": "", "target": ""},
+                             follow_redirects=False).headers["location"].rsplit("/", 1)[1])
+
+        def socket(path: str) -> Any:
+            return ws_connect(f"ws://127.0.0.1:{b.port}{path}", open_timeout=20,
+                              additional_headers={"Origin": b.base,
+                                                  "Cookie": cookie_of(bruno)})
+
+        with socket("/ws/me") as mine:
+            # Bruno's page socket is on b: Ada, on a, sees him in the room and invites him.
+            page = ada.get("/friends", params={"table": table}).text
+            assert "Bruno</a>: in the room" in " ".join(page.split())
+            assert post(ada, "invite", account=found_id(ada, "Bruno"), table=table) == (
+                f"Invitation to table {table} sent to Bruno.")
+            invited = frame(mine)
+            assert invited["t"] == "invite" and invited["d"]["table"] == table
+            # Bruno at Ada's table (run by a, reached through b): she sees where he is.
+            with socket(f"/ws/table/{table}") as his:
+                assert frame(his)["t"] == "sync"
+                ws_send(his, "sit", seat=2)
+
+                def where() -> str:
+                    return " ".join(ada.get("/friends").text.split())
+                deadline = time.monotonic() + 10
+                while f"Bruno</a>: at table {table}" not in where():
+                    assert time.monotonic() < deadline, where()
+                    time.sleep(0.2)
+                # He blocks her on b; a hears of it: her chat line never reaches him.
+                assert post(bruno, "block", account=ada_id) == "Ada is blocked."
+                time.sleep(1.0)  # the news crosses the wire
+                with ws_connect(f"ws://127.0.0.1:{a.port}/ws/table/{table}", open_timeout=20,
+                                additional_headers={"Origin": a.base,
+                                                    "Cookie": cookie_of(ada)}) as hers:
+                    assert frame(hers)["t"] == "sync"
+                    ws_send(hers, "chat", text="ciao Bruno")
+                    ws_send(his, "chat", text="eccomi")
+                    heard = []
+                    while not heard or "eccomi" not in str(heard[-1]):
+                        heard.append(frame(his))
+                    assert "ciao Bruno" not in str(heard)
+    finally:
+        ada.close()
+        bruno.close()

@@ -219,13 +219,13 @@ class FriendsRoom:
         tournaments = await self.store.tournaments_of_tables(set(at.values()))
         shown = []
         for friend in friends:
-            tid = at.get(friend.id)
-            if tid is not None:
-                seen = self.tables[tid]
+            where = at.get(friend.id)
+            if where is not None:
+                table = self.tables[where]
                 shown.append(Presence(
-                    friend, "tournament" if tid in tournaments else "table", tid,
-                    open=not seen.private or me in seen.accounts,
-                    tournament=tournaments.get(tid)))
+                    friend, "tournament" if where in tournaments else "table", where,
+                    open=not table.private or me in table.accounts,
+                    tournament=tournaments.get(where)))
             else:
                 shown.append(Presence(friend, "online" if friend.id in online else "offline"))
         return shown
@@ -306,9 +306,9 @@ class FriendsRoom:
         self.counts["invitations"] += 1
         return "invited"
 
-    def deliver(self, data: dict[str, Any]) -> int:
-        """An invitation to the invited account's personal sockets in this process; how
-        many got it."""
+    def deliver(self, data: dict[str, Any]) -> None:
+        """An invitation to the invited account's personal sockets in this process (counted
+        in ``counts["delivered"]``)."""
         to, sent = int(data["to"]), 0
         for conn in list(self.listeners):
             if conn.account != to or conn.closed:
@@ -320,4 +320,3 @@ class FriendsRoom:
                 "link": str(data["link"])}}, ensure_ascii=False))
             sent += 1
         self.counts["delivered"] += sent
-        return sent
