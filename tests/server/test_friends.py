@@ -21,8 +21,8 @@ from starlette.testclient import WebSocketTestSession as Socket
 
 from belote.server.app import create_app
 from belote.server.auth import name_key
-from tests.server.conftest import ORIGIN, client_for, make_settings
 from tests.server.cluster_room import cluster_room
+from tests.server.conftest import ORIGIN, client_for, make_settings
 from tests.server.helpers import Identities, connect, create_table, receive, send, until
 from tests.server.postgres import postgres_url
 
