@@ -419,3 +419,16 @@ def test_presence_invitations_and_blocks_across_two_processes(cluster_room: Any)
     finally:
         ada.close()
         bruno.close()
+
+
+def test_an_invitation_link_is_signed_expires_and_carries_only_two_ids() -> None:
+    from belote.server.friends.tokens import Invitation, InvitationLinks
+
+    links = InvitationLinks(lambda: "k" * 64, max_age=60)
+    token = links.make(Invitation(12, 7))
+    assert links.read(token) == Invitation(12, 7)
+    assert InvitationLinks(lambda: "another room's key", 60).read(token) is None
+    assert InvitationLinks(lambda: "k" * 64, max_age=-1).read(token) is None  # expired
+    # Signed, but not a table and an account (another use of the same key and salt).
+    assert links.read(str(links._signer().dumps(["12", True]))) is None
+    assert links.read("") is None
