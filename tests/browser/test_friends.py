@@ -32,9 +32,11 @@ document.addEventListener("DOMContentLoaded", () => {
 
 
 def press(page: Page, name: str) -> None:
-    """Tab to the control named ``name`` and press Enter."""
+    """Tab to the link or button named ``name`` and press Enter; wait for the page it
+    leads to (every one here does)."""
     sala.tab_to_name(page, name, limit=120)
-    page.keyboard.press("Enter")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
     page.wait_for_load_state()
 
 
@@ -53,7 +55,8 @@ def test_find_ask_accept_invite_and_hear_the_invitation_by_keyboard(
     expect(ada).to_have_url(re.compile(r"/friends$"))
     sala.tab_to(ada, lambda el: el["id"] == "friend-query")
     ada.keyboard.type(bruno_name.upper())
-    ada.keyboard.press("Enter")
+    with ada.expect_navigation():
+        ada.keyboard.press("Enter")
     expect(ada.locator("#search-outcome")).to_have_text("Players found: 1.")
     audit(ada, "friends page, search results")
     press(ada, f"Ask {bruno_name} to be friends")

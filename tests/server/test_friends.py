@@ -432,3 +432,16 @@ def test_an_invitation_link_is_signed_expires_and_carries_only_two_ids() -> None
     # Signed, but not a table and an account (another use of the same key and salt).
     assert links.read(str(links._signer().dumps(["12", True]))) is None
     assert links.read("") is None
+
+
+def test_invitations_an_hour_are_limited_per_sender(room: Room) -> None:
+    befriend(room, "Zeno", "Fabio")
+    tables = [room.table("Zeno") for _ in range(PER_HOUR + 1)]
+    with room.me("Fabio") as fabios:
+        for table in tables[:PER_HOUR]:
+            assert "sent to Fabio" in room.act("Zeno", "invite", "Fabio", table=str(table))
+            assert invite_frame(fabios)["table"] == table
+        assert room.act("Zeno", "invite", "Fabio", table=str(tables[-1])) == (
+            "Too many in an hour: try again later.")
+        send(fabios, "ping", n=3)
+        assert receive(fabios)["t"] == "pong"  # the refused one never came
