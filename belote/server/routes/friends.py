@@ -53,7 +53,8 @@ async def _search(request: Request, me: SessionRow, query: str) -> tuple[str, li
     """The search's outcome code and its results (with each one's relation to me)."""
     state = shared(request)
     try:
-        text = clean_text(query, MAX_QUERY).strip() if query.strip() else ""
+        # A name has at most 24 characters: a longer search is cut, never refused.
+        text = clean_text(query[:MAX_QUERY], MAX_QUERY).strip() if query.strip() else ""
     except TextError:
         return "bad_query", []
     if not text:
