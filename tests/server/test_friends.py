@@ -222,7 +222,7 @@ def test_an_invitation_reaches_every_page_of_the_friend_once_and_is_limited(room
                 assert found["table"] == table and found["link"].startswith("/invite/")
             # The same invitation again within ten minutes: refused, nothing sent.
             assert room.act("Ugo", "invite", "Vera", table=str(table)) == (
-                "You invited Vera to this table a moment ago.")
+                "You invited Vera a moment ago: wait a little before inviting them again.")
             # Not a friend: refused.
             assert room.act("Ugo", "invite", "Zeno", table=str(table)) == (
                 "Zeno is not your friend.")
@@ -445,3 +445,37 @@ def test_invitations_an_hour_are_limited_per_sender(room: Room) -> None:
             "Too many in an hour: try again later.")
         send(fabios, "ping", n=3)
         assert receive(fabios)["t"] == "pong"  # the refused one never came
+
+
+def add_tournament(room: Room, name: str, state: str) -> int:
+    from sqlalchemy import insert
+
+    from belote.server.tournament.schema import tournaments
+
+    async def add() -> int:
+        async with room.app.state.store.engine.begin() as conn:
+            made = await conn.execute(insert(tournaments).values(
+                name=name, format="swiss", preset="classic", flags="{}", target=1000,
+                rounds=3, deals=None, rank_by="points", bye_points=0, standins=False,
+                state=state, owner="someone"))
+            return int(made.inserted_primary_key[0])
+    return int(room.client.portal.call(add))  # type: ignore[union-attr]
+
+
+def test_a_friend_is_invited_to_a_tournament_taking_entries(room: Room) -> None:
+    cup = add_tournament(room, "Coppa d'autunno", "registration")
+    over = add_tournament(room, "Coppa finita", "finished")
+    befriend(room, "Bruno", "Zeno")
+    with room.me("Zeno") as zenos:
+        page = room.page("Bruno", f"?tournament={cup}")
+        assert "Invite Zeno to the tournament Coppa d&#39;autunno" in page
+        assert "Coppa finita" not in page  # not taking entries: not offered
+        assert room.act("Bruno", "invite_tournament", "Zeno", tournament=str(cup)) == (
+            "Invitation to the tournament sent to Zeno.")
+        found = invite_frame(zenos)
+        assert found["text"] == "Bruno invites you to the tournament Coppa d'autunno."
+        assert found["link"] == f"/tournaments/{cup}/enter" and found["tournament"] == cup
+        assert room.act("Bruno", "invite_tournament", "Zeno", tournament=str(cup)) == (
+            "You invited Zeno a moment ago: wait a little before inviting them again.")
+        assert room.act("Bruno", "invite_tournament", "Zeno", tournament=str(over)) == (
+            "This tournament is not taking entries.")

@@ -278,11 +278,28 @@ class FriendsRoom:
         return "/invite/" + self.links.make(Invitation(table_id, me))
 
     async def invite(self, me: int, name: str, other: int, table_id: int) -> str:
-        """Invite a friend to a table: ``invited``, or ``no_table``, ``too_fast``,
-        ``not_friends`` (also what one who blocks me answers: neutral),
-        ``already_invited`` (the same in the last ten minutes), ``not_online``."""
+        """Invite a friend to a table: ``invited``, or ``no_table``, or a refusal of
+        :meth:`_send`."""
         if not self.may_invite_to(me, table_id):
             return "no_table"
+        return await self._send(me, other, f"{table_id}", {
+            "to": other, "from": name, "table": table_id, "link": self.link(me, table_id)})
+
+    async def invite_to_tournament(self, me: int, name: str, other: int,
+                                   tournament: int) -> str:
+        """Invite a friend to enter a tournament that takes entries: ``invited``, or
+        ``no_tournament``, or a refusal of :meth:`_send`."""
+        title = await self.store.tournament_taking_entries(tournament)
+        if title is None:
+            return "no_tournament"
+        return await self._send(me, other, f"t{tournament}", {
+            "to": other, "from": name, "tournament": tournament, "title": title,
+            "link": f"/tournaments/{tournament}/enter"})
+
+    async def _send(self, me: int, other: int, what: str, data: dict[str, Any]) -> str:
+        """Send an invitation to a friend's sockets, in every process: ``invited``, or
+        ``too_fast``, ``not_friends`` (also what one who blocks me is told: neutral),
+        ``already_invited`` (the same in the last ten minutes), ``not_online``."""
         if await self.invitations.blocked(str(me)):
             self.counts["invitations_refused"] += 1
             log.info("friends: invitations of account %s refused: too many this hour", me)
@@ -290,15 +307,13 @@ class FriendsRoom:
         if not await self.store.are_friends(me, other) or me in await self.store.blocks_of(
                 other):
             return "not_friends"
-        repeat = f"{me}:{other}:{table_id}"
+        repeat = f"{me}:{other}:{what}"
         if await self.repeats.blocked(repeat):
             return "already_invited"
         if not await self.online([other]):
             return "not_online"
         await self.invitations.hit(str(me))
         await self.repeats.hit(repeat)
-        data = {"to": other, "from": name, "table": table_id,
-                "link": self.link(me, table_id)}
         if self.relay is not None:
             self.relay(INVITE_NEWS, data)
         else:
@@ -313,10 +328,14 @@ class FriendsRoom:
         for conn in list(self.listeners):
             if conn.account != to or conn.closed:
                 continue
-            text = translate(conn.lang, "web.friends.invite.said", name=str(data["from"]),
-                             number=int(data["table"]))
+            if "tournament" in data:
+                text = translate(conn.lang, "web.friends.invite.said_tournament",
+                                 name=str(data["from"]), tournament=str(data["title"]))
+            else:
+                text = translate(conn.lang, "web.friends.invite.said",
+                                 name=str(data["from"]), number=int(data["table"]))
             conn.send(json.dumps({"t": "invite", "v": 0, "d": {
-                "text": text, "table": int(data["table"]), "from": str(data["from"]),
-                "link": str(data["link"])}}, ensure_ascii=False))
+                "text": text, "table": data.get("table"), "tournament": data.get("tournament"),
+                "from": str(data["from"]), "link": str(data["link"])}}, ensure_ascii=False))
             sent += 1
         self.counts["delivered"] += sent

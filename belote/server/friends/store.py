@@ -174,6 +174,22 @@ class FriendsStore:
                                       .where(g.table_id.in_(list(table_ids))))
             return {int(r[0]): (int(r[1]), str(r[2])) for r in rows}
 
+    async def open_tournaments(self, limit: int) -> list[tuple[int, str]]:
+        """Tournaments taking entries (id, name), newest first: those one may invite to."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(tournaments.c.id, tournaments.c.name)
+                                      .where(tournaments.c.state == "registration")
+                                      .order_by(tournaments.c.id.desc()).limit(limit))
+            return [(int(r[0]), str(r[1])) for r in rows]
+
+    async def tournament_taking_entries(self, tournament: int) -> str | None:
+        """The name of this tournament if it takes entries; None: no such, or closed."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(tournaments.c.name).where(
+                tournaments.c.id == tournament,
+                tournaments.c.state == "registration"))).first()
+        return None if row is None else str(row[0])
+
     # ------------------------------------------------------------------ changes
     async def request(self, me: int, other: int, max_pending: int) -> str:
         """Ask ``other`` to be friends.  ``requested``; ``accepted`` (they had asked me:

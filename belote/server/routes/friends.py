@@ -37,7 +37,9 @@ from belote.text import TextError, clean_text
 MAX_QUERY = 24  # characters of a search (a name has at most 24)
 MAX_ID = 9  # digits of an account or table id in a form
 NOTICE = "friends_notice"  # the session's key for the page's one-time message
-ACTIONS = ("request", "accept", "decline", "cancel", "remove", "block", "unblock", "invite")
+ACTIONS = ("request", "accept", "decline", "cancel", "remove", "block", "unblock", "invite",
+           "invite_tournament")
+TOURNAMENTS_OFFERED = 20  # tournaments taking entries that the page offers to invite to
 
 
 def _said(request: Request, outcome: str, **values: Any) -> None:
@@ -79,6 +81,10 @@ async def friends_page(request: Request) -> Response:
     wanted = _number(request.query_params.get("table"))
     table = wanted if wanted is not None and friends.may_invite_to(me.account, wanted) else (
         my_tables[0] if my_tables else None)
+    tournaments = await friends.store.open_tournaments(TOURNAMENTS_OFFERED)
+    chosen = _number(request.query_params.get("tournament"))
+    tournament = next((t for t in tournaments if t[0] == chosen),
+                      tournaments[0] if tournaments else None)
     notice = request.session.pop(NOTICE, None)
     # Where each form comes back to: this page as it is (its search, its table).
     here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
@@ -88,7 +94,8 @@ async def friends_page(request: Request) -> Response:
         asking=await friends.store.asking_me(me.account),
         asked=await friends.store.asked_by_me(me.account),
         blocked=await friends.store.blocked_by_me(me.account),
-        invite_table=table, my_tables=my_tables,
+        invite_table=table, my_tables=my_tables, tournaments=tournaments,
+        invite_tournament=tournament,
         invite_link=(str(request.base_url).rstrip("/") + friends.link(me.account, table))
         if table is not None else None,
         link_hours=state.settings.invitation_seconds // 3600,
@@ -115,6 +122,13 @@ async def friends_action(request: Request) -> Response:
     person = await friends.store.person(other)
     if person is None:
         _said(request, "no_player")
+        return back(request, target)
+    if what == "invite_tournament":
+        tid = _number(data.get("tournament"))
+        outcome = "no_tournament" if tid is None else await friends.invite_to_tournament(
+            me.account, me.name, other, tid)
+        _said(request, "invited_tournament" if outcome == "invited" else outcome,
+              name=person.name)
         return back(request, target)
     if what == "invite":
         table = _number(data.get("table"))
