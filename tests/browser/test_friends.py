@@ -76,6 +76,11 @@ def test_find_ask_accept_invite_and_hear_the_invitation_by_keyboard(
     press(ada, "Invite friends")
     expect(ada).to_have_url(re.compile(rf"/friends\?table={table}$"))
     expect(ada.locator("#friend-list")).to_contain_text(f"{bruno_name}: in the room")
+    # On a phone the page fits its width (the invitation link's field too).
+    ada.set_viewport_size({"width": 390, "height": 844})
+    assert ada.evaluate("() => document.documentElement.scrollWidth") <= 390
+    audit(ada, "friends page with a table to invite to, 390x844")
+    ada.set_viewport_size({"width": 1280, "height": 800})
     press(ada, f"Invite {bruno_name} to table {table}")
     expect(ada.locator("#friends-notice")).to_have_text(
         f"Invitation to table {table} sent to {bruno_name}.")
