@@ -107,6 +107,7 @@ class FriendsRoom:
         self.searches = limits.bucket("player_search", settings.searches_burst,
                                       settings.searches_per_hour)
         self.listeners: set[Connection] = set()  # the personal sockets open here
+        self._open: Counter[str] = Counter()  # their session ids (presence asks often)
         self.tables: dict[int, TableSeen] = {}  # every process's tables, from the bus
         self.counts: Counter[str] = Counter()  # invitations, refusals, failures (logged)
         # Set by the composition: news for every process (None: this process alone), and
@@ -140,13 +141,20 @@ class FriendsRoom:
 
     # ------------------------------------------------------------------ personal sockets
     def join(self, conn: Connection) -> None:
-        self.listeners.add(conn)
+        if conn not in self.listeners:
+            self.listeners.add(conn)
+            self._open[conn.uid] += 1
 
     def leave(self, conn: Connection) -> None:
-        self.listeners.discard(conn)
+        if conn in self.listeners:
+            self.listeners.discard(conn)
+            self._open[conn.uid] -= 1
+            if self._open[conn.uid] <= 0:
+                del self._open[conn.uid]
 
     def connected(self, uid: str) -> bool:
-        return any(c.uid == uid and not c.closed for c in self.listeners)
+        """Whether this person has a personal socket open here."""
+        return self._open.get(uid, 0) > 0
 
     def disconnect(self, uids: set[str]) -> int:
         return sign_out(self.listeners, uids)
