@@ -133,7 +133,7 @@ def build(settings: Settings, offload: Offload | None = None,
     # The room asks, never knowing the feature: may this account sit here, does this
     # listener hear that sender's chat (belote/server/friends/room.py).
     room.seat_gate = friends.admits
-    room.chat_filter = friends.hears
+    room.chat_filter = lobby.chat_filter = friends.hears
     bus.subscribe("lobby", lobby.on_event)
     bus.subscribe("friends", friends.on_event)  # who sits where, in every process
     # What a finished table writes (its result, its ratings) is written by the process that
@@ -150,9 +150,11 @@ def build(settings: Settings, offload: Offload | None = None,
 def _wire_news(services: Services, node: Node) -> None:
     """What every process hears from the others: chat lines, ended sessions."""
     lobby = services.lobby
-    lobby.relay = lambda name, text: node.tell_all("lobby_chat", {"name": name,
-                                                                  "text": text})
-    node.on_news("lobby_chat", lambda data: lobby.hear(str(data["name"]), str(data["text"])))
+    lobby.relay = lambda name, text, sender: node.tell_all(
+        "lobby_chat", {"name": name, "text": text, "sender": sender})
+    node.on_news("lobby_chat", lambda data: lobby.hear(
+        str(data["name"]), str(data["text"]),
+        data["sender"] if isinstance(data.get("sender"), int) else None))
 
     def signed_out(data: dict[str, Any]) -> None:
         services.disconnect_here({str(u) for u in data["uids"]})

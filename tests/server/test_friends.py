@@ -479,3 +479,21 @@ def test_a_friend_is_invited_to_a_tournament_taking_entries(room: Room) -> None:
             "You invited Zeno a moment ago: wait a little before inviting them again.")
         assert room.act("Bruno", "invite_tournament", "Zeno", tournament=str(over)) == (
             "This tournament is not taking entries.")
+
+
+def test_a_blocked_players_lobby_chat_never_reaches_the_blocker(room: Room) -> None:
+    assert room.act("Vera", "block", "Ugo") == "Ugo is blocked."
+    with room.lobby("Vera") as veras, room.lobby("Ugo") as ugos, room.lobby("Zeno") as zenos:
+        for ws in (veras, ugos, zenos):
+            until(ws, lambda f: f["t"] == "sync")
+        send(ugos, "chat", text="ciao dalla sala")
+        until(zenos, lambda f: f["t"] == "chat" and "ciao dalla sala" in f["d"]["text"])
+        send(zenos, "chat", text="buonasera")
+        heard: list[dict[str, Any]] = []
+        while not heard or "buonasera" not in str(heard[-1]):
+            heard.append(receive(veras))
+        assert "ciao dalla sala" not in str(heard)
+    with room.lobby("Vera") as again:  # nor in the history a new lobby socket is given
+        synced = until(again, lambda f: f["t"] == "sync")
+        assert "buonasera" in str(synced) and "ciao dalla sala" not in str(synced)
+    assert room.act("Vera", "unblock", "Ugo") == "Ugo is unblocked."

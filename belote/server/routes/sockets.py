@@ -211,7 +211,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
             if not await state.limits.lobby_chat.take(conn.uid):
                 conn.send(error_frame("chat_too_fast", conn.lang, lobby.version))
                 return
-            lobby.say(conn.name, message.text)
+            lobby.say(conn.name, message.text, conn.account)
         elif isinstance(message, P.Hello):
             await lobby.sync(conn, page)
         else:
