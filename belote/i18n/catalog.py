@@ -62,6 +62,7 @@ DOMAIN_PREFIXES: dict[str, str] = {
     "web.guest.": "accounts", "web.form.": "accounts", "web.mail.": "accounts",
     "web.": "web", "error.web.": "web", "error.wire.": "web", "limits.": "web",
     "web.phone.": "web",
+    "web.friends.": "web",
 }
 
 

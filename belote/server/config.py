@@ -110,6 +110,18 @@ class Settings:
     # Seconds between two looks over the tables (expiry, watcher counts).
     lobby_sweep: float = 2.0
 
+    # Friends, invitations and blocks (belote/server/friends): per sender account, friend
+    # requests and invitations an hour; requests one account may leave unanswered at once;
+    # players one account may block (Belot.bg keeps 100); player searches per address (a
+    # burst, then an hour's worth); seconds an invitation link stays good.
+    friend_requests_per_hour: int = 20
+    invitations_per_hour: int = 30
+    pending_requests: int = 50
+    blocks_max: int = 100
+    searches_burst: int = 30
+    searches_per_hour: float = 600.0
+    invitation_seconds: int = 2 * 3600
+
     # One of several processes of one room (``belote serve --processes N``, or N ``belote
     # serve --cluster`` on one or several machines): PostgreSQL holds the tables' leases and
     # carries the messages between processes (belote/server/cluster).

@@ -34,7 +34,7 @@ from belote.server.events import TableBroken, TableClosed, TableEvent, TableOpen
 from belote.server.persistence import Store
 from belote.server.persistence.rate_limits import FAILURES
 from belote.server.seats import Seat
-from belote.server.table import Table, TableError, TableLimits
+from belote.server.table import ChatFilter, SeatGate, Table, TableError, TableLimits
 
 log = logging.getLogger(__name__)
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud or typed
@@ -88,6 +88,11 @@ class Room:
         self.moved_away = 0  # tables stopped here because this process lost its leases
         self.bots: BotPool | None = None
         self.tables: dict[int, Table] = {}
+        # Set by the composition (the room knows no feature): whether an account may sit
+        # at a table (who sits there, who made it), and whether a listener's account hears
+        # a sender's chat line; None: everyone may, everyone does.
+        self.seat_gate: SeatGate | None = None
+        self.chat_filter: ChatFilter | None = None
         self.secret = ""
         self._stopping: set[asyncio.Task[None]] = set()
         self._draining: set[asyncio.Task[None]] = set()  # expired tables' last watchers
@@ -263,6 +268,7 @@ class Room:
                       bot_delay=self.settings.bot_delay, publish=self._on_event,
                       limits=self.table_limits, creator=creator,
                       displaced=None if self.node is None else self._displaced)
+        table.seat_gate, table.chat_filter = self.seat_gate, self.chat_filter
         if shown:
             self.tables[table_id] = table
         return table

@@ -22,6 +22,7 @@ from belote.server.auth.sessions import Sessions
 from belote.server.cluster.relay import Relay
 from belote.server.composition import Services
 from belote.server.config import Settings
+from belote.server.friends.room import FriendsRoom
 from belote.server.heavy import HeavyWork
 from belote.server.limits import CodeGuesses
 from belote.server.lobby import LobbyFeed
@@ -35,7 +36,7 @@ from belote.server.tournament.room import TournamentRoom
 
 # The composition's objects the handlers use, each also on ``app.state`` under its name (the
 # store among them: handlers read it here, never through the room).
-FEATURES = ("store", "room", "lobby", "ratings", "tournaments")
+FEATURES = ("store", "room", "lobby", "ratings", "tournaments", "friends")
 HOUR = 3600.0
 
 
@@ -125,6 +126,10 @@ class Shared:
     @property
     def tournaments(self) -> TournamentRoom:
         return self.services.tournaments
+
+    @property
+    def friends(self) -> FriendsRoom:
+        return self.services.friends
 
     def publish(self, state: State) -> None:
         """Put this bundle and each of its objects, under its own name, on ``app.state``."""

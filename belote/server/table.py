@@ -135,6 +135,13 @@ class IllegalMove(Exception):
         self.text = text
 
 
+# May this account sit at this table: (the account, the accounts seated, the creator's
+# session) -> whether (the composition's, from the block lists; a refusal is neutral).
+SeatGate = Callable[[int, list[int], "str | None"], Awaitable[bool]]
+# Does a listener's account hear a chat line of this sender's account (not if it blocks it).
+ChatFilter = Callable[[int, int], bool]
+
+
 class Actor(Protocol):
     """Who sends a command: a socket's connection, or the signed-in person behind a form."""
 
@@ -149,6 +156,11 @@ class Actor(Protocol):
 
 
 class Table:
+    # Set by the room (the composition's, from the block lists): who may sit here, whose
+    # chat a listener hears; None: everyone.
+    seat_gate: SeatGate | None = None
+    chat_filter: ChatFilter | None = None
+
     def __init__(self, table_id: int, preset: str, flags: dict[str, Any], store: Store,
                  bots: BotPool, *, takeover_seconds: float = 30.0, bot_delay: float = 0.8,
                  publish: Callable[[E.TableEvent], None] | None = None,
@@ -392,8 +404,10 @@ class Table:
                 items.append(Notice("web.notice.quick_move", {"seat": data["seat"]}))
         elif entry.kind == "chat":
             self.chat_lines += 1
+            sender = data.get("account")
             items.append(Notice("web.chat.line", {"name": printable(data["name"]),
-                                                  "text": printable(data["text"])}, chat=True))
+                                                  "text": printable(data["text"])}, chat=True,
+                                sender=sender if isinstance(sender, int) else None))
         elif entry.kind == "finish":
             self.finished = True
         elif entry.kind == "setup":
@@ -554,11 +568,12 @@ class Table:
         if ``since`` is older than what the table keeps), and, for a player coming back,
         what a bot played for them (``away``).  A sync of all the recent sentences and no
         away summary is the same for every connection of a kind of viewer: shared (a
-        reconnect storm builds one frame per kind of viewer, not one per connection)."""
+        reconnect storm builds one frame per kind of viewer, not one per connection), unless
+        the listener blocks a player whose chat lines are among them (its own frame)."""
         recent = list(self.recent)
         if since and recent and since >= recent[0][0] - 1:
             items = [item for v, item in recent if v > since]
-        elif not away:
+        elif not away and self._heard(conn, [item for _, item in recent]) is None:
             conn.send(self._shared_sync(conn))
             return
         else:
@@ -566,7 +581,8 @@ class Table:
             since = 0  # all the table keeps: the client's history starts again from it
         if away:
             items.append(AwaySummary(tuple(away)))
-        conn.send(self._frame(conn, "sync", items, since))
+        kept = self._heard(conn, items)  # the chat of those this listener blocks left out
+        conn.send(self._frame(conn, "sync", items if kept is None else kept, since))
 
     def _shared_sync(self, conn: Connection) -> str:
         """``conn``'s whole-view sync, built once per kind of viewer until the table next
@@ -615,8 +631,24 @@ class Table:
         self._broadcasts += 1  # the table changed: the shared syncs are of the past
         frames = SharedFrames(self, "update", items)
         for conn in list(self.connections):
+            kept = self._heard(conn, items)
+            if kept is not None:  # a chat line this listener does not hear: its own frame
+                conn.send(self._frame(conn, "update", kept))
+                continue
             conn.send(frames.frame(self._viewer(conn)))
         self._count_frames(frames.built, len(self.connections))
+
+    def _heard(self, conn: Connection, items: list[Item]) -> list[Item] | None:
+        """``items`` without the chat lines of the senders ``conn``'s account blocks; None
+        when it hears them all (the shared frames serve it)."""
+        hears, listener = self.chat_filter, conn.account
+        if hears is None or listener is None:
+            return None
+        senders = {i.sender for i in items if isinstance(i, Notice) and i.sender is not None}
+        if all(hears(listener, s) for s in senders):
+            return None
+        return [i for i in items if not (isinstance(i, Notice) and i.sender is not None
+                                         and not hears(listener, i.sender))]
 
     def _count_frames(self, built: int, sent: int) -> None:
         self.frames_built += built
@@ -738,7 +770,9 @@ class Table:
                 if not conn.name:
                     raise TableError("sign_in")  # anonymous watchers listen only
                 self._check_chat(conn.uid)
-                await self._commit("chat", {"name": conn.name, "text": text})
+                await self._commit("chat", {"name": conn.name, "text": text,
+                                            **({"account": conn.account}
+                                               if conn.account is not None else {})})
             case P.NextHand():
                 await self._next_hand(conn)
             case P.AskInfo(key):
@@ -948,6 +982,10 @@ class Table:
             raise TableError("already_seated")
         if self.seats[seat_no].kind != "empty":
             raise TableError("seat_taken")
+        if account is not None and self.seat_gate is not None and not await self.seat_gate(
+                account, [s.account for s in self.seats if s.account is not None],
+                self.creator):
+            raise TableError("friends_not_open")  # neutral: nobody is named
         before = self._seating()
         self.seats[seat_no] = Seat("human", name, uid, account=account)
         await self._commit_seats("web.notice.sat", seat_no, before)

@@ -44,6 +44,7 @@ class Notice:
     key: str
     values: dict[str, Any]
     chat: bool = False
+    sender: int | None = None  # a chat line's account (a listener who blocks it does not hear)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from belote.server.personal_data.deletion import name_retired
 from belote.server.routes.common import (
     address,
     back,
+    local_target,
     own_account,
     read_form,
     session,
@@ -86,12 +87,16 @@ async def guest(request: Request) -> Response:
     if await state.store.account_by_key(key) is not None:
         await state.sessions.end(request.session.pop("sid"))
         return back(request, "/", "name_registered")
-    return back(request, "/")
+    return back(request, local_target(data))  # an invitation link leads on to its table
 
 
 async def login_page(request: Request) -> Response:
     mode = "register" if request.url.path == "/register" else "login"
-    return render(request, "login.html", mode=mode)
+    # ``next``: where to go once signed in (an invitation link), a page of this site only.
+    target = str(request.query_params.get("next", ""))[:300]
+    return render(request, "login.html", mode=mode,
+                  next=target if target.startswith("/") and not target.startswith("//")
+                  else "")
 
 
 async def _account_named(request: Request, name: str) -> Account | None:
@@ -129,7 +134,7 @@ async def login(request: Request) -> Response:
     if needs_rehash(found.password_hash):
         await state.store.set_password_hash(found.id, await state.passwords.hash(password))
     await start_session(request, found.name, name_key(found.name), found.id)
-    return state.devices.remember(back(request, "/"), found.id)
+    return state.devices.remember(back(request, local_target(data)), found.id)
 
 
 async def register(request: Request) -> Response:

@@ -54,6 +54,10 @@ async def _accept(websocket: WebSocket) -> Connection | None:
     # server's beats, so a hidden tab whose timers the browser slowed keeps its seat.
     beats = websocket.query_params.get("heartbeat") == "1"
     prefs = settings_of(websocket).prefs  # the device's or the account's
+    if row is not None and row.account is not None:
+        # Whom this account blocks, in this process's memory: a table leaves their chat
+        # lines out of its frames for this socket (belote/server/friends/room.py).
+        await shared(websocket).services.friends.load_blocks(row.account)
     return Connection(who[0], who[1], language(websocket), prefs.verbosity,
                       suits=prefs.table.suits, trump_first=prefs.table.trump_first,
                       account=row.account if row else None, heartbeat=beats, beats=beats)
@@ -207,7 +211,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
             if not await state.limits.lobby_chat.take(conn.uid):
                 conn.send(error_frame("chat_too_fast", conn.lang, lobby.version))
                 return
-            lobby.say(conn.name, message.text)
+            lobby.say(conn.name, message.text, conn.account)
         elif isinstance(message, P.Hello):
             await lobby.sync(conn, page)
         else:

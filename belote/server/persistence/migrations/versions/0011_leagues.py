@@ -1,7 +1,7 @@
 """Statistics, anti-farming and weekly leagues (issue 28, items 5 and 6).
 
 Revision ID: 0011
-Revises: 0008
+Revises: 0010
 
 Each recorded match says whether a bot sat at it, how many hands it had and, for four
 accounts, the set of four, its repetition and the weight it was rated with
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0011"
-down_revision = "0008"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 
