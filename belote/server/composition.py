@@ -18,6 +18,9 @@ from belote.server.cluster.leases import PgLeases
 from belote.server.cluster.node import Node
 from belote.server.cluster.wire import PgWire
 from belote.server.config import Settings
+from belote.server.daily import schema as _daily_schema  # noqa: F401  (its tables)
+from belote.server.daily.room import DailyRoom
+from belote.server.daily.store import DailyStore
 from belote.server.lobby import LobbyFeed
 from belote.server.persistence import Store
 from belote.server.persistence.schema import metadata
@@ -47,6 +50,7 @@ class Services:
     lobby: LobbyFeed  # the lobby's live list and chat; the expiry of unattended tables
     ratings: RatingsRoom  # a finished match recorded; profiles and leaderboards
     tournaments: TournamentRoom  # tournament tables opened, results reported
+    daily: DailyRoom  # the daily duplicate: entries, its deals' tables, scores
     node: Node | None = None  # this process among the room's others (None: alone)
 
     async def open(self) -> None:
@@ -59,6 +63,7 @@ class Services:
         self.lobby.start()
         await self.tournaments.open()  # results of tables finished while the room was down
         await self.ratings.open()  # matches finished while the room was down
+        await self.daily.open()  # deals finished while the room was down
         if self.node is not None:
             self.node.tell_all("hello", {})  # the others say what they run: the lobby
 
@@ -88,6 +93,7 @@ class Services:
         await self.lobby.close()
         await self.tournaments.close()  # results being reported
         await self.ratings.close()  # matches being recorded
+        await self.daily.close()  # scores being stored
         if self.node is not None:
             await self.node.wire.close()
             await self.room.leases.close()  # every lease left is freed
@@ -115,12 +121,14 @@ def build(settings: Settings, offload: Offload | None = None,
     lobby = LobbyFeed(room, settings)
     tournaments = TournamentRoom(room, store, TournamentStore(store.engine), offload)
     ratings = RatingsRoom(store, RatingsStore(store.engine))
+    daily = DailyRoom(room, store, DailyStore(store.engine), settings.daily_deals)
     bus.subscribe("lobby", lobby.on_event)
     # What a finished table writes (its result, its ratings) is written by the process that
     # ran it, once; the others catch up from the store when they take tables over.
     bus.subscribe("tournaments", tournaments.on_event, everywhere=False)
     bus.subscribe("ratings", ratings.on_event, everywhere=False)
-    services = Services(store, bus, room, lobby, ratings, tournaments, node)
+    bus.subscribe("daily", daily.on_event, everywhere=False)
+    services = Services(store, bus, room, lobby, ratings, tournaments, daily, node)
     if node is not None:
         _wire_news(services, node)
     return services
@@ -139,7 +147,8 @@ def _wire_news(services: Services, node: Node) -> None:
     node.on_news("sign_out", signed_out)
     # A dead process's finished tables: their ratings and results, written by the process
     # that took its open tables over (ratings and tournaments hear only their own process).
-    services.room.after_take_over += [services.ratings.open, services.tournaments.reconcile]
+    services.room.after_take_over += [services.ratings.open, services.tournaments.reconcile,
+                                      services.daily.reconcile]
     services.room.present_here = services.connected_here  # type: ignore[method-assign]
     # Back on the wire after missing messages: the others say again what they run.
     node.wire.on_reconnect.append(lambda: node.tell_all("hello", {}))

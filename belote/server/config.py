@@ -107,6 +107,9 @@ class Settings:
     # Seconds between two looks over the tables (expiry, watcher counts).
     lobby_sweep: float = 2.0
 
+    # Deals of the daily duplicate each day (1 to 30; belote/server/daily, docs/room.md).
+    daily_deals: int = 8
+
     # One of several processes of one room (``belote serve --processes N``, or N ``belote
     # serve --cluster`` on one or several machines): PostgreSQL holds the tables' leases and
     # carries the messages between processes (belote/server/cluster).

@@ -22,6 +22,7 @@ from belote.server.auth.sessions import Sessions
 from belote.server.cluster.relay import Relay
 from belote.server.composition import Services
 from belote.server.config import Settings
+from belote.server.daily.room import DailyRoom
 from belote.server.heavy import HeavyWork
 from belote.server.limits import CodeGuesses
 from belote.server.lobby import LobbyFeed
@@ -34,7 +35,7 @@ from belote.server.tournament.room import TournamentRoom
 
 # The composition's objects the handlers use, each also on ``app.state`` under its name (the
 # store among them: handlers read it here, never through the room).
-FEATURES = ("store", "room", "lobby", "ratings", "tournaments")
+FEATURES = ("store", "room", "lobby", "ratings", "tournaments", "daily")
 HOUR = 3600.0
 
 
@@ -123,6 +124,10 @@ class Shared:
     @property
     def tournaments(self) -> TournamentRoom:
         return self.services.tournaments
+
+    @property
+    def daily(self) -> DailyRoom:
+        return self.services.daily
 
     def publish(self, state: State) -> None:
         """Put this bundle and each of its objects, under its own name, on ``app.state``."""

@@ -189,6 +189,10 @@ class Table:
         self.code = ""
         self.pause = False
         self.rematch: int | None = None
+        # A table of one fixed deal (the daily duplicate, belote/server/daily): its deck, set
+        # by a "fixed_deal" log entry.  Such a table deals that deck, ends once the deal is
+        # over (scored or passed out) and never lets a bot stand in for its player.
+        self.fixed_deck: tuple[int, ...] | None = None
         self.waiting_next = False  # a pause between hands is on: the next deal waits
         self.ready: set[int] = set()  # seats that asked for the next hand during a pause
         self.connections: set[Connection] = set()
@@ -359,7 +363,7 @@ class Table:
                                    f"replay: {error!r}") from error
             self._stored(entry, items)
             self._learn_hand(items, now=True)
-        if self.game is not None and not self.finished:
+        if self.game is not None and not self.finished and self.fixed_deck is None:
             now = time.monotonic()
             for seat_no, seat in enumerate(self.seats):
                 if seat.kind == "human" and not seat.standin:
@@ -404,6 +408,11 @@ class Table:
         elif entry.kind == "ready":
             self.ready.add(int(data["seat"]))
             items.append(Notice("sala.notice.ready", {"seat": int(data["seat"])}))
+        elif entry.kind == "fixed_deal":
+            deck = tuple(int(card) for card in data["deck"])
+            if sorted(deck) != list(range(32)):
+                raise ValueError(f"table {self.id}: a fixed deal needs the 32 cards once each")
+            self.fixed_deck = deck
         elif entry.kind == "rematch":
             self.rematch = int(data["table"])
             items.append(Notice("sala.notice.rematch", {"number": self.rematch}))
@@ -679,6 +688,8 @@ class Table:
         old = self._timers.pop(seat_no, None)
         if old is not None:
             old.cancel()
+        if self.fixed_deck is not None:
+            return  # a fixed deal is its player's alone: it waits for them, no stand-in
 
         async def expire() -> None:
             await asyncio.sleep(self.takeover_seconds)
@@ -955,6 +966,10 @@ class Table:
     async def stand(self, uid: str) -> None:
         for seat_no, seat in enumerate(self.seats):
             if seat.kind == "human" and seat.owner == uid:
+                if self.fixed_deck is not None and self.game is not None:
+                    # A fixed deal is its player's alone (no stand-in plays it): they may
+                    # leave the page and come back, not hand the deal to a bot.
+                    raise TableError("already_started")
                 before = self._seating()
                 if self.game is not None and not self.finished:
                     # The match goes on: a bot plays the seat until its player sits again.
@@ -984,6 +999,12 @@ class Table:
         self.seats[seat_no] = Seat("human", self.seats[seat_no].name, uid, account=account)
         await self._commit_seats("web.notice.sat", seat_no, before)
         return True
+
+    async def fix_deal(self, deck: list[int]) -> None:
+        """Make this table one fixed deal (before its match starts): see ``fixed_deck``."""
+        if self.game is not None or self.finished:
+            raise TableError("already_started")
+        await self._commit("fixed_deal", {"deck": list(deck)})
 
     async def start_match(self, first_dealer: int) -> None:
         """Start the match (the seats being full), as a seated host's start does."""
@@ -1035,6 +1056,12 @@ class Table:
                 await self._finish()
                 return
             if game.current_player() == CHANCE:
+                if self.fixed_deck is not None:
+                    if game.deal_no > 0:  # its one deal is over: scored or passed out
+                        await self._finish()
+                        return
+                    await self._commit("deal", {"deck": list(self.fixed_deck)})
+                    continue
                 if self._pause_holds():
                     return  # a pause between hands: the players say when
                 await self._commit("deal", {"deck": list(self._deck_source())})

@@ -12,6 +12,7 @@ from starlette.staticfiles import StaticFiles
 
 from belote.server.routes import (
     accounts,
+    daily,
     lobby,
     preferences,
     ratings,
@@ -27,7 +28,7 @@ def all_routes(static: Path) -> list[BaseRoute]:
     return [*lobby.routes, *accounts.routes, *preferences.routes, *tables.routes,
             *replays.routes, *sockets.routes, Mount("/static", StaticFiles(directory=static),
                                                     name="static"),
-            *tournaments.routes, *ratings.routes]
+            *tournaments.routes, *ratings.routes, *daily.routes]
 
 
 __all__ = ["all_routes"]
