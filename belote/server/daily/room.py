@@ -100,7 +100,7 @@ class DailyRoom:
         self.deals = deals
         self.clock = clock  # the tests' fake clock moves the day on
         self._secret = ""
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[bool]] = set()
         self.record_failures = 0  # finished deals whose score could not be stored (logged)
 
     # ------------------------------------------------------------------ the day
