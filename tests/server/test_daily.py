@@ -78,6 +78,16 @@ def play_out(client: TestClient, table_id: int) -> list[dict[str, Any]]:
                  else first_legal(view))
 
 
+def wait_scored(client: TestClient) -> None:
+    """Until the day's page says deal 1 was played (the bus's subscriber stores the score a
+    moment after the table ends)."""
+    for _ in range(100):
+        if "Deal 1, North deals: played" in client.get("/daily").text:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the deal was never scored")
+
+
 # ---------------------------------------------------------------------------- the deals
 def test_the_days_deals_follow_the_secret_and_the_date_only() -> None:
     first = deals_of_day("s3cret", DAY, 8)
@@ -181,16 +191,17 @@ def test_deals_are_hidden_until_the_day_closes_then_open_to_all(
     with connect(people.use("peek"), table_id) as ws:
         assert until(ws, lambda f: f["t"] == "error")["d"]["code"] == "private"
     frames = play_out(people.use("hid"), table_id)
+    # Another entrant playing the same deal the same way meets the very same bots' moves.
+    sign(people, "twin", "Twin")
+    people.use("twin").post("/daily/enter")
+    twin_table = play_next(people.use("twin"))
+    play_out(people.use("twin"), twin_table)
     hands = [len(f["d"]["view"]["hand"]) for f in frames if "view" in f["d"]]
     assert max(hands) <= 8  # one hand's cards at most in any frame: its own
     assert all('"deck"' not in json.dumps(f) for f in frames)  # no deck in any frame
     # Finished, scored, and hidden from everyone, its own entrant too.
-    for _ in range(100):  # (the score is stored by the bus's subscriber, a moment later)
-        if "Deal 1, North deals: played" in people.use("hid").get("/daily").text:
-            break
-        time.sleep(0.05)
-    else:
-        raise AssertionError("the deal was never scored")
+    for who in ("hid", "twin"):
+        wait_scored(people.use(who))
     for who in ("hid", "peek"):
         assert people.use(who).get(f"/replay/{table_id}").status_code == 403
         assert people.use(who).get(f"/replay/{table_id}.json").status_code == 403
@@ -204,7 +215,13 @@ def test_deals_are_hidden_until_the_day_closes_then_open_to_all(
         page = people.use("peek").get(f"/daily/{DAY.isoformat()}")
         assert page.status_code == 200
         assert f'href="/replay/{table_id}"' in page.text
-        assert people.use("peek").get(f"/replay/{table_id}.json").status_code == 200
+        assert "Replay of Twin, deal 1" in page.text
+        assert page.text.count("50.0%") >= 2  # the same game: a tie on the deal
+        records = [people.use("peek").get(f"/replay/{t}.json") for t in (table_id, twin_table)]
+        assert [r.status_code for r in records] == [200, 200]
+        hid, twin = (r.json() for r in records)
+        assert len(hid["deals"]) == 1 and hid["deals"] == twin["deals"]
+        assert hid["first_dealer"] == twin["first_dealer"] == 0
         assert "Results of 2026-03-14" in people.use("peek").get("/daily").text
     finally:
         clock.now = NOON
