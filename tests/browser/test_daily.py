@@ -59,10 +59,18 @@ def test_a_player_enters_plays_a_deal_and_sees_the_ranking_by_keyboard(
     page.wait_for_url(re.compile(r"/table/\d+$"))
     sala.connected(page)
     expect(page.locator("#seats li").nth(0)).to_contain_text(f"North: {name} (you")
+    expect(page.get_by_role("button", name="Stand up")).to_have_count(0)
+    expect(page.locator("#invitation")).to_have_count(0)  # private, and no code to pass on
     audit(page, "a deal of the daily duplicate")
     play_the_deal(page)
-
-    press(page, "Daily duplicate")
+    # The deal over, the keyboard is on the way back to the day's page (no replay yet, no
+    # rematch, no standing up at a deal of the daily).
+    back = page.get_by_role("link", name=re.compile("^Deal over. Back to the daily duplicate"))
+    expect(back).to_be_focused()
+    expect(page.get_by_role("button", name="Rematch, same seats")).to_have_count(0)
+    expect(page.get_by_role("button", name="Stand up")).to_have_count(0)
+    audit(page, "a deal of the daily duplicate, over")
+    page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"/daily$"))
 
     def scored() -> bool:  # stored by a task of its own, just after the deal ends

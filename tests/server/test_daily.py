@@ -225,3 +225,32 @@ def test_deals_are_hidden_until_the_day_closes_then_open_to_all(
         assert "Results of 2026-03-14" in people.use("peek").get("/daily").text
     finally:
         clock.now = NOON
+
+
+def test_a_deal_over_after_the_close_counts_as_not_played(
+        room: tuple[TestClient, Clock, Path]) -> None:
+    """At midnight the day's replays open to all: a deal still being played then could be
+    finished knowing every hand, so it is not scored."""
+    client, clock, _ = room
+    people = Identities(client)
+    sign(people, "late", "Latecomer")
+    people.use("late").post("/daily/enter")
+    table_id = play_next(people.use("late"))
+    clock.now = NOON + timedelta(days=1)
+    try:
+        play_out(people.use("late"), table_id)
+        state: Any = client.app.state  # type: ignore[attr-defined]
+        for _ in range(100):  # (stored by the bus's subscriber, a moment after the end)
+            found = client.portal.call(  # type: ignore[union-attr]
+                state.daily.store.play_of_table, table_id)
+            if found is not None and client.portal.call(  # type: ignore[union-attr]
+                    state.daily.store.unscored).count(table_id) == 0:
+                break
+            time.sleep(0.05)
+        assert found is not None and found[1].score is None
+        page = people.use("late").get(f"/daily/{DAY.isoformat()}").text
+        assert "Replay of Latecomer" not in page
+        row = page.split('<th scope="row">Latecomer</th>')[1].split("</tr>")[0]
+        assert "0 of 2" in row
+    finally:
+        clock.now = NOON

@@ -36,6 +36,8 @@ from belote.server.table import TableError
 log = logging.getLogger(__name__)
 DEFAULT_DEALS = 8
 MAX_DEALS = 30  # the t-table of scoring.py goes that far; a day is an evening at most
+# A deal's opening not finished after this long was abandoned (its process died).
+STALE_OPENING = timedelta(seconds=60)
 
 
 class DailyError(Exception):
@@ -142,7 +144,7 @@ class DailyRoom:
         for n in range(1, self.deals + 1):
             play = plays.get(n)
             state = ("waiting" if play is None else "played" if play.score is not None
-                     else "playing")
+                     else "playing")  # (today's deals cannot have ended late)
             states.append(DealState(n, (n - 1) % SEATS, state,
                                     None if play is None else play.table_id))
         return MyDay(entry, states)
@@ -161,7 +163,14 @@ class DailyRoom:
             if play.score is not None:
                 continue
             if play.table_id is None:
-                raise DailyError("busy")  # another request is opening it this moment
+                if self.clock() - play.reserved < STALE_OPENING:
+                    raise DailyError("busy")  # another request is opening it this moment
+                # Its opener died before saying which table it opened: open it again (a
+                # table it may have opened waits unseen, and expires with the day).
+                log.warning("daily %s: deal %d of entry %d: its opening never finished; "
+                            "opened again", entry.day, n, entry.id)
+                await self.store.unreserve(entry.id, n)
+                return await self._open(entry, n, uid)
             status = await self.directory.table_status(play.table_id)
             if status in ("waiting", "playing"):
                 return await self._take(play, play.table_id, uid)
@@ -215,10 +224,23 @@ class DailyRoom:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _record(self, table_id: int, totals: list[Any]) -> bool:
+    async def _record(self, table_id: int, totals: list[Any],
+                      finished: datetime | None = None) -> bool:
+        """Store the end of a deal's table (``finished``: when; None: now).  A deal over
+        after its day closed is not played (the replays of that deal were open to all by
+        then): its end is kept, no score."""
         try:
-            team = ENTRANT_SEAT % 2
-            return await self.store.record(table_id, int(totals[team]))
+            found = await self.store.play_of_table(table_id)
+            if found is None:
+                return False  # not a deal of the daily
+            day = date.fromisoformat(found[0])
+            when = finished or self.clock()
+            late = when >= self.closes_at(day)
+            if late:
+                log.info("daily %s: table %s finished after the day closed: not played",
+                         day, table_id)
+            score = None if late else int(totals[ENTRANT_SEAT % 2])
+            return await self.store.record(table_id, score, when)
         except Exception as error:
             # Never silent: logged and counted; the next start (or the entrant's next
             # request) catches up from the stored record.
@@ -227,11 +249,12 @@ class DailyRoom:
             return False
 
     async def _catch_up(self, table_id: int) -> bool:
-        """Store the score of a deal whose table finished unrecorded; whether it is over."""
+        """Store the end of a deal whose table finished unrecorded; whether it is over."""
         row = await self.stored.table(table_id)
         if row is None or row.status != "finished" or row.record is None:
             return False
-        await self._record(table_id, list(row.record["result"]["totals"]))
+        finished = await self.store.table_finished(table_id)
+        await self._record(table_id, list(row.record["result"]["totals"]), finished)
         return True
 
     async def reconcile(self) -> int:

@@ -4,7 +4,7 @@
 account per day", held by the database whichever process is asked).  ``daily_plays``: one row
 per entry and deal, made before its table is opened (the key lets one request only open a
 deal's table), with the table once opened, the session holding its seat, and the entrant's
-score once the deal is over.
+score once the deal is over (none for a deal finished after its day closed: not played).
 """
 
 from __future__ import annotations
@@ -40,8 +40,9 @@ daily_plays = Table(
            primary_key=True, autoincrement=False),
     Column("deal", Integer, primary_key=True, autoincrement=False),  # 1 to the day's deals
     Column("table_id", Integer, ForeignKey("tables.id")),  # None: being opened
+    Column("reserved", UtcDateTime(), nullable=False),  # when its opening began
     Column("holder", String(64)),  # the session (public id) whose seat it is now
-    Column("score", Integer),  # the entrant's team's points; None: not over yet
-    Column("finished", UtcDateTime()),
+    Column("score", Integer),  # the entrant's team's points; None: not over, or over late
+    Column("finished", UtcDateTime()),  # when its table finished (scored or too late)
     Index("daily_plays_by_table", "table_id", unique=True),
 )

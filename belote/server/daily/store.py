@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from belote.server.daily.schema import daily_entries, daily_plays
+from belote.server.persistence.schema import tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +32,8 @@ class Play:
     deal: int
     table_id: int | None  # None: its table is being opened
     holder: str | None
-    score: int | None  # None: the deal is not over
+    score: int | None  # None: the deal is not over (or was over too late)
+    reserved: datetime  # when its opening began
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +47,8 @@ class Result:
 
 
 def _play(row: object) -> Play:
-    return Play(row.entry, row.deal, row.table_id, row.holder, row.score)  # type: ignore[attr-defined]
+    return Play(row.entry, row.deal, row.table_id, row.holder, row.score,  # type: ignore[attr-defined]
+                row.reserved)  # type: ignore[attr-defined]
 
 
 class DailyStore:
@@ -84,13 +87,15 @@ class DailyStore:
         """Claim the opening of the entry's deal; ``False``: another request did."""
         try:
             async with self.engine.begin() as conn:
-                await conn.execute(insert(daily_plays).values(entry=entry, deal=deal))
+                await conn.execute(insert(daily_plays).values(entry=entry, deal=deal,
+                                                              reserved=datetime.now(UTC)))
         except IntegrityError:
             return False
         return True
 
     async def unreserve(self, entry: int, deal: int) -> None:
-        """The deal's table could not be opened: the next request tries again."""
+        """The deal's table could not be opened (or its opener died before saying which it
+        opened): the next request tries again."""
         async with self.engine.begin() as conn:
             await conn.execute(delete(daily_plays).where(
                 daily_plays.c.entry == entry, daily_plays.c.deal == deal,
@@ -118,20 +123,27 @@ class DailyStore:
                     daily_plays.c.table_id == table_id))).first()
         return None if row is None else (row.day, _play(row))
 
-    async def record(self, table_id: int, score: int) -> bool:
-        """The entrant's score on the deal of ``table_id``; ``False``: known already (or
-        not a daily table)."""
+    async def record(self, table_id: int, score: int | None, finished: datetime) -> bool:
+        """The end of the deal of ``table_id``: the entrant's score (None: over too late
+        to count); ``False``: known already (or not a daily table)."""
         async with self.engine.begin() as conn:
             result = await conn.execute(update(daily_plays).where(
-                daily_plays.c.table_id == table_id, daily_plays.c.score.is_(None)).values(
-                score=score, finished=datetime.now(UTC)))
+                daily_plays.c.table_id == table_id, daily_plays.c.finished.is_(None)).values(
+                score=score, finished=finished))
         return bool(result.rowcount)
 
+    async def table_finished(self, table_id: int) -> datetime | None:
+        """When the room stored the table as finished (None: not yet)."""
+        async with self.engine.connect() as conn:
+            found = (await conn.execute(select(tables.c.finished).where(
+                tables.c.id == table_id))).scalar()
+        return found if isinstance(found, datetime) else None
+
     async def unscored(self) -> list[int]:
-        """The tables of deals begun and not scored (a restart catches up on them)."""
+        """The tables of deals begun and not over (a restart catches up on them)."""
         async with self.engine.connect() as conn:
             rows = (await conn.execute(select(daily_plays.c.table_id).where(
-                daily_plays.c.table_id.is_not(None), daily_plays.c.score.is_(None)))).all()
+                daily_plays.c.table_id.is_not(None), daily_plays.c.finished.is_(None)))).all()
         return [int(row.table_id) for row in rows]
 
     async def day(self, day: str) -> tuple[dict[int, str], list[Result]]:

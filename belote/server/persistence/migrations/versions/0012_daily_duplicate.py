@@ -35,6 +35,7 @@ def upgrade() -> None:
                   primary_key=True, autoincrement=False),
         sa.Column("deal", sa.Integer, primary_key=True, autoincrement=False),
         sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id")),
+        sa.Column("reserved", sa.DateTime(timezone=True), nullable=False),
         sa.Column("holder", sa.String(64)),
         sa.Column("score", sa.Integer),
         sa.Column("finished", sa.DateTime(timezone=True)),
