@@ -189,10 +189,7 @@ class Table:
         self.code = ""
         self.pause = False
         self.rematch: int | None = None
-        # A table of one fixed deal (the daily duplicate, belote/server/daily): its deck, set
-        # by a "fixed_deal" log entry.  Such a table deals that deck, ends once the deal is
-        # over (scored or passed out) and never lets a bot stand in for its player.
-        self.fixed_deck: tuple[int, ...] | None = None
+        self.fixed_deck: tuple[int, ...] | None = None  # one fixed deal only: fix_deal
         self.waiting_next = False  # a pause between hands is on: the next deal waits
         self.ready: set[int] = set()  # seats that asked for the next hand during a pause
         self.connections: set[Connection] = set()
@@ -1001,7 +998,10 @@ class Table:
         return True
 
     async def fix_deal(self, deck: list[int]) -> None:
-        """Make this table one fixed deal (before its match starts): see ``fixed_deck``."""
+        """Make this table one fixed deal, before its match starts (the daily duplicate,
+        belote/server/daily): a "fixed_deal" log entry sets ``fixed_deck``.  Such a table
+        deals that deck, ends once the deal is over (scored or passed out), and lets no bot
+        stand in for its player (who may leave and come back, never stand up)."""
         if self.game is not None or self.finished:
             raise TableError("already_started")
         await self._commit("fixed_deal", {"deck": list(deck)})
