@@ -46,6 +46,9 @@ def serve_command(
         "(repeatable; default: none, the peer's address is the client's)."),
     signups_per_hour: int = typer.Option(10, min=1, help="New accounts per address per hour."),
     guests_per_hour: int = typer.Option(60, min=1, help="New guests per address per hour."),
+    daily_deals: int = typer.Option(
+        8, min=1, max=30, help="Deals of the daily duplicate each day (every process of "
+        "one room must say the same)."),
     processes: int = typer.Option(
         1, min=1, help="Room processes, on ports PORT to PORT+N-1 (needs --db postgresql://; "
         "any process answers any page and socket; put nginx in front, docs/room.md)."),
@@ -97,7 +100,8 @@ def serve_command(
                         allowed_hosts=tuple(allowed_host),
                         forwarded_allow_ips=tuple(forwarded_allow_ips),
                         signups_per_hour=signups_per_hour, guests_per_hour=guests_per_hour,
-                        cluster=cluster, relay_address=relay_address)
+                        daily_deals=daily_deals, cluster=cluster,
+                        relay_address=relay_address)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     typer.echo(f"La Sala: http://{host}:{port}  (database {db})")
     # Forwarded headers only from the named proxies: by default uvicorn would believe them
