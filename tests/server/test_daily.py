@@ -202,6 +202,7 @@ def test_deals_are_hidden_until_the_day_closes_then_open_to_all(
     # Finished, scored, and hidden from everyone, its own entrant too.
     for who in ("hid", "twin"):
         wait_scored(people.use(who))
+    assert f'href="/replay/{table_id}"' not in people.use("peek").get("/").text  # the lobby's
     for who in ("hid", "peek"):
         assert people.use(who).get(f"/replay/{table_id}").status_code == 403
         assert people.use(who).get(f"/replay/{table_id}.json").status_code == 403

@@ -123,6 +123,15 @@ class DailyStore:
                     daily_plays.c.table_id == table_id))).first()
         return None if row is None else (row.day, _play(row))
 
+    async def tables_among(self, table_ids: list[int]) -> set[int]:
+        """Which of ``table_ids`` are deals of the daily (listed on its own pages only)."""
+        if not table_ids:
+            return set()
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(daily_plays.c.table_id).where(
+                daily_plays.c.table_id.in_(table_ids)))).all()
+        return {int(row.table_id) for row in rows}
+
     async def record(self, table_id: int, score: int | None, finished: datetime) -> bool:
         """The end of the deal of ``table_id``: the entrant's score (None: over too late
         to count); ``False``: known already (or not a daily table)."""
