@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.browser import sala
+from tests.browser import layout, sala
 from tests.browser.test_axe import Audit
 from tests.browser.test_tournament import register
 
@@ -85,4 +85,8 @@ def test_a_player_enters_plays_a_deal_and_sees_the_ranking_by_keyboard(
     expect(row).to_contain_text("1 of 8")
     expect(row).to_contain_text("%")
     audit(page, "the daily duplicate after a deal")
+    # On a phone: no sideways scrolling, the next deal's button in reach.
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert layout.sideways(page) == 0
+    audit(page, "the daily duplicate on a phone")
     audit.verdict()
