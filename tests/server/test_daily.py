@@ -255,3 +255,26 @@ def test_a_deal_over_after_the_close_counts_as_not_played(
         assert "0 of 2" in row
     finally:
         clock.now = NOON
+
+
+def test_an_opening_abandoned_by_a_dead_process_is_redone(
+        room: tuple[TestClient, Clock, Path]) -> None:
+    """A deal whose opening began and never said which table it opened (its process died)
+    is "being opened" for a minute, then opened again."""
+    client, clock, _ = room
+    people = Identities(client)
+    sign(people, "orphan", "Orphan")
+    people.use("orphan").post("/daily/enter")
+    state: Any = client.app.state  # type: ignore[attr-defined]
+    portal: Any = client.portal
+    account = portal.call(state.store.user, "Orphan")[0]
+    entry = portal.call(state.daily.store.entry, DAY.isoformat(), account)
+    assert portal.call(state.daily.store.reserve, entry.id, 1, NOON)
+    try:
+        page = people.use("orphan").post("/daily/play").text
+        assert "That deal is being opened; please try again in a moment." in page
+        clock.now += timedelta(seconds=61)
+        table_id = play_next(people.use("orphan"))
+        assert portal.call(state.daily.store.play_of_table, table_id)[1].deal == 1
+    finally:
+        clock.now = NOON

@@ -180,7 +180,7 @@ class DailyRoom:
         raise DailyError("all_played")
 
     async def _open(self, entry: Entry, number: int, uid: str) -> int:
-        if not await self.store.reserve(entry.id, number):
+        if not await self.store.reserve(entry.id, number, self.clock()):
             raise DailyError("busy")
         deal = deal_of_day(await self.secret(), date.fromisoformat(entry.day), number)
         seats = [HeldSeat("", "") for _ in range(SEATS)]

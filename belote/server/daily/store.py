@@ -83,12 +83,13 @@ class DailyStore:
                 daily_plays.c.entry == entry))).all()
         return {row.deal: _play(row) for row in rows}
 
-    async def reserve(self, entry: int, deal: int) -> bool:
-        """Claim the opening of the entry's deal; ``False``: another request did."""
+    async def reserve(self, entry: int, deal: int, at: datetime) -> bool:
+        """Claim the opening of the entry's deal (``at``: now); ``False``: another request
+        did."""
         try:
             async with self.engine.begin() as conn:
                 await conn.execute(insert(daily_plays).values(entry=entry, deal=deal,
-                                                              reserved=datetime.now(UTC)))
+                                                              reserved=at))
         except IntegrityError:
             return False
         return True
