@@ -117,6 +117,10 @@ def test_two_rooms_on_one_database_deal_the_same_cards(
     with client_for(other) as second:
         assert second.portal is not None
         secret = second.portal.call(other.state.daily.secret)
+        # (and the second app resumed the open deal from its log: the same fixed deal)
+        resumed = other.state.room.tables[table_id]
+        assert resumed.fixed_deck == deal_of_day(secret, DAY, 1).deck
+        assert resumed.broken is None and not resumed.finished
     table = app_state.room.tables.get(table_id)
     assert table is not None and table.fixed_deck == deal_of_day(secret, DAY, 1).deck
     assert table.game.first_dealer == 0
