@@ -109,6 +109,11 @@ class FixedDealTables(Protocol):
         as ``seats`` say.  Its match starts at once; its id."""
         ...
 
+    async def hand_to_bots(self, table_id: int) -> None:
+        """The fixed deal's day closed: a bot finishes it for its player unless they are at
+        the table now.  ``TableError("no_table")``: no such table in the room."""
+        ...
+
     async def claim_seat(self, table_id: int, seat: int, labels: Collection[str], uid: str,
                          account: int | None = None, *, held: Collection[str] = (),
                          start: int | None = None) -> bool:

@@ -521,9 +521,13 @@ class Room:
         async def table_status(args: dict[str, Any]) -> str | None:
             return await self.table_status(args["table_id"])
 
+        async def hand_to_bots(args: dict[str, Any]) -> None:
+            await self.hand_to_bots(args["table_id"])
+
         for name, handler in (("seats_held", seats_held), ("attendance", attendance),
                               ("present", present), ("hold_seats", hold_seats),
-                              ("claim_seat", claim_seat), ("table_status", table_status)):
+                              ("claim_seat", claim_seat), ("table_status", table_status),
+                              ("hand_to_bots", hand_to_bots)):
             node.handle(name, handler)
         node.on_news("hello", lambda _data: self.republish())
 
@@ -620,6 +624,14 @@ class Room:
         await table.call(prepare)
         self._on_event(opened(table))
         return table.id
+
+    async def hand_to_bots(self, table_id: int) -> None:
+        """:meth:`belote.server.directory.FixedDealTables.hand_to_bots`."""
+        if table_id not in self.tables and await self._ask_owner(
+                table_id, "hand_to_bots", {}) is not _HERE:
+            return  # its owner did it
+        table = self.table(table_id)
+        await table.call(table.hand_to_bots)
 
     async def hold_seats(self, table_id: int, seats: Sequence[HeldSeat], *,
                          start: int | None = None) -> None:

@@ -1006,6 +1006,19 @@ class Table:
             raise TableError("already_started")
         await self._commit("fixed_deal", {"deck": list(deck)})
 
+    async def hand_to_bots(self) -> None:
+        """A fixed deal whose day closed: a bot finishes it for its absent player (it no
+        longer counts), so that the table ends, its replay is whole and no restart resumes
+        it for ever.  A player at the table now keeps the seat (asked again later)."""
+        if self.fixed_deck is None or self.finished or self.game is None:
+            return
+        for seat_no, seat in enumerate(self.seats):
+            if (seat.kind == "human" and not seat.standin
+                    and not any(self.seat_of(c) == seat_no for c in self.connections)):
+                before = self._seating()
+                seat.standin = True
+                await self._commit_seats("web.notice.standin", seat_no, before)
+
     async def start_match(self, first_dealer: int) -> None:
         """Start the match (the seats being full), as a seated host's start does."""
         if self.game is not None or self.finished:

@@ -19,6 +19,7 @@ the replays or anybody's score on a deal; the ranking (mean percentages only) is
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,6 +39,9 @@ DEFAULT_DEALS = 8
 MAX_DEALS = 30  # the t-table of scoring.py goes that far; a day is an evening at most
 # A deal's opening not finished after this long was abandoned (its process died).
 STALE_OPENING = timedelta(seconds=60)
+# Seconds between two sweeps of the deals begun and not over (those left open at midnight
+# are handed to bots soon after it).
+SWEEP_SECONDS = 600.0
 
 
 class DailyError(Exception):
@@ -103,6 +107,7 @@ class DailyRoom:
         self.clock = clock  # the tests' fake clock moves the day on
         self._secret = ""
         self._tasks: set[asyncio.Task[bool]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
         self.record_failures = 0  # finished deals whose score could not be stored (logged)
 
     # ------------------------------------------------------------------ the day
@@ -123,8 +128,13 @@ class DailyRoom:
     # ------------------------------------------------------------------ lifecycle
     async def open(self) -> None:
         await self.reconcile()
+        self._sweeper = asyncio.create_task(self._sweep(), name="daily-sweep")
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
@@ -258,14 +268,34 @@ class DailyRoom:
         return True
 
     async def reconcile(self) -> int:
-        """Scores of deals finished while nobody recorded them (a restart); how many."""
-        caught = 0
-        for table_id in await self.store.unscored():
+        """The deals begun and not over: those finished while nobody stored their end (a
+        restart) are stored now; those of a closed day still open are handed to a bot
+        (:meth:`FixedDealTables.hand_to_bots`), whose end is then stored as not played.
+        Returns how many were caught up."""
+        caught = handed = 0
+        today = self.today().isoformat()
+        for table_id, day in await self.store.unfinished():
             if await self._catch_up(table_id):
                 caught += 1
-        if caught:
-            log.info("daily: %d finished deals scored at start", caught)
+            elif day < today:
+                try:
+                    await self.directory.hand_to_bots(table_id)
+                    handed += 1
+                except TableError:
+                    pass  # not in the room (broken): nothing will end it
+        if caught or handed:
+            log.info("daily: %d finished deals stored, %d deals of closed days handed to "
+                     "bots", caught, handed)
         return caught
+
+    async def _sweep(self) -> None:
+        """Every ``SWEEP_SECONDS``: :meth:`reconcile` (the deals left open at midnight)."""
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self.reconcile()
+            except Exception:
+                log.exception("daily: the sweep of unfinished deals failed")
 
     # ------------------------------------------------------------------ what pages show
     async def ranking(self, day: date) -> list[Standing]:

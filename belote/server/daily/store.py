@@ -149,12 +149,15 @@ class DailyStore:
                 tables.c.id == table_id))).scalar()
         return found if isinstance(found, datetime) else None
 
-    async def unscored(self) -> list[int]:
-        """The tables of deals begun and not over (a restart catches up on them)."""
+    async def unfinished(self) -> list[tuple[int, str]]:
+        """The tables of deals begun and not over, with their days (the sweep's work)."""
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(select(daily_plays.c.table_id).where(
-                daily_plays.c.table_id.is_not(None), daily_plays.c.finished.is_(None)))).all()
-        return [int(row.table_id) for row in rows]
+            rows = (await conn.execute(
+                select(daily_plays.c.table_id, daily_entries.c.day).join(
+                    daily_entries, daily_entries.c.id == daily_plays.c.entry).where(
+                    daily_plays.c.table_id.is_not(None),
+                    daily_plays.c.finished.is_(None)))).all()
+        return [(int(row.table_id), str(row.day)) for row in rows]
 
     async def day(self, day: str) -> tuple[dict[int, str], list[Result]]:
         """The day's entrants (account -> name) and every deal they played out."""
