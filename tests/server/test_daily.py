@@ -312,3 +312,18 @@ def test_a_deal_left_open_at_midnight_is_finished_by_a_bot_and_not_scored(
         assert len(row.record["deals"]) == 1  # its one deal, played out by the bots
     finally:
         clock.now = NOON
+
+
+def test_requests_to_enter_and_play_are_limited_per_account(
+        room: tuple[TestClient, Clock, Path]) -> None:
+    client, _, _ = room
+    people = Identities(client)
+    browser = sign(people, "eager", "Eager")
+    state: Any = client.app.state  # type: ignore[attr-defined]
+    before = state.refused["daily"]
+    answers = [browser.post("/daily/enter", follow_redirects=False) for _ in range(21)]
+    assert {a.status_code for a in answers[:20]} == {303}
+    assert answers[20].status_code == 429
+    assert int(answers[20].headers["retry-after"]) >= 1
+    assert "Too many requests; please wait a little." in answers[20].text
+    assert state.refused["daily"] == before + 1

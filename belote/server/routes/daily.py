@@ -117,7 +117,9 @@ async def _entrant(request: Request) -> tuple[int, str, str] | Response:
     bucket = shared(request).store.rate_limits.bucket("daily", BURST, PER_HOUR)
     if not await bucket.take(str(row.account)):
         log.warning("daily: account %d refused: too many requests", row.account)
-        raise Refusal(429, "web.daily.error.too_fast")
+        shared(request).refused["daily"] += 1
+        raise Refusal(429, "web.daily.error.too_fast",
+                      await bucket.retry_after(str(row.account)))
     return row.account, row.name, who[0]
 
 
