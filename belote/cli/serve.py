@@ -60,6 +60,9 @@ def serve_command(
         "(repeatable; default: none, the peer's address is the client's)."),
     signups_per_hour: int = typer.Option(10, min=1, help="New accounts per address per hour."),
     guests_per_hour: int = typer.Option(60, min=1, help="New guests per address per hour."),
+    daily_deals: int = typer.Option(
+        8, min=1, max=30, help="Deals of the daily duplicate each day (every process of "
+        "one room must say the same)."),
     processes: int = typer.Option(
         1, min=1, help="Room processes, on ports PORT to PORT+N-1 (needs --db postgresql://; "
         "any process answers any page and socket; put nginx in front, docs/room.md)."),
@@ -137,7 +140,7 @@ def serve_command(
                         smtp_host=smtp_host, smtp_port=smtp_port,
                         smtp_security=smtp_security, smtp_user=smtp_user,
                         smtp_password=smtp_password, smtp_from=smtp_from,
-                        public_url=public_url)
+                        public_url=public_url, daily_deals=daily_deals)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     typer.echo(f"La Sala: http://{host}:{port}  (database {db})")
     if not settings.mail_ready:

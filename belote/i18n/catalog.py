@@ -63,6 +63,7 @@ DOMAIN_PREFIXES: dict[str, str] = {
     "web.": "web", "error.web.": "web", "error.wire.": "web", "limits.": "web",
     "web.phone.": "web",
     "web.friends.": "web",
+    "web.daily.": "web",
 }
 
 

@@ -24,6 +24,9 @@ from belote.server.leagues.store import LeagueStore
 from belote.server.friends import schema as _friends_schema  # noqa: F401  (its tables)
 from belote.server.friends.room import BLOCKS_NEWS, INVITE_NEWS, FriendsRoom
 from belote.server.friends.store import FriendsStore
+from belote.server.daily import schema as _daily_schema  # noqa: F401  (its tables)
+from belote.server.daily.room import DailyRoom
+from belote.server.daily.store import DailyStore
 from belote.server.lobby import LobbyFeed
 from belote.server.mail import schema as _mail_schema  # noqa: F401  (its tables)
 from belote.server.persistence import Store
@@ -59,6 +62,7 @@ class Services:
     leagues: LeagueStore  # the weekly leagues: standings, the close of ended weeks
     stats: StatsStore  # each account's statistics, with humans and with bots apart
     friends: FriendsRoom  # friends' presence, invitations, blocks
+    daily: DailyRoom  # the daily duplicate: entries, its deals' tables, scores
     node: Node | None = None  # this process among the room's others (None: alone)
 
     async def open(self) -> None:
@@ -72,6 +76,7 @@ class Services:
         await self.tournaments.open()  # results of tables finished while the room was down
         await self.ratings.open()  # matches finished while the room was down
         await self.leagues.notice()  # weeks that ended while the room was down
+        await self.daily.open()  # deals finished while the room was down
         if self.node is not None:
             self.node.tell_all("hello", {})  # the others say what they run: the lobby
 
@@ -109,6 +114,7 @@ class Services:
         await self.lobby.close()
         await self.tournaments.close()  # results being reported
         await self.ratings.close()  # matches being recorded
+        await self.daily.close()  # scores being stored
         if self.node is not None:
             await self.node.wire.close()
             await self.room.leases.close()  # every lease left is freed
@@ -142,6 +148,7 @@ def build(settings: Settings, offload: Offload | None = None,
     # listener hear that sender's chat (belote/server/friends/room.py).
     room.seat_gate = friends.admits
     room.chat_filter = lobby.chat_filter = friends.hears
+    daily = DailyRoom(room, store, DailyStore(store.engine), settings.daily_deals)
     bus.subscribe("lobby", lobby.on_event)
     bus.subscribe("friends", friends.on_event)  # who sits where, in every process
     # What a finished table writes (its result, its ratings) is written by the process that
@@ -149,8 +156,9 @@ def build(settings: Settings, offload: Offload | None = None,
     bus.subscribe("tournaments", tournaments.on_event, everywhere=False)
     bus.subscribe("ratings", ratings.on_event, everywhere=False)
     leagues = LeagueStore(store.engine)
+    bus.subscribe("daily", daily.on_event, everywhere=False)
     services = Services(store, bus, room, lobby, ratings, tournaments, leagues,
-                        StatsStore(store.engine), friends, node)
+                        StatsStore(store.engine), friends, daily, node)
     friends.present = services.present
     if node is not None:
         _wire_news(services, node)
@@ -177,7 +185,8 @@ def _wire_news(services: Services, node: Node) -> None:
     node.on_news(BLOCKS_NEWS, friends.heard_blocks)
     # A dead process's finished tables: their ratings and results, written by the process
     # that took its open tables over (ratings and tournaments hear only their own process).
-    services.room.after_take_over += [services.ratings.open, services.tournaments.reconcile]
+    services.room.after_take_over += [services.ratings.open, services.tournaments.reconcile,
+                                      services.daily.reconcile]
     services.room.present_here = services.connected_here  # type: ignore[method-assign]
     # Back on the wire after missing messages: the others say again what they run.
     node.wire.on_reconnect.append(lambda: node.tell_all("hello", {}))

@@ -121,6 +121,8 @@ class Settings:
     searches_burst: int = 30
     searches_per_hour: float = 600.0
     invitation_seconds: int = 2 * 3600
+    # Deals of the daily duplicate each day (1 to 30; belote/server/daily, docs/room.md).
+    daily_deals: int = 8
 
     # One of several processes of one room (``belote serve --processes N``, or N ``belote
     # serve --cluster`` on one or several machines): PostgreSQL holds the tables' leases and

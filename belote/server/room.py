@@ -527,9 +527,13 @@ class Room:
         async def table_status(args: dict[str, Any]) -> str | None:
             return await self.table_status(args["table_id"])
 
+        async def hand_to_bots(args: dict[str, Any]) -> None:
+            await self.hand_to_bots(args["table_id"])
+
         for name, handler in (("seats_held", seats_held), ("attendance", attendance),
                               ("present", present), ("hold_seats", hold_seats),
-                              ("claim_seat", claim_seat), ("table_status", table_status)):
+                              ("claim_seat", claim_seat), ("table_status", table_status),
+                              ("hand_to_bots", hand_to_bots)):
             node.handle(name, handler)
         node.on_news("hello", lambda _data: self.republish())
 
@@ -598,6 +602,42 @@ class Room:
                          name: str = "") -> int:
         """:meth:`belote.server.directory.TournamentTables.open_table`."""
         return (await self.create_table(preset, list(flag_texts), name=name)).id
+
+    async def open_fixed_deal(self, preset: str, deck: Sequence[int], first_dealer: int,
+                              seats: Sequence[HeldSeat], bots: dict[int, str], *,
+                              name: str = "") -> int:
+        """:meth:`belote.server.directory.FixedDealTables.open_fixed_deal`."""
+        several = self.node is not None
+        table_id = await self.store.new_table(preset, {}, PRESETS[preset].target_score, None,
+                                              status="opening" if several else "open")
+        if not await self.leases.take([table_id]):
+            raise RuntimeError(f"table {table_id}: its lease could not be taken")
+        if several:
+            await self.store.set_status(table_id, "open")
+        table = self._table(table_id, preset, {})
+        table.start()
+        held = [Seat("bot", "", None, bots[n]) if n in bots
+                else Seat("human", seats[n].name, seats[n].label) for n in range(len(seats))]
+
+        async def prepare() -> None:
+            # One step of the table, before anybody hears of it: private without an
+            # invitation code (only the seated person enters), the deal fixed, the seats
+            # taken, the match started.
+            await table.configure(name, True, "", False)
+            await table.fix_deal(list(deck))
+            await table.seat_everyone(held)
+            await table.start_match(first_dealer)
+        await table.call(prepare)
+        self._on_event(opened(table))
+        return table.id
+
+    async def hand_to_bots(self, table_id: int) -> None:
+        """:meth:`belote.server.directory.FixedDealTables.hand_to_bots`."""
+        if table_id not in self.tables and await self._ask_owner(
+                table_id, "hand_to_bots", {}) is not _HERE:
+            return  # its owner did it
+        table = self.table(table_id)
+        await table.call(table.hand_to_bots)
 
     async def hold_seats(self, table_id: int, seats: Sequence[HeldSeat], *,
                          start: int | None = None) -> None:

@@ -22,6 +22,7 @@ from belote.server.auth.sessions import Sessions
 from belote.server.cluster.relay import Relay
 from belote.server.composition import Services
 from belote.server.config import Settings
+from belote.server.daily.room import DailyRoom
 from belote.server.friends.room import FriendsRoom
 from belote.server.heavy import HeavyWork
 from belote.server.limits import CodeGuesses
@@ -36,7 +37,7 @@ from belote.server.tournament.room import TournamentRoom
 
 # The composition's objects the handlers use, each also on ``app.state`` under its name (the
 # store among them: handlers read it here, never through the room).
-FEATURES = ("store", "room", "lobby", "ratings", "tournaments", "friends")
+FEATURES = ("store", "room", "lobby", "ratings", "tournaments", "friends", "daily")
 HOUR = 3600.0
 
 
@@ -130,6 +131,10 @@ class Shared:
     @property
     def friends(self) -> FriendsRoom:
         return self.services.friends
+
+    @property
+    def daily(self) -> DailyRoom:
+        return self.services.daily
 
     def publish(self, state: State) -> None:
         """Put this bundle and each of its objects, under its own name, on ``app.state``."""

@@ -201,6 +201,7 @@ class Table:
         self.code = ""
         self.pause = False
         self.rematch: int | None = None
+        self.fixed_deck: tuple[int, ...] | None = None  # one fixed deal only: fix_deal
         self.waiting_next = False  # a pause between hands is on: the next deal waits
         self.ready: set[int] = set()  # seats that asked for the next hand during a pause
         self.connections: set[Connection] = set()
@@ -371,7 +372,7 @@ class Table:
                                    f"replay: {error!r}") from error
             self._stored(entry, items)
             self._learn_hand(items, now=True)
-        if self.game is not None and not self.finished:
+        if self.game is not None and not self.finished and self.fixed_deck is None:
             now = time.monotonic()
             for seat_no, seat in enumerate(self.seats):
                 if seat.kind == "human" and not seat.standin:
@@ -418,6 +419,11 @@ class Table:
         elif entry.kind == "ready":
             self.ready.add(int(data["seat"]))
             items.append(Notice("sala.notice.ready", {"seat": int(data["seat"])}))
+        elif entry.kind == "fixed_deal":
+            deck = tuple(int(card) for card in data["deck"])
+            if sorted(deck) != list(range(32)):
+                raise ValueError(f"table {self.id}: a fixed deal needs the 32 cards once each")
+            self.fixed_deck = deck
         elif entry.kind == "rematch":
             self.rematch = int(data["table"])
             items.append(Notice("sala.notice.rematch", {"number": self.rematch}))
@@ -711,6 +717,8 @@ class Table:
         old = self._timers.pop(seat_no, None)
         if old is not None:
             old.cancel()
+        if self.fixed_deck is not None:
+            return  # a fixed deal is its player's alone: it waits for them, no stand-in
 
         async def expire() -> None:
             await asyncio.sleep(self.takeover_seconds)
@@ -993,6 +1001,10 @@ class Table:
     async def stand(self, uid: str) -> None:
         for seat_no, seat in enumerate(self.seats):
             if seat.kind == "human" and seat.owner == uid:
+                if self.fixed_deck is not None and self.game is not None:
+                    # A fixed deal is its player's alone (no stand-in plays it): they may
+                    # leave the page and come back, not hand the deal to a bot.
+                    raise TableError("already_started")
                 before = self._seating()
                 if self.game is not None and not self.finished:
                     # The match goes on: a bot plays the seat until its player sits again.
@@ -1022,6 +1034,28 @@ class Table:
         self.seats[seat_no] = Seat("human", self.seats[seat_no].name, uid, account=account)
         await self._commit_seats("web.notice.sat", seat_no, before)
         return True
+
+    async def fix_deal(self, deck: list[int]) -> None:
+        """Make this table one fixed deal, before its match starts (the daily duplicate,
+        belote/server/daily): a "fixed_deal" log entry sets ``fixed_deck``.  Such a table
+        deals that deck, ends once the deal is over (scored or passed out), and lets no bot
+        stand in for its player (who may leave and come back, never stand up)."""
+        if self.game is not None or self.finished:
+            raise TableError("already_started")
+        await self._commit("fixed_deal", {"deck": list(deck)})
+
+    async def hand_to_bots(self) -> None:
+        """A fixed deal whose day closed: a bot finishes it for its absent player (it no
+        longer counts), so that the table ends, its replay is whole and no restart resumes
+        it for ever.  A player at the table now keeps the seat (asked again later)."""
+        if self.fixed_deck is None or self.finished or self.game is None:
+            return
+        for seat_no, seat in enumerate(self.seats):
+            if (seat.kind == "human" and not seat.standin
+                    and not any(self.seat_of(c) == seat_no for c in self.connections)):
+                before = self._seating()
+                seat.standin = True
+                await self._commit_seats("web.notice.standin", seat_no, before)
 
     async def start_match(self, first_dealer: int) -> None:
         """Start the match (the seats being full), as a seated host's start does."""
@@ -1073,6 +1107,12 @@ class Table:
                 await self._finish()
                 return
             if game.current_player() == CHANCE:
+                if self.fixed_deck is not None:
+                    if game.deal_no > 0:  # its one deal is over: scored or passed out
+                        await self._finish()
+                        return
+                    await self._commit("deal", {"deck": list(self.fixed_deck)})
+                    continue
                 if self._pause_holds():
                     return  # a pause between hands: the players say when
                 await self._commit("deal", {"deck": list(self._deck_source())})

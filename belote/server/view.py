@@ -80,6 +80,7 @@ class TableState(Protocol):
     waiting_next: bool
     ready: set[int]
     rematch: int | None
+    fixed_deck: tuple[int, ...] | None  # a deal of the daily duplicate (its one deal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +185,7 @@ def table_view(table: TableState, viewer: Viewer,
         "paused": table.waiting_next and table.finished is False,
         "ready": sorted(table.ready),
         "rematch": table.rematch,
+        "fixed_deal": table.fixed_deck is not None,  # (the deck itself is never sent)
         # Who scores: the two teams, or each player when there are no partnerships.
         "sides": ([team_name(side, lang) for side in range(2)] if table.rules.partners
                   else names),

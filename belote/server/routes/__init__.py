@@ -12,6 +12,7 @@ from starlette.staticfiles import StaticFiles
 
 from belote.server.routes import (
     accounts,
+    daily,
     friends,
     leagues,
     lobby,
@@ -34,7 +35,8 @@ def all_routes(static: Path) -> list[BaseRoute]:
             *replays.routes, *sockets.routes, Mount("/static", StaticFiles(directory=static),
                                                     name="static"),
             *tournaments.routes, *ratings.routes, *stats.routes, *leagues.routes,
-            *phone.routes, *mail.routes, *personal_data.routes, *friends.routes]
+            *phone.routes, *mail.routes, *personal_data.routes, *friends.routes,
+            *daily.routes]
 
 
 __all__ = ["all_routes"]

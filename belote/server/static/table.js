@@ -509,7 +509,8 @@
           li.appendChild(button(S.remove_bot, () => send("unbot", { seat: n }), fmt(S.remove_bot_at, { seat: where }), `unbot-${n}`));
         }
       }
-      if (seat.you && !view.finished) li.appendChild(button(S.stand, () => send("stand"), null, "stand"));
+      // (a deal of the daily duplicate is its player's alone: no standing up, no stand-in)
+      if (seat.you && !view.finished && !view.fixed_deal) li.appendChild(button(S.stand, () => send("stand"), null, "stand"));
       if (seat.you && seat.standin) li.appendChild(button(S.reclaim, () => send("hello"), null, "reclaim"));
       for (const b of li.querySelectorAll("button")) b.dataset.seat = n;
       list.appendChild(li);
@@ -804,7 +805,8 @@
     const end = $("match-end");
     const endWasHidden = end.hidden;
     end.hidden = !view.finished;
-    $("rematch-form").hidden = !seated;
+    const rematch = $("rematch-form"); // (none at a deal of the daily duplicate)
+    if (rematch) rematch.hidden = !seated;
     if (view.rematch) {
       $("rematch-note").hidden = false;
       const link = $("rematch-link");
