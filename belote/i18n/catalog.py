@@ -61,6 +61,7 @@ DOMAIN_PREFIXES: dict[str, str] = {
     "web.account.": "accounts", "web.login.": "accounts", "web.register.": "accounts",
     "web.guest.": "accounts", "web.form.": "accounts",
     "web.": "web", "error.web.": "web", "error.wire.": "web", "limits.": "web",
+    "web.moderation.": "web",
 }
 
 

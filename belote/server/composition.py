@@ -19,6 +19,7 @@ from belote.server.cluster.node import Node
 from belote.server.cluster.wire import PgWire
 from belote.server.config import Settings
 from belote.server.lobby import LobbyFeed
+from belote.server.moderation import schema as _moderation_schema  # noqa: F401  (its tables)
 from belote.server.persistence import Store
 from belote.server.persistence.schema import metadata
 from belote.server.ratings import schema as _ratings_schema  # noqa: F401  (its tables)

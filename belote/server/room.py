@@ -521,9 +521,13 @@ class Room:
         async def table_status(args: dict[str, Any]) -> str | None:
             return await self.table_status(args["table_id"])
 
+        async def remove_account(args: dict[str, Any]) -> bool:
+            return await self.remove_account(args["table_id"], int(args["account"]))
+
         for name, handler in (("seats_held", seats_held), ("attendance", attendance),
                               ("present", present), ("hold_seats", hold_seats),
-                              ("claim_seat", claim_seat), ("table_status", table_status)):
+                              ("claim_seat", claim_seat), ("table_status", table_status),
+                              ("remove_account", remove_account)):
             node.handle(name, handler)
         node.on_news("hello", lambda _data: self.republish())
 
@@ -632,6 +636,17 @@ class Room:
                 await table.start_match(start)
             return True
         return bool(await table.call(take))
+
+    async def remove_account(self, table_id: int, account: int) -> bool:
+        """A moderator removes this account's player from the table, in the process that
+        runs it (:meth:`Table.remove_account`); ``False``: they hold no seat there.
+        ``TableError("no_table")``: no such table in the room."""
+        if table_id not in self.tables:
+            answer = await self._ask_owner(table_id, "remove_account", {"account": account})
+            if answer is not _HERE:
+                return bool(answer)
+        table = self.table(table_id)
+        return bool(await table.call(lambda: table.remove_account(account)))
 
     async def table_status(self, table_id: int) -> str | None:
         """:meth:`belote.server.directory.TournamentTables.table_status`."""

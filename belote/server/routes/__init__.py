@@ -13,9 +13,11 @@ from starlette.staticfiles import StaticFiles
 from belote.server.routes import (
     accounts,
     lobby,
+    moderation,
     preferences,
     ratings,
     replays,
+    reports,
     sockets,
     tables,
     tournaments,
@@ -27,7 +29,7 @@ def all_routes(static: Path) -> list[BaseRoute]:
     return [*lobby.routes, *accounts.routes, *preferences.routes, *tables.routes,
             *replays.routes, *sockets.routes, Mount("/static", StaticFiles(directory=static),
                                                     name="static"),
-            *tournaments.routes, *ratings.routes]
+            *tournaments.routes, *ratings.routes, *reports.routes, *moderation.routes]
 
 
 __all__ = ["all_routes"]
