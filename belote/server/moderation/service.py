@@ -168,8 +168,10 @@ class Moderation:
             raise ModerationError("self")
         if not await self.store.names({account}):
             raise ModerationError("no_player")
-        if hours is not None and (action not in TIMED or hours not in HOURS):
+        if hours is not None and hours not in HOURS:
             raise ModerationError("bad_duration")
+        if action not in TIMED:
+            hours = None  # a warning, a removal or a ban has no duration: the field is moot
         if action == "suspend" and hours is None:
             raise ModerationError("bad_duration")
         now = self.clock()
