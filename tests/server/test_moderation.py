@@ -152,7 +152,7 @@ def test_a_report_keeps_the_tables_seats_and_chat_from_the_log_not_the_reporters
     chat_at(room, "Bea", table_id, "you are all hopeless")
     # The help page offers the table's people (Bea, seated and speaking), never oneself.
     page = room.as_("Ada").get(f"/help?panel=1&from=/table/{table_id}").text
-    offered = f'name="target" value="{{}}"'
+    offered = 'name="target" value="{}"'
     assert offered.format(room.ids["Bea"]) in page
     assert offered.format(room.ids["Ada"]) not in page
     answer = room.as_("Ada").post("/report", data={
