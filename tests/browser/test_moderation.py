@@ -67,6 +67,15 @@ def test_a_report_by_f4_at_the_table_and_a_moderator_working_the_queue_by_keyboa
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
     sala.connected(page)  # the reporter never left the table
+    # On a phone's screen the dialog fits.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.keyboard.press("F4")
+    expect(dialog).to_be_visible()
+    box = dialog.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    audit(page, "help and report dialog on a phone")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
 
     # A moderator (a role given from the command line) works the queue by keyboard.
     mod = new_page()
