@@ -260,9 +260,13 @@ def test_bad_actions_are_refused_and_store_nothing(room: Room) -> None:
             ("mute", "Bea", "x", "5", "durations offered"),
             ("suspend", "Bea", "x", "", "durations offered"),
             ("warn", "Mod", "x", "", "your own account"),
-            ("remove", "Bea", "x", "", "not in the room")]:
+            ("remove", "Bea", "x", "", "not in the room"),
+            ("mute", "Bea", "x", "soon", "durations offered")]:
         assert act(room, action, target, reason, hours=hours).status_code == 303
         assert words in room.as_("Mod").get("/moderation").text, action
+    on_dee = room.rows(reports, reports.c.target == room.ids["Dee"])[0]
+    act(room, "warn", "Bea", "x", report_id=on_dee.id)  # a report about someone else
+    assert "not about this person" in room.as_("Mod").get("/moderation").text
     assert (room.count(sanctions), room.count(moderation_log)) == before
 
 

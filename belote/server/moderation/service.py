@@ -73,7 +73,8 @@ def sanction_text(lang: str, sanction: Sanction) -> str:
     if sanction.kind in TIMED and sanction.until is None:
         key += "_open"
     until = moment(sanction.until) if sanction.until is not None else ""
-    return translate(lang, key, until=until, reason=sanction.reason)
+    # The reason ends the sentence the message makes: its own final stop is dropped.
+    return translate(lang, key, until=until, reason=sanction.reason.rstrip(" ."))
 
 
 def clean_text(value: str, limit: int = TEXT_MAX) -> str:
@@ -168,6 +169,10 @@ class Moderation:
             raise ModerationError("self")
         if not await self.store.names({account}):
             raise ModerationError("no_player")
+        if report is not None:
+            answered = await self.store.report(report)
+            if answered is None or answered.target != account:
+                raise ModerationError("no_report")  # a report on someone else, or none
         if hours is not None and hours not in HOURS:
             raise ModerationError("bad_duration")
         if action not in TIMED:

@@ -75,12 +75,14 @@ async def act(request: Request) -> Response:
     target = _number(data.get("account"))
     if target is None:
         return _done(request, "error.no_player")
-    hours = data.get("hours")
-    report_id = _number(data.get("report"))
+    hours_text = str(data.get("hours", "") or "")
+    hours = _number(hours_text) if hours_text else None
+    if hours_text and hours is None:  # a malformed duration is refused, never "no end"
+        return _done(request, "error.bad_duration")
     try:
         await shared(request).moderation.act(
             moderator, target, str(data.get("action", "")), str(data.get("reason", "")),
-            hours=_number(hours) if hours else None, report=report_id,
+            hours=hours, report=_number(data.get("report")),
             table_id=_number(data.get("table")))
     except ModerationError as error:
         return _done(request, f"error.{error.code}")
