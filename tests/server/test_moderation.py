@@ -429,3 +429,68 @@ def test_help_and_report_is_linked_from_every_page_and_a_profile_offers_its_play
     assert f'name="target" value="{room.ids["Bea"]}"' in offered
     assert "F4" in offered and 'id="keys"' in offered
     assert "sign in with an account" in room.people.guest("Walker").get("/help").text
+
+
+# ---------------------------------------------------------------------- two processes
+@pytest.mark.slow
+@pytest.mark.postgres
+@pytest.mark.xdist_group("two_processes")
+def test_a_mute_and_a_suspension_given_in_one_process_hold_in_the_other(
+        two_processes: Any) -> None:
+    """Two ``belote serve --cluster`` processes on one PostgreSQL: the moderator acts
+    through process 1, the player is at a table of process 0.  She is told at once and her
+    chat refused there (the news between processes; the mute in the database); suspended,
+    her socket there closes and process 0 forgets her session (its cache too)."""
+    import subprocess
+    import sys
+
+    from tests.server.room_under_test import TwoProcesses, ensure_running, read_db
+
+    ensure_running(two_processes)
+    room = TwoProcesses(two_processes)
+    n = next(TwoProcesses.names)
+    player, moderator = f"Bea{n}", f"Mod{n}"
+    for who, name, via in (("bea", player, 0), ("mod", moderator, 1)):
+        answer = room.http(who, via).post("/register", data={"name": name,
+                                                              "password": PASSWORD})
+        assert f"Signed in as {name}" in answer.text
+    granted = subprocess.run([sys.executable, "-m", "belote", "moderator", "add", moderator,
+                              "--db", two_processes.db], capture_output=True, text=True,
+                             timeout=60)
+    assert granted.returncode == 0, granted.stderr
+
+    async def account_of(store: Any) -> int:
+        found = await ModerationStore(store.engine).account_named(player)
+        assert found is not None
+        return found[0]
+    bea = read_db(two_processes.db, account_of)
+    table_id = room.create_table("bea", via=0)
+    try:
+        with room.connect("bea", table_id, via=0) as ws:
+            followed(room, ws, bea)
+        assert f"Signed in as {player}" not in room.http("bea", 0).get("/").text
+        refused = room.http("bea", 0).post("/login", data={"name": player,
+                                                           "password": PASSWORD})
+        assert refused.status_code == 403 and "suspended until" in refused.text
+    finally:
+        room.close()
+
+
+def followed(room: Any, ws: Any, bea: int) -> None:
+    """At her table in process 0, the player hears the moderator acting in process 1."""
+    until(ws, lambda f: f["t"] == "sync")
+
+    def act_via_1(action: str, hours: str) -> None:
+        answer = room.http("mod", 1).post("/moderation/act", data={
+            "account": str(bea), "action": action, "reason": "insults", "hours": hours},
+            follow_redirects=False)
+        assert answer.status_code == 303, answer.text
+
+    act_via_1("mute", "1")
+    told = until(ws, lambda f: f["t"] == "error")
+    assert told["d"]["code"] == "moderation" and "insults" in told["d"]["text"]
+    send(ws, "chat", text="still here")
+    assert until(ws, lambda f: f["t"] == "error")["d"]["code"] == "muted"
+    assert "Signed in as" in room.http("bea", 0).get("/").text
+    act_via_1("suspend", "24")
+    assert until(ws, lambda f: f["t"] == "error")["d"]["code"] == "signed_out"

@@ -262,6 +262,10 @@ class Moderation:
         """Every session of the account ends (their sockets close, in every process: the
         sessions' ``on_end``), and every process forgets them."""
         rows = await self.sessions.of_account(account)
+        # Forgotten before the rows go and the sockets close (the news arrive in order: a
+        # process has forgotten them when it closes the sockets), and again after, for a
+        # request that read a row in between.
+        self._spread(Told("forget", account))
         await self.sessions.end(*(r.id for r in rows))
         self._spread(Told("forget", account))
 
