@@ -18,12 +18,15 @@ from belote.server.cluster.leases import PgLeases
 from belote.server.cluster.node import Node
 from belote.server.cluster.wire import PgWire
 from belote.server.config import Settings
+from belote.server.leagues import schema as _leagues_schema  # noqa: F401  (its tables)
+from belote.server.leagues.store import LeagueStore
 from belote.server.lobby import LobbyFeed
 from belote.server.moderation import schema as _moderation_schema  # noqa: F401  (its tables)
 from belote.server.persistence import Store
 from belote.server.persistence.schema import metadata
 from belote.server.ratings import schema as _ratings_schema  # noqa: F401  (its tables)
 from belote.server.ratings.room import RatingsRoom
+from belote.server.ratings.stats import StatsStore
 from belote.server.ratings.store import RatingsStore
 from belote.server.room import Room
 from belote.server.tournament import schema as _tournament_schema  # noqa: F401  (its tables)
@@ -48,6 +51,8 @@ class Services:
     lobby: LobbyFeed  # the lobby's live list and chat; the expiry of unattended tables
     ratings: RatingsRoom  # a finished match recorded; profiles and leaderboards
     tournaments: TournamentRoom  # tournament tables opened, results reported
+    leagues: LeagueStore  # the weekly leagues: standings, the close of ended weeks
+    stats: StatsStore  # each account's statistics, with humans and with bots apart
     node: Node | None = None  # this process among the room's others (None: alone)
 
     async def open(self) -> None:
@@ -60,6 +65,7 @@ class Services:
         self.lobby.start()
         await self.tournaments.open()  # results of tables finished while the room was down
         await self.ratings.open()  # matches finished while the room was down
+        await self.leagues.notice()  # weeks that ended while the room was down
         if self.node is not None:
             self.node.tell_all("hello", {})  # the others say what they run: the lobby
 
@@ -121,7 +127,9 @@ def build(settings: Settings, offload: Offload | None = None,
     # ran it, once; the others catch up from the store when they take tables over.
     bus.subscribe("tournaments", tournaments.on_event, everywhere=False)
     bus.subscribe("ratings", ratings.on_event, everywhere=False)
-    services = Services(store, bus, room, lobby, ratings, tournaments, node)
+    leagues = LeagueStore(store.engine)
+    services = Services(store, bus, room, lobby, ratings, tournaments, leagues,
+                        StatsStore(store.engine), node)
     if node is not None:
         _wire_news(services, node)
     return services

@@ -12,13 +12,16 @@ from starlette.staticfiles import StaticFiles
 
 from belote.server.routes import (
     accounts,
+    leagues,
     lobby,
     moderation,
+    phone,
     preferences,
     ratings,
     replays,
     reports,
     sockets,
+    stats,
     tables,
     tournaments,
 )
@@ -29,7 +32,8 @@ def all_routes(static: Path) -> list[BaseRoute]:
     return [*lobby.routes, *accounts.routes, *preferences.routes, *tables.routes,
             *replays.routes, *sockets.routes, Mount("/static", StaticFiles(directory=static),
                                                     name="static"),
-            *tournaments.routes, *ratings.routes, *reports.routes, *moderation.routes]
+            *tournaments.routes, *ratings.routes, *stats.routes, *leagues.routes,
+            *phone.routes, *reports.routes, *moderation.routes]
 
 
 __all__ = ["all_routes"]

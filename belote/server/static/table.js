@@ -825,6 +825,7 @@
       view.hand = [];
       renderHand();
       $("choices").hidden = true;
+      renderBelote();
       return;
     }
     // No one's turn: the match is over, or the next hand is being dealt (say nothing).
@@ -839,6 +840,29 @@
     cardItems("last-trick", view.last_trick, S.no_last_trick);
     renderHand();
     renderChoices();
+    renderBelote();
+  }
+
+  // Belote by touch (Space on a keyboard): a button that announces it, or one for each card
+  // that may be played with it, named with what it does (a phone has no Space key; a tap on
+  // the card plays it without the announcement).
+  function renderBelote() {
+    const box = $("belote-buttons");
+    box.textContent = "";
+    const playing = view.started && !view.finished && view.phase === "playing" && view.seat !== null;
+    if (playing && view.belote) {
+      box.appendChild(button(box.dataset.now, () => COMMANDS.belote(), null, "belote-now"));
+    }
+    const mine = playing && view.turn === view.seat;
+    for (const card of mine ? view.hand.filter((c) => c.announce) : []) {
+      box.appendChild(button(fmt(box.dataset.with, { card: card.name }), () => {
+        selected = view.hand.findIndex((c) => c.code === card.code);
+        if (selected < 0) { selected = 0; return; }
+        renderSelection();
+        playSelected(true);
+      }, null, "belote-" + card.code));
+    }
+    box.hidden = !box.children.length;
   }
 
   // ------------------------------------------------------------------ actions

@@ -1,7 +1,7 @@
 """Reports and moderation: roles, reports, sanctions and their audit log.
 
 Revision ID: 0009
-Revises: 0007
+Revises: 0011
 
 See ``belote/server/moderation/schema.py``.  The downgrade drops the four tables: the
 reports, the sanctions in force and the audit log are lost with them.
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009"
-down_revision = "0007"
+down_revision = "0011"  # after the leagues (0011, merged first)
 branch_labels = None
 depends_on = None
 
