@@ -17,7 +17,7 @@
 
   async function open() {
     // On the help page itself, its own panel is the place: no second copy in a dialog.
-    const own = document.querySelector("#help-page-panel #help-report-title");
+    const own = document.querySelector("h1#help-report-title");
     if (own) { own.focus(); return; }
     if (dialog.open || loading) return;
     loading = true;
