@@ -64,6 +64,7 @@ DOMAIN_PREFIXES: dict[str, str] = {
     "web.phone.": "web",
     "web.friends.": "web",
     "web.daily.": "web",
+    "web.moderation.": "web",
 }
 
 

@@ -19,16 +19,17 @@ from belote.server.cluster.leases import PgLeases
 from belote.server.cluster.node import Node
 from belote.server.cluster.wire import PgWire
 from belote.server.config import Settings
-from belote.server.leagues import schema as _leagues_schema  # noqa: F401  (its tables)
-from belote.server.leagues.store import LeagueStore
-from belote.server.friends import schema as _friends_schema  # noqa: F401  (its tables)
-from belote.server.friends.room import BLOCKS_NEWS, INVITE_NEWS, FriendsRoom
-from belote.server.friends.store import FriendsStore
 from belote.server.daily import schema as _daily_schema  # noqa: F401  (its tables)
 from belote.server.daily.room import DailyRoom
 from belote.server.daily.store import DailyStore
+from belote.server.friends import schema as _friends_schema  # noqa: F401  (its tables)
+from belote.server.friends.room import BLOCKS_NEWS, INVITE_NEWS, FriendsRoom
+from belote.server.friends.store import FriendsStore
+from belote.server.leagues import schema as _leagues_schema  # noqa: F401  (its tables)
+from belote.server.leagues.store import LeagueStore
 from belote.server.lobby import LobbyFeed
 from belote.server.mail import schema as _mail_schema  # noqa: F401  (its tables)
+from belote.server.moderation import schema as _moderation_schema  # noqa: F401  (its tables)
 from belote.server.persistence import Store
 from belote.server.persistence.schema import metadata
 from belote.server.personal_data import schema as _personal_schema  # noqa: F401  (its tables)

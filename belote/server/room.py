@@ -530,10 +530,14 @@ class Room:
         async def hand_to_bots(args: dict[str, Any]) -> None:
             await self.hand_to_bots(args["table_id"])
 
+        async def remove_account(args: dict[str, Any]) -> bool:
+            return await self.remove_account(args["table_id"], int(args["account"]))
+
         for name, handler in (("seats_held", seats_held), ("attendance", attendance),
                               ("present", present), ("hold_seats", hold_seats),
                               ("claim_seat", claim_seat), ("table_status", table_status),
-                              ("hand_to_bots", hand_to_bots)):
+                              ("hand_to_bots", hand_to_bots),
+                              ("remove_account", remove_account)):
             node.handle(name, handler)
         node.on_news("hello", lambda _data: self.republish())
 
@@ -678,6 +682,17 @@ class Room:
                 await table.start_match(start)
             return True
         return bool(await table.call(take))
+
+    async def remove_account(self, table_id: int, account: int) -> bool:
+        """A moderator removes this account's player from the table, in the process that
+        runs it (:meth:`Table.remove_account`); ``False``: they hold no seat there.
+        ``TableError("no_table")``: no such table in the room."""
+        if table_id not in self.tables:
+            answer = await self._ask_owner(table_id, "remove_account", {"account": account})
+            if answer is not _HERE:
+                return bool(answer)
+        table = self.table(table_id)
+        return bool(await table.call(lambda: table.remove_account(account)))
 
     async def table_status(self, table_id: int) -> str | None:
         """:meth:`belote.server.directory.TournamentTables.table_status`."""

@@ -28,6 +28,7 @@ from belote.server.heavy import HeavyWork
 from belote.server.limits import CodeGuesses
 from belote.server.lobby import LobbyFeed
 from belote.server.mail.service import AccountMail
+from belote.server.moderation.service import Moderation
 from belote.server.persistence import Store
 from belote.server.persistence.rate_limits import RateLimits, SharedBucket, SharedWindow
 from belote.server.ratings.room import RatingsRoom
@@ -102,6 +103,7 @@ class Shared:
     levels: tuple[str, ...]  # the bot levels offered (the plug-ins' included)
     relay: Relay  # a table's pages and socket to the process running it (several processes)
     mail: AccountMail  # e-mail for accounts: verification, password reset (belote/server/mail)
+    moderation: Moderation  # reports, moderators' actions and what is in force
     # Who may see a finished match's replay: (private, owners), read once from its log.
     replay_access: OrderedDict[int, tuple[bool, frozenset[str]]] = field(
         default_factory=OrderedDict)

@@ -27,6 +27,7 @@ from belote.engine.events import HandScored
 from belote.engine.observation import Observation
 from belote.engine.state import CHANCE, Game, Phase
 from belote.errors import IllegalActionError, InvalidNotationError
+from belote.i18n import translate
 from belote.i18n.bids import (
     BidNotAllowed,
     BidNotUnderstood,
@@ -778,6 +779,9 @@ class Table:
                 if not conn.name:
                     raise TableError("sign_in")  # anonymous watchers listen only
                 self._check_chat(conn.uid)
+                # The speaker's account is kept with the line (never shown to players): a
+                # report made from a chat line names its author by account (moderation), and
+                # a blocker's frames leave it out (friends), from the log.
                 await self._commit("chat", {"name": conn.name, "text": text,
                                             **({"account": conn.account}
                                                if conn.account is not None else {})})
@@ -1016,6 +1020,32 @@ class Table:
                     await self._commit_seats("web.notice.stood", seat_no, before)
                 return
         raise TableError("not_seated")
+
+    async def remove_account(self, account: int) -> bool:
+        """A moderator removes this account's player from the table (run in the table's
+        task): during a match a bot takes the seat for good (its player cannot take it back,
+        as after a stand-in), before it the seat is empty; their sockets here close, told
+        why.  ``False``: the account holds no seat here."""
+        for seat_no, seat in enumerate(self.seats):
+            if seat.kind == "human" and seat.account == account:
+                before = self._seating()
+                owner = seat.owner
+                playing = self.game is not None and not self.finished
+                self.seats[seat_no] = Seat("bot", level=seat.level) if playing else Seat()
+                timer = self._timers.pop(seat_no, None)
+                if timer is not None:
+                    timer.cancel()
+                await self._commit("seats", {"seats": [s.to_log() for s in self.seats],
+                                             "key": "web.moderation.notice.removed",
+                                             "values": {"seat": seat_no, "name": seat.name}},
+                                   seats_before=before)
+                for conn in list(self.connections):
+                    if conn.uid == owner or conn.account == account:
+                        conn.send(P.encode_message(P.Error("removed", translate(
+                            conn.lang, "web.moderation.said.removed")), self.version))
+                        conn.close()
+                return True
+        return False
 
     async def seat_everyone(self, seats: list[Seat]) -> None:
         """Seat people chosen elsewhere (a tournament's draw) in one stored change; run it

@@ -153,6 +153,12 @@ class Sessions:
         for listener in self.on_end:
             listener(list(session_ids))
 
+    def forget_account(self, account: int) -> None:
+        """Drop the account's sessions from this process's cache: they ended in another
+        process (a suspension), whose rows are gone; the next request looks again."""
+        for session_id in [k for k, row in self._cache.items() if row.account == account]:
+            del self._cache[session_id]
+
     async def of_account(self, account: int) -> list[SessionRow]:
         return await self.store.sessions(account)
 

@@ -17,11 +17,13 @@ from belote.server.routes import (
     leagues,
     lobby,
     mail,
+    moderation,
     personal_data,
     phone,
     preferences,
     ratings,
     replays,
+    reports,
     sockets,
     stats,
     tables,
@@ -36,7 +38,7 @@ def all_routes(static: Path) -> list[BaseRoute]:
                                                     name="static"),
             *tournaments.routes, *ratings.routes, *stats.routes, *leagues.routes,
             *phone.routes, *mail.routes, *personal_data.routes, *friends.routes,
-            *daily.routes]
+            *daily.routes, *reports.routes, *moderation.routes]
 
 
 __all__ = ["all_routes"]

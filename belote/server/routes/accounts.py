@@ -11,11 +11,13 @@ from starlette.routing import Route
 
 from belote.server.auth import AuthError, check_name, check_password, name_key, needs_rehash
 from belote.server.auth.sessions import SCOPE_KEY, public_id
+from belote.server.moderation.service import sanction_text
 from belote.server.persistence import Account, NameTaken
 from belote.server.personal_data.deletion import name_retired
 from belote.server.routes.common import (
     address,
     back,
+    language,
     local_target,
     own_account,
     read_form,
@@ -130,6 +132,12 @@ async def login(request: Request) -> Response:
             await limits.login_by_name.fail(name_limit_key)
         return refused(request, "login.html", 401, "bad_login", mode="login")
     assert found is not None
+    barred = await state.moderation.barred(found.id)
+    if barred is not None:
+        # Suspended or banned: the right password, but no session; told until when, why.
+        text = sanction_text(language(request), barred)
+        return render(request, "login.html", status=403, error=text, message=text,
+                      mode="login")
     await limits.login_by_name.clear(name_limit_key)
     if needs_rehash(found.password_hash):
         await state.store.set_password_hash(found.id, await state.passwords.hash(password))

@@ -63,7 +63,7 @@ async def profile(request: Request) -> Response:
         raise HTTPException(404)
     lang = language(request)
     stats = await store.profile(found[0])
-    return render(request, "profile.html", player=found[1], stats=stats,
+    return render(request, "profile.html", player=found[1], player_id=found[0], stats=stats,
                   presets=list(PRESETS), played=sum(s.played for s in stats),
                   won=sum(s.won for s in stats),
                   rating=lambda v: rating_text(v, lang))

@@ -1,7 +1,7 @@
 """Friends and blocks: friend requests and friendships, and each account's block list.
 
 Revision ID: 0010
-Revises: 0008
+Revises: 0009
 
 See ``belote/server/friends/schema.py`` for what each table holds.  The downgrade drops
 them (the friendships and block lists are lost).
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010"
-down_revision = "0008"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
