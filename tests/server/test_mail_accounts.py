@@ -434,7 +434,7 @@ def _finished_match(room: TestClient, table_id: int, players: list[tuple[str, in
             table_id=table_id, version=2, kind="chat",
             data=json.dumps({"name": players[0][0], "text": "good luck"})))
         await conn.execute(insert(match_results).values(
-            table_id=table_id, preset="classic", rated=False, winner=0,
+            table_id=table_id, preset="classic", rated=False, winner=0, bots=False,
             recorded=datetime.now(UTC)))
         for n, (_, acc) in enumerate(players):
             if acc:
@@ -462,7 +462,7 @@ def test_the_owner_downloads_everything_the_room_holds_about_the_account(
     assert data["account"]["name"] == "Lia" and data["email"]["address"] == "lia@example.org"
     assert data["email"]["verified"] is not None
     assert [m["table"] for m in data["matches"]] == [9001] and data["matches"][0]["won"]
-    assert data["matches"][0]["with_bots"] is True and data["league_weeks"] == []
+    assert data["matches"][0]["with_bots"] is False and data["league_weeks"] == []
     assert len(data["sessions"]) == 1 and "password" not in json.dumps(data).lower()
     as_(people, "Lia", "get", "/account/export")
     third = as_(people, "Lia", "get", "/account/export", follow_redirects=True)
