@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import random
 import time
 from collections.abc import Callable
 
@@ -22,16 +21,17 @@ from belote.ai.heuristic import HeuristicBot
 from belote.ai.network.features import features
 from belote.ai.network.policy import FOUR_SEAT_PRESETS, default_policy
 from belote.ai.quick import QuickBot
-from belote.engine import CHANCE, Game
+from belote.engine import CHANCE, Game, seeded_deck_source
 from belote.engine import actions as A
 from belote.engine.observation import Observation
 from belote.engine.state import Phase
 from belote.rules import PRESETS
+from belote.sim.match import play_step
 
 
 def positions(count: int, seed: int) -> list[Observation]:
     """Card decisions with two cards or more of the normal bot's hands, presets in turn."""
-    rng = random.Random(seed)
+    deals = seeded_deck_source(seed)
     bots = [HeuristicBot(seed + i) for i in range(4)]
     seen: list[Observation] = []
     number = 0
@@ -40,18 +40,12 @@ def positions(count: int, seed: int) -> list[Observation]:
         number += 1
         while game.hands_scored == 0 and not game.is_terminal():
             mover = game.current_player()
-            if mover == CHANCE:
-                deck = list(range(32))
-                rng.shuffle(deck)
-                game.deal(deck)
-                continue
-            obs = game.observation(mover)
-            if obs.phase == Phase.PLAYING and len({a & 31 for a in obs.legal_actions
-                                                    if A.is_play(a)}) > 1:
-                seen.append(obs)
-            game.apply(bots[mover].choose(obs), mover)
-            for seat in game.seats_with_open_window():
-                game.apply(A.ANNOUNCE_BELOTE, seat)
+            if mover != CHANCE:
+                obs = game.observation(mover)
+                if obs.phase == Phase.PLAYING and len({a & 31 for a in obs.legal_actions
+                                                        if A.is_play(a)}) > 1:
+                    seen.append(obs)
+            play_step(game, bots, deals)
     return seen[:count]
 
 

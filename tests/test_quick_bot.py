@@ -16,13 +16,14 @@ from belote.ai.network.features import CARD_ORDER, OFFSETS, SIZE, features
 from belote.ai.network.policy import FOUR_SEAT_PRESETS, Policy, card_values, default_policy
 from belote.ai.quick import QuickBot
 from belote.cards import card_list
-from belote.engine import CHANCE, Game
+from belote.engine import Game, seeded_deck_source
 from belote.engine import actions as A
 from belote.engine.observation import Observation
 from belote.engine.state import Phase
 from belote.errors import BeloteError
 from belote.rules import PRESETS
 from belote.sim.arena import pair_deck, play_hand
+from belote.sim.match import play_step
 
 DATA = resources.files("belote.ai.network") / "data"
 
@@ -115,21 +116,12 @@ def test_fewer_than_four_seats_are_refused_clearly(preset: str) -> None:
 
 def _mid_hand(preset: str, seed: int, cards_played: int) -> Game:
     """A game of the normal bot at four seats, ``cards_played`` cards into the card play."""
-    rng = random.Random(seed)
+    deals = seeded_deck_source(seed)
     bots = [HeuristicBot(seat) for seat in range(4)]
     game = Game(PRESETS[preset])
-    while True:
-        mover = game.current_player()
-        if mover == CHANCE:
-            deck = list(range(32))
-            rng.shuffle(deck)
-            game.deal(deck)
-            continue
-        if game.phase == Phase.PLAYING and game.played.bit_count() >= cards_played:
-            return game
-        game.apply(bots[mover].choose(game.observation(mover)), mover)
-        for seat in game.seats_with_open_window():
-            game.apply(A.ANNOUNCE_BELOTE, seat)
+    while not (game.phase == Phase.PLAYING and game.played.bit_count() >= cards_played):
+        play_step(game, bots, deals)
+    return game
 
 
 @pytest.mark.parametrize(("preset", "played"), [("classic", 5), ("coinche", 13),

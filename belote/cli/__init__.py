@@ -30,6 +30,9 @@ app.command("serve")(serve_command)
 from belote.cli.tournament import app as tournament_app  # noqa: E402  (belote tournament)
 
 app.add_typer(tournament_app, name="tournament")
+from belote.cli.moderator import app as moderator_app  # noqa: E402  (belote moderator)
+
+app.add_typer(moderator_app, name="moderator")
 
 
 @app.command("play")

@@ -3,11 +3,25 @@
 from __future__ import annotations
 
 import logging
+import os
+from pathlib import Path
 
 import typer
 
-from belote.server.config import DEFAULT_DB
+from belote.server.config import DEFAULT_DB, SMTP_SECURITY
 from belote.server.settings import DEFAULT_PACE, PACE_MAX
+
+
+def smtp_password_from(path: Path | None) -> str:
+    """The SMTP password: the file's first line, else BELOTE_SMTP_PASSWORD, else none."""
+    if path is not None:
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except OSError as error:
+            raise typer.BadParameter(f"cannot read it: {error.strerror}",
+                                     param_hint="--smtp-password-file") from None
+        return lines[0].strip() if lines else ""
+    return os.environ.get("BELOTE_SMTP_PASSWORD", "")
 
 
 def serve_command(
@@ -46,6 +60,9 @@ def serve_command(
         "(repeatable; default: none, the peer's address is the client's)."),
     signups_per_hour: int = typer.Option(10, min=1, help="New accounts per address per hour."),
     guests_per_hour: int = typer.Option(60, min=1, help="New guests per address per hour."),
+    daily_deals: int = typer.Option(
+        8, min=1, max=30, help="Deals of the daily duplicate each day (every process of "
+        "one room must say the same)."),
     processes: int = typer.Option(
         1, min=1, help="Room processes, on ports PORT to PORT+N-1 (needs --db postgresql://; "
         "any process answers any page and socket; put nginx in front, docs/room.md)."),
@@ -55,6 +72,24 @@ def serve_command(
     relay_address: str = typer.Option(
         "", help="host:port the room's other processes reach this one at (default: "
         "--host and --port; 127.0.0.1 for 0.0.0.0)."),
+    smtp_host: str = typer.Option(
+        "", envvar="BELOTE_SMTP_HOST", help="SMTP server that sends the account mails "
+        "(address verification, password reset); empty: the room sends no mail."),
+    smtp_port: int = typer.Option(587, envvar="BELOTE_SMTP_PORT", min=1, max=65535,
+                                  help="The SMTP server's port."),
+    smtp_security: str = typer.Option(
+        "starttls", envvar="BELOTE_SMTP_SECURITY",
+        help="none (a relay on this machine), starttls (port 587) or tls (port 465)."),
+    smtp_user: str = typer.Option("", envvar="BELOTE_SMTP_USER",
+                                  help="SMTP login (empty: none)."),
+    smtp_password_file: Path | None = typer.Option(
+        None, envvar="BELOTE_SMTP_PASSWORD_FILE", help="File holding the SMTP password "
+        "(or set BELOTE_SMTP_PASSWORD; never on the command line)."),
+    smtp_from: str = typer.Option("", envvar="BELOTE_SMTP_FROM",
+                                  help='From address, e.g. "La Sala <sala@example.org>".'),
+    public_url: str = typer.Option(
+        "", envvar="BELOTE_PUBLIC_URL", help="The room's address as people reach it "
+        "(https://sala.example.org): the links in mails."),
 ) -> None:
     """Start La Sala at http://HOST:PORT (SQLite by default)."""
     import uvicorn
@@ -82,6 +117,10 @@ def serve_command(
         typer.echo(f"La Sala: {processes} processes on http://{host}:{port} to "
                    f"{port + processes - 1}  (database {db})")
         raise typer.Exit(Supervisor(sys.argv[2:], host, port, processes).run())
+    if smtp_security not in SMTP_SECURITY:
+        raise typer.BadParameter(f"one of {', '.join(SMTP_SECURITY)}",
+                                 param_hint="--smtp-security")
+    smtp_password = smtp_password_from(smtp_password_file)
     if not waiting_expiry > 0:
         raise typer.BadParameter("must be a positive number of seconds",
                                  param_hint="--waiting-expiry")
@@ -97,9 +136,16 @@ def serve_command(
                         allowed_hosts=tuple(allowed_host),
                         forwarded_allow_ips=tuple(forwarded_allow_ips),
                         signups_per_hour=signups_per_hour, guests_per_hour=guests_per_hour,
-                        cluster=cluster, relay_address=relay_address)
+                        cluster=cluster, relay_address=relay_address,
+                        smtp_host=smtp_host, smtp_port=smtp_port,
+                        smtp_security=smtp_security, smtp_user=smtp_user,
+                        smtp_password=smtp_password, smtp_from=smtp_from,
+                        public_url=public_url, daily_deals=daily_deals)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     typer.echo(f"La Sala: http://{host}:{port}  (database {db})")
+    if not settings.mail_ready:
+        typer.echo("No e-mail: give --smtp-host, --smtp-from and --public-url to verify "
+                   "addresses and reset passwords by mail (docs/room.md).")
     # Forwarded headers only from the named proxies: by default uvicorn would believe them
     # from 127.0.0.1, and anyone on the machine could pick their address (and rate limit).
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info",

@@ -57,10 +57,14 @@ DOMAIN_PREFIXES: dict[str, str] = {
     "web.key.": "table", "web.keys.": "table", "web.js.": "table", "web.chat.": "table",
     "web.notice.": "table", "web.level.": "table", "web.bot_name": "table",
     "replays.": "replays", "web.replay.": "replays",
-    "ratings.": "ratings",
+    "ratings.": "ratings", "web.league.": "ratings", "web.stats.": "ratings",
     "web.account.": "accounts", "web.login.": "accounts", "web.register.": "accounts",
-    "web.guest.": "accounts", "web.form.": "accounts",
+    "web.guest.": "accounts", "web.form.": "accounts", "web.mail.": "accounts",
     "web.": "web", "error.web.": "web", "error.wire.": "web", "limits.": "web",
+    "web.phone.": "web",
+    "web.friends.": "web",
+    "web.daily.": "web",
+    "web.moderation.": "web",
     "web.saved.": "table",
 }
 

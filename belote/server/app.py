@@ -40,6 +40,10 @@ from belote.server.config import Settings
 from belote.server.heavy import HeavyWork
 from belote.server.levels import LEVELS, OWN_LEVELS
 from belote.server.limits import BodyLimit
+from belote.server.mail.sender import Mailer
+from belote.server.mail.service import AccountMail
+from belote.server.moderation.service import Moderation
+from belote.server.moderation.store import ModerationStore
 from belote.server.room import Room
 from belote.server.routes import all_routes
 from belote.server.routes.pages import http_error, make_templates
@@ -87,6 +91,9 @@ def compose(settings: Settings) -> Shared:
         services.disconnect({public_id(i) for i in ids})
 
     sessions.on_end.append(close_sockets)
+    # Reports and sanctions: in the database, enforced in every process (its news).
+    moderation = Moderation(ModerationStore(services.store.engine), sessions, room,
+                            services.lobby, services.store.rate_limits, services.node)
     refused: Counter[str] = Counter()
     return Shared(
         settings=settings, services=services, heavy=heavy, sessions=sessions,
@@ -97,7 +104,8 @@ def compose(settings: Settings) -> Shared:
                                        default_pace=settings.default_pace),
         limits=Limits.build(settings, services.store.rate_limits, refused), refused=refused,
         templates=make_templates(HERE / "templates"), levels=tuple(LEVELS),
-        relay=Relay(room))
+        relay=Relay(room), mail=AccountMail(settings, services.store, Mailer(settings)),
+        moderation=moderation)
 
 
 @contextlib.asynccontextmanager
@@ -123,6 +131,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
     finally:
         await collector.stop()
+        await state.mail.settle()  # reset mails being sent
         await state.relay.close()
         state.passwords.close()
         state.heavy.close()

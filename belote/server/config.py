@@ -8,6 +8,9 @@ from pathlib import Path
 from belote.server.settings import DEFAULT_PACE
 
 DEFAULT_DB = "sqlite:///belote-sala.db"
+# How the room speaks to its SMTP server: in clear (a relay on the same machine), upgraded
+# to TLS after the greeting (STARTTLS, port 587), or TLS from the start (port 465).
+SMTP_SECURITY = ("none", "starttls", "tls")
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +111,20 @@ class Settings:
     # Seconds between two looks over the tables (expiry, watcher counts).
     lobby_sweep: float = 2.0
 
+    # Friends, invitations and blocks (belote/server/friends): per sender account, friend
+    # requests and invitations an hour; requests one account may leave unanswered at once;
+    # players one account may block (Belot.bg keeps 100); player searches per address (a
+    # burst, then an hour's worth); seconds an invitation link stays good.
+    friend_requests_per_hour: int = 20
+    invitations_per_hour: int = 30
+    pending_requests: int = 50
+    blocks_max: int = 100
+    searches_burst: int = 30
+    searches_per_hour: float = 600.0
+    invitation_seconds: int = 2 * 3600
+    # Deals of the daily duplicate each day (1 to 30; belote/server/daily, docs/room.md).
+    daily_deals: int = 8
+
     # One of several processes of one room (``belote serve --processes N``, or N ``belote
     # serve --cluster`` on one or several machines): PostgreSQL holds the tables' leases and
     # carries the messages between processes (belote/server/cluster).
@@ -115,6 +132,37 @@ class Settings:
     # host:port the other processes reach this one at (relayed sockets and pages); empty:
     # the --host address (127.0.0.1 for 0.0.0.0) and the --port.
     relay_address: str = ""
+
+    # E-mail (belote/server/mail; docs/room.md, "E-mail and your account"): the SMTP server
+    # that sends the account's mails (an address's verification, a password's reset).  No
+    # host, no sender or no public URL: the room sends no mail, and its pages say so.
+    smtp_host: str = ""
+    smtp_port: int = 587
+    smtp_security: str = "starttls"  # SMTP_SECURITY: none | starttls | tls (port 465)
+    smtp_user: str = ""  # empty: no login
+    # From BELOTE_SMTP_PASSWORD or --smtp-password-file, never the command line (ps shows
+    # it); left out of the settings' repr, so that no log line can carry it.
+    smtp_password: str = field(default="", repr=False)
+    smtp_from: str = ""  # the From address, e.g. "La Sala <sala@example.org>"
+    smtp_timeout: float = 10.0  # seconds for each network step of one mail
+    # The room's address as people reach it (https://sala.example.org): the links in mails.
+    # Never taken from a request's Host header, which a sender of the form chooses.
+    public_url: str = ""
+    # Mails one account, one e-mail address, and one client address may have sent an hour
+    # (verification links and password resets together).
+    mails_per_account_per_hour: int = 5
+    mails_per_address_per_hour: int = 5
+    mail_requests_per_ip_per_hour: int = 20
+    # Hours a verification link and a password reset link stay valid.
+    verify_link_hours: float = 24.0
+    reset_link_hours: float = 1.0
+    # Data exports (a JSON file of the account) one account may download an hour.
+    exports_per_hour: int = 10
+
+    @property
+    def mail_ready(self) -> bool:
+        """Whether the room can send mail: a server, a sender and links to give."""
+        return bool(self.smtp_host and self.smtp_from and self.public_url)
 
     @property
     def address(self) -> str:
@@ -125,6 +173,9 @@ class Settings:
         return f"{host}:{self.port}"
 
     def __post_init__(self) -> None:
+        if self.smtp_security not in SMTP_SECURITY:
+            raise ValueError(f"smtp_security must be one of {', '.join(SMTP_SECURITY)}, "
+                             f"not {self.smtp_security!r}")
         if not self.allowed_hosts:
             hosts = dict.fromkeys((self.host, "localhost", "127.0.0.1"))
             object.__setattr__(self, "allowed_hosts", tuple(hosts))

@@ -94,3 +94,32 @@ class TournamentTables(Protocol):
     async def table_status(self, table_id: int) -> str | None:
         """``waiting``, ``playing``, ``finished`` or ``broken``; None: not in the room."""
         ...
+
+
+class FixedDealTables(Protocol):
+    """What the daily duplicate asks of the room: a table of one fixed deal, and the seat
+    held at it for its entrant (:meth:`TournamentTables.claim_seat`'s contract)."""
+
+    async def open_fixed_deal(self, preset: str, deck: Sequence[int], first_dealer: int,
+                              seats: Sequence[HeldSeat], bots: dict[int, str], *,
+                              name: str = "") -> int:
+        """A new private table (no invitation code: only its seated person enters) that
+        deals ``deck`` once with ``first_dealer`` dealing, ends when that deal is over, and
+        lets no bot stand in; the seats in ``bots`` (seat: level) are bots, the others held
+        as ``seats`` say.  Its match starts at once; its id."""
+        ...
+
+    async def hand_to_bots(self, table_id: int) -> None:
+        """The fixed deal's day closed: a bot finishes it for its player unless they are at
+        the table now.  ``TableError("no_table")``: no such table in the room."""
+        ...
+
+    async def claim_seat(self, table_id: int, seat: int, labels: Collection[str], uid: str,
+                         account: int | None = None, *, held: Collection[str] = (),
+                         start: int | None = None) -> bool:
+        """:meth:`TournamentTables.claim_seat`."""
+        ...
+
+    async def table_status(self, table_id: int) -> str | None:
+        """:meth:`TournamentTables.table_status`."""
+        ...

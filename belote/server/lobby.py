@@ -172,7 +172,11 @@ class LobbyFeed:
         self.directory = directory
         self.settings = settings
         self.version = 0  # grows with every change listeners are told of (list or chat)
-        self.chat: deque[tuple[str, str]] = deque(maxlen=settings.lobby_chat_history)
+        # (name, text, the sender's account or None): a listener never hears the lines of
+        # an account it blocks (``chat_filter``, set by the composition; None: all heard).
+        self.chat: deque[tuple[str, str, int | None]] = deque(
+            maxlen=settings.lobby_chat_history)
+        self.chat_filter: Callable[[int, int], bool] | None = None
         self.counts: Counter[str] = Counter()  # tables_expired, frames, ...
         self.listeners: set[Connection] = set()  # the sockets in the lobby
         self._rows: dict[int, Listing] = {}  # every table the events told of, by id
@@ -187,7 +191,7 @@ class LobbyFeed:
         self._sweeper: asyncio.Task[None] | None = None
         # With several processes: a chat line goes to every process's lobby (the
         # composition sets it); each process's ``hear`` tells its own listeners.
-        self.relay: Callable[[str, str], None] | None = None
+        self.relay: Callable[[str, str, int | None], None] | None = None
 
     # ------------------------------------------------------------------ life
     def start(self) -> None:
@@ -285,23 +289,33 @@ class LobbyFeed:
     async def sync(self, conn: Connection, page: int = 1) -> None:
         """The chat and one page of the list, for a listener that (re)connects."""
         listing = await self.page(conn.lang, conn.uid, page)
-        chat = [translate(conn.lang, "web.chat.line", name=n, text=t) for n, t in self.chat]
+        chat = [translate(conn.lang, "web.chat.line", name=n, text=t)
+                for n, t, sender in self.chat if self._hears(conn, sender)]
         conn.send(P.encode_message(P.LobbySync(chat, **listing), self.version))
 
-    def say(self, name: str, text: str) -> None:
-        """A chat line said in the lobby: heard in every process's lobby."""
+    def say(self, name: str, text: str, sender: int | None = None) -> None:
+        """A chat line said in the lobby (``sender``: the account saying it, if any): heard
+        in every process's lobby."""
         if self.relay is not None:
-            self.relay(name, text)
+            self.relay(name, text, sender)
         else:
-            self.hear(name, text)
+            self.hear(name, text, sender)
 
-    def hear(self, name: str, text: str) -> None:
-        """A chat line for this process's listeners (and the history new ones get)."""
-        self.chat.append((name, text))
+    def hear(self, name: str, text: str, sender: int | None = None) -> None:
+        """A chat line for this process's listeners (and the history new ones get), but
+        those who block its sender."""
+        self.chat.append((name, text, sender))
         self.version += 1
         for conn in list(self.listeners):
+            if not self._hears(conn, sender):
+                continue
             line = translate(conn.lang, "web.chat.line", name=name, text=text)
             conn.send(P.encode_message(P.ChatLine(line), self.version))
+
+    def _hears(self, conn: Connection, sender: int | None) -> bool:
+        hears = self.chat_filter
+        return (hears is None or sender is None or conn.account is None
+                or hears(conn.account, sender))
 
     # ------------------------------------------------------------------ changes
     def on_event(self, event: TableEvent) -> None:

@@ -36,7 +36,7 @@ from belote.server.persistence import Store
 from belote.server.persistence.rate_limits import FAILURES
 from belote.server.save_vote import KeptSeat, SavedTable
 from belote.server.seats import Seat
-from belote.server.table import Table, TableError, TableLimits
+from belote.server.table import ChatFilter, SeatGate, Table, TableError, TableLimits
 
 log = logging.getLogger(__name__)
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud or typed
@@ -102,6 +102,11 @@ class Room:
         self.moved_away = 0  # tables stopped here because this process lost its leases
         self.bots: BotPool | None = None
         self.tables: dict[int, Table] = {}
+        # Set by the composition (the room knows no feature): whether an account may sit
+        # at a table (who sits there, who made it), and whether a listener's account hears
+        # a sender's chat line; None: everyone may, everyone does.
+        self.seat_gate: SeatGate | None = None
+        self.chat_filter: ChatFilter | None = None
         self.secret = ""
         self._stopping: set[asyncio.Task[None]] = set()
         self._draining: set[asyncio.Task[None]] = set()  # expired tables' last watchers
@@ -290,6 +295,7 @@ class Room:
                       bot_delay=self.settings.bot_delay, publish=self._on_event,
                       limits=self.table_limits, creator=creator,
                       displaced=None if self.node is None else self._displaced)
+        table.seat_gate, table.chat_filter = self.seat_gate, self.chat_filter
         table.saving.keep = functools.partial(self._keep, table)
         if shown:
             self.tables[table_id] = table
@@ -549,9 +555,17 @@ class Room:
         async def table_status(args: dict[str, Any]) -> str | None:
             return await self.table_status(args["table_id"])
 
+        async def hand_to_bots(args: dict[str, Any]) -> None:
+            await self.hand_to_bots(args["table_id"])
+
+        async def remove_account(args: dict[str, Any]) -> bool:
+            return await self.remove_account(args["table_id"], int(args["account"]))
+
         for name, handler in (("seats_held", seats_held), ("attendance", attendance),
                               ("present", present), ("hold_seats", hold_seats),
-                              ("claim_seat", claim_seat), ("table_status", table_status)):
+                              ("claim_seat", claim_seat), ("table_status", table_status),
+                              ("hand_to_bots", hand_to_bots),
+                              ("remove_account", remove_account)):
             node.handle(name, handler)
         node.on_news("hello", lambda _data: self.republish())
 
@@ -639,6 +653,42 @@ class Room:
         """:meth:`belote.server.directory.TournamentTables.open_table`."""
         return (await self.create_table(preset, list(flag_texts), name=name)).id
 
+    async def open_fixed_deal(self, preset: str, deck: Sequence[int], first_dealer: int,
+                              seats: Sequence[HeldSeat], bots: dict[int, str], *,
+                              name: str = "") -> int:
+        """:meth:`belote.server.directory.FixedDealTables.open_fixed_deal`."""
+        several = self.node is not None
+        table_id = await self.store.new_table(preset, {}, PRESETS[preset].target_score, None,
+                                              status="opening" if several else "open")
+        if not await self.leases.take([table_id]):
+            raise RuntimeError(f"table {table_id}: its lease could not be taken")
+        if several:
+            await self.store.set_status(table_id, "open")
+        table = self._table(table_id, preset, {})
+        table.start()
+        held = [Seat("bot", "", None, bots[n]) if n in bots
+                else Seat("human", seats[n].name, seats[n].label) for n in range(len(seats))]
+
+        async def prepare() -> None:
+            # One step of the table, before anybody hears of it: private without an
+            # invitation code (only the seated person enters), the deal fixed, the seats
+            # taken, the match started.
+            await table.configure(name, True, "", False)
+            await table.fix_deal(list(deck))
+            await table.seat_everyone(held)
+            await table.start_match(first_dealer)
+        await table.call(prepare)
+        self._on_event(opened(table))
+        return table.id
+
+    async def hand_to_bots(self, table_id: int) -> None:
+        """:meth:`belote.server.directory.FixedDealTables.hand_to_bots`."""
+        if table_id not in self.tables and await self._ask_owner(
+                table_id, "hand_to_bots", {}) is not _HERE:
+            return  # its owner did it
+        table = self.table(table_id)
+        await table.call(table.hand_to_bots)
+
     async def hold_seats(self, table_id: int, seats: Sequence[HeldSeat], *,
                          start: int | None = None) -> None:
         """:meth:`belote.server.directory.TournamentTables.hold_seats`."""
@@ -678,6 +728,17 @@ class Room:
                 await table.start_match(start)
             return True
         return bool(await table.call(take))
+
+    async def remove_account(self, table_id: int, account: int) -> bool:
+        """A moderator removes this account's player from the table, in the process that
+        runs it (:meth:`Table.remove_account`); ``False``: they hold no seat there.
+        ``TableError("no_table")``: no such table in the room."""
+        if table_id not in self.tables:
+            answer = await self._ask_owner(table_id, "remove_account", {"account": account})
+            if answer is not _HERE:
+                return bool(answer)
+        table = self.table(table_id)
+        return bool(await table.call(lambda: table.remove_account(account)))
 
     async def table_status(self, table_id: int) -> str | None:
         """:meth:`belote.server.directory.TournamentTables.table_status`."""

@@ -1,6 +1,7 @@
 """One player's settings: the table settings (the pace of the moves they hear, which
-categories are spoken, the sound cues, the colours, the order of the hand) and, with them,
-the language and the length of the announcements (:class:`Preferences`).
+categories are spoken, the sound cues, the colours, the order of the hand, self-voicing and
+its rate) and, with them, the language and the length of the announcements
+(:class:`Preferences`).
 
 Where they are kept (a device's cookie, the account's row) and which apply is
 :mod:`belote.server.settings_sources`; this module is the values alone, without I/O.
@@ -35,6 +36,10 @@ DECKS = ("two", "four")  # two colours (red, black) or four (hearts red, diamond
 SUIT_ORDERS: dict[str, tuple[int, ...]] = {"hdcs": (0, 1, 2, 3), "hcds": (0, 2, 1, 3),
                                            "shdc": (3, 0, 1, 2)}
 DEFAULT_SUITS = "hdcs"
+# Self-voicing (the page speaks its live announcements through the browser's speech
+# synthesis, for low-vision players without a screen reader): its rate, in percent of the
+# voice's normal rate, in steps of VOICE_RATE_STEP.
+VOICE_RATE_MIN, VOICE_RATE_MAX, VOICE_RATE_STEP = 50, 200, 25
 # The version of the stored form of :class:`Preferences` (a device's cookie, an account's
 # row): a value of another version reads as nothing stored (the defaults, never an error).
 FORMAT = 1
@@ -61,11 +66,15 @@ class PlayerSettings:
     deck: str = "two"
     suits: str = DEFAULT_SUITS  # the hand's suit order (SUIT_ORDERS)
     trump_first: bool = False  # the trump suit leads the hand, once it is known
+    # Off by default: with a screen reader, self-voicing would say everything twice.
+    voice: bool = False
+    voice_rate: int = 100  # percent of the voice's normal rate
 
     def to_session(self) -> dict[str, Any]:
         return {"pace": self.pace, "speak": list(self.speak), "sounds": self.sounds,
                 "volume": self.volume, "theme": self.theme, "deck": self.deck,
-                "suits": self.suits, "trump_first": self.trump_first}
+                "suits": self.suits, "trump_first": self.trump_first,
+                "voice": self.voice, "voice_rate": self.voice_rate}
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -93,13 +102,24 @@ def _volume(text: str) -> int:
     return volume
 
 
+def _voice_rate(text: str) -> int:
+    try:
+        rate = int(text.strip())
+    except ValueError:
+        raise SettingsError("bad_voice_rate") from None
+    if not VOICE_RATE_MIN <= rate <= VOICE_RATE_MAX or rate % VOICE_RATE_STEP:
+        raise SettingsError("bad_voice_rate")
+    return rate
+
+
 def _checked(box: str | None) -> bool:
     return box in ("on", "1", "true")
 
 
 def from_form(pace: str, speak: list[str], sounds: str | None, volume: str,
               theme: str = "light", deck: str = "two", suits: str = DEFAULT_SUITS,
-              trump_first: str | None = None) -> PlayerSettings:
+              trump_first: str | None = None, voice: str | None = None,
+              voice_rate: str = "100") -> PlayerSettings:
     """The settings a preferences form asks for; raises :class:`SettingsError` if any is out
     of its limits."""
     unknown = [c for c in speak if c not in CATEGORIES]
@@ -113,7 +133,7 @@ def from_form(pace: str, speak: list[str], sounds: str | None, volume: str,
         raise SettingsError("bad_suit_order")
     return PlayerSettings(_pace(pace), tuple(c for c in CATEGORIES if c in speak),
                           _checked(sounds), _volume(volume), theme, deck, suits,
-                          _checked(trump_first))
+                          _checked(trump_first), _checked(voice), _voice_rate(voice_rate))
 
 
 def from_session(data: Mapping[str, Any] | None,
@@ -130,7 +150,9 @@ def from_session(data: Mapping[str, Any] | None,
                          "on" if data.get("sounds") is True else None,
                          str(data.get("volume", 50)), str(data.get("theme", "light")),
                          str(data.get("deck", "two")), str(data.get("suits", DEFAULT_SUITS)),
-                         "on" if data.get("trump_first") is True else None)
+                         "on" if data.get("trump_first") is True else None,
+                         "on" if data.get("voice") is True else None,
+                         str(data.get("voice_rate", 100)))
     except SettingsError:
         return PlayerSettings(pace=default_pace)
 

@@ -22,9 +22,13 @@ from belote.server.auth.sessions import Sessions
 from belote.server.cluster.relay import Relay
 from belote.server.composition import Services
 from belote.server.config import Settings
+from belote.server.daily.room import DailyRoom
+from belote.server.friends.room import FriendsRoom
 from belote.server.heavy import HeavyWork
 from belote.server.limits import CodeGuesses
 from belote.server.lobby import LobbyFeed
+from belote.server.mail.service import AccountMail
+from belote.server.moderation.service import Moderation
 from belote.server.persistence import Store
 from belote.server.persistence.rate_limits import RateLimits, SharedBucket, SharedWindow
 from belote.server.ratings.room import RatingsRoom
@@ -35,7 +39,8 @@ from belote.server.tournament.room import TournamentRoom
 
 # The composition's objects the handlers use, each also on ``app.state`` under its name (the
 # store among them: handlers read it here, never through the room).
-FEATURES = ("store", "room", "lobby", "ratings", "tournaments", "saved_games")
+FEATURES = ("store", "room", "lobby", "ratings", "tournaments", "friends", "daily",
+            "saved_games")
 HOUR = 3600.0
 
 
@@ -99,6 +104,8 @@ class Shared:
     templates: Jinja2Templates
     levels: tuple[str, ...]  # the bot levels offered (the plug-ins' included)
     relay: Relay  # a table's pages and socket to the process running it (several processes)
+    mail: AccountMail  # e-mail for accounts: verification, password reset (belote/server/mail)
+    moderation: Moderation  # reports, moderators' actions and what is in force
     # Who may see a finished match's replay: (private, owners), read once from its log.
     replay_access: OrderedDict[int, tuple[bool, frozenset[str]]] = field(
         default_factory=OrderedDict)
@@ -124,6 +131,14 @@ class Shared:
     @property
     def tournaments(self) -> TournamentRoom:
         return self.services.tournaments
+
+    @property
+    def friends(self) -> FriendsRoom:
+        return self.services.friends
+
+    @property
+    def daily(self) -> DailyRoom:
+        return self.services.daily
 
     @property
     def saved_games(self) -> SavedGames:

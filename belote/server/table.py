@@ -27,6 +27,7 @@ from belote.engine.events import HandScored
 from belote.engine.observation import Observation
 from belote.engine.state import CHANCE, Game, Phase
 from belote.errors import IllegalActionError, InvalidNotationError
+from belote.i18n import translate
 from belote.i18n.bids import (
     BidNotAllowed,
     BidNotUnderstood,
@@ -138,6 +139,13 @@ class IllegalMove(Exception):
         self.text = text
 
 
+# May this account sit at this table: (the account, the accounts seated, the creator's
+# session) -> whether (the composition's, from the block lists; a refusal is neutral).
+SeatGate = Callable[[int, list[int], "str | None"], Awaitable[bool]]
+# Does a listener's account hear a chat line of this sender's account (not if it blocks it).
+ChatFilter = Callable[[int, int], bool]
+
+
 class Actor(Protocol):
     """Who sends a command: a socket's connection, or the signed-in person behind a form."""
 
@@ -152,6 +160,11 @@ class Actor(Protocol):
 
 
 class Table:
+    # Set by the room (the composition's, from the block lists): who may sit here, whose
+    # chat a listener hears; None: everyone.
+    seat_gate: SeatGate | None = None
+    chat_filter: ChatFilter | None = None
+
     def __init__(self, table_id: int, preset: str, flags: dict[str, Any], store: Store,
                  bots: BotPool, *, takeover_seconds: float = 30.0, bot_delay: float = 0.8,
                  publish: Callable[[E.TableEvent], None] | None = None,
@@ -192,6 +205,7 @@ class Table:
         self.code = ""
         self.pause = False
         self.rematch: int | None = None
+        self.fixed_deck: tuple[int, ...] | None = None  # one fixed deal only: fix_deal
         self.waiting_next = False  # a pause between hands is on: the next deal waits
         self.ready: set[int] = set()  # seats that asked for the next hand during a pause
         self.connections: set[Connection] = set()
@@ -378,7 +392,7 @@ class Table:
                                    f"replay: {error!r}") from error
             self._stored(entry, items)
             self._learn_hand(items, now=True)
-        if self.game is not None and not self.finished:
+        if self.game is not None and not self.finished and self.fixed_deck is None:
             now = time.monotonic()
             for seat_no, seat in enumerate(self.seats):
                 if seat.kind == "human" and not seat.standin and not seat.reserved:
@@ -411,8 +425,10 @@ class Table:
                 items.append(Notice("web.notice.quick_move", {"seat": data["seat"]}))
         elif entry.kind == "chat":
             self.chat_lines += 1
+            sender = data.get("account")
             items.append(Notice("web.chat.line", {"name": printable(data["name"]),
-                                                  "text": printable(data["text"])}, chat=True))
+                                                  "text": printable(data["text"])}, chat=True,
+                                sender=sender if isinstance(sender, int) else None))
         elif entry.kind == "finish":
             self.finished = True
         elif entry.kind == "setup":
@@ -423,6 +439,11 @@ class Table:
         elif entry.kind == "ready":
             self.ready.add(int(data["seat"]))
             items.append(Notice("sala.notice.ready", {"seat": int(data["seat"])}))
+        elif entry.kind == "fixed_deal":
+            deck = tuple(int(card) for card in data["deck"])
+            if sorted(deck) != list(range(32)):
+                raise ValueError(f"table {self.id}: a fixed deal needs the 32 cards once each")
+            self.fixed_deck = deck
         elif entry.kind == "rematch":
             self.rematch = int(data["table"])
             items.append(Notice("sala.notice.rematch", {"number": self.rematch}))
@@ -575,11 +596,12 @@ class Table:
         if ``since`` is older than what the table keeps), and, for a player coming back,
         what a bot played for them (``away``).  A sync of all the recent sentences and no
         away summary is the same for every connection of a kind of viewer: shared (a
-        reconnect storm builds one frame per kind of viewer, not one per connection)."""
+        reconnect storm builds one frame per kind of viewer, not one per connection), unless
+        the listener blocks a player whose chat lines are among them (its own frame)."""
         recent = list(self.recent)
         if since and recent and since >= recent[0][0] - 1:
             items = [item for v, item in recent if v > since]
-        elif not away:
+        elif not away and self._heard(conn, [item for _, item in recent]) is None:
             conn.send(self._shared_sync(conn))
             return
         else:
@@ -587,7 +609,8 @@ class Table:
             since = 0  # all the table keeps: the client's history starts again from it
         if away:
             items.append(AwaySummary(tuple(away)))
-        conn.send(self._frame(conn, "sync", items, since))
+        kept = self._heard(conn, items)  # the chat of those this listener blocks left out
+        conn.send(self._frame(conn, "sync", items if kept is None else kept, since))
 
     def _shared_sync(self, conn: Connection) -> str:
         """``conn``'s whole-view sync, built once per kind of viewer until the table next
@@ -636,8 +659,24 @@ class Table:
         self._broadcasts += 1  # the table changed: the shared syncs are of the past
         frames = SharedFrames(self, "update", items)
         for conn in list(self.connections):
+            kept = self._heard(conn, items)
+            if kept is not None:  # a chat line this listener does not hear: its own frame
+                conn.send(self._frame(conn, "update", kept))
+                continue
             conn.send(frames.frame(self._viewer(conn)))
         self._count_frames(frames.built, len(self.connections))
+
+    def _heard(self, conn: Connection, items: list[Item]) -> list[Item] | None:
+        """``items`` without the chat lines of the senders ``conn``'s account blocks; None
+        when it hears them all (the shared frames serve it)."""
+        hears, listener = self.chat_filter, conn.account
+        if hears is None or listener is None:
+            return None
+        senders = {i.sender for i in items if isinstance(i, Notice) and i.sender is not None}
+        if all(hears(listener, s) for s in senders):
+            return None
+        return [i for i in items if not (isinstance(i, Notice) and i.sender is not None
+                                         and not hears(listener, i.sender))]
 
     def _count_frames(self, built: int, sent: int) -> None:
         self.frames_built += built
@@ -709,6 +748,8 @@ class Table:
         old = self._timers.pop(seat_no, None)
         if old is not None:
             old.cancel()
+        if self.fixed_deck is not None:
+            return  # a fixed deal is its player's alone: it waits for them, no stand-in
 
         async def expire() -> None:
             await asyncio.sleep(self.takeover_seconds)
@@ -768,7 +809,12 @@ class Table:
                 if not conn.name:
                     raise TableError("sign_in")  # anonymous watchers listen only
                 self._check_chat(conn.uid)
-                await self._commit("chat", {"name": conn.name, "text": text})
+                # The speaker's account is kept with the line (never shown to players): a
+                # report made from a chat line names its author by account (moderation), and
+                # a blocker's frames leave it out (friends), from the log.
+                await self._commit("chat", {"name": conn.name, "text": text,
+                                            **({"account": conn.account}
+                                               if conn.account is not None else {})})
             case P.NextHand():
                 await self._next_hand(conn)
             case P.AskInfo(key):
@@ -884,6 +930,10 @@ class Table:
             raise TableError("not_seated")
         if self.game is None or self.finished:
             raise TableError("saved_not_playing")
+        if self.creator is None or self.fixed_deck is not None:
+            # Opened by a feature (a tournament's round, the daily duplicate's deal): the
+            # feature awaits its result; it is not its players' to pause.
+            raise TableError("saved_not_here")
         if self.saving.vote is not None:
             raise TableError("saved_vote_open")
         refusal = save_refusal(self.seats, seat_no)
@@ -1098,6 +1148,10 @@ class Table:
             raise TableError("already_seated")
         if self.seats[seat_no].kind != "empty":
             raise TableError("seat_taken")
+        if account is not None and self.seat_gate is not None and not await self.seat_gate(
+                account, [s.account for s in self.seats if s.account is not None],
+                self.creator):
+            raise TableError("friends_not_open")  # neutral: nobody is named
         before = self._seating()
         self.seats[seat_no] = Seat("human", name, uid, account=account)
         await self._commit_seats("web.notice.sat", seat_no, before)
@@ -1105,6 +1159,10 @@ class Table:
     async def stand(self, uid: str) -> None:
         for seat_no, seat in enumerate(self.seats):
             if seat.kind == "human" and seat.owner == uid:
+                if self.fixed_deck is not None and self.game is not None:
+                    # A fixed deal is its player's alone (no stand-in plays it): they may
+                    # leave the page and come back, not hand the deal to a bot.
+                    raise TableError("already_started")
                 before = self._seating()
                 if self.game is not None and not self.finished:
                     # The match goes on: a bot plays the seat until its player sits again.
@@ -1116,6 +1174,32 @@ class Table:
                     await self._commit_seats("web.notice.stood", seat_no, before)
                 return
         raise TableError("not_seated")
+
+    async def remove_account(self, account: int) -> bool:
+        """A moderator removes this account's player from the table (run in the table's
+        task): during a match a bot takes the seat for good (its player cannot take it back,
+        as after a stand-in), before it the seat is empty; their sockets here close, told
+        why.  ``False``: the account holds no seat here."""
+        for seat_no, seat in enumerate(self.seats):
+            if seat.kind == "human" and seat.account == account:
+                before = self._seating()
+                owner = seat.owner
+                playing = self.game is not None and not self.finished
+                self.seats[seat_no] = Seat("bot", level=seat.level) if playing else Seat()
+                timer = self._timers.pop(seat_no, None)
+                if timer is not None:
+                    timer.cancel()
+                await self._commit("seats", {"seats": [s.to_log() for s in self.seats],
+                                             "key": "web.moderation.notice.removed",
+                                             "values": {"seat": seat_no, "name": seat.name}},
+                                   seats_before=before)
+                for conn in list(self.connections):
+                    if conn.uid == owner or conn.account == account:
+                        conn.send(P.encode_message(P.Error("removed", translate(
+                            conn.lang, "web.moderation.said.removed")), self.version))
+                        conn.close()
+                return True
+        return False
 
     async def seat_everyone(self, seats: list[Seat]) -> None:
         """Seat people chosen elsewhere (a tournament's draw) in one stored change; run it
@@ -1134,6 +1218,28 @@ class Table:
         self.seats[seat_no] = Seat("human", self.seats[seat_no].name, uid, account=account)
         await self._commit_seats("web.notice.sat", seat_no, before)
         return True
+
+    async def fix_deal(self, deck: list[int]) -> None:
+        """Make this table one fixed deal, before its match starts (the daily duplicate,
+        belote/server/daily): a "fixed_deal" log entry sets ``fixed_deck``.  Such a table
+        deals that deck, ends once the deal is over (scored or passed out), and lets no bot
+        stand in for its player (who may leave and come back, never stand up)."""
+        if self.game is not None or self.finished:
+            raise TableError("already_started")
+        await self._commit("fixed_deal", {"deck": list(deck)})
+
+    async def hand_to_bots(self) -> None:
+        """A fixed deal whose day closed: a bot finishes it for its absent player (it no
+        longer counts), so that the table ends, its replay is whole and no restart resumes
+        it for ever.  A player at the table now keeps the seat (asked again later)."""
+        if self.fixed_deck is None or self.finished or self.game is None:
+            return
+        for seat_no, seat in enumerate(self.seats):
+            if (seat.kind == "human" and not seat.standin
+                    and not any(self.seat_of(c) == seat_no for c in self.connections)):
+                before = self._seating()
+                seat.standin = True
+                await self._commit_seats("web.notice.standin", seat_no, before)
 
     async def start_match(self, first_dealer: int) -> None:
         """Start the match (the seats being full), as a seated host's start does."""
@@ -1186,6 +1292,12 @@ class Table:
                 await self._finish()
                 return
             if game.current_player() == CHANCE:
+                if self.fixed_deck is not None:
+                    if game.deal_no > 0:  # its one deal is over: scored or passed out
+                        await self._finish()
+                        return
+                    await self._commit("deal", {"deck": list(self.fixed_deck)})
+                    continue
                 if self._pause_holds():
                     return  # a pause between hands: the players say when
                 await self._commit("deal", {"deck": list(self._deck_source())})

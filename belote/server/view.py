@@ -45,6 +45,7 @@ class Notice:
     key: str
     values: dict[str, Any]
     chat: bool = False
+    sender: int | None = None  # a chat line's account (a listener who blocks it does not hear)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +81,7 @@ class TableState(Protocol):
     waiting_next: bool
     ready: set[int]
     rematch: int | None
+    fixed_deck: tuple[int, ...] | None  # a deal of the daily duplicate (its one deal)
 
     @property
     def save_vote(self) -> SaveVote | None: ...
@@ -187,6 +189,7 @@ def table_view(table: TableState, viewer: Viewer,
         "paused": table.waiting_next and table.finished is False,
         "ready": sorted(table.ready),
         "rematch": table.rematch,
+        "fixed_deal": table.fixed_deck is not None,  # (the deck itself is never sent)
         "save_vote": table.save_vote.to_view() if table.save_vote is not None else None,
         # Who scores: the two teams, or each player when there are no partnerships.
         "sides": ([team_name(side, lang) for side in range(2)] if table.rules.partners

@@ -111,6 +111,26 @@ def record_warm_up(path: Path) -> None:
         out.write(f"{os.getpid()}\n")
 
 
+# ---------------------------------------------------------------------------------- warm-up
+
+def test_the_levels_deciding_on_the_loop_are_built_beside_it_when_the_pool_starts() -> None:
+    """The quick bot's network is read by the pool's warm-up thread, so the event loop's
+    first quick decision (a level, or the stand-in for a late expert) reads nothing."""
+    from belote.ai.network.policy import default_policy
+
+    default_policy.cache_clear()
+    pool = BotPool(0, 5.0)
+    try:
+        warmers = [t for t in threading.enumerate() if t.name == "bot-warm-inline"]
+        assert warmers, "no warm-up thread for the inline levels"
+        for warmer in warmers:
+            warmer.join(30)
+        assert default_policy.cache_info().currsize == 1
+        assert default_policy.cache_info().hits + default_policy.cache_info().misses >= 1
+    finally:
+        pool.close()
+
+
 # ---------------------------------------------------------------------------------- sizing
 
 def test_the_pool_has_one_worker_per_cpu_unless_told_otherwise() -> None:

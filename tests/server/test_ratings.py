@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from belote.records import to_record
 from belote.rules import find_preset
 from belote.server.app import create_app
 from belote.server.persistence import Store
+from belote.server.ratings.farming import four_key, weight
 from belote.server.ratings.model import (
     REFERENCE,
     START,
@@ -296,8 +298,9 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def test_two_processes_rating_matches_of_the_same_players_lose_no_update(db_url: str) -> None:
     """Issue 26: two processes (two stores on one database) record 20 matches at once, each
     among 4 of 6 accounts: every match moves the ratings from where the one recorded before
-    it left them.  Each player's count of matches is theirs, and every rating equals a
-    replay of the matches one by one in the order the database recorded them."""
+    it left them (at the weight the farming rule gives it, issue 28).  Each player's count
+    of matches is theirs, and every rating equals a replay of the matches one by one in the
+    order the database recorded them."""
     rng = random.Random(26)
 
     async def main() -> None:
@@ -330,9 +333,15 @@ def test_two_processes_rating_matches_of_the_same_players_lose_no_update(db_url:
                 await store.close()
         replayed = dict.fromkeys(accounts, START)
         played = dict.fromkeys(accounts, 0)
+        repeats: Counter[str] = Counter()  # the farming rule: all 20 are within its window
         for table_id in order:
             seats = matches[table_id].players
-            after = rate([replayed[p.account] for p in seats], matches[table_id].winner or 0)
+            key = four_key(p.account for p in seats)
+            repeats[key] += 1
+            if weight(repeats[key]) == 0.0:
+                continue  # not rated
+            after = rate([replayed[p.account] for p in seats], matches[table_id].winner or 0,
+                         weight(repeats[key]))
             for player, moved in zip(seats, after, strict=True):
                 replayed[player.account] = moved
                 played[player.account] += 1

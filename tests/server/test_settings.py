@@ -31,7 +31,8 @@ def test_settings_are_kept_on_the_device_and_given_to_the_page(client: TestClien
     client.post("/preferences", data=GOOD)
     assert _page_settings(client) == {"pace": 1.5, "speak": ["bids", "scores"],
                                       "sounds": True, "volume": 30, "theme": "dark",
-                                      "deck": "four", "suits": "hcds", "trump_first": True}
+                                      "deck": "four", "suits": "hcds", "trump_first": True,
+                                      "voice": False, "voice_rate": 100}
     assert 'class="theme-dark deck-four"' in client.get("/").text
     guest(client, "Ada")  # signing in keeps them
     assert _page_settings(client)["pace"] == 1.5
@@ -77,7 +78,8 @@ def test_the_v_keys_pace_change_loses_queued_announcements_the_table_page_saves_
     assert answer.json() == {"settings": {"pace": 1.5, "speak": ["bids", "scores"],
                                           "sounds": True, "volume": 30, "theme": "dark",
                                           "deck": "four", "suits": "hcds",
-                                          "trump_first": True},
+                                          "trump_first": True, "voice": False,
+                                          "voice_rate": 100},
                              "lang": "en", "verbosity": "brief", "saved": "Saved.",
                              "source": "device", "device_own": False,
                              "source_text": "Settings of this device."}

@@ -102,7 +102,8 @@ def test_settings_saved_for_the_account_come_back_on_another_device_after_signin
     save(devices, "laptop", GOOD)
     assert page(devices, "laptop") == (
         {"pace": 1.5, "speak": ["bids", "scores"], "sounds": True, "volume": 30,
-         "theme": "dark", "deck": "four", "suits": "hcds", "trump_first": True},
+         "theme": "dark", "deck": "four", "suits": "hcds", "trump_first": True,
+         "voice": False, "voice_rate": 100},
         "brief", "Settings of your account.")
     assert account_row(client)["table"]["pace"] == 1.5
     # Another device: the defaults until it signs in, then the account's.

@@ -114,9 +114,12 @@ class Policy:  # not slots: _rows is a cached property
 
 @cache
 def default_policy() -> Policy:
-    """The shipped network (``data/policy.npz``), read once per process."""
+    """The shipped network (``data/policy.npz``), read once per process and laid out for
+    inference (its rows) at once, so that whoever reads it first pays for both."""
     with (resources.files("belote.ai.network") / "data" / "policy.npz").open("rb") as f:
-        return Policy.load(f)
+        policy = Policy.load(f)
+    policy.outputs(np.zeros(SIZE, dtype=np.float32))
+    return policy
 
 
 def card_values(observation: Observation) -> dict[int, float]:

@@ -2,7 +2,9 @@
 
 A session exists while its row does: signing out deletes it, so a copy of the old cookie
 replayed later is only a signed-out visitor.  Rows are cached in memory (every request and
-WebSocket handshake looks its session up); ending a session drops it from the cache at once.
+WebSocket handshake looks its session up); ending a session drops it from the cache at once,
+and another process of the room drops its copy at the next minute's touch, which finds the
+row gone.
 ``last_seen`` is written at most once a minute per session.  A guest's session holds its
 name in :class:`~belote.server.auth.names.GuestNames` until it ends or expires.
 
@@ -115,7 +117,13 @@ class Sessions:
             return None
         if now - row.last_seen >= TOUCH_EVERY:
             row = dataclasses.replace(row, last_seen=now)
-            await self.store.touch_session(session_id, now)
+            if not await self.store.touch_session(session_id, now):
+                # Ended by another process of the room (a sign-out, a password reset, an
+                # account deleted there): its row is gone, and this cached copy with it,
+                # within TOUCH_EVERY of the end.
+                self._cache.pop(session_id, None)
+                self.guests.release(session_id)
+                return None
         self._remember(row)
         return row
 
@@ -144,6 +152,12 @@ class Sessions:
         await self.store.delete_sessions(list(session_ids))
         for listener in self.on_end:
             listener(list(session_ids))
+
+    def forget_account(self, account: int) -> None:
+        """Drop the account's sessions from this process's cache: they ended in another
+        process (a suspension), whose rows are gone; the next request looks again."""
+        for session_id in [k for k, row in self._cache.items() if row.account == account]:
+            del self._cache[session_id]
 
     async def of_account(self, account: int) -> list[SessionRow]:
         return await self.store.sessions(account)

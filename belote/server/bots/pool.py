@@ -11,6 +11,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import threading
 import time
 import weakref
 from collections import deque
@@ -30,7 +31,7 @@ from belote.ai.models import SeatContext
 from belote.engine.observation import Observation
 from belote.server import levels
 from belote.server.bots.stats import BotStats, Counters
-from belote.server.bots.worker import decide, init_worker, warm_up
+from belote.server.bots.worker import decide, init_worker, warm_inline, warm_up
 
 log = logging.getLogger(__name__)
 
@@ -149,6 +150,12 @@ class BotPool:
         self._retired: weakref.WeakSet[Executor] = weakref.WeakSet()
         self._warming: list[Future[None]] = []  # the current executor's warm-ups
         self._executor: Executor = self._start()
+        if task is decide:
+            # The levels deciding on the event loop are built beside it, not by their first
+            # decision on it (the quick bot reads its network once per process).
+            threading.Thread(target=warm_inline, name="bot-warm-inline", daemon=True,
+                             args=([name for name in levels.LEVELS
+                                    if inline(name) or name == STAND_IN],)).start()
 
     @property
     def stats(self) -> BotStats:

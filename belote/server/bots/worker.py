@@ -19,7 +19,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from belote.ai import Bot, Decision, make_decider
 from belote.ai.models import SeatContext
@@ -101,6 +101,18 @@ def warm_up() -> None:
         if game.phase == Phase.PLAYING:
             seat = game.current_player()
             think("expert", game.observation(seat), time.monotonic())
+
+
+def warm_inline(level_names: Iterable[str]) -> None:
+    """Build once, in the thread that calls this (not the event loop), the bots of the
+    levels that decide on the loop: what such a bot reads once per process (the quick bot's
+    network, 800 KB of weights) is then not read by the loop at the room's first decision.
+    A failure is logged; that bot is then built by its first decision, as without this."""
+    for level in level_names:
+        try:
+            make_decider(level)
+        except Exception:
+            log.exception("warming up the %s bot failed: its first decision builds it", level)
 
 
 def init_worker(parent: int) -> None:

@@ -262,10 +262,12 @@ class Store:
                 select(sessions).where(where).order_by(sessions.c.last_seen.desc()))
             return [_session_row(r) for r in rows]
 
-    async def touch_session(self, session_id: str, when: datetime) -> None:
+    async def touch_session(self, session_id: str, when: datetime) -> bool:
+        """Mark the session used at ``when``; False if its row is gone (ended elsewhere)."""
         async with self._account_writes, self.engine.begin() as conn:
-            await conn.execute(update(sessions).where(sessions.c.id == session_id)
-                               .values(last_seen=when))
+            result = await conn.execute(update(sessions).where(sessions.c.id == session_id)
+                                        .values(last_seen=when))
+        return bool(result.rowcount)
 
     async def delete_sessions(self, session_ids: list[str]) -> None:
         if not session_ids:

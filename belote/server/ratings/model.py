@@ -3,9 +3,12 @@
 Ratings are openskill's Plackett-Luce model (a Bayesian team rating in the TrueSkill family):
 each player has a mean skill ``mu`` and an uncertainty ``sigma``; a partnership is rated as
 the sum of its two players, and after a match the winners' ``mu`` rises and the losers'
-falls by how surprising the result was, while every ``sigma`` shrinks.  What pages show is the
-conservative estimate ``mu - 3 sigma`` (openskill's ordinal): a newcomer starts at 0 and
-climbs as the matches make the room surer of them.
+falls by how surprising the result was, while every ``sigma`` shrinks.  What pages show is
+``mu`` itself (:func:`shown`), marked provisional for the first :data:`PROVISIONAL` rated
+matches: the conservative ``mu - 3 sigma`` shown before issue 28 rose with every match
+played, won or lost, as ``sigma`` shrank, so that volume alone climbed the leaderboard.  The
+expected change of ``mu`` is zero for a player who plays at their level, whatever the number
+of matches.  A match may count at a reduced weight (:mod:`.farming`).
 
 Only matches of four registered accounts are rated.  Bots never are: their ratings below are
 fixed reference points, shown on every leaderboard so that a player can read a number
@@ -27,8 +30,8 @@ MODEL = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3, beta 25/6
 START = (MODEL.mu, MODEL.sigma)
 
 # Fixed (mu, sigma) per built-in bot level, never updated: reference points chosen by the
-# levels' order and spacing (docs/ratings.md), with a small sigma so that the ordinal shown
-# (mu - 3 sigma: 15, 22, 23, 29) is close to the mean.  Plug-in levels have no reference.
+# levels' order and spacing (docs/ratings.md), with a small sigma (they are known, not
+# guessed); pages show their mu (18, 25, 26, 32).  Plug-in levels have no reference.
 REFERENCE: dict[str, tuple[float, float]] = {
     "easy": (18.0, 1.0),
     "normal": (25.0, 1.0),
@@ -37,9 +40,24 @@ REFERENCE: dict[str, tuple[float, float]] = {
 }
 
 
+PROVISIONAL = 10  # rated matches before a rating is established (and ranked)
+
+
 def ordinal(mu: float, sigma: float) -> float:
-    """The conservative rating a page shows: the skill the player very likely exceeds."""
+    """openskill's conservative estimate: the skill the player very likely exceeds (not
+    shown: it rises as ``sigma`` shrinks, with volume alone)."""
     return mu - 3.0 * sigma
+
+
+def shown(mu: float, sigma: float) -> float:
+    """The rating a page shows: the estimated skill ``mu``, which moves with results only
+    (``sigma`` says how sure the room is, shown as "provisional" while it is early)."""
+    del sigma  # kept in the signature: the caller holds both, and may one day show it
+    return mu
+
+
+def provisional(matches: int) -> bool:
+    return matches < PROVISIONAL
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +70,7 @@ class PlayerResult:
     taken: int  # contracts this player took
     made: int
     failed: int
+    points: int = 0  # the points this player's partnership scored over the match
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +78,9 @@ class MatchOutcome:
     preset: str
     winner: int | None  # team 0 (North-South, seats 0 and 2) or 1 (East-West)
     players: tuple[PlayerResult, ...]  # account holders only, by seat
-    rated: bool  # four distinct accounts and a winner: the ratings move
+    rated: bool  # four distinct accounts and a winner: the ratings may move (.farming)
+    bots: bool = False  # a bot held a seat at the end (the statistics' "with bots")
+    hands: int = 0  # hands scored
 
 
 def outcome(preset: str, seats: Sequence[Seat], record: dict[str, Any]) -> MatchOutcome:
@@ -73,6 +94,7 @@ def outcome(preset: str, seats: Sequence[Seat], record: dict[str, Any]) -> Match
     winner = summary.winner
     accounts = [s.account if s.kind == "human" else None for s in seats]
     twice = {a for a in accounts if a is not None and accounts.count(a) > 1}
+    totals = summary.totals if len(summary.totals) == 2 else None
     players: list[PlayerResult] = []
     for seat_no, account in enumerate(accounts):
         if account is None or account in twice:
@@ -81,17 +103,28 @@ def outcome(preset: str, seats: Sequence[Seat], record: dict[str, Any]) -> Match
         players.append(PlayerResult(
             seat=seat_no, account=account, won=winner is not None and seat_no % 2 == winner,
             taken=len(mine), made=sum(h.outcome == "made" for h in mine),
-            failed=sum(h.outcome == "failed" for h in mine)))
+            failed=sum(h.outcome == "failed" for h in mine),
+            points=0 if totals is None else int(totals[seat_no % 2])))
     rated = winner is not None and len(players) == 4 and len(seats) == 4
-    return MatchOutcome(preset, winner, tuple(players), rated)
+    bots = any(s.kind == "bot" for s in seats)
+    return MatchOutcome(preset, winner, tuple(players), rated, bots, len(summary.hands))
 
 
-def rate(before: Sequence[tuple[float, float]], winner: int) -> list[tuple[float, float]]:
-    """The four seats' (mu, sigma) after a match ``winner``'s team won (by seat number)."""
+def rate(before: Sequence[tuple[float, float]], winner: int,
+         weight: float = 1.0) -> list[tuple[float, float]]:
+    """The four seats' (mu, sigma) after a match ``winner``'s team won (by seat number).
+
+    A match of ``weight`` w (:mod:`.farming`) moves each ``mu`` and each ``sigma`` by w times
+    what a full match would move it."""
     if len(before) != 4 or winner not in (0, 1):
         raise ValueError("four seats' ratings and a winning team (0 or 1) are needed")
+    if not 0.0 < weight <= 1.0:
+        raise ValueError("a rated match weighs more than 0 and at most 1")
     r = [MODEL.rating(mu=mu, sigma=sigma) for mu, sigma in before]
     teams = [[r[0], r[2]], [r[1], r[3]]]
     ranks = [0.0, 1.0] if winner == 0 else [1.0, 0.0]
     (n, s), (e, w) = MODEL.rate(teams, ranks=ranks)
-    return [(p.mu, p.sigma) for p in (n, e, s, w)]
+    if weight == 1.0:
+        return [(p.mu, p.sigma) for p in (n, e, s, w)]
+    return [(mu + weight * (p.mu - mu), sigma + weight * (p.sigma - sigma))
+            for (mu, sigma), p in zip(before, (n, e, s, w), strict=True)]

@@ -33,6 +33,16 @@ match_results = Table(
     Column("rated", Boolean, nullable=False),  # four accounts: the ratings moved
     Column("winner", Integer),  # team 0 (North-South) or 1 (East-West)
     Column("recorded", UtcDateTime(), nullable=False),
+    # Since migration 0011 (issue 28; NULL for matches recorded before it):
+    Column("bots", Boolean),  # a bot held a seat: the statistics' "with bots"
+    Column("hands", Integer),  # hands scored
+    # Four accounts and a winner: the set of four (farming.four_key), the k-th match of that
+    # set in the rolling window, and the weight it counted for (0: not rated for repetition).
+    Column("four", String(64)),
+    Column("repeat", Integer),
+    Column("weight", Float),
+    Index("match_results_by_four", "four", "recorded"),
+    Index("match_results_by_time", "recorded"),
 )
 
 # One row per account holder at a finished match (guests and bots have none).
@@ -48,6 +58,7 @@ player_results = Table(
     Column("taken", Integer, nullable=False),  # contracts this player took
     Column("made", Integer, nullable=False),
     Column("failed", Integer, nullable=False),  # (a litige is taken, neither made nor failed)
+    Column("points", Integer),  # the partnership's points over the match (NULL: before 0011)
     Index("player_results_by_account", "account", "preset"),
 )
 

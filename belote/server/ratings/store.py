@@ -12,11 +12,17 @@ recording of every process waits for it: recordings are rare and short, one at a
 plenty), on SQLite ``BEGIN IMMEDIATE`` (the file's write lock).  Each match thus moves the
 ratings from where the match recorded just before it left them, in the order of
 ``match_results.recorded``.
+
+Under the same lock the rule against farming (:mod:`.farming`) counts the rated matches the
+same four accounts played within its window: the match is stored with that count and its
+weight, and rates nobody when the weight is 0 (its ``rated`` is then false).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from sqlalchemy import Integer, cast, func, insert, select, update
@@ -24,8 +30,18 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from belote.server.persistence.schema import tables, users
-from belote.server.ratings.model import START, MatchOutcome, ordinal, rate
+from belote.server.ratings.farming import WINDOW, four_key, weight
+from belote.server.ratings.model import (
+    PROVISIONAL,
+    START,
+    MatchOutcome,
+    provisional,
+    rate,
+    shown,
+)
 from belote.server.ratings.schema import match_results, player_results, ratings
+
+log = logging.getLogger(__name__)
 
 # The key of the PostgreSQL advisory lock that serialises rating updates ("RATE" in ASCII):
 # a constant of the room, the same in every process.
@@ -42,8 +58,12 @@ class PresetStats:
     taken: int
     made: int
     failed: int
-    rating: float | None  # the ordinal; None: never rated in this preset
+    rating: float | None  # the rating shown (model.shown); None: never rated in this preset
     rated: int  # rated matches
+
+    @property
+    def provisional(self) -> bool:
+        return provisional(self.rated)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,10 +76,20 @@ class Standing:
     matches: int
     won: int
 
+    @property
+    def provisional(self) -> bool:
+        return provisional(self.matches)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
 
 class RatingsStore:
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, clock: Callable[[], datetime] = _now) -> None:
         self.engine = engine
+        self.clock = clock  # the moment a match is recorded (tests: a fake clock)
+        self.unrated_repeats = 0  # matches this process left unrated by the farming rule
 
     async def record(self, table_id: int, result: MatchOutcome) -> bool:
         """Store a finished match's outcome; ``False``: it was recorded already."""
@@ -68,16 +98,32 @@ class RatingsStore:
                 await self._serialise(conn)
                 if await self._known(conn, table_id):
                     return False
+                result = await self._without_deleted(conn, result)
+                now = self.clock()
+                four, repeat, weighs = None, None, None
+                if result.rated:
+                    four = four_key(p.account for p in result.players)
+                    repeat = 1 + await self._repeats(conn, four, now)
+                    weighs = weight(repeat)
+                    if weighs < 1.0:
+                        # Counted and logged; each player reads it on their statistics page.
+                        log.info("ratings: table %s is match %d of accounts %s within %s: "
+                                 "weight %s", table_id, repeat, four, WINDOW, weighs)
+                    if weighs == 0.0:
+                        result = replace(result, rated=False)
+                        self.unrated_repeats += 1
                 await conn.execute(insert(match_results).values(
                     table_id=table_id, preset=result.preset, rated=result.rated,
-                    winner=result.winner, recorded=datetime.now(UTC)))
+                    winner=result.winner, recorded=now, bots=result.bots,
+                    hands=result.hands, four=four, repeat=repeat, weight=weighs))
                 if result.players:
                     await conn.execute(insert(player_results), [
                         {"table_id": table_id, "account": p.account,
                          "preset": result.preset, "won": p.won, "taken": p.taken,
-                         "made": p.made, "failed": p.failed} for p in result.players])
+                         "made": p.made, "failed": p.failed, "points": p.points}
+                        for p in result.players])
                 if result.rated:
-                    await self._rate(conn, result)
+                    await self._rate(conn, result, weighs or 1.0)
         except IntegrityError:
             # The match's key taken meanwhile (a database whose writers do not all take
             # the lock: an older release beside this one): once only all the same.
@@ -91,19 +137,42 @@ class RatingsStore:
         elif conn.dialect.name == "sqlite":
             await conn.exec_driver_sql("BEGIN IMMEDIATE")
 
+    async def _without_deleted(self, conn: AsyncConnection,
+                               result: MatchOutcome) -> MatchOutcome:
+        """``result`` without the accounts deleted while the match was played
+        (belote/server/personal_data): their seats count as guests' (no result kept), and the
+        match is not rated (a rating moves four accounts).  Without this the match could never
+        be stored (its rows would name a missing account) and the others' results were lost."""
+        wanted = {p.account for p in result.players}
+        if not wanted:
+            return result
+        present = {int(r[0]) for r in await conn.execute(
+            select(users.c.id).where(users.c.id.in_(wanted)))}
+        if present == wanted:
+            return result
+        return replace(result, rated=False,
+                       players=tuple(p for p in result.players if p.account in present))
+
     async def _known(self, conn: AsyncConnection, table_id: int) -> bool:
         row = (await conn.execute(select(match_results.c.table_id)
                                   .where(match_results.c.table_id == table_id))).first()
         return row is not None
 
-    async def _rate(self, conn: AsyncConnection, result: MatchOutcome) -> None:
+    async def _repeats(self, conn: AsyncConnection, four: str, now: datetime) -> int:
+        """How many matches of these four accounts were recorded within the window."""
+        found = await conn.execute(select(func.count()).select_from(match_results).where(
+            match_results.c.four == four, match_results.c.recorded > now - WINDOW))
+        return int(found.scalar_one())
+
+    async def _rate(self, conn: AsyncConnection, result: MatchOutcome,
+                    weighs: float) -> None:
         assert result.winner is not None
         seats = sorted(result.players, key=lambda p: p.seat)
         found = {int(r.account): (float(r.mu), float(r.sigma)) for r in await conn.execute(
             select(ratings.c.account, ratings.c.mu, ratings.c.sigma).where(
                 ratings.c.preset == result.preset,
                 ratings.c.account.in_([p.account for p in seats])))}
-        after = rate([found.get(p.account, START) for p in seats], result.winner)
+        after = rate([found.get(p.account, START) for p in seats], result.winner, weighs)
         for player, (mu, sigma) in zip(seats, after, strict=True):
             won = int(player.won)
             if player.account in found:
@@ -148,19 +217,20 @@ class RatingsStore:
             r = rated.get(str(preset))
             stats.append(PresetStats(
                 str(preset), int(played), int(won or 0), int(taken or 0), int(made or 0),
-                int(failed or 0), None if r is None else ordinal(r.mu, r.sigma),
+                int(failed or 0), None if r is None else shown(r.mu, r.sigma),
                 0 if r is None else int(r.matches)))
         return sorted(stats, key=lambda s: s.preset)
 
     async def leaderboard(self, preset: str, limit: int = 100) -> list[Standing]:
-        """The rated players of ``preset``, best conservative rating first."""
-        score = ratings.c.mu - 3.0 * ratings.c.sigma
+        """The rated players of ``preset``: the established ones (:data:`PROVISIONAL` rated
+        matches or more) by rating, then the provisional ones by rating."""
+        established = (ratings.c.matches >= PROVISIONAL)
         async with self.engine.connect() as conn:
             rows = await conn.execute(
                 select(users.c.id, users.c.name, ratings.c.mu, ratings.c.sigma,
                        ratings.c.matches, ratings.c.won)
                 .join(users, users.c.id == ratings.c.account)
                 .where(ratings.c.preset == preset)
-                .order_by(score.desc(), users.c.name).limit(limit))
-            return [Standing(int(r[0]), str(r[1]), ordinal(float(r[2]), float(r[3])),
+                .order_by(established.desc(), ratings.c.mu.desc(), users.c.name).limit(limit))
+            return [Standing(int(r[0]), str(r[1]), shown(float(r[2]), float(r[3])),
                              int(r[4]), int(r[5])) for r in rows]

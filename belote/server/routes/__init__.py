@@ -12,12 +12,21 @@ from starlette.staticfiles import StaticFiles
 
 from belote.server.routes import (
     accounts,
+    daily,
+    friends,
+    leagues,
     lobby,
+    mail,
+    moderation,
+    personal_data,
+    phone,
     preferences,
     ratings,
     replays,
+    reports,
     saved,
     sockets,
+    stats,
     tables,
     tournaments,
 )
@@ -28,7 +37,9 @@ def all_routes(static: Path) -> list[BaseRoute]:
     return [*lobby.routes, *accounts.routes, *preferences.routes, *tables.routes,
             *replays.routes, *sockets.routes, Mount("/static", StaticFiles(directory=static),
                                                     name="static"),
-            *tournaments.routes, *ratings.routes, *saved.routes]
+            *tournaments.routes, *ratings.routes, *stats.routes, *leagues.routes,
+            *phone.routes, *mail.routes, *personal_data.routes, *friends.routes,
+            *daily.routes, *reports.routes, *moderation.routes, *saved.routes]
 
 
 __all__ = ["all_routes"]

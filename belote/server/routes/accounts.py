@@ -11,15 +11,20 @@ from starlette.routing import Route
 
 from belote.server.auth import AuthError, check_name, check_password, name_key, needs_rehash
 from belote.server.auth.sessions import SCOPE_KEY, public_id
+from belote.server.moderation.service import sanction_text
 from belote.server.persistence import Account, NameTaken
+from belote.server.personal_data.deletion import name_retired
 from belote.server.routes.common import (
     address,
     back,
+    language,
+    local_target,
     own_account,
     read_form,
     session,
     when,
 )
+from belote.server.routes.mail import account_mail_context
 from belote.server.routes.pages import refused, render
 from belote.server.settings_sources import settings_of
 from belote.server.shared import shared
@@ -73,6 +78,8 @@ async def guest(request: Request) -> Response:
         return back(request, "/", "name_in_use")
     if await state.store.account_by_key(key) is not None:
         return back(request, "/", "name_registered")
+    if await name_retired(state.store.engine, key):  # a deleted account's: never given again
+        return back(request, "/", "name_taken")
     await state.limits.new_guests.hit(address_key)
     try:
         await start_session(request, name, key, None)
@@ -82,12 +89,16 @@ async def guest(request: Request) -> Response:
     if await state.store.account_by_key(key) is not None:
         await state.sessions.end(request.session.pop("sid"))
         return back(request, "/", "name_registered")
-    return back(request, "/")
+    return back(request, local_target(data))  # an invitation link leads on to its table
 
 
 async def login_page(request: Request) -> Response:
     mode = "register" if request.url.path == "/register" else "login"
-    return render(request, "login.html", mode=mode)
+    # ``next``: where to go once signed in (an invitation link), a page of this site only.
+    target = str(request.query_params.get("next", ""))[:300]
+    return render(request, "login.html", mode=mode,
+                  next=target if target.startswith("/") and not target.startswith("//")
+                  else "")
 
 
 async def _account_named(request: Request, name: str) -> Account | None:
@@ -121,11 +132,17 @@ async def login(request: Request) -> Response:
             await limits.login_by_name.fail(name_limit_key)
         return refused(request, "login.html", 401, "bad_login", mode="login")
     assert found is not None
+    barred = await state.moderation.barred(found.id)
+    if barred is not None:
+        # Suspended or banned: the right password, but no session; told until when, why.
+        text = sanction_text(language(request), barred)
+        return render(request, "login.html", status=403, error=text, message=text,
+                      mode="login")
     await limits.login_by_name.clear(name_limit_key)
     if needs_rehash(found.password_hash):
         await state.store.set_password_hash(found.id, await state.passwords.hash(password))
     await start_session(request, found.name, name_key(found.name), found.id)
-    return state.devices.remember(back(request, "/"), found.id)
+    return state.devices.remember(back(request, local_target(data)), found.id)
 
 
 async def register(request: Request) -> Response:
@@ -140,6 +157,8 @@ async def register(request: Request) -> Response:
     except AuthError as error:
         return refused(request, "login.html", 400, error.code, mode="register")
     key, current = name_key(name), session(request)
+    if await name_retired(state.store.engine, key):  # a deleted account's: never given again
+        return refused(request, "login.html", 409, "name_taken", mode="register")
     holder = await state.sessions.guest_holding(key)
     if holder is not None and (current is None or holder != current.id):
         if await state.services.connected(public_id(holder)):
@@ -182,7 +201,8 @@ async def account_page(request: Request) -> Response:
     rows = await shared(request).sessions.of_account(current.account)
     return render(request, "account.html", current=public_id(current.id), sessions=[
         {"id": public_id(r.id), "created": when(r.created), "seen": when(r.last_seen),
-         "agent": r.user_agent, "address": r.address} for r in rows])
+         "agent": r.user_agent, "address": r.address} for r in rows],
+        **await account_mail_context(request, current.account))
 
 
 async def end_session(request: Request) -> Response:

@@ -51,9 +51,11 @@ async def lobby(request: Request) -> Response:
     if isinstance(page, Response):
         return page
     state = shared(request)
-    finished = await state.store.list_tables("finished", limit=FINISHED_LISTED)
+    finished = [r.id for r in await state.store.list_tables("finished", limit=FINISHED_LISTED)]
+    daily = await state.daily.store.tables_among(finished)  # listed on the daily's own pages
     return render(request, "lobby.html", listing=page, tables=page["tables"],
-                  presets=list(PRESETS), levels=state.levels, finished=[r.id for r in finished],
+                  presets=list(PRESETS), levels=state.levels,
+                  finished=[t for t in finished if t not in daily],
                   saved_games=await saved_for(request),
                   lobby_data=lobby_strings(language(request), state.levels))
 

@@ -18,6 +18,7 @@ from starlette.templating import Jinja2Templates
 from belote.i18n import LANGUAGES, translate
 from belote.i18n.announce import VERBOSITIES
 from belote.i18n.plural import count_text
+from belote.server.app_shell import THEME_COLOURS
 from belote.server.levels import seats_at
 from belote.server.limits import Refusal
 from belote.server.routes.common import account, identity, language
@@ -28,6 +29,9 @@ from belote.server.settings import (
     PACE_MAX,
     SUIT_ORDERS,
     THEMES,
+    VOICE_RATE_MAX,
+    VOICE_RATE_MIN,
+    VOICE_RATE_STEP,
 )
 from belote.server.settings_sources import settings_of
 from belote.server.shared import shared
@@ -61,6 +65,8 @@ def page_context(request: Request) -> dict[str, Any]:
         "settings_place": prefs.place, "device_own": prefs.device_own,
         "categories": CATEGORIES, "pace_max": PACE_MAX, "themes": THEMES, "decks": DECKS,
         "suit_orders": tuple(SUIT_ORDERS),
+        "voice_rates": (VOICE_RATE_MIN, VOICE_RATE_MAX, VOICE_RATE_STEP),
+        "theme_colour": THEME_COLOURS.get(prefs.prefs.table.theme, THEME_COLOURS["light"]),
     }
 
 

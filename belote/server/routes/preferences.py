@@ -40,7 +40,9 @@ def _chosen(data: FormData) -> PlayerSettings:
                      str(data.get("sounds")) if data.get("sounds") else None,
                      str(data.get("volume", "50")), str(data.get("theme", "light")),
                      str(data.get("deck", "two")), str(data.get("suits", DEFAULT_SUITS)),
-                     str(data.get("trump_first")) if data.get("trump_first") else None)
+                     str(data.get("trump_first")) if data.get("trump_first") else None,
+                     str(data.get("voice")) if data.get("voice") else None,
+                     str(data.get("voice_rate", "100")))
 
 
 def _saved(request: Request, found: InForce) -> Response:

@@ -17,7 +17,7 @@ from starlette.routing import Route
 from belote.i18n import translate
 from belote.rules import PRESETS
 from belote.server.levels import seats_at
-from belote.server.ratings.model import REFERENCE, ordinal
+from belote.server.ratings.model import REFERENCE, shown
 from belote.server.routes.common import language
 from belote.server.routes.pages import error_page, render
 from belote.server.shared import shared
@@ -33,20 +33,23 @@ def rating_text(value: float, lang: str) -> str:
 
 def board_rows(standings: list[Any], lang: str, players: int = 4) -> list[dict[str, Any]]:
     """Ranked players and the reference rows of the bots that sit at a table of
-    ``players``, merged by rating (bots unranked)."""
+    ``players``, merged by rating (bots unranked); then the players whose rating is still
+    provisional, by rating, unranked (a lucky first win ranks nobody first)."""
     rows: list[dict[str, Any]] = [
-        {"bot": False, "name": s.name, "value": s.rating, "matches": s.matches, "won": s.won}
+        {"bot": False, "name": s.name, "value": s.rating, "matches": s.matches, "won": s.won,
+         "provisional": s.provisional}
         for s in standings]
     for level, (mu, sigma) in REFERENCE.items():
         if not seats_at(level, players):
             continue
-        rows.append({"bot": True, "value": ordinal(mu, sigma), "matches": None, "won": None,
+        rows.append({"bot": True, "value": shown(mu, sigma), "matches": None, "won": None,
+                     "provisional": False,
                      "name": translate(lang, "ratings.board.bot",
                                        level=translate(lang, f"web.level.{level}"))})
-    rows.sort(key=lambda r: -r["value"])
+    rows.sort(key=lambda r: (r["provisional"], -r["value"]))
     rank = 0
     for row in rows:
-        if not row["bot"]:
+        if not row["bot"] and not row["provisional"]:
             rank += 1
             row["rank"] = rank
         row["rating"] = rating_text(row["value"], lang)
@@ -60,7 +63,7 @@ async def profile(request: Request) -> Response:
         raise HTTPException(404)
     lang = language(request)
     stats = await store.profile(found[0])
-    return render(request, "profile.html", player=found[1], stats=stats,
+    return render(request, "profile.html", player=found[1], player_id=found[0], stats=stats,
                   presets=list(PRESETS), played=sum(s.played for s in stats),
                   won=sum(s.won for s in stats),
                   rating=lambda v: rating_text(v, lang))

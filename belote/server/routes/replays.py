@@ -49,7 +49,11 @@ async def finished_record(request: Request) -> dict[str, Any] | Response:
     if row.status != "finished" or row.record is None:
         status, key = (410, "error.web.broken") if row.status == "broken" else (
             409, "replays.error.unfinished")
-    elif not await may_replay(request, table_id):
+    elif (daily := await shared(request).daily.replay_open(table_id)) is False:
+        # A deal of the daily duplicate: hidden from everyone, its entrant too, until its
+        # day closes; then open to all (belote/server/daily).
+        status, key = 403, "web.daily.replay_hidden"
+    elif daily is None and not await may_replay(request, table_id):
         status, key = 403, "error.web.private"
     if status:
         message = translate(language(request), key)

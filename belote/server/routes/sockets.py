@@ -19,6 +19,7 @@ from starlette.routing import WebSocketRoute
 from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from belote.i18n import translate
 from belote.server import protocol as P
 from belote.server.connection import Connection
 from belote.server.lobby import page_number
@@ -54,6 +55,10 @@ async def _accept(websocket: WebSocket) -> Connection | None:
     # server's beats, so a hidden tab whose timers the browser slowed keeps its seat.
     beats = websocket.query_params.get("heartbeat") == "1"
     prefs = settings_of(websocket).prefs  # the device's or the account's
+    if row is not None and row.account is not None:
+        # Whom this account blocks, in this process's memory: a table leaves their chat
+        # lines out of its frames for this socket (belote/server/friends/room.py).
+        await shared(websocket).services.friends.load_blocks(row.account)
     return Connection(who[0], who[1], language(websocket), prefs.verbosity,
                       suits=prefs.table.suits, trump_first=prefs.table.trump_first,
                       account=row.account if row else None, heartbeat=beats, beats=beats)
@@ -179,9 +184,26 @@ async def table_socket(websocket: WebSocket) -> None:
     def wire_error(code: str) -> None:
         conn.send(error_frame(code, conn.lang, table.version, family="wire"))
 
+    moderation = shared(websocket).moderation
+
+    async def on_message(message: P.Inbound) -> None:
+        # A moderator's decisions hold here, whichever process made them (the database
+        # says): a muted person's chat line and a removed person's seat are refused, and
+        # they are told why.
+        if isinstance(message, P.Chat):
+            said = await moderation.chat_refusal(conn.account, conn.lang)
+            if said is not None:
+                conn.send(P.encode_message(P.Error("muted", said), table.version))
+                return
+        elif isinstance(message, P.Sit) and await moderation.removed_from(conn.account,
+                                                                           table_id):
+            conn.send(P.encode_message(P.Error("removed", translate(
+                conn.lang, "web.moderation.said.removed")), table.version))
+            return
+        await table.handle(conn, message)
+
     try:
-        await _pump(websocket, conn, lambda m: table.handle(conn, m), wire_error,
-                    lambda: table.version)
+        await _pump(websocket, conn, on_message, wire_error, lambda: table.version)
     finally:
         await table.leave(conn)
 
@@ -204,10 +226,14 @@ async def lobby_socket(websocket: WebSocket) -> None:
 
     async def on_message(message: P.Inbound) -> None:
         if isinstance(message, P.Chat) and conn.name:
+            said = await state.moderation.chat_refusal(conn.account, conn.lang)
+            if said is not None:  # muted by a moderator: said why, nothing sent
+                conn.send(P.encode_message(P.Error("muted", said), lobby.version))
+                return
             if not await state.limits.lobby_chat.take(conn.uid):
                 conn.send(error_frame("chat_too_fast", conn.lang, lobby.version))
                 return
-            lobby.say(conn.name, message.text)
+            lobby.say(conn.name, message.text, conn.account)
         elif isinstance(message, P.Hello):
             await lobby.sync(conn, page)
         else:

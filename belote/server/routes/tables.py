@@ -118,6 +118,9 @@ async def seat_action(request: Request) -> Response:
             new = await room.rematch(table, uid, address(request))
             return back(request, f"/table/{new.id}")
         command = P.decode_form(request.path_params["what"], data)
+        if isinstance(command, P.Sit) and await shared(request).moderation.removed_from(
+                account(request), table.id):  # a moderator removed this person from here
+            return error_page(request, 403, "web.moderation.said.removed")
         await table.command(Person(uid, name, account(request)), command)
     except P.ProtocolError as error:
         if error.code == "unknown_type":

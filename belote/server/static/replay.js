@@ -143,6 +143,10 @@
     event.preventDefault();
     command();
   });
+  // The same steps by touch (replay.html's buttons name the key they stand for).
+  for (const button of document.querySelectorAll("[data-replay-key]")) {
+    button.addEventListener("click", () => COMMANDS[button.dataset.replayKey]());
+  }
   $("analysis-button").addEventListener("click", () => { analyse(); });
   draw();
 })();

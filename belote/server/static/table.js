@@ -511,7 +511,8 @@
           li.appendChild(button(S.remove_bot, () => send("unbot", { seat: n }), fmt(S.remove_bot_at, { seat: where }), `unbot-${n}`));
         }
       }
-      if (seat.you && !view.finished) li.appendChild(button(S.stand, () => send("stand"), null, "stand"));
+      // (a deal of the daily duplicate is its player's alone: no standing up, no stand-in)
+      if (seat.you && !view.finished && !view.fixed_deal) li.appendChild(button(S.stand, () => send("stand"), null, "stand"));
       if (seat.you && seat.standin) li.appendChild(button(S.reclaim, () => send("hello"), null, "reclaim"));
       for (const b of li.querySelectorAll("button")) b.dataset.seat = n;
       list.appendChild(li);
@@ -806,7 +807,8 @@
     const end = $("match-end");
     const endWasHidden = end.hidden;
     end.hidden = !view.finished;
-    $("rematch-form").hidden = !seated;
+    const rematch = $("rematch-form"); // (none at a deal of the daily duplicate)
+    if (rematch) rematch.hidden = !seated;
     if (view.rematch) {
       $("rematch-note").hidden = false;
       const link = $("rematch-link");
@@ -859,6 +861,7 @@
       view.hand = [];
       renderHand();
       $("choices").hidden = true;
+      renderBelote();
       return;
     }
     // No one's turn: the match is over, or the next hand is being dealt (say nothing).
@@ -873,6 +876,29 @@
     cardItems("last-trick", view.last_trick, S.no_last_trick);
     renderHand();
     renderChoices();
+    renderBelote();
+  }
+
+  // Belote by touch (Space on a keyboard): a button that announces it, or one for each card
+  // that may be played with it, named with what it does (a phone has no Space key; a tap on
+  // the card plays it without the announcement).
+  function renderBelote() {
+    const box = $("belote-buttons");
+    box.textContent = "";
+    const playing = view.started && !view.finished && view.phase === "playing" && view.seat !== null;
+    if (playing && view.belote) {
+      box.appendChild(button(box.dataset.now, () => COMMANDS.belote(), null, "belote-now"));
+    }
+    const mine = playing && view.turn === view.seat;
+    for (const card of mine ? view.hand.filter((c) => c.announce) : []) {
+      box.appendChild(button(fmt(box.dataset.with, { card: card.name }), () => {
+        selected = view.hand.findIndex((c) => c.code === card.code);
+        if (selected < 0) { selected = 0; return; }
+        renderSelection();
+        playSelected(true);
+      }, null, "belote-" + card.code));
+    }
+    box.hidden = !box.children.length;
   }
 
   // ------------------------------------------------------------------ actions

@@ -1,7 +1,7 @@
 """Saved games: tables their people paused, kept for their accounts.
 
 Revision ID: 0013
-Revises: 0007
+Revises: 0012
 
 See ``belote/server/saved/schema.py``.  A saved table's row in ``tables`` has the status
 ``saved`` (no new column); a downgrade drops the two tables and leaves saved tables as they
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0013"
-down_revision = "0007"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,333 @@
+"""The daily duplicate in the room: entries, each deal's table, the scores and the ranking.
+
+An entrant (a signed-in account; guests cannot enter) plays the day's deals in order, each at a
+table of its own that the room opens on demand (:meth:`DailyRoom.play`): the entrant at seat
+0, the room's bots at the three others, the deal fixed (:mod:`belote.server.daily.deals`).
+The seat is held by the session that opened the deal; another browser of the same account
+takes it over (the account is what entered, not the browser), and a second request never
+opens a second table for a deal (the store's keys).  The table ends with its deal
+(:class:`belote.server.table.Table`'s ``fixed_deck``); its ``TableFinished`` on the bus gives
+the entrant's score: their team's points in the match's totals, which after one deal are that
+deal's points once the contract is settled (a litige's held points count for nobody; a deal
+passed out scores 0 for both teams).
+
+Everything is in the database; a restart catches up on deals finished while nobody recorded
+them (:meth:`DailyRoom.reconcile`).  Until the day closes (midnight UTC) nobody sees the deals,
+the replays or anybody's score on a deal; the ranking (mean percentages only) is public.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any, Protocol
+
+from belote.server.daily.deals import ENTRANT_SEAT, LEVEL, PRESET, SEATS, deal_of_day
+from belote.server.daily.scoring import Standing, deal_percentages, standings
+from belote.server.daily.store import DailyStore, Entry, Play
+from belote.server.directory import FixedDealTables, HeldSeat
+from belote.server.events import TableEvent, TableFinished
+from belote.server.persistence import TableRow
+from belote.server.table import TableError
+
+log = logging.getLogger(__name__)
+DEFAULT_DEALS = 8
+MAX_DEALS = 30  # the t-table of scoring.py goes that far; a day is an evening at most
+# A deal's opening not finished after this long was abandoned (its process died).
+STALE_OPENING = timedelta(seconds=60)
+# Seconds between two sweeps of the deals begun and not over (those left open at midnight
+# are handed to bots soon after it).
+SWEEP_SECONDS = 600.0
+
+
+class DailyError(Exception):
+    """A request the daily duplicate refuses; ``code`` names ``web.daily.error.<code>``."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+class StoredTables(Protocol):
+    """What the daily duplicate reads of the room's store: the secret its deals derive from,
+    and a finished table's record."""
+
+    async def secret(self) -> str: ...
+
+    async def table(self, table_id: int) -> TableRow | None: ...
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class DealState:
+    """One of the day's deals as its entrant sees it."""
+
+    number: int
+    dealer: int
+    state: str  # "waiting" (not begun), "playing", "played"
+    table_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class MyDay:
+    entry: Entry | None
+    deals: list[DealState]
+
+    @property
+    def next_deal(self) -> DealState | None:
+        return next((d for d in self.deals if d.state != "played"), None)
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """One entrant's result on one deal of a closed day."""
+
+    name: str
+    score: int
+    percent: float
+    table_id: int
+
+
+class DailyRoom:
+    def __init__(self, directory: FixedDealTables, stored: StoredTables, store: DailyStore,
+                 deals: int = DEFAULT_DEALS, clock: Callable[[], datetime] = utc_now) -> None:
+        if not 1 <= deals <= MAX_DEALS:
+            raise ValueError(f"daily_deals must be 1 to {MAX_DEALS}")
+        self.directory = directory
+        self.stored = stored
+        self.store = store
+        self.deals = deals
+        self.clock = clock  # the tests' fake clock moves the day on
+        self._secret = ""
+        self._tasks: set[asyncio.Task[bool]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+        self.record_failures = 0  # finished deals whose score could not be stored (logged)
+
+    # ------------------------------------------------------------------ the day
+    def today(self) -> date:
+        return self.clock().astimezone(UTC).date()
+
+    def closes_at(self, day: date) -> datetime:
+        return datetime.combine(day + timedelta(days=1), time(0, tzinfo=UTC))
+
+    def closed(self, day: date) -> bool:
+        return day < self.today()
+
+    async def secret(self) -> str:
+        if not self._secret:
+            self._secret = await self.stored.secret()
+        return self._secret
+
+    # ------------------------------------------------------------------ lifecycle
+    async def open(self) -> None:
+        await self.reconcile()
+        self._sweeper = asyncio.create_task(self._sweep(), name="daily-sweep")
+
+    async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    # ------------------------------------------------------------------ entering and playing
+    async def enter(self, account: int, name: str) -> Entry:
+        """The account's entry of today (made once; asked again, the same one)."""
+        entry, made = await self.store.enter(self.today().isoformat(), account, name)
+        if made:
+            log.info("daily %s: account %d entered", entry.day, account)
+        return entry
+
+    async def my_day(self, account: int | None) -> MyDay:
+        day = self.today()
+        entry = None if account is None else await self.store.entry(day.isoformat(), account)
+        plays = {} if entry is None else await self.store.plays(entry.id)
+        states = []
+        for n in range(1, self.deals + 1):
+            play = plays.get(n)
+            state = ("waiting" if play is None else "played" if play.score is not None
+                     else "playing")  # (today's deals cannot have ended late)
+            states.append(DealState(n, (n - 1) % SEATS, state,
+                                    None if play is None else play.table_id))
+        return MyDay(entry, states)
+
+    async def play(self, account: int, uid: str) -> int:
+        """The table of the entrant's next deal, opened or taken over for the session
+        ``uid``: the first deal not played out, in order."""
+        entry = await self.store.entry(self.today().isoformat(), account)
+        if entry is None:
+            raise DailyError("not_entered")
+        plays = await self.store.plays(entry.id)
+        for n in range(1, self.deals + 1):
+            play = plays.get(n)
+            if play is None:
+                return await self._open(entry, n, uid)
+            if play.score is not None:
+                continue
+            if play.table_id is None:
+                if self.clock() - play.reserved < STALE_OPENING:
+                    raise DailyError("busy")  # another request is opening it this moment
+                # Its opener died before saying which table it opened: open it again (a
+                # table it may have opened waits unseen, and expires with the day).
+                log.warning("daily %s: deal %d of entry %d: its opening never finished; "
+                            "opened again", entry.day, n, entry.id)
+                await self.store.unreserve(entry.id, n)
+                return await self._open(entry, n, uid)
+            status = await self.directory.table_status(play.table_id)
+            if status in ("waiting", "playing"):
+                return await self._take(play, play.table_id, uid)
+            if status == "broken" or await self._catch_up(play.table_id):
+                continue  # over (a broken table's deal counts as not played)
+            raise DailyError("busy")
+        raise DailyError("all_played")
+
+    async def _open(self, entry: Entry, number: int, uid: str) -> int:
+        if not await self.store.reserve(entry.id, number, self.clock()):
+            raise DailyError("busy")
+        deal = deal_of_day(await self.secret(), date.fromisoformat(entry.day), number)
+        seats = [HeldSeat("", "") for _ in range(SEATS)]
+        # The seat is the session's (its owner), with no account: a deal of the daily is no
+        # match of the ratings (belote/server/ratings counts accounts' seats only).
+        seats[ENTRANT_SEAT] = HeldSeat(entry.name, uid)
+        bots = {n: LEVEL for n in range(SEATS) if n != ENTRANT_SEAT}
+        try:
+            table_id = await self.directory.open_fixed_deal(
+                PRESET, deal.deck, deal.dealer, seats, bots,
+                name=f"{entry.day} · {number}/{self.deals}")
+        except Exception:
+            log.exception("daily %s: deal %d of entry %d could not be opened", entry.day,
+                          number, entry.id)
+            await self.store.unreserve(entry.id, number)
+            raise DailyError("not_opened") from None
+        await self.store.opened(entry.id, number, table_id, uid)
+        return table_id
+
+    async def _take(self, play: Play, table_id: int, uid: str) -> int:
+        """The deal's seat for the session ``uid`` (the same account's other browser)."""
+        if play.holder == uid:
+            return table_id
+        try:
+            taken = await self.directory.claim_seat(
+                table_id, ENTRANT_SEAT, [play.holder] if play.holder else [], uid)
+        except TableError:
+            raise DailyError("busy") from None
+        if not taken:
+            raise DailyError("busy")
+        await self.store.hold(play.entry, play.deal, uid)
+        return table_id
+
+    # ------------------------------------------------------------------ scores
+    def on_event(self, event: TableEvent) -> None:
+        """The bus's delivery: a finished deal's score is stored (any other table's finish
+        changes nothing: the store knows only the daily's tables)."""
+        if not isinstance(event, TableFinished):
+            return
+        task = asyncio.create_task(self._record(event.table_id, list(event.totals)))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _record(self, table_id: int, totals: list[Any],
+                      finished: datetime | None = None) -> bool:
+        """Store the end of a deal's table (``finished``: when; None: now).  A deal over
+        after its day closed is not played (the replays of that deal were open to all by
+        then): its end is kept, no score."""
+        try:
+            found = await self.store.play_of_table(table_id)
+            if found is None:
+                return False  # not a deal of the daily
+            day = date.fromisoformat(found[0])
+            when = finished or self.clock()
+            late = when >= self.closes_at(day)
+            if late:
+                log.info("daily %s: table %s finished after the day closed: not played",
+                         day, table_id)
+            score = None if late else int(totals[ENTRANT_SEAT % 2])
+            return await self.store.record(table_id, score, when)
+        except Exception as error:
+            # Never silent: logged and counted; the next start (or the entrant's next
+            # request) catches up from the stored record.
+            self.record_failures += 1
+            log.error("daily: table %s's score %s not stored: %r", table_id, totals, error)
+            return False
+
+    async def _catch_up(self, table_id: int) -> bool:
+        """Store the end of a deal whose table finished unrecorded; whether it is over."""
+        row = await self.stored.table(table_id)
+        if row is None or row.status != "finished" or row.record is None:
+            return False
+        finished = await self.store.table_finished(table_id)
+        await self._record(table_id, list(row.record["result"]["totals"]), finished)
+        return True
+
+    async def reconcile(self) -> int:
+        """The deals begun and not over: those finished while nobody stored their end (a
+        restart) are stored now; those of a closed day still open are handed to a bot
+        (:meth:`FixedDealTables.hand_to_bots`), whose end is then stored as not played.
+        Returns how many were caught up."""
+        caught = handed = 0
+        today = self.today().isoformat()
+        for table_id, day in await self.store.unfinished():
+            if await self._catch_up(table_id):
+                caught += 1
+            elif day < today:
+                try:
+                    await self.directory.hand_to_bots(table_id)
+                    handed += 1
+                except TableError:
+                    pass  # not in the room (broken): nothing will end it
+        if caught or handed:
+            log.info("daily: %d finished deals stored, %d deals of closed days handed to "
+                     "bots", caught, handed)
+        return caught
+
+    async def _sweep(self) -> None:
+        """Every ``SWEEP_SECONDS``: :meth:`reconcile` (the deals left open at midnight)."""
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self.reconcile()
+            except Exception:
+                log.exception("daily: the sweep of unfinished deals failed")
+
+    # ------------------------------------------------------------------ what pages show
+    async def ranking(self, day: date) -> list[Standing]:
+        names, results = await self.store.day(day.isoformat())
+        by_deal: dict[int, dict[int, int]] = {}
+        for result in results:
+            by_deal.setdefault(result.deal, {})[result.account] = result.score
+        return standings(by_deal, names, self.deals)
+
+    async def deal_results(self, day: date) -> dict[int, list[DealResult]]:
+        """Each deal's results, best first: for a closed day only (``DailyError``)."""
+        if not self.closed(day):
+            raise DailyError("hidden")
+        names, results = await self.store.day(day.isoformat())
+        by_deal: dict[int, dict[int, int]] = {}
+        tables: dict[tuple[int, int], int] = {}
+        for result in results:
+            by_deal.setdefault(result.deal, {})[result.account] = result.score
+            tables[(result.deal, result.account)] = result.table_id
+        shown: dict[int, list[DealResult]] = {}
+        for deal, scores in sorted(by_deal.items()):
+            percent = deal_percentages(scores)
+            shown[deal] = sorted(
+                (DealResult(names.get(a, ""), s, percent[a], tables[(deal, a)])
+                 for a, s in scores.items()), key=lambda r: (-r.score, r.name.casefold()))
+        return shown
+
+    async def replay_open(self, table_id: int) -> bool | None:
+        """Whether a finished table's replay may be shown to anyone: None, not a daily
+        deal (the usual rules hold); False, its day is still open (hidden from everyone,
+        its own entrant too); True, its day closed (open to all)."""
+        found = await self.store.play_of_table(table_id)
+        if found is None:
+            return None
+        return self.closed(date.fromisoformat(found[0]))

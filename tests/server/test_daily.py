@@ -1,0 +1,329 @@
+"""The daily duplicate (docs/room.md, "The daily duplicate"): the day's deals from the room's
+secret and the UTC date, one entry per account, matchpoints and the ranking's intervals, and
+the deals hidden until the day closes (pages, replays and frames), open after it."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from belote.server.app import create_app
+from belote.server.daily.deals import deal_of_day, deals_of_day
+from belote.server.daily.scoring import deal_percentages, mean_interval, standings
+from tests.server.conftest import client_for, make_settings
+from tests.server.helpers import Identities, connect, first_legal, my_turn, send, until
+
+DAY = date(2026, 3, 14)
+NOON = datetime(2026, 3, 14, 12, 0, tzinfo=UTC)
+
+
+class Clock:
+    """The room's fake clock: the tests move the day on."""
+
+    def __init__(self) -> None:
+        self.now = NOON
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture(scope="module")
+def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, Clock, Path]]:
+    """One room for the module (a fresh day on a fake clock), with its database file."""
+    folder = tmp_path_factory.mktemp("daily")
+    app: Any = create_app(make_settings(folder, daily_deals=2))
+    clock = Clock()
+    app.state.daily.clock = clock
+    with client_for(app) as client:
+        yield client, clock, folder
+
+
+def sign(people: Identities, who: str, name: str, new: bool = True) -> TestClient:
+    """``who``'s browser signs up as ``name`` (or, ``new`` false, signs in to it)."""
+    client = people.use(who)
+    answer = client.post("/register" if new else "/login",
+                         data={"name": name, "password": "settebello"}, follow_redirects=False)
+    assert answer.status_code == 303, answer.text
+    people._jars[who] = client.cookies  # (the client copied the jar: keep its cookies)
+    return client
+
+
+def play_next(client: TestClient) -> int:
+    answer = client.post("/daily/play", follow_redirects=False)
+    assert answer.status_code == 303
+    location = answer.headers["location"]
+    assert location.startswith("/table/"), (location, client.get("/daily").text)
+    return int(location.rsplit("/", 1)[1])
+
+
+def play_out(client: TestClient, table_id: int) -> list[dict[str, Any]]:
+    """Play the deal at ``table_id`` to its end (first legal action each turn); every frame
+    the entrant received."""
+    frames: list[dict[str, Any]] = []
+    with connect(client, table_id) as ws:
+        while True:
+            frame = until(ws, lambda f: (frames.append(f) or True) and f["t"] in (
+                "update", "sync") and my_turn(f))
+            view = frame["d"]["view"]
+            if view["finished"]:
+                return frames
+            send(ws, "act", a=72 if view["belote"] and view["turn"] != view["seat"]
+                 else first_legal(view))
+
+
+def wait_scored(client: TestClient) -> None:
+    """Until the day's page says deal 1 was played (the bus's subscriber stores the score a
+    moment after the table ends)."""
+    for _ in range(100):
+        if "Deal 1, North deals: played" in client.get("/daily").text:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the deal was never scored")
+
+
+def wait_ended(client: TestClient, table_id: int) -> Any:
+    """The play of the deal at ``table_id`` once its end is stored (by the bus's subscriber,
+    a moment after the table finishes)."""
+    state: Any = client.app.state  # type: ignore[attr-defined]
+    portal: Any = client.portal
+    for _ in range(200):
+        if all(t != table_id for t, _ in portal.call(state.daily.store.unfinished)):
+            return portal.call(state.daily.store.play_of_table, table_id)[1]
+        time.sleep(0.05)
+    raise AssertionError(f"the deal at table {table_id} never ended")
+
+
+# ---------------------------------------------------------------------------- the deals
+def test_the_days_deals_follow_the_secret_and_the_date_only() -> None:
+    first = deals_of_day("s3cret", DAY, 8)
+    assert first == deals_of_day("s3cret", DAY, 8)  # every process derives the same
+    assert all(sorted(d.deck) == list(range(32)) for d in first)
+    assert len({d.deck for d in first}) == 8
+    assert [d.dealer for d in first] == [0, 1, 2, 3, 0, 1, 2, 3]
+    next_day = deals_of_day("s3cret", DAY + timedelta(days=1), 8)
+    assert not {d.deck for d in first} & {d.deck for d in next_day}
+    assert deal_of_day("another", DAY, 1).deck != first[0].deck  # nobody without the secret
+
+
+def test_two_rooms_on_one_database_deal_the_same_cards(
+        room: tuple[TestClient, Clock, Path]) -> None:
+    """A second app instance with the same secret (the same database) and date derives the
+    very deck the first one dealt."""
+    client, _, folder = room
+    people = Identities(client)
+    sign(people, "dealer_check", "DealerCheck")
+    assert people.use("dealer_check").post("/daily/enter").status_code == 200
+    table_id = play_next(people.use("dealer_check"))
+    with connect(people.use("dealer_check"), table_id) as ws:
+        view = until(ws, lambda f: f["t"] == "sync")["d"]["view"]
+    # Its own cards, nobody else's: five, or eight once a bot before North took.
+    assert len(view["hand"]) in (5, 8)
+    app_state: Any = client.app.state  # type: ignore[attr-defined]
+    other: Any = create_app(make_settings(folder, daily_deals=2))
+    other.state.daily.clock = Clock()  # (the same day: its start hands no deal to bots)
+    with client_for(other) as second:
+        assert second.portal is not None
+        secret = second.portal.call(other.state.daily.secret)
+        # (and the second app resumed the open deal from its log: the same fixed deal)
+        resumed = other.state.room.tables[table_id]
+        assert resumed.fixed_deck == deal_of_day(secret, DAY, 1).deck
+        assert resumed.broken is None and not resumed.finished
+    table = app_state.room.tables.get(table_id)
+    assert table is not None and table.fixed_deck == deal_of_day(secret, DAY, 1).deck
+    assert table.game.first_dealer == 0
+
+
+# ---------------------------------------------------------------------------- scoring
+def test_matchpoints_give_two_per_entrant_beaten_and_one_per_tie() -> None:
+    assert deal_percentages({1: 100, 2: 50, 3: 50}) == {1: 100.0, 2: 25.0, 3: 25.0}
+    # 162 beats two and ties one: 5 of 6 points; 20 beats one: 2 of 6.
+    assert deal_percentages({1: 0, 2: 162, 3: 162, 4: 20}) == pytest.approx({
+        1: 0.0, 2: 500 / 6, 3: 500 / 6, 4: 200 / 6})
+    assert deal_percentages({7: 81}) == {7: 50.0}  # alone on a deal: nobody to compare with
+
+
+def test_the_mean_has_a_t_interval_over_the_deals() -> None:
+    spread = mean_interval([40.0, 50.0, 60.0])  # sd 10, t(2) = 4.303: half-width 24.84
+    assert spread.mean == 50.0
+    assert spread.low == pytest.approx(25.156, abs=0.01)
+    assert spread.high == pytest.approx(74.844, abs=0.01)
+    assert mean_interval([0.0, 100.0]).low == 0.0  # clipped to 0-100
+    assert mean_interval([70.0]).low is None  # one deal: no interval
+
+
+def test_the_ranking_puts_complete_entries_first() -> None:
+    results = {1: {1: 100, 2: 50, 3: 0}, 2: {1: 10, 2: 80}}
+    names = {1: "Ada", 2: "Bea", 3: "Cy", 4: "Dee"}
+    rows = standings(results, names, deals=2)
+    # Ada: 100% then 0%; Bea: 50% then 100% (both complete); Cy one deal; Dee none.
+    assert [(r.name, r.rank, r.played) for r in rows] == [
+        ("Bea", 1, 2), ("Ada", 2, 2), ("Cy", 3, 1), ("Dee", 4, 0)]
+    assert rows[0].score is not None and rows[0].score.mean == 75.0
+    assert rows[3].score is None
+
+
+# ---------------------------------------------------------------------------- entries
+def test_one_entry_per_account_and_no_guest(room: tuple[TestClient, Clock, Path]) -> None:
+    client, _, _ = room
+    people = Identities(client)
+    people.guest("visitor")
+    page = people.use("visitor").post("/daily/enter")
+    assert "Guests cannot enter" in page.text
+    assert "Visitor" not in page.text.split('id="daily-ranking-heading"')[1]
+    sign(people, "una", "Una")
+    for _ in range(2):
+        assert people.use("una").post("/daily/enter").status_code == 200
+    first = play_next(people.use("una"))
+    state: Any = client.app.state  # type: ignore[attr-defined]
+    laptop = state.room.tables[first].seats[0].owner
+    # The same account in a second browser continues the same entry, the same deal's table.
+    sign(people, "una_phone", "Una", new=False)
+    assert people.use("una_phone").post("/daily/enter").status_code == 200
+    assert play_next(people.use("una_phone")) == first
+    phone = state.room.tables[first].seats[0].owner  # the seat went to the phone's session
+    assert laptop is not None and phone is not None and phone != laptop
+    ranking = people.use("una").get("/daily").text.split('id="daily-ranking-heading"')[1]
+    assert ranking.count("<th scope=\"row\">Una</th>") == 1
+    # Nobody enters without signing in first.
+    people.use("nobody")
+    assert "Sign in with an account to enter" in people.use("nobody").post("/daily/play").text
+
+
+# ---------------------------------------------------------------------------- hidden until close
+def test_deals_are_hidden_until_the_day_closes_then_open_to_all(
+        room: tuple[TestClient, Clock, Path]) -> None:
+    client, clock, _ = room
+    people = Identities(client)
+    sign(people, "hid", "Hid")
+    sign(people, "peek", "Peek")
+    people.use("hid").post("/daily/enter")
+    table_id = play_next(people.use("hid"))
+    # Another account may not watch the deal being played.
+    with connect(people.use("peek"), table_id) as ws:
+        assert until(ws, lambda f: f["t"] == "error")["d"]["code"] == "private"
+    frames = play_out(people.use("hid"), table_id)
+    # Another entrant playing the same deal the same way meets the very same bots' moves.
+    sign(people, "twin", "Twin")
+    people.use("twin").post("/daily/enter")
+    twin_table = play_next(people.use("twin"))
+    play_out(people.use("twin"), twin_table)
+    hands = [len(f["d"]["view"]["hand"]) for f in frames if "view" in f["d"]]
+    assert max(hands) <= 8  # one hand's cards at most in any frame: its own
+    assert all('"deck"' not in json.dumps(f) for f in frames)  # no deck in any frame
+    # Finished, scored, and hidden from everyone, its own entrant too.
+    for who in ("hid", "twin"):
+        wait_scored(people.use(who))
+    assert f'href="/replay/{table_id}"' not in people.use("peek").get("/").text  # the lobby's
+    for who in ("hid", "peek"):
+        assert people.use(who).get(f"/replay/{table_id}").status_code == 403
+        assert people.use(who).get(f"/replay/{table_id}.json").status_code == 403
+        assert people.use(who).get(f"/replay/{table_id}/analysis?step=1").status_code == 403
+    today = people.use("peek").get(f"/daily/{DAY.isoformat()}", follow_redirects=False)
+    assert today.status_code == 303 and today.headers["location"] == "/daily"
+    assert people.use("peek").get("/daily/2026-03-15").status_code == 404
+    # The day closes: the deal, its scores and its replay open to all.
+    clock.now = NOON + timedelta(days=1)
+    try:
+        page = people.use("peek").get(f"/daily/{DAY.isoformat()}")
+        assert page.status_code == 200
+        assert f'href="/replay/{table_id}"' in page.text
+        assert "Replay of Twin, deal 1" in page.text
+        assert page.text.count("50.0%") >= 2  # the same game: a tie on the deal
+        records = [people.use("peek").get(f"/replay/{t}.json") for t in (table_id, twin_table)]
+        assert [r.status_code for r in records] == [200, 200]
+        hid, twin = (r.json() for r in records)
+        assert len(hid["deals"]) == 1 and hid["deals"] == twin["deals"]
+        assert hid["first_dealer"] == twin["first_dealer"] == 0
+        assert "Results of 2026-03-14" in people.use("peek").get("/daily").text
+    finally:
+        clock.now = NOON
+
+
+def test_a_deal_over_after_the_close_counts_as_not_played(
+        room: tuple[TestClient, Clock, Path]) -> None:
+    """At midnight the day's replays open to all: a deal still being played then could be
+    finished knowing every hand, so it is not scored."""
+    client, clock, _ = room
+    people = Identities(client)
+    sign(people, "late", "Latecomer")
+    people.use("late").post("/daily/enter")
+    table_id = play_next(people.use("late"))
+    clock.now = NOON + timedelta(days=1)
+    try:
+        play_out(people.use("late"), table_id)
+        assert wait_ended(client, table_id).score is None
+        page = people.use("late").get(f"/daily/{DAY.isoformat()}").text
+        assert "Replay of Latecomer" not in page
+        row = page.split('<th scope="row">Latecomer</th>')[1].split("</tr>")[0]
+        assert "0 of 2" in row
+    finally:
+        clock.now = NOON
+
+
+def test_an_opening_abandoned_by_a_dead_process_is_redone(
+        room: tuple[TestClient, Clock, Path]) -> None:
+    """A deal whose opening began and never said which table it opened (its process died)
+    is "being opened" for a minute, then opened again."""
+    client, clock, _ = room
+    people = Identities(client)
+    sign(people, "orphan", "Orphan")
+    people.use("orphan").post("/daily/enter")
+    state: Any = client.app.state  # type: ignore[attr-defined]
+    portal: Any = client.portal
+    account = portal.call(state.store.user, "Orphan")[0]
+    entry = portal.call(state.daily.store.entry, DAY.isoformat(), account)
+    assert portal.call(state.daily.store.reserve, entry.id, 1, NOON)
+    try:
+        page = people.use("orphan").post("/daily/play").text
+        assert "That deal is being opened; please try again in a moment." in page
+        clock.now += timedelta(seconds=61)
+        table_id = play_next(people.use("orphan"))
+        assert portal.call(state.daily.store.play_of_table, table_id)[1].deal == 1
+    finally:
+        clock.now = NOON
+
+
+def test_a_deal_left_open_at_midnight_is_finished_by_a_bot_and_not_scored(
+        room: tuple[TestClient, Clock, Path]) -> None:
+    """No table of the daily stays open for ever: once its day closed, the sweep hands an
+    abandoned deal to a bot, whose end is stored as not played."""
+    client, clock, _ = room
+    people = Identities(client)
+    sign(people, "sleepy", "Sleepy")
+    people.use("sleepy").post("/daily/enter")
+    table_id = play_next(people.use("sleepy"))  # opened, never played
+    state: Any = client.app.state  # type: ignore[attr-defined]
+    portal: Any = client.portal
+    assert portal.call(state.daily.reconcile) == 0  # the day is open: nothing to do
+    assert not state.room.tables[table_id].seats[0].standin
+    clock.now = NOON + timedelta(days=1)
+    try:
+        portal.call(state.daily.reconcile)
+        assert wait_ended(client, table_id).score is None
+        row = portal.call(state.store.table, table_id)
+        assert row.status == "finished"
+        assert len(row.record["deals"]) == 1  # its one deal, played out by the bots
+    finally:
+        clock.now = NOON
+
+
+def test_requests_to_enter_and_play_are_limited_per_account(
+        room: tuple[TestClient, Clock, Path]) -> None:
+    client, _, _ = room
+    people = Identities(client)
+    browser = sign(people, "eager", "Eager")
+    state: Any = client.app.state  # type: ignore[attr-defined]
+    before = state.refused["daily"]
+    answers = [browser.post("/daily/enter", follow_redirects=False) for _ in range(21)]
+    assert {a.status_code for a in answers[:20]} == {303}
+    assert answers[20].status_code == 429
+    assert int(answers[20].headers["retry-after"]) >= 1
+    assert "Too many requests; please wait a little." in answers[20].text
+    assert state.refused["daily"] == before + 1

@@ -1,0 +1,475 @@
+"""Issue 28, items 5 and 6: ratings that volume cannot farm, statistics with humans and with
+bots apart, weekly leagues with promotion and relegation (docs/ratings.md, docs/room.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from collections.abc import Awaitable, Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from starlette.testclient import TestClient
+
+from belote.server.app import create_app
+from belote.server.composition import metadata
+from belote.server.leagues.model import (
+    DIVISIONS,
+    Entry,
+    movers,
+    next_division,
+    standings,
+    week_of,
+)
+from belote.server.leagues.schema import league_results, league_weeks
+from belote.server.leagues.store import LeagueStore
+from belote.server.persistence import Store
+from belote.server.persistence.migrate import config_for, upgrade
+from belote.server.ratings.farming import four_key, weight
+from belote.server.ratings.model import START, MatchOutcome, PlayerResult, rate, shown
+from belote.server.ratings.schema import match_results, player_results, ratings
+from belote.server.ratings.stats import StatsStore
+from belote.server.ratings.store import RatingsStore
+from belote.server.seats import Seat
+from tests.server.conftest import client_for, make_settings
+from tests.server.postgres import fresh_database
+from tests.server.test_migrations import on_connection
+from tests.server.test_ratings import play_seated
+
+MONDAY = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)  # a Monday, 09:00 UTC
+
+
+class Clock:
+    """A fake clock the stores read; the test moves it."""
+
+    def __init__(self, start: datetime = MONDAY) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def match(accounts: list[int], winner: int, *, bots: bool = False, hands: int = 4,
+          points: tuple[int, int] = (0, 0), taken: int = 0) -> MatchOutcome:
+    """Four account holders by seat (North, East, South, West); ``winner``'s team won."""
+    return MatchOutcome("classic", winner, tuple(
+        PlayerResult(seat, account, seat % 2 == winner, taken, taken, 0, points[seat % 2])
+        for seat, account in enumerate(accounts)), rated=not bots, bots=bots, hands=hands)
+
+
+def on_database(tmp_path: Path, body: Callable[[Store, Clock], Awaitable[Any]],
+                url: str | None = None) -> Any:
+    """``await body(store, clock)`` on a fresh database of its own (SQLite by default)."""
+    async def main() -> Any:
+        store = Store(url or f"sqlite:///{tmp_path / 'leagues.db'}")
+        await store.open()
+        try:
+            return await body(store, Clock())
+        finally:
+            await store.close()
+    return asyncio.run(main())
+
+
+async def accounts(store: Store, count: int, prefix: str = "P") -> list[int]:
+    return [await store.add_user(f"{prefix}{n}", "$argon2id$test") for n in range(count)]
+
+
+async def record(store: Store, recorder: RatingsStore, result: MatchOutcome) -> int:
+    table_id = await store.new_table("classic", {}, 1)
+    assert await recorder.record(table_id, result)
+    return table_id
+
+
+async def rating_of(store: Store, account: int) -> Any:
+    async with store.engine.connect() as conn:
+        return (await conn.execute(sa.select(ratings).where(
+            ratings.c.account == account))).first()
+
+
+# ---------------------------------------------------------------------------- the rule
+def test_the_farming_weights_fall_and_stop_and_the_set_of_four_ignores_seats() -> None:
+    assert [weight(k) for k in range(1, 8)] == [1.0, 1.0, 0.5, 0.5, 0.0, 0.0, 0.0]
+    assert four_key([4, 1, 3, 2]) == four_key([1, 2, 3, 4]) == "1,2,3,4"
+    with pytest.raises(ValueError, match="four different"):
+        four_key([1, 1, 2, 3])
+    with pytest.raises(ValueError, match="from 1"):
+        weight(0)
+
+
+def test_a_half_weight_match_moves_mu_and_sigma_by_half_a_full_match() -> None:
+    full = rate([START] * 4, winner=0)
+    half = rate([START] * 4, winner=0, weight=0.5)
+    for (mu, sigma), (hmu, hsigma) in zip(full, half, strict=True):
+        assert hmu - START[0] == pytest.approx((mu - START[0]) / 2)
+        assert hsigma - START[1] == pytest.approx((sigma - START[1]) / 2)
+    with pytest.raises(ValueError, match="weighs"):
+        rate([START] * 4, winner=0, weight=0.0)
+
+
+FARM_BOUND = 5.0  # the most the farmer's shown rating may rise (docs/ratings.md)
+
+
+def test_the_farm_of_the_issue_one_person_four_accounts_60_matches_in_18_seconds(
+        tmp_path: Path) -> None:
+    """Issue 28: one person with four accounts plays 60 rated matches in 18 s, always letting
+    the same partnership win.  Without the rule the winner's mu would climb 14.7 points and
+    the old shown value (mu - 3 sigma) 20; with it the farmer's shown rating rises by less
+    than FARM_BOUND, 56 of the 60 matches are not rated, and each says so."""
+    async def body(store: Store, clock: Clock) -> Any:
+        farm = await accounts(store, 4, "Farm")
+        recorder = RatingsStore(store.engine, clock)
+        seatings = [farm, [farm[0], farm[3], farm[2], farm[1]]]  # rotating changes nothing
+        for n in range(60):
+            await record(store, recorder, match(seatings[n % 2], winner=0))
+            clock.now += timedelta(seconds=0.3)
+        farmer = await rating_of(store, farm[0])
+        async with store.engine.connect() as conn:
+            rows = (await conn.execute(sa.select(match_results)
+                                       .order_by(match_results.c.table_id))).all()
+        return farmer, rows, recorder.unrated_repeats
+
+    farmer, rows, unrated = on_database(tmp_path, body)
+    rise = shown(farmer.mu, farmer.sigma) - shown(*START)
+    assert 0 < rise < FARM_BOUND, rise
+    assert farmer.matches == 4 and farmer.won == 4
+    assert [r.weight for r in rows[:6]] == [1.0, 1.0, 0.5, 0.5, 0.0, 0.0]
+    assert [r.repeat for r in rows] == list(range(1, 61))
+    assert [r.rated for r in rows].count(True) == 4 and unrated == 56
+    # What the rule prevents (the test fails without it): 60 full wins.
+    unruled = [START] * 4
+    for _ in range(60):
+        unruled = rate(unruled, winner=0)
+    assert unruled[0][0] - START[0] > 2.5 * FARM_BOUND
+
+
+def test_a_fair_varied_history_moves_ratings_normally_and_volume_alone_raises_nobody(
+        tmp_path: Path) -> None:
+    """Twelve accounts, 100 rated matches over three weeks among ever changing fours, won by
+    the stronger partnership most of the time: the strongest player climbs well above the
+    farming bound, the weakest falls, and the room's mean stays where it started."""
+    rng = random.Random(28)
+
+    async def body(store: Store, clock: Clock) -> Any:
+        players = await accounts(store, 12)
+        skill = {a: n for n, a in enumerate(players)}  # P11 is the best
+        recorder = RatingsStore(store.engine, clock)
+        for _ in range(100):
+            four = rng.sample(players, 4)
+            ns = skill[four[0]] + skill[four[2]] + rng.gauss(0, 4)
+            ew = skill[four[1]] + skill[four[3]] + rng.gauss(0, 4)
+            await record(store, recorder, match(four, winner=0 if ns > ew else 1))
+            clock.now += timedelta(hours=5)
+        return [await rating_of(store, a) for a in players]
+
+    rows = on_database(tmp_path, body)
+    values = [shown(r.mu, r.sigma) for r in rows]
+    assert values[-1] - START[0] > 2 * FARM_BOUND
+    assert values[0] < START[0] - FARM_BOUND
+    assert abs(sum(values) / len(values) - START[0]) < 1.0
+    assert all(r.matches >= 25 for r in rows)  # (hardly any four met five times in 7 days)
+
+
+# ---------------------------------------------------------------------------- statistics
+def test_statistics_keep_humans_and_bots_apart_by_preset_and_week(tmp_path: Path) -> None:
+    async def body(store: Store, clock: Clock) -> Any:
+        ada, *others = await accounts(store, 4)
+        recorder = RatingsStore(store.engine, clock)
+        four = [ada, *others]
+        await record(store, recorder, match(four, 0, points=(120, 42), hands=2, taken=1))
+        await record(store, recorder, match(four, 1, points=(60, 102), hands=2))
+        clock.now += timedelta(days=7)  # the next week: a match with a bot
+        with_bot = MatchOutcome("classic", 0, (PlayerResult(0, ada, True, 2, 1, 1, 200),),
+                                rated=False, bots=True, hands=5)
+        await record(store, recorder, with_bot)
+        # Recorded before 0011 (bots not stored): rated, so among four accounts; unrated,
+        # not known.
+        old = [await record(store, recorder, match(four, 0)) for _ in range(2)]
+        async with store.engine.begin() as conn:
+            await conn.execute(sa.update(match_results).where(
+                match_results.c.table_id.in_(old)).values(bots=None, four=None, hands=None))
+            await conn.execute(sa.update(player_results).where(
+                player_results.c.table_id.in_(old)).values(points=None))
+            await conn.execute(sa.update(match_results).where(
+                match_results.c.table_id == old[1]).values(rated=False))
+        stats = StatsStore(store.engine, clock)
+        return (await stats.summary(ada), await stats.weekly(ada, "classic"),
+                await stats.recent(ada))
+
+    summary, weeks, recent = on_database(tmp_path, body)
+    humans, bots = summary["classic"]["humans"], summary["classic"]["bots"]
+    # Two new matches with humans and the old rated one; the old unrated one is not known.
+    assert (humans.matches, humans.won, humans.taken, humans.made) == (3, 2, 1, 1)
+    assert summary["classic"]["unknown"].matches == 1
+    assert humans.per_hand == pytest.approx((120 + 60) / 4)  # the old ones stored no points
+    assert (bots.matches, bots.won, bots.taken, bots.made, bots.failed) == (1, 1, 2, 1, 1)
+    assert bots.per_hand == pytest.approx(40.0)
+    assert len(weeks) == 8 and weeks[-1].week == week_of(MONDAY + timedelta(days=7))
+    assert (weeks[-2].humans.matches, weeks[-2].bots.matches) == (2, 0)
+    assert (weeks[-1].humans.matches, weeks[-1].bots.matches) == (1, 1)  # the old one too
+    assert [m.bots for m in recent] == [None, False, True, False, False]
+
+
+def test_a_match_with_a_bot_at_the_table_is_recorded_with_bots_and_its_points(
+        tmp_path: Path) -> None:
+    """Matches with bots were already recorded (unrated); since 0011 they also say a bot sat
+    there, how many hands they had and each player's points."""
+    app = create_app(make_settings(tmp_path))
+    with client_for(app) as client:
+        async def add() -> list[int]:
+            store = client.app.state.store  # type: ignore[attr-defined]
+            return [await store.add_user(n, "$argon2id$test") for n in ("Ada", "Bea", "Cy")]
+        ids = client.portal.call(add)  # type: ignore[union-attr]
+        seats = [Seat("human", f"P{n}", f"owner-{n}", account=a) for n, a in enumerate(ids)]
+        seats.insert(1, Seat("bot", "", None, "easy"))
+        play_seated(client, seats)
+
+        async def read() -> Any:
+            store = client.app.state.store  # type: ignore[attr-defined]
+            async with store.engine.connect() as conn:
+                return ((await conn.execute(sa.select(match_results))).one(),
+                        (await conn.execute(sa.select(player_results))).all())
+        row, players = client.portal.call(read)  # type: ignore[union-attr]
+    assert row.bots is True and row.rated is False and row.hands >= 1
+    assert row.four is None and row.weight is None
+    assert len(players) == 3 and all(p.points is not None for p in players)
+
+
+# ---------------------------------------------------------------------------- leagues
+def entry(account: int, points: int, won: int = 0, matches: int = 1,
+          division: int = DIVISIONS) -> Entry:
+    return Entry(account, f"P{account}", division, MONDAY + timedelta(minutes=account),
+                 points, won, matches)
+
+
+def test_a_group_moves_its_first_and_last_k_and_nobody_leaves_the_ends() -> None:
+    assert [movers(n) for n in (1, 2, 3, 5, 6, 9, 20)] == [0, 0, 1, 1, 2, 3, 3]
+    middle = standings(3, 1, [entry(a, points=10 - a, division=3) for a in range(6)])
+    assert [ln.move for ln in middle] == [1, 1, 0, 0, -1, -1]
+    top = standings(1, 1, [entry(a, points=10 - a, division=1) for a in range(6)])
+    assert [ln.move for ln in top] == [0, 0, 0, 0, -1, -1]
+    bottom = standings(DIVISIONS, 1, [entry(a, points=10 - a) for a in range(6)])
+    assert [ln.move for ln in bottom] == [1, 1, 0, 0, 0, 0]
+    assert next_division(1, 1) == 1 and next_division(DIVISIONS, -1) == DIVISIONS
+    # Equal points: more wins, then fewer matches, then the earlier first match.
+    tied = standings(3, 1, [entry(1, 4, 2, 3), entry(2, 4, 2, 2), entry(3, 4, 1, 1)])
+    assert [ln.entry.account for ln in tied] == [2, 1, 3]
+
+
+def test_a_week_closes_once_with_promotion_and_relegation_under_a_fake_clock(
+        tmp_path: Path) -> None:
+    async def body(store: Store, clock: Clock) -> Any:
+        a, b, c, d, e, f, g, h, i = await accounts(store, 9)
+        recorder = RatingsStore(store.engine, clock)
+        leagues = LeagueStore(store.engine, clock)
+        for four, winner in (([a, b, c, d], 0), ([a, e, c, f], 0), ([a, g, h, i], 0),
+                             ([b, e, d, g], 1)):
+            await record(store, recorder, match(four, winner))
+            clock.now += timedelta(hours=1)
+        running = await leagues.standings(leagues.current_week())
+        assert await leagues.close_due() == 0  # the week runs: nothing to close
+        clock.now += timedelta(days=7)  # week 2
+        assert await leagues.division_of(a, leagues.current_week()) == DIVISIONS
+        # Two processes notice the ended week at once, then a third later: closed once.
+        other = LeagueStore(store.engine, clock)
+        closed = await asyncio.gather(leagues.close_due(), other.close_due())
+        assert sorted(closed) == [0, 1] and await other.notice() == 0
+        week2 = leagues.current_week()
+        divisions = {x: await leagues.division_of(x, week2) for x in (a, c, h, e)}
+        for four, winner in (([a, b, c, d], 1), ([h, e, f, g], 0)):
+            await record(store, recorder, match(four, winner))
+            clock.now += timedelta(hours=1)
+        clock.now += timedelta(days=7)  # week 3: a restart notices week 2 ended
+        closed_2 = await LeagueStore(store.engine, clock).close_due()
+        async with store.engine.connect() as conn:
+            results = (await conn.execute(sa.select(league_results).order_by(
+                league_results.c.week, league_results.c.division,
+                league_results.c.place))).all()
+            weeks = (await conn.execute(sa.select(sa.func.count())
+                                        .select_from(league_weeks))).scalar_one()
+        return ([a, b, c, d, e, f, g, h, i], running, divisions, closed_2, results, weeks,
+                await leagues.history(a))
+
+    ids, running, divisions, closed_2, results, weeks, history = on_database(tmp_path, body)
+    a, b, c, d, e, f, g, h, i = ids
+    order = [ln.entry.account for ln in running]
+    assert order == [a, c, h, e, g, f, i, b, d]  # points, wins, fewer matches, earlier
+    assert [ln.entry.points for ln in running] == [6, 4, 2, 2, 2, 0, 0, 0, 0]
+    first = [r for r in results if r.week == week_of(MONDAY)]
+    assert [(r.account, r.move) for r in first][:4] == [(a, 1), (c, 1), (h, 1), (e, 0)]
+    assert all(r.move == 0 for r in first[3:])  # the bottom division keeps its last
+    assert divisions == {a: DIVISIONS - 1, c: DIVISIONS - 1, h: DIVISIONS - 1, e: DIVISIONS}
+    assert closed_2 == 1 and weeks == 2
+    second = [r for r in results if r.week == week_of(MONDAY) + timedelta(days=7)]
+    up = [(r.account, r.place, r.move) for r in second if r.division == DIVISIONS - 1]
+    assert up == [(h, 1, 1), (a, 2, 0), (c, 3, -1)]  # a group of 3: one up, one down
+    assert [(p.division, p.place, p.move) for p in history] == [
+        (DIVISIONS - 1, 2, 0), (DIVISIONS, 1, 1)]
+
+
+def test_two_processes_on_postgresql_close_an_ended_week_once(
+        tmp_path: Path, postgres_url: str) -> None:
+    """Issue 26's room: two processes (two stores, two connections pools) notice the same
+    ended week together on PostgreSQL; the advisory lock and the week's key close it once."""
+    url = fresh_database(postgres_url)
+
+    async def body(store: Store, clock: Clock) -> Any:
+        players = await accounts(store, 4)
+        await record(store, RatingsStore(store.engine, clock), match(players, 0))
+        clock.now += timedelta(days=7)
+        other = Store(url)
+        await other.open()
+        try:
+            closed = await asyncio.gather(*(LeagueStore(s.engine, clock).close_due()
+                                            for s in (store, other, store, other)))
+        finally:
+            await other.close()
+        async with store.engine.connect() as conn:
+            rows = (await conn.execute(sa.select(league_results))).all()
+        return closed, rows
+
+    closed, rows = on_database(tmp_path, body, url)
+    assert sorted(closed) == [0, 0, 0, 1]
+    assert len(rows) == 4 and {r.move for r in rows} == {0, 1}
+
+
+def test_a_close_that_fails_is_logged_and_counted_and_stops_nothing(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    async def body(store: Store, clock: Clock) -> Any:
+        await record(store, RatingsStore(store.engine, clock), match(
+            await accounts(store, 4), 0))
+        clock.now += timedelta(days=7)
+        async with store.engine.begin() as conn:  # a database the close cannot write
+            await conn.execute(sa.text("DROP TABLE league_results"))
+        leagues = LeagueStore(store.engine, clock)
+        return await leagues.notice(), leagues.failures
+
+    assert on_database(tmp_path, body) == (0, 1)
+    assert "the ended weeks could not be closed" in caplog.text
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
+def test_migration_0011_goes_down_and_up_keeping_the_recorded_matches(
+        tmp_path: Path, request: pytest.FixtureRequest, engine: str) -> None:
+    """0011's downgrade drops its columns and tables only: the matches recorded stay."""
+    url = (f"sqlite:///{tmp_path / 'down.db'}" if engine == "sqlite"
+           else fresh_database(request.getfixturevalue("postgres_url")))
+
+    async def one_match(store: Store, clock: Clock) -> None:
+        await record(store, RatingsStore(store.engine, clock), match(
+            await accounts(store, 4), 0, points=(10, 5)))
+    on_database(tmp_path, one_match, url)
+
+    def down(conn: sa.Connection) -> tuple[set[str], list[str], int]:
+        command.downgrade(config_for(conn), "0011-1")
+        found = sa.inspect(conn)
+        return (set(found.get_table_names()),
+                [c["name"] for c in found.get_columns("match_results")],
+                conn.execute(sa.text("SELECT count(*) FROM player_results")).scalar_one())
+
+    def up(conn: sa.Connection) -> list[Any]:
+        upgrade(conn)
+        return list(compare_metadata(MigrationContext.configure(conn), metadata))
+
+    tables, columns, players = on_connection(url, down)
+    assert "league_weeks" not in tables and "weight" not in columns and players == 4
+    assert on_connection(url, up) == []
+
+
+# ---------------------------------------------------------------------------- pages
+@pytest.fixture(scope="module")
+def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    app = create_app(make_settings(tmp_path_factory.mktemp("leagues")))
+    with client_for(app) as client:
+        response = client.post("/register", data={"name": "Anna",
+                                                  "password": "settebello-lungo"},
+                               follow_redirects=False)
+        assert response.status_code == 303  # (and signed in)
+
+        async def play() -> None:
+            store = client.app.state.store  # type: ignore[attr-defined]
+            anna = await store.user("Anna")
+            four = [int(anna[0]), *[await store.add_user(n, "$argon2id$test")
+                                    for n in ("Bruno", "Carla", "Dino")]]
+            recorder = RatingsStore(store.engine)
+            for winner in (0, 0, 1, 0, 0):  # the fifth is not rated: farming
+                await record(store, recorder, match(four, winner, points=(90, 72)))
+            one = MatchOutcome("classic", 0, (PlayerResult(0, four[0], True, 1, 1, 0, 100),),
+                               rated=False, bots=True, hands=1)
+            await record(store, recorder, one)
+        client.portal.call(play)  # type: ignore[union-attr]
+        yield client
+
+
+def test_the_statistics_page_has_a_described_chart_and_its_table_and_my_notes(
+        room: TestClient) -> None:
+    page = room.get("/players/Anna/stats")
+    assert page.status_code == 200
+    html = page.text
+    assert "<h1>Statistics of Anna</h1>" in html
+    assert 'role="img" aria-labelledby="chart-title chart-desc"' in html
+    assert '<title id="chart-title">Matches per week in classic' in html
+    assert "6 matches in the last 8 weeks." in html
+    assert html.count('fill="url(#hatch)"') == 8 + 1  # a bar a week, and the legend's
+    assert '<caption id="by-week">' in html and '<th scope="col">Played with bots</th>' in html
+    assert re.search(r"<th scope=\"row\">classic, with humans</th>\s*<td>5</td><td>4</td>",
+                     html)
+    assert re.search(r"<th scope=\"row\">classic, with bots</th>\s*<td>1</td><td>1</td>", html)
+    assert 'tabindex="0"' in html  # the tables' regions scroll by keyboard on a phone
+    # Only Anna sees what each match did to her rating: the farmed fifth says so.
+    assert "Not rated: match 5 in 7 days among the same four players" in html
+    assert "Rated at half weight: match 3 in 7 days" in html
+    other = room.get("/players/Bruno/stats")
+    assert other.status_code == 200 and "Not rated: match 5" not in other.text
+    assert room.get("/players/Nobody/stats").status_code == 404
+    assert room.get("/players/Anna/stats?preset=whist").status_code == 400
+
+
+def test_the_league_page_shows_my_group_my_place_and_the_rules(room: TestClient) -> None:
+    page = room.get("/leagues")
+    assert page.status_code == 200
+    html = page.text
+    assert "<h1>Weekly league</h1>" in html
+    assert f"You are in division {DIVISIONS}, group 1: place 1" in html
+    assert f"<caption id=\"group-caption\">Division {DIVISIONS}, group 1" in html
+    assert '<th scope="col">League points</th>' in html and "(you)" in html
+    assert "No league week of yours has closed yet." in html
+    assert 'href="/leagues" aria-current="page"' in html  # the site's navigation
+    assert room.get("/leagues?division=x").status_code == 400
+    assert room.get("/leagues?division=2&group=9").status_code == 404
+    spoken = room.get("/leagues", headers={"accept-language": "fr"})
+    assert "Ligue hebdomadaire" in spoken.text
+
+
+def test_the_leaderboard_marks_provisional_ratings_unranked(room: TestClient) -> None:
+    board = room.get("/leaderboard?preset=classic").text
+    assert "(provisional)" in board and "not ranked yet" in board
+    assert "among the same four players" in board
+    profile = room.get("/players/Anna").text
+    assert 'href="/players/Anna/stats"' in profile and "(provisional)" in profile
+
+
+def test_the_league_page_lists_my_closed_weeks(room: TestClient) -> None:
+    """A week closed a month ago: its line is in Anna's history (and the weeks since, with
+    no match, close empty when the page notices them)."""
+    async def closed_week() -> None:
+        store = room.app.state.store  # type: ignore[attr-defined]
+        anna = await store.user("Anna")
+        week = week_of(datetime.now(UTC)) - timedelta(weeks=4)
+        async with store.engine.begin() as conn:
+            await conn.execute(sa.insert(league_weeks).values(week=week,
+                                                              closed=datetime.now(UTC)))
+            await conn.execute(sa.insert(league_results).values(
+                week=week, account=anna[0], division=DIVISIONS, group_no=2, place=1,
+                points=8, won=4, matches=5, move=0))
+    room.portal.call(closed_week)  # type: ignore[union-attr]
+    html = room.get("/leagues").text
+    assert '<caption id="history-caption">Your past league weeks' in html
+    assert f"Division {DIVISIONS}, group 2" in html and "<td>stayed</td>" in html
+    assert f"You are in division {DIVISIONS}, group 1: place 1" in html  # still this week's

@@ -1,0 +1,501 @@
+"""Reports and moderation (issue 28, item 2): a report carries the context the server saw;
+limits; only moderators see the queue and act; each action is enforced, audited and lifted.
+
+One room serves the whole module (accounts are slow to make: argon2); each test uses its
+own people or its own tables where what it checks would meet another test's.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from starlette.testclient import TestClient
+from typer.testing import CliRunner
+
+from belote.cli import app as cli_app
+from belote.server.app import create_app
+from belote.server.moderation.schema import moderation_log, reports, sanctions
+from belote.server.moderation.service import REPORTS_PER_HOUR, Told
+from belote.server.moderation.store import ModerationStore
+from tests.server.conftest import client_for, make_settings
+from tests.server.helpers import Identities, create_table, read_store, receive, send, until
+
+PASSWORD = "settebello"
+PEOPLE = ("Ada", "Bea", "Cy", "Dee", "Mod")
+
+
+class Person:
+    """One person's requests: their cookie jar in use, and kept after each answer (a
+    sign-in sets a new session cookie)."""
+
+    def __init__(self, people: Identities, who: str) -> None:
+        self.people = people
+        self.who = who
+
+    def _call(self, method: str, *args: Any, **kw: Any) -> Any:
+        client = self.people.use(self.who)
+        answer = getattr(client, method)(*args, **kw)
+        self.people._jars[self.who] = client.cookies
+        return answer
+
+    def get(self, *args: Any, **kw: Any) -> Any:
+        return self._call("get", *args, **kw)
+
+    def post(self, *args: Any, **kw: Any) -> Any:
+        return self._call("post", *args, **kw)
+
+    def websocket_connect(self, *args: Any, **kw: Any) -> Any:
+        return self.people.use(self.who).websocket_connect(*args, **kw)
+
+
+class Room:
+    """The module's room: one app, one client, each person with their own cookie jar."""
+
+    def __init__(self, app: Any, client: TestClient, db_url: str) -> None:
+        self.app = app
+        self.people = Identities(client)
+        self.db_url = db_url
+        self.ids: dict[str, int] = {}
+
+    def as_(self, who: str) -> Any:
+        return Person(self.people, who)
+
+    def sign_in(self, who: str) -> Any:
+        return self.as_(who).post("/login", data={"name": who, "password": PASSWORD},
+                                  follow_redirects=False)
+
+    def rows(self, table: sa.Table, *where: Any) -> list[Any]:
+        async def query(store: Any) -> list[Any]:
+            async with store.engine.connect() as conn:
+                return list((await conn.execute(sa.select(table).where(*where)
+                                                .order_by(table.c.id))).all())
+        return list(read_store(self.app, query))
+
+    def count(self, table: sa.Table) -> int:
+        return len(self.rows(table))
+
+
+@pytest.fixture(scope="module")
+def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
+    tmp: Path = tmp_path_factory.mktemp("moderation")
+    settings = make_settings(tmp)
+    app = create_app(settings)
+    with client_for(app) as client:
+        here = Room(app, client, settings.db_url)
+        for name in PEOPLE:
+            answer = here.as_(name).post("/register", data={"name": name,
+                                                            "password": PASSWORD},
+                                         follow_redirects=False)
+            assert answer.status_code == 303, answer.text
+
+        async def ids(store: Any) -> dict[str, int]:
+            found = ModerationStore(store.engine)
+            return {n: (await found.account_named(n) or (0, ""))[0] for n in PEOPLE}
+        here.ids = read_store(app, ids)
+        # The role is granted from the command line, on the room's database.
+        result = CliRunner().invoke(cli_app, ["moderator", "add", "Mod", "--db",
+                                              settings.db_url])
+        assert result.exit_code == 0, result.output
+        yield here
+
+
+def chat_at(room: Room, who: str, table_id: int, text: str) -> None:
+    """``who`` says ``text`` at the table (and hears it back: it is in the log)."""
+    with room.people.connect(who, table_id) as ws:
+        send(ws, "chat", text=text)
+        until(ws, lambda f: f["t"] == "update" and any(
+            e["kind"] == "chat" and text in e["text"] for e in f["d"]["events"]))
+
+
+def report(room: Room, who: str, target: str | int, table_id: int | None = None,
+           reason: str = "abuse", text: str = "", json: bool = False) -> Any:
+    data = {"target": str(room.ids.get(str(target), target)), "reason": reason, "text": text}
+    if table_id is not None:
+        data["table"] = str(table_id)
+    headers = {"accept": "application/json"} if json else {}
+    return room.as_(who).post("/report", data=data, headers=headers)
+
+
+def act(room: Room, action: str, target: str, reason: str = "please be kind", *,
+        hours: str = "", report_id: int | None = None, table_id: int | None = None,
+        who: str = "Mod") -> Any:
+    data = {"account": str(room.ids[target]), "action": action, "reason": reason,
+            "hours": hours}
+    if report_id is not None:
+        data["report"] = str(report_id)
+    if table_id is not None:
+        data["table"] = str(table_id)
+    return room.as_(who).post("/moderation/act", data=data, follow_redirects=False)
+
+
+def in_force(room: Room, target: str, kind: str) -> list[Any]:
+    return [r for r in room.rows(sanctions, sanctions.c.account == room.ids[target],
+                                 sanctions.c.kind == kind) if r.lifted is None]
+
+
+def lift(room: Room, sanction_id: int, reason: str = "served") -> Any:
+    return room.as_("Mod").post("/moderation/lift", data={
+        "sanction": str(sanction_id), "reason": reason}, follow_redirects=False)
+
+
+# ---------------------------------------------------------------------- reports
+def test_a_report_keeps_the_tables_seats_and_chat_from_the_log_not_the_reporters_claim(
+        room: Room) -> None:
+    table_id = create_table(room.people.use("Ada"))
+    with room.people.connect("Bea", table_id) as ws:
+        send(ws, "sit", seat=1)
+        until(ws, lambda f: f["t"] == "update" and f["d"]["view"]["seats"][1]["name"] == "Bea")
+    chat_at(room, "Bea", table_id, "you are all hopeless")
+    # The help page offers the table's people (Bea, seated and speaking), never oneself.
+    page = room.as_("Ada").get(f"/help?panel=1&from=/table/{table_id}").text
+    offered = 'name="target" value="{}"'
+    assert offered.format(room.ids["Bea"]) in page
+    assert offered.format(room.ids["Ada"]) not in page
+    answer = room.as_("Ada").post("/report", data={
+        "target": str(room.ids["Bea"]), "table": str(table_id), "reason": "abuse",
+        "text": "rude in the chat", "context": "Bea said nothing", "chat": "forged"},
+        headers={"accept": "application/json"})
+    assert answer.status_code == 200 and answer.json()["ok"], answer.text
+    row = room.rows(reports, reports.c.reporter == room.ids["Ada"])[-1]
+    import json
+    context = json.loads(row.context)
+    assert (row.target, row.table_id, row.reason, row.text, row.status) == (
+        room.ids["Bea"], table_id, "abuse", "rude in the chat", "open")
+    assert [(s["seat"], s["name"], s["account"]) for s in context["seats"]] == [
+        (1, "Bea", room.ids["Bea"])]
+    assert [(c["name"], c["text"], c["account"]) for c in context["chat"]] == [
+        ("Bea", "you are all hopeless", room.ids["Bea"])]
+    assert "at" in context and "forged" not in row.context
+
+
+def test_malformed_and_repeated_reports_are_refused_clearly_and_change_nothing(
+        room: Room) -> None:
+    table_id = create_table(room.people.use("Cy"))
+    chat_at(room, "Dee", table_id, "hurry up")
+    before = room.count(reports)
+    refusals = [
+        (report(room, "Cy", "Dee", table_id, reason="rudeness"), 400, "reasons offered"),
+        (report(room, "Cy", "Cy", table_id), 400, "own account"),
+        (report(room, "Cy", 999_999), 400, "no such account"),
+        (report(room, "Cy", "Bea", table_id), 400, "not seen at this table"),
+        (report(room, "Cy", "Dee", table_id, text="x" * 501), 400, "too long"),
+        (report(room, "Cy", "Dee", 888_888), 400, "not in the room"),
+        (room.as_("Cy").post("/report", data={"target": "abc", "reason": "abuse"}), 400,
+         "choose the person"),
+    ]
+    for answer, status, words in refusals:
+        assert (answer.status_code, words in answer.text) == (status, True), (
+            words, answer.status_code, answer.text[answer.text.find('report-status'):][:300])
+    assert room.count(reports) == before
+    assert report(room, "Cy", "Dee", table_id).status_code == 200
+    again = report(room, "Cy", "Dee", table_id, reason="other", json=True)
+    assert again.status_code == 409 and "already reported" in again.json()["message"]
+    assert room.count(reports) == before + 1
+    # A guest (no account) reports nothing.
+    guest = room.people.guest("Visitor")
+    assert guest.post("/report", data={"target": str(room.ids["Dee"]),
+                                       "reason": "abuse"}).status_code == 401
+    assert room.count(reports) == before + 1
+
+
+def test_reports_per_hour_are_limited_in_the_database(room: Room) -> None:
+    """One report, closed, then another: the open-report rule lets it through, the hour's
+    limit (kept in the database, the same in every process) stops the one past it."""
+    for n in range(REPORTS_PER_HOUR):
+        answer = report(room, "Dee", "Cy", reason="name")
+        assert answer.status_code == 200, (n, answer.text)
+        open_one = room.rows(reports, reports.c.reporter == room.ids["Dee"],
+                             reports.c.status == "open")[0]
+        assert room.as_("Mod").post("/moderation/close", data={
+            "report": str(open_one.id), "status": "dismissed", "reason": "a joke"},
+            follow_redirects=False).status_code == 303
+    before = room.count(reports)
+    refused = report(room, "Dee", "Cy", reason="name", json=True)
+    assert refused.status_code == 429 and "wait a while" in refused.json()["message"]
+    assert room.count(reports) == before
+
+
+# ---------------------------------------------------------------------- the queue
+def test_only_moderators_see_the_queue_or_act(room: Room) -> None:
+    assert room.as_("Ada").get("/moderation").status_code == 403
+    assert act(room, "ban", "Bea", who="Ada").status_code == 403
+    assert room.as_("Ada").post("/moderation/lift", data={"sanction": "1", "reason": "x"},
+                                follow_redirects=False).status_code == 403
+    assert room.people.guest("Passerby").get("/moderation").status_code == 401
+    assert in_force(room, "Bea", "ban") == []
+    page = room.as_("Mod").get("/moderation")
+    assert page.status_code == 200
+    text = page.text
+    # Open reports, oldest first, with their context; the reporter's name is there for the
+    # moderator (and never shown to the person reported).
+    first = text.index("Report ")
+    assert "Bea, reported by Ada" in text[first:] and "you are all hopeless" in text
+    assert text.index("Bea, reported by Ada") < text.index("Dee, reported by Cy")
+
+
+def test_closing_a_report_is_audited_and_happens_once(room: Room) -> None:
+    open_one = room.rows(reports, reports.c.reporter == room.ids["Cy"],
+                         reports.c.status == "open")[0]
+    before = room.count(moderation_log)
+    data = {"report": str(open_one.id), "status": "resolved", "reason": "talked to Dee"}
+    assert room.as_("Mod").post("/moderation/close", data=data,
+                                follow_redirects=False).status_code == 303
+    assert "Report closed as resolved." in room.as_("Mod").get("/moderation").text
+    room.as_("Mod").post("/moderation/close", data=data, follow_redirects=False)
+    assert "already closed" in room.as_("Mod").get("/moderation").text
+    audit = room.rows(moderation_log)[before:]
+    assert [(a.action, a.account, a.report, a.moderator, a.reason) for a in audit] == [
+        ("resolved", room.ids["Dee"], open_one.id, room.ids["Mod"], "talked to Dee")]
+
+
+def test_bad_actions_are_refused_and_store_nothing(room: Room) -> None:
+    before = (room.count(sanctions), room.count(moderation_log))
+    for action, target, reason, hours, words in [
+            ("shout", "Bea", "x", "", "not one of those offered"),
+            ("warn", "Bea", "  ", "", "needs a reason"),
+            ("mute", "Bea", "x", "5", "durations offered"),
+            ("suspend", "Bea", "x", "", "durations offered"),
+            ("warn", "Mod", "x", "", "your own account"),
+            ("remove", "Bea", "x", "", "not in the room"),
+            ("mute", "Bea", "x", "soon", "durations offered")]:
+        assert act(room, action, target, reason, hours=hours).status_code == 303
+        assert words in room.as_("Mod").get("/moderation").text, action
+    on_dee = room.rows(reports, reports.c.target == room.ids["Dee"])[0]
+    act(room, "warn", "Bea", "x", report_id=on_dee.id)  # a report about someone else
+    assert "not about this person" in room.as_("Mod").get("/moderation").text
+    assert (room.count(sanctions), room.count(moderation_log)) == before
+
+
+# ---------------------------------------------------------------------- actions
+def test_a_warning_is_told_at_once_if_online_and_at_the_next_page_otherwise(
+        room: Room) -> None:
+    room.sign_in("Bea")
+    with room.people.use("Bea").websocket_connect(
+            "wss://testserver/ws/lobby", headers={"origin": "https://testserver"}) as lobby:
+        until(lobby, lambda f: f["t"] == "sync")
+        assert act(room, "warn", "Bea", "mind your words").status_code == 303
+        told = until(lobby, lambda f: f["t"] == "error")
+        assert told["d"]["code"] == "moderation" and "mind your words" in told["d"]["text"]
+    # Told at once, so not again: the room marks it told just after the frame went out.
+    deadline = time.monotonic() + 10
+    while (said := room.as_("Bea").get("/notices").json()["notices"]) and \
+            time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert said == []
+    assert act(room, "warn", "Bea", "no spam please").status_code == 303
+    said = room.as_("Bea").get("/notices").json()["notices"]
+    assert [("no spam please" in n["text"], "friendly" in n["text"]) for n in said] == [
+        (True, True)]
+    room.as_("Bea").post("/notices/seen", data={"id": str(said[0]["id"])})
+    assert room.as_("Bea").get("/notices").json()["notices"] == []
+    actions = [(a.action, a.account, a.moderator) for a in room.rows(moderation_log)][-2:]
+    assert actions == [("warn", room.ids["Bea"], room.ids["Mod"])] * 2
+
+
+def test_a_muted_player_is_refused_chat_with_the_reason_until_it_is_lifted(
+        room: Room) -> None:
+    table_id = create_table(room.people.use("Ada"))
+    room.sign_in("Bea")
+    with room.people.connect("Bea", table_id) as ws:
+        receive(ws)
+        assert act(room, "mute", "Bea", "insults", hours="1").status_code == 303
+        told = until(ws, lambda f: f["t"] == "error")  # said at once to her open socket
+        assert told["d"]["code"] == "moderation" and "insults" in told["d"]["text"]
+        send(ws, "chat", text="still here")
+        refused = until(ws, lambda f: f["t"] == "error")
+        assert refused["d"]["code"] == "muted"
+        assert "until" in refused["d"]["text"] and "insults" in refused["d"]["text"]
+    [mute] = in_force(room, "Bea", "mute")
+    assert mute.until is not None
+    with room.people.use("Bea").websocket_connect(
+            "wss://testserver/ws/lobby", headers={"origin": "https://testserver"}) as lobby:
+        until(lobby, lambda f: f["t"] == "sync")
+        send(lobby, "chat", text="hello lobby")
+        assert until(lobby, lambda f: f["t"] == "error")["d"]["code"] == "muted"
+    assert lift(room, mute.id).status_code == 303
+    chat_at(room, "Bea", table_id, "sorry everyone")
+    audit = [(a.action, a.sanction) for a in room.rows(moderation_log)][-2:]
+    assert audit == [("mute", mute.id), ("lift", mute.id)]
+    assert lift(room, mute.id).status_code == 303  # lifted already: refused, nothing more
+    assert "no longer in force" in room.as_("Mod").get("/moderation").text
+    assert [(a.action, a.sanction) for a in room.rows(moderation_log)][-1] == ("lift", mute.id)
+
+
+def test_removing_a_player_frees_the_seat_keeps_them_out_and_lifting_lets_them_back(
+        room: Room) -> None:
+    # During a match: a bot takes the seat for good, and the removed socket is told and
+    # closed.
+    table_id = create_table(room.people.use("Ada"))
+    with room.people.connect("Dee", table_id) as ws:
+        send(ws, "sit", seat=1)
+        for seat in (0, 2, 3):
+            send(ws, "bot", seat=seat, level="easy")
+        send(ws, "start")
+        until(ws, lambda f: f["t"] == "update" and f["d"]["view"].get("started"))
+        assert act(room, "remove", "Dee", "stalling", table_id=table_id).status_code == 303
+        told = until(ws, lambda f: f["t"] == "error")
+        assert told["d"]["code"] == "removed"
+    seat = room.app.state.room.tables[table_id].seats[1]
+    assert (seat.kind, seat.owner, seat.account) == ("bot", None, None)
+    # Before a match: the seat is emptied, and the person may not sit there again...
+    waiting = create_table(room.people.use("Ada"))
+    assert room.as_("Dee").post(f"/tables/{waiting}/sit", data={"seat": "2"},
+                                follow_redirects=False).status_code == 303
+    assert act(room, "remove", "Dee", "offensive name", table_id=waiting).status_code == 303
+    assert room.app.state.room.tables[waiting].seats[2].kind == "empty"
+    refused = room.as_("Dee").post(f"/tables/{waiting}/sit", data={"seat": "2"})
+    assert refused.status_code == 403 and "removed you" in refused.text
+    with room.people.connect("Dee", waiting) as ws:
+        send(ws, "sit", seat=3)
+        assert until(ws, lambda f: f["t"] == "error")["d"]["code"] == "removed"
+    assert room.app.state.room.tables[waiting].seats[3].kind == "empty"
+    # ...until the removal is lifted.
+    [removal] = [r for r in in_force(room, "Dee", "remove") if r.table_id == waiting]
+    assert lift(room, removal.id, "name changed").status_code == 303
+    assert room.as_("Dee").post(f"/tables/{waiting}/sit", data={"seat": "2"},
+                                follow_redirects=False).status_code == 303
+    assert room.app.state.room.tables[waiting].seats[2].name == "Dee"
+    # Removing someone who holds no seat there is refused.
+    act(room, "remove", "Ada", "x", table_id=waiting)
+    assert "holds no seat" in room.as_("Mod").get("/moderation").text
+
+
+def test_a_suspension_ends_the_sessions_closes_the_sockets_and_refuses_sign_in_until_lifted(
+        room: Room) -> None:
+    assert room.sign_in("Cy").status_code == 303
+    table_id = create_table(room.people.use("Ada"))
+    with room.people.connect("Cy", table_id) as ws:
+        receive(ws)
+        assert act(room, "suspend", "Cy", "collusion", hours="24").status_code == 303
+        closed = until(ws, lambda f: f["t"] == "error")
+        assert closed["d"]["code"] == "signed_out"
+    assert "Signed in as Cy" not in room.as_("Cy").get("/").text
+    refused = room.sign_in("Cy")
+    assert refused.status_code == 403
+    assert "suspended until" in refused.text and "UTC" in refused.text
+    assert "collusion" in refused.text
+    [suspension] = in_force(room, "Cy", "suspend")
+    assert lift(room, suspension.id, "appeal granted").status_code == 303
+    assert room.sign_in("Cy").status_code == 303
+    # A ban is the same, without end.
+    assert act(room, "ban", "Cy", "cheating again").status_code == 303
+    refused = room.sign_in("Cy")
+    assert refused.status_code == 403 and "banned" in refused.text
+    [ban] = in_force(room, "Cy", "ban")
+    assert ban.until is None
+    assert lift(room, ban.id, "mistaken identity").status_code == 303
+    assert room.sign_in("Cy").status_code == 303
+    actions = [a.action for a in room.rows(moderation_log, moderation_log.c.account
+                                           == room.ids["Cy"])][-4:]
+    assert actions == ["suspend", "lift", "ban", "lift"]
+
+
+def test_another_process_forgets_the_sessions_of_a_suspended_account(
+        room: Room, tmp_path: Path) -> None:
+    """The news a suspension sends every process: each drops the account's cached sessions,
+    so that a request there looks again (and finds none)."""
+    assert room.sign_in("Dee").status_code == 303
+    assert "Signed in as Dee" in room.as_("Dee").get("/").text
+    sessions = room.app.state.sessions
+    assert any(r.account == room.ids["Dee"] for r in sessions._cache.values())
+    room.app.state.moderation.hear(Told("forget", room.ids["Dee"]))
+    assert not any(r.account == room.ids["Dee"] for r in sessions._cache.values())
+    assert "Signed in as Dee" in room.as_("Dee").get("/").text  # its row is still there
+
+
+def test_the_moderator_command_adds_removes_and_lists(room: Room) -> None:
+    def run(*args: str) -> Any:
+        return CliRunner().invoke(cli_app, ["moderator", *args, "--db", room.db_url])
+
+    assert run("add", "Nobody").exit_code == 1
+    assert run("add", "Mod").exit_code == 1  # already one: nothing changed
+    listed = run("list")
+    assert listed.exit_code == 0 and "Mod, moderator since" in listed.output
+    assert run("add", "Ada", "--lang", "it").output.strip() == "Ada ora è moderatore."
+    assert room.as_("Ada").get("/moderation").status_code == 200
+    assert run("remove", "Ada").exit_code == 0
+    assert run("remove", "Ada").exit_code == 1
+    assert room.as_("Ada").get("/moderation").status_code == 403
+
+
+def test_help_and_report_is_linked_from_every_page_and_a_profile_offers_its_player(
+        room: Room) -> None:
+    for path in ("/", "/tournaments", "/leaderboard", "/help", "/players/Bea"):
+        page = room.as_("Ada").get(path).text
+        assert 'id="help-link"' in page and "/static/help.js" in page, path
+    profile = room.as_("Ada").get("/players/Bea").text
+    assert f'/help?player={room.ids["Bea"]}' in profile
+    offered = room.as_("Ada").get(f"/help?player={room.ids['Bea']}").text
+    assert f'name="target" value="{room.ids["Bea"]}"' in offered
+    assert "F4" in offered and 'id="keys"' in offered
+    assert "sign in with an account" in room.people.guest("Walker").get("/help").text
+
+
+# ---------------------------------------------------------------------- two processes
+@pytest.mark.slow
+@pytest.mark.postgres
+@pytest.mark.xdist_group("two_processes")
+def test_a_mute_and_a_suspension_given_in_one_process_hold_in_the_other(
+        two_processes: Any) -> None:
+    """Two ``belote serve --cluster`` processes on one PostgreSQL: the moderator acts
+    through process 1, the player is at a table of process 0.  She is told at once and her
+    chat refused there (the news between processes; the mute in the database); suspended,
+    her socket there closes and process 0 forgets her session (its cache too)."""
+    import subprocess
+    import sys
+
+    from tests.server.room_under_test import TwoProcesses, ensure_running, read_db
+
+    ensure_running(two_processes)
+    room = TwoProcesses(two_processes)
+    n = next(TwoProcesses.names)
+    player, moderator = f"Bea{n}", f"Mod{n}"
+    for who, name, via in (("bea", player, 0), ("mod", moderator, 1)):
+        answer = room.http(who, via).post("/register", data={"name": name,
+                                                              "password": PASSWORD})
+        assert f"Signed in as {name}" in answer.text
+    granted = subprocess.run([sys.executable, "-m", "belote", "moderator", "add", moderator,
+                              "--db", two_processes.db], capture_output=True, text=True,
+                             timeout=60)
+    assert granted.returncode == 0, granted.stderr
+
+    async def account_of(store: Any) -> int:
+        found = await ModerationStore(store.engine).account_named(player)
+        assert found is not None
+        return found[0]
+    bea = read_db(two_processes.db, account_of)
+    table_id = room.create_table("bea", via=0)
+    try:
+        with room.connect("bea", table_id, via=0) as ws:
+            followed(room, ws, bea)
+        assert f"Signed in as {player}" not in room.http("bea", 0).get("/").text
+        refused = room.http("bea", 0).post("/login", data={"name": player,
+                                                           "password": PASSWORD})
+        assert refused.status_code == 403 and "suspended until" in refused.text
+    finally:
+        room.close()
+
+
+def followed(room: Any, ws: Any, bea: int) -> None:
+    """At her table in process 0, the player hears the moderator acting in process 1."""
+    until(ws, lambda f: f["t"] == "sync")
+
+    def act_via_1(action: str, hours: str) -> None:
+        answer = room.http("mod", 1).post("/moderation/act", data={
+            "account": str(bea), "action": action, "reason": "insults", "hours": hours},
+            follow_redirects=False)
+        assert answer.status_code == 303, answer.text
+
+    act_via_1("mute", "1")
+    told = until(ws, lambda f: f["t"] == "error")
+    assert told["d"]["code"] == "moderation" and "insults" in told["d"]["text"]
+    send(ws, "chat", text="still here")
+    assert until(ws, lambda f: f["t"] == "error")["d"]["code"] == "muted"
+    assert "Signed in as" in room.http("bea", 0).get("/").text
+    act_via_1("suspend", "24")
+    assert until(ws, lambda f: f["t"] == "error")["d"]["code"] == "signed_out"
