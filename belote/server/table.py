@@ -221,8 +221,7 @@ class Table:
         self._chat_buckets: dict[str, TokenBucket] = {}
         self._info_buckets: dict[str, TokenBucket] = {}
         self._info_refused: set[str] = set()  # people refused since their last answer
-        self.info_refusals = 0  # information keys refused as too fast (each person's first
-        # refusal in a row is logged)
+        self.info_refusals = 0  # keys refused as too fast (a person's first in a row: logged)
         # Frames rendered and frames sent: a broadcast renders one frame per kind of viewer
         # (seat or spectator, language, verbosity, hand order) and sends it to each of its
         # connections.
