@@ -368,3 +368,22 @@ def test_a_bad_answer_is_refused_by_the_codec(client: TestClient) -> None:
         send(ws, "save_vote", yes="maybe")
         error = until(ws, lambda f: f["t"] == "error")["d"]
         assert error["code"] == "bad_field"
+
+
+def test_a_table_opened_by_a_feature_is_not_saved(client: TestClient) -> None:
+    """A tournament's table (opened by the room for the feature, with no creator) awaits
+    its result: its players cannot pause it."""
+    people = People(client)
+    people.sign_up("olga", "Olga")
+    room = room_of(client)
+
+    async def open_for_a_tournament() -> int:
+        return int(await room.open_table("classic", []))
+    table_id = client.portal.call(open_for_a_tournament)  # type: ignore[attr-defined]
+    with people.connect("olga", table_id) as ws:
+        sit_with_bots(ws, seat=0)
+        until(ws, lambda f: f["t"] == "update" and f["d"]["view"]["started"])
+        send(ws, "save")
+        refused = until(ws, lambda f: f["t"] == "error")["d"]
+        assert refused["code"] == "saved_not_here" and "tournament" in refused["text"]
+    assert status(client, table_id) == "open"
