@@ -38,6 +38,9 @@ from belote.server.ratings.room import RatingsRoom
 from belote.server.ratings.stats import StatsStore
 from belote.server.ratings.store import RatingsStore
 from belote.server.room import Room
+from belote.server.saved import schema as _saved_schema  # noqa: F401  (its tables)
+from belote.server.saved.service import SavedGames
+from belote.server.saved.store import SavedStore
 from belote.server.tournament import schema as _tournament_schema  # noqa: F401  (its tables)
 from belote.server.tournament.room import TournamentRoom
 from belote.server.tournament.service import Offload
@@ -64,6 +67,7 @@ class Services:
     stats: StatsStore  # each account's statistics, with humans and with bots apart
     friends: FriendsRoom  # friends' presence, invitations, blocks
     daily: DailyRoom  # the daily duplicate: entries, its deals' tables, scores
+    saved_games: SavedGames  # tables their people saved, listed and resumed
     node: Node | None = None  # this process among the room's others (None: alone)
 
     async def open(self) -> None:
@@ -158,8 +162,11 @@ def build(settings: Settings, offload: Offload | None = None,
     bus.subscribe("ratings", ratings.on_event, everywhere=False)
     leagues = LeagueStore(store.engine)
     bus.subscribe("daily", daily.on_event, everywhere=False)
+    saved_games = SavedGames(room, store, SavedStore(store.engine),
+                             settings.saved_tables_per_account)
+    room.keep_saved = saved_games.keep  # a table its people save is stored by the feature
     services = Services(store, bus, room, lobby, ratings, tournaments, leagues,
-                        StatsStore(store.engine), friends, daily, node)
+                        StatsStore(store.engine), friends, daily, saved_games, node)
     friends.present = services.present
     if node is not None:
         _wire_news(services, node)

@@ -72,6 +72,7 @@ class Settings:
     chat_per_minute: float = 20.0  # ...this many a minute on average (table and lobby)
     chat_lines_per_table: int = 1000  # chat lines a table keeps
     waiting_tables_per_user: int = 3  # tables not yet started that one person has created
+    saved_tables_per_account: int = 10  # saved games one account may keep (docs/room.md)
     tables_per_address_burst: int = 10  # tables created from one address at once, then...
     tables_per_address_per_hour: float = 30.0  # ...this many an hour
     sockets_per_address: int = 32  # WebSockets open at once from one address

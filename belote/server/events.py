@@ -130,7 +130,8 @@ class TableUnwatched(TableEvent):
 
 @dataclass(frozen=True, slots=True)
 class TableClosed(TableEvent):
-    """The room let the table go: ``finished`` (its replay stays) or ``expired``."""
+    """The room let the table go: ``finished`` (its replay stays), ``expired`` or ``saved``
+    (kept for its people, to resume later)."""
 
     kind: ClassVar[str] = "closed"
     reason: str

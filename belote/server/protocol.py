@@ -122,8 +122,28 @@ class AskInfo:
     key: str
 
 
+@dataclass(frozen=True, slots=True)
+class SaveAsk:
+    """A seated player asks to save the match and resume it later (docs/room.md, "Saved
+    games"): the others seated are asked (:class:`SaveAnswer`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SaveAnswer:
+    """A player asked to save the match agrees (``yes``) or refuses."""
+
+    yes: bool
+
+
+def _save_answer(data: dict[str, Any]) -> SaveAnswer:
+    yes = data.get("yes")
+    if not isinstance(yes, bool):
+        raise ProtocolError("bad_field", "yes")
+    return SaveAnswer(yes)
+
+
 Inbound = (Hello | Act | BidText | NextHand | Sit | Stand | AddBot | RemoveBot | Start | Chat
-           | Ping | BeatAnswer | AskInfo)
+           | Ping | BeatAnswer | AskInfo | SaveAsk | SaveAnswer)
 # What a seat's owner or the table's host asks, by a frame or by a form.
 SeatCommand = Sit | Stand | AddBot | RemoveBot | Start
 
@@ -305,6 +325,8 @@ _DECODERS: dict[str, Any] = {
     "ping": lambda d: Ping(_optional(d, "n", MAX_MOVE)),
     "beat": lambda d: BeatAnswer(_optional(d, "n", MAX_MOVE)),
     "info": _info,
+    "save": lambda d: SaveAsk(),
+    "save_vote": _save_answer,
 }
 
 

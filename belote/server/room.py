@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import json
 import logging
 import secrets
@@ -33,6 +34,7 @@ from belote.server.directory import Attendance, HeldSeat, SeatHeld
 from belote.server.events import TableBroken, TableClosed, TableEvent, TableOpened, seating
 from belote.server.persistence import Store
 from belote.server.persistence.rate_limits import FAILURES
+from belote.server.save_vote import KeptSeat, SavedTable
 from belote.server.seats import Seat
 from belote.server.table import ChatFilter, SeatGate, Table, TableError, TableLimits
 
@@ -61,6 +63,14 @@ def opened(table: Table) -> TableOpened:
                        json.dumps(table.flags), seating(table.seats), status(table))
 
 
+def saved_of(table: Table) -> SavedTable:
+    """The table as it is saved: its people's seats (by account), its score so far."""
+    seats = tuple(KeptSeat(n, s.account, s.name) for n, s in enumerate(table.seats)
+                  if s.kind == "human" and s.account is not None)
+    totals = tuple(table.game.totals) if table.game is not None else ()
+    return SavedTable(table.id, table.preset, seats, len(table.score_history), totals)
+
+
 def attended(table: Table, uids: set[str]) -> bool:
     """Whether a human seated here is connected: at the table, or among ``uids``."""
     owners = {s.owner for s in table.seats if s.kind == "human" and s.owner is not None}
@@ -82,8 +92,12 @@ class Room:
         self.node = node
         self._sweeper: asyncio.Task[None] | None = None
         self._taking: dict[int, asyncio.Future[bool]] = {}  # take-overs under way
+        self._resuming: set[int] = set()  # of which saved tables reopened by their people
         # Told after tables of a dead process were taken over (the features catch up).
         self.after_take_over: list[Callable[[], Awaitable[Any]]] = []
+        # Stores a table its people save, to resume later (set by the composition: the
+        # saved games, belote/server/saved); raises ``TableError`` when it cannot.
+        self.keep_saved: Callable[[SavedTable], Awaitable[None]] | None = None
         self.taken_over = 0  # tables resumed here after their process died (each logged)
         self.moved_away = 0  # tables stopped here because this process lost its leases
         self.bots: BotPool | None = None
@@ -149,6 +163,15 @@ class Room:
         table.start()
         return table
 
+    async def resume_saved(self, table_id: int) -> bool:
+        """Run here a saved table just reopened (its status ``open`` again): as a take-over,
+        its log replayed after its lease is taken; whether it runs here now."""
+        self._resuming.add(table_id)
+        try:
+            return await self.take_over(table_id)
+        finally:
+            self._resuming.discard(table_id)
+
     async def take_over(self, table_id: int) -> bool:
         """Run this open table here if no process does (its owner died); whether it runs
         here now.  Its log is read after the lease is taken: every change its last owner
@@ -184,6 +207,10 @@ class Room:
         table = await self._resume(row.id, row.preset, row.flags, entries, row.creator)
         if table is None:
             return False
+        if table_id in self._resuming:
+            log.info("saved table %s resumed by this process (%s) at version %d", table_id,
+                     self.leases.address, table.version)
+            return True
         self.taken_over += 1
         log.warning("table %s taken over by this process (%s) at version %d: its "
                     "process stopped", table_id, self.leases.address, table.version)
@@ -269,6 +296,7 @@ class Room:
                       limits=self.table_limits, creator=creator,
                       displaced=None if self.node is None else self._displaced)
         table.seat_gate, table.chat_filter = self.seat_gate, self.chat_filter
+        table.saving.keep = functools.partial(self._keep, table)
         if shown:
             self.tables[table_id] = table
         return table
@@ -588,13 +616,31 @@ class Room:
         task.add_done_callback(self._draining.discard)
         return True
 
-    async def _drain(self, table: Table) -> None:
-        """An expired table's watchers are told why it went and their sockets close; it stops
-        once they have left (their leave runs in its task), or after ``DRAIN_SECONDS``."""
+    async def _keep(self, table: Table) -> None:
+        """Store ``table`` as saved (run in its task, its people's seats kept for them) and
+        let it go: out of the room, its watchers told why, then it stops and its lease is
+        freed (any process may resume it: :meth:`take_over`)."""
+        if self.keep_saved is None:
+            raise TableError("saved_failed")
+        await self.keep_saved(saved_of(table))
+        table.saving.done = True
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        log.info("table %s saved at version %d", table.id, table.version)
+        self._publish(TableClosed(table.id, table.version, "saved"))
+        task = asyncio.create_task(self._drain(table, "saved", "web.saved.gone"))
+        self._draining.add(task)
+        task.add_done_callback(self._draining.discard)
+
+    async def _drain(self, table: Table, code: str = "expired",
+                     key: str = "lobby.table_expired") -> None:
+        """An expired (or saved) table's watchers are told why it went (``code``, the
+        sentence ``key``) and their sockets close; it stops once they have left (their
+        leave runs in its task), or after ``DRAIN_SECONDS``."""
         try:
             for conn in list(table.connections):
-                conn.send(P.encode_message(P.Error("expired", translate(
-                    conn.lang, "lobby.table_expired", number=table.id)), table.version))
+                conn.send(P.encode_message(P.Error(code, translate(
+                    conn.lang, key, number=table.id)), table.version))
                 conn.close()
             deadline = time.monotonic() + DRAIN_SECONDS
             while table.connections and time.monotonic() < deadline:

@@ -9,6 +9,11 @@ from typing import Any
 from belote.ai.plugins import plugin_label
 from belote.i18n import has_message, seat_name, translate
 
+# The owner of a seat kept for an account while its table is saved (docs/room.md, "Saved
+# games"): a session's public id is URL-safe base64 (no colon), so no connection sits
+# there by its id; the account's next connection to the table takes it.
+RESERVED = "saved:"
+
 
 @dataclass(slots=True)
 class Seat:
@@ -40,6 +45,18 @@ class Seat:
     @property
     def bot_plays(self) -> bool:
         return self.kind == "bot" or self.standin
+
+    @property
+    def reserved(self) -> bool:
+        """Kept for its account's person, who has not come back to the saved table yet."""
+        return self.kind == "human" and (self.owner or "").startswith(RESERVED)
+
+    def kept_for_account(self) -> Seat:
+        """This seat, kept for its account while the table is saved (a person's seat: it
+        must have an account)."""
+        assert self.kind == "human" and self.account is not None
+        return Seat("human", self.name, f"{RESERVED}{self.account}", self.level,
+                    account=self.account)
 
 
 def seat_names(seats: Sequence[Seat], lang: str) -> list[str]:

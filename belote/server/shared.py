@@ -33,12 +33,14 @@ from belote.server.persistence import Store
 from belote.server.persistence.rate_limits import RateLimits, SharedBucket, SharedWindow
 from belote.server.ratings.room import RatingsRoom
 from belote.server.room import Room
+from belote.server.saved.service import SavedGames
 from belote.server.settings_sources import SettingsSources
 from belote.server.tournament.room import TournamentRoom
 
 # The composition's objects the handlers use, each also on ``app.state`` under its name (the
 # store among them: handlers read it here, never through the room).
-FEATURES = ("store", "room", "lobby", "ratings", "tournaments", "friends", "daily")
+FEATURES = ("store", "room", "lobby", "ratings", "tournaments", "friends", "daily",
+            "saved_games")
 HOUR = 3600.0
 
 
@@ -137,6 +139,10 @@ class Shared:
     @property
     def daily(self) -> DailyRoom:
         return self.services.daily
+
+    @property
+    def saved_games(self) -> SavedGames:
+        return self.services.saved_games
 
     def publish(self, state: State) -> None:
         """Put this bundle and each of its objects, under its own name, on ``app.state``."""

@@ -48,6 +48,7 @@ from belote.server.frames import PROCESS_FRAMES, SharedFrames
 from belote.server.levels import seats_at
 from belote.server.limits import TokenBucket
 from belote.server.persistence import LogEntry, Store, VersionTaken
+from belote.server.save_vote import SaveVote, Saving, new_vote, save_refusal
 from belote.server.seats import Seat, seat_names, short_names
 from belote.server.view import (
     AwaySummary,
@@ -87,6 +88,8 @@ class TableLimits:
     chat_lines: int = 1000  # chat lines one table keeps (its log is its history)
     info_burst: int = 12  # information keys one person may press at once...
     info_per_second: float = 3.0  # ...and then on average
+    save_asks: int = 2  # requests to save the table one person may make at once...
+    save_asks_per_minute: float = 0.5  # ...and then on average (each one asks everybody)
 
 
 class TableError(Exception):
@@ -218,8 +221,7 @@ class Table:
         self._chat_buckets: dict[str, TokenBucket] = {}
         self._info_buckets: dict[str, TokenBucket] = {}
         self._info_refused: set[str] = set()  # people refused since their last answer
-        self.info_refusals = 0  # information keys refused as too fast (each person's first
-        # refusal in a row is logged)
+        self.info_refusals = 0  # keys refused as too fast (a person's first in a row: logged)
         # Frames rendered and frames sent: a broadcast renders one frame per kind of viewer
         # (seat or spectator, language, verbosity, hand order) and sends it to each of its
         # connections.
@@ -242,14 +244,30 @@ class Table:
         self._moves: dict[int, deque[int]] = {}
         # What a bot played for each absent player, told to them once when they come back.
         self._played_for: dict[int, list[int]] = {}
+        self.saving = Saving()  # saving the match to resume it later (save_vote.py)
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name=f"table-{self.id}")
+        if self.held:
+            self.saving.hold_timer = asyncio.create_task(self._hold_clock())
+
+    async def _hold_clock(self) -> None:
+        """A saved table resumed that nobody comes to (the page that resumed it never
+        opened) goes back among the saved games after ``hold_seconds``."""
+        await asyncio.sleep(self.saving.hold_seconds)
+
+        async def nobody_came() -> None:
+            if self.held and not self.connections and not self.saving.done:
+                await self._save(None)
+        await self._queue.put(nobody_came)
 
     async def stop(self) -> None:
         for timer in self._timers.values():
             timer.cancel()
+        for clock in (self.saving.vote_timer, self.saving.hold_timer):
+            if clock is not None and clock is not asyncio.current_task():
+                clock.cancel()
         if self._retry is not None:
             self._retry.cancel()
         if self._bot_task is not None:
@@ -376,7 +394,7 @@ class Table:
         if self.game is not None and not self.finished and self.fixed_deck is None:
             now = time.monotonic()
             for seat_no, seat in enumerate(self.seats):
-                if seat.kind == "human" and not seat.standin:
+                if seat.kind == "human" and not seat.standin and not seat.reserved:
                     seat.away_since = now
                     self._arm_takeover(seat_no)
 
@@ -514,6 +532,8 @@ class Table:
         """
         if self.broken is not None:
             raise TableError("broken")
+        if self.saving.done:  # saved and going: its log ends with the save
+            raise TableError("saved_not_playing")
         entry = LogEntry(self.version + 1, kind, data)
         snapshot = self._snapshot()
         if seats_before is not None:
@@ -669,6 +689,7 @@ class Table:
     # ------------------------------------------------------------------ clients
     async def join(self, conn: Connection) -> None:
         async def run() -> None:
+            await self._claim_kept_seat(conn)
             seat_no = self.seat_of(conn)
             away: list[int] = []
             if seat_no is not None:
@@ -687,6 +708,14 @@ class Table:
             if self.finished and not self.connections:
                 # The room may let a finished table go.
                 self.publish(E.TableUnwatched(self.id, self.version))
+                return
+            if self.held and not self.connections and not self.saving.done:
+                # Resumed, and everyone left before all were back: saved again, as it was.
+                try:
+                    await self._save(None)
+                except TableError as error:  # (said to nobody: nobody is here)
+                    log.warning("table %s: left while waiting for its people, and not "
+                                "saved again (%s)", self.id, error.code)
                 return
             seat_no = self.seat_of(conn)
             if seat_no is None or any(self.seat_of(c) == seat_no for c in self.connections):
@@ -789,6 +818,10 @@ class Table:
                 await self._next_hand(conn)
             case P.AskInfo(key):
                 self._answer_info(conn, key)
+            case P.SaveAsk():
+                await self._ask_save(conn)
+            case P.SaveAnswer(yes):
+                await self._answer_save(conn, yes)
 
     async def command(self, who: Actor, message: P.SeatCommand) -> None:
         """A seat command from a form (the lobby's buttons), run in the table's task as the
@@ -873,6 +906,115 @@ class Table:
             raise TableError("info_too_fast")
         self._info_refused.discard(conn.uid)
         conn.send(info_frame(self, self._viewer(conn), key))
+
+    # ------------------------------------------------------------------ saving
+    async def _claim_kept_seat(self, conn: Connection) -> None:
+        """A person whose seat is kept for their account (a saved table resumed) takes it
+        back on coming to the table, from whichever device: the seat is the account's."""
+        if conn.account is None or self.seat_of(conn) is not None:
+            return
+        for seat_no, seat in enumerate(self.seats):
+            if seat.reserved and seat.account == conn.account:
+                before = self._seating()
+                self.seats[seat_no] = Seat("human", seat.name, conn.uid, seat.level,
+                                           account=conn.account)
+                await self._commit_seats("web.saved.notice_back", seat_no, before)
+                return
+
+    async def _ask_save(self, conn: Connection) -> None:
+        """A seated person asks to save the match: saved at once with nobody else to ask,
+        else everyone else seated is asked (a vote, :mod:`belote.server.save_vote`)."""
+        seat_no = self.seat_of(conn)
+        if seat_no is None:
+            raise TableError("not_seated")
+        if self.game is None or self.finished:
+            raise TableError("saved_not_playing")
+        if self.creator is None or self.fixed_deck is not None:
+            # Opened by a feature (a tournament's round, the daily duplicate's deal): the
+            # feature awaits its result; it is not its players' to pause.
+            raise TableError("saved_not_here")
+        if self.saving.vote is not None:
+            raise TableError("saved_vote_open")
+        refusal = save_refusal(self.seats, seat_no)
+        if refusal is not None:
+            raise TableError(refusal)
+        bucket = self.saving.asks.get(conn.uid)
+        if bucket is None:
+            bucket = self.saving.asks[conn.uid] = TokenBucket(
+                self.limits.save_asks, self.limits.save_asks_per_minute / 60)
+        if not bucket.take():
+            raise TableError("saved_too_fast")
+        vote = new_vote(self.seats, seat_no, self.saving.vote_seconds)
+        if not vote.asked:
+            await self._save(seat_no)
+            return
+        self.saving.vote = vote
+        self.saving.vote_timer = asyncio.create_task(self._vote_clock(vote))
+        self._broadcast([Notice("web.saved.notice_asked",
+                                {"seat": seat_no, "seconds": round(self.saving.vote_seconds)})])
+
+    async def _answer_save(self, conn: Connection, yes: bool) -> None:
+        seat_no = self.seat_of(conn)
+        vote = self.saving.vote
+        if vote is None:
+            raise TableError("saved_no_vote")
+        if seat_no is None or seat_no not in vote.asked:
+            raise TableError("saved_not_asked")
+        if not yes:
+            self._end_vote()
+            self._broadcast([Notice("web.saved.notice_refused", {"seat": seat_no})])
+            return
+        if seat_no in vote.agreed:
+            return  # said twice: nothing new
+        vote.agreed.add(seat_no)
+        if vote.complete:
+            await self._save(vote.asker)
+        else:
+            self._broadcast([Notice("web.saved.notice_agreed", {"seat": seat_no})])
+
+    async def _vote_clock(self, vote: SaveVote) -> None:
+        await asyncio.sleep(self.saving.vote_seconds)
+
+        async def timed_out() -> None:
+            if self.saving.vote is vote:
+                self._end_vote()
+                self._broadcast([Notice("web.saved.notice_timeout", {})])
+        await self._queue.put(timed_out)
+
+    def _end_vote(self) -> None:
+        self.saving.vote = None
+        timer, self.saving.vote_timer = self.saving.vote_timer, None
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
+
+    async def _save(self, asker: int | None) -> None:
+        """Keep the match for its people and let it go: each person's seat is kept for
+        their account (a stored seat change, the save's mark in the log), then the room's
+        ``keep`` stores the saved table and stops it.  If that fails, the seats are given
+        back as they were and everyone is told; the match goes on."""
+        self._end_vote()
+        if self.game is None or self.finished:
+            raise TableError("saved_not_playing")
+        if self.saving.keep is None:
+            raise TableError("saved_failed")
+        if save_refusal(self.seats, asker if asker is not None else next(
+                n for n, s in enumerate(self.seats) if s.kind == "human")) is not None:
+            raise TableError("saved_guest")
+        before = self._seating()
+        self.seats = [s.kept_for_account() if s.kind == "human" else dataclasses.replace(s)
+                      for s in self.seats]
+        await self._commit_seats("web.saved.notice_saved", asker or 0, before)
+        try:
+            await self.saving.keep()
+        except Exception as error:
+            code = error.code if isinstance(error, TableError) else "saved_failed"
+            if not isinstance(error, TableError):
+                log.error("table %s: the save was not stored: %r", self.id, error)
+            kept = self._seating()
+            self.seats = [dataclasses.replace(s, away_since=None) for s in before]
+            await self._commit_seats("web.saved.notice_not_saved", 0, kept)
+            raise TableError(code) from None
+        self.saving.done = True
 
     def _check_chat(self, uid: str) -> None:
         if self.chat_lines >= self.limits.chat_lines:
@@ -980,6 +1122,17 @@ class Table:
         await self._commit("seats", {"seats": [s.to_log() for s in self.seats],
                                      "key": key, "values": {"seat": seat_no}},
                            seats_before=before)
+
+    @property
+    def save_vote(self) -> SaveVote | None:
+        """The request to save the match, while its vote is open."""
+        return self.saving.vote
+
+    @property
+    def held(self) -> bool:
+        """A saved table resumed, waiting for its people: a seat is still kept for one who
+        has not come back.  Nothing moves meanwhile (no deal, no bot, no clock)."""
+        return any(s.reserved for s in self.seats)
 
     def _check_seat(self, seat_no: int) -> None:
         """A seat of this table: the protocol allows 0..3, a 3- or 2-player table has fewer."""
@@ -1131,7 +1284,8 @@ class Table:
     # ------------------------------------------------------------------ the game moves on
     async def _drive(self) -> None:
         """Deal, let bots announce, finish the match, or start a bot thinking, as due."""
-        while self.game is not None and not self.finished and self.broken is None:
+        while (self.game is not None and not self.finished and self.broken is None
+               and not self.held):
             game = self.game
             if game.is_terminal():
                 await self._finish()
@@ -1190,8 +1344,10 @@ class Table:
             # announced): act only if the game is exactly where the bot looked at it.
             self._thinking = None
             game = self.game
+            # (Nor while the match is kept: a saved table's cards stay where they were.)
             if (game is not None and len(game.log) == step and not self.finished
-                    and self.seats[seat_no].bot_plays and game.is_legal(action, seat_no)):
+                    and not self.held and self.seats[seat_no].bot_plays
+                    and game.is_legal(action, seat_no)):
                 await self._commit("act", _bot_act(seat_no, decision))
         await self._queue.put(play)
 

@@ -33,6 +33,7 @@ from belote.i18n.table_info import (
 from belote.notation import to_card
 from belote.rules import Rules
 from belote.server import protocol as P
+from belote.server.save_vote import SaveVote
 from belote.server.seats import Seat, seat_names, short_names
 from belote.server.settings import DEFAULT_SUITS, SUIT_ORDERS
 
@@ -81,6 +82,9 @@ class TableState(Protocol):
     ready: set[int]
     rematch: int | None
     fixed_deck: tuple[int, ...] | None  # a deal of the daily duplicate (its one deal)
+
+    @property
+    def save_vote(self) -> SaveVote | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +170,7 @@ def table_view(table: TableState, viewer: Viewer,
     names = list(names) if names is not None else seat_names(table.seats, lang)
     seats = [
         {"name": names[n], "kind": s.kind, "level": s.level, "standin": s.standin,
-         "away": s.kind == "human" and s.away_since is not None,
+         "away": s.kind == "human" and s.away_since is not None, "kept": s.reserved,
          "you": n == viewer.seat}
         for n, s in enumerate(table.seats)
     ]
@@ -174,8 +178,7 @@ def table_view(table: TableState, viewer: Viewer,
         "table": table.id,
         "preset": preset_name(table.preset, lang),
         "target": table.rules.target_score,
-        "seat": viewer.seat,
-        "seats": seats,
+        "seat": viewer.seat, "seats": seats,
         "started": table.game is not None,
         "finished": table.finished,
         "version": table.version,
@@ -186,6 +189,7 @@ def table_view(table: TableState, viewer: Viewer,
         "ready": sorted(table.ready),
         "rematch": table.rematch,
         "fixed_deal": table.fixed_deck is not None,  # (the deck itself is never sent)
+        "save_vote": table.save_vote.to_view() if table.save_vote is not None else None,
         # Who scores: the two teams, or each player when there are no partnerships.
         "sides": ([team_name(side, lang) for side in range(2)] if table.rules.partners
                   else names),

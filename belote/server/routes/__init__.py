@@ -24,6 +24,7 @@ from belote.server.routes import (
     ratings,
     replays,
     reports,
+    saved,
     sockets,
     stats,
     tables,
@@ -38,7 +39,7 @@ def all_routes(static: Path) -> list[BaseRoute]:
                                                     name="static"),
             *tournaments.routes, *ratings.routes, *stats.routes, *leagues.routes,
             *phone.routes, *mail.routes, *personal_data.routes, *friends.routes,
-            *daily.routes, *reports.routes, *moderation.routes]
+            *daily.routes, *reports.routes, *moderation.routes, *saved.routes]
 
 
 __all__ = ["all_routes"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from starlette.requests import HTTPConnection
 
-from belote.server.routes.common import identity
+from belote.server.routes.common import account, identity
 from belote.server.shared import shared
 from belote.server.table import Table
 
@@ -19,14 +19,18 @@ def _invited(conn: HTTPConnection, table_id: int) -> bool:
 
 
 def may_enter(conn: HTTPConnection, table: Table) -> bool:
-    """A private table lets in its creator, its seated players and whoever came with
-    its invitation code; any other table, everyone."""
+    """A private table lets in its creator, its seated players (by their session, or by
+    their account: a saved table resumed waits for them on any device) and whoever came
+    with its invitation code; any other table, everyone."""
     if not table.private:
         return True
     who = identity(conn)
     uid = who[0] if who else None
+    mine = account(conn)
     return (uid is not None and (uid == table.creator or any(
-        s.owner == uid for s in table.seats))) or _invited(conn, table.id)
+        s.owner == uid for s in table.seats))) or (mine is not None and any(
+            s.kind == "human" and s.account == mine for s in table.seats)) or _invited(
+        conn, table.id)
 
 
 async def may_replay(conn: HTTPConnection, table_id: int) -> bool:

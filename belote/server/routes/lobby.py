@@ -16,6 +16,7 @@ from belote.server.levels import fewest_players
 from belote.server.lobby import page_number
 from belote.server.routes.common import identity, language
 from belote.server.routes.pages import error_page, render
+from belote.server.routes.saved import saved_for
 from belote.server.seats import level_label
 from belote.server.shared import shared
 
@@ -55,6 +56,7 @@ async def lobby(request: Request) -> Response:
     return render(request, "lobby.html", listing=page, tables=page["tables"],
                   presets=list(PRESETS), levels=state.levels,
                   finished=[t for t in finished if t not in daily],
+                  saved_games=await saved_for(request),
                   lobby_data=lobby_strings(language(request), state.levels))
 
 

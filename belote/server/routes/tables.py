@@ -140,6 +140,8 @@ async def table_page(request: Request) -> Response:
             return back(request, f"/replay/{table_id}")
         if row is not None and row.status == "broken":
             return error_page(request, 410, "error.web.broken")
+        if row is not None and row.status == "saved":  # resumed from the saved games
+            return back(request, "/saved", "saved_table")
         raise HTTPException(404)
     table = room.tables[table_id]
     if not may_enter(request, table):
@@ -149,6 +151,9 @@ async def table_page(request: Request) -> Response:
     lang = language(request)
     strings = {key.removeprefix("web.js."): text for key, text in messages(lang).items()
                if key.startswith("web.js.")}
+    # Saving the table (docs/room.md, "Saved games"): S["saved.ask"], ...
+    strings.update({key.removeprefix("web."): text for key, text in messages(lang).items()
+                    if key.startswith("web.saved.js.")})
     return render(request, "table.html", table_id=table_id, levels=shared(request).levels,
                   table=table, keys=help_rows(lang), bindings=json.dumps(bindings_for_client()),
                   strings=json.dumps(strings, ensure_ascii=False),

@@ -227,6 +227,7 @@
     ws.addEventListener("close", (event) => {
       if (ws !== socket) return;
       socket = null;
+      if (savedAway) return; // the table was saved: nothing to come back to here
       connectionLost(event.code === 1012, false);
     });
   }
@@ -404,6 +405,7 @@
       // Keys pressed too fast: no answer will come for what was asked, so the next press
       // asks again (said below, like every refusal) instead of being ignored for a while.
       if (data.code === "info_too_fast") asked.clear();
+      if (data.code === "saved") savedGone();
       const move = data.move ? moves.get(data.move) : null;
       if (data.move) moves.delete(data.move);
       const reason = data.text + (data.detail ? " " + data.detail : "");
@@ -816,8 +818,40 @@
     if (view.finished && endWasHidden) $("replay-link").focus();
   }
 
+  // Saving the match to resume it later (docs/room.md, "Saved games"): the request, the
+  // vote of the others seated, a resumed table waiting for its people, and the end.
+  let savedAway = false;
+  function renderSave() {
+    const seated = view.seat !== null && view.seat !== undefined;
+    const playing = view.started && !view.finished;
+    const vote = view.save_vote;
+    const kept = view.seats.filter((seat) => seat.kept).map((seat) => seat.name);
+    $("save-area").hidden = savedAway || !(playing && (seated || kept.length));
+    $("save-button").hidden = !seated || Boolean(vote);
+    const asked = Boolean(vote) && seated && vote.asked.includes(view.seat) && !vote.agreed.includes(view.seat);
+    const wasHidden = $("save-yes").hidden;
+    $("save-yes").hidden = !asked;
+    $("save-no").hidden = !asked;
+    let status = "";
+    if (vote) {
+      status = fmt(S["saved.js.vote"], { player: view.seats[vote.asker].name, agreed: vote.agreed.length, asked: vote.asked.length });
+    } else if (kept.length) {
+      status = fmt(S["saved.js.waiting"], { players: kept.join(", ") });
+    }
+    $("save-status").textContent = status;
+    if (asked && wasHidden) $("save-yes").focus();
+  }
+
+  function savedGone() {
+    savedAway = true;
+    $("save-area").hidden = true;
+    $("save-gone").hidden = false;
+    $("save-gone-link").focus();
+  }
+
   function draw(next) {
     view = next;
+    renderSave();
     renderSeats();
     renderFelt();
     renderHistory();
@@ -1138,6 +1172,9 @@
 
   $("help-button").addEventListener("click", openHelp);
   $("next-hand").addEventListener("click", () => send("next"));
+  $("save-button").addEventListener("click", () => send("save"));
+  $("save-yes").addEventListener("click", () => send("save_vote", { yes: true }));
+  $("save-no").addEventListener("click", () => send("save_vote", { yes: false }));
   $("start-button").addEventListener("click", () => send("start"));
   $("hand").addEventListener("focus", () => {
     if (view && view.hand && view.hand[selected]) renderSelection();
