@@ -207,7 +207,7 @@ class ModerationStore:
     @staticmethod
     def _report(r: Any) -> Report:
         return Report(int(r.id), _id(r.reporter), _name(r.reporter, r.reporter_name),
-                      _id(r.target), _name(r.target, r.target_name), None if r.table_id is None else int(r.table_id),
+                      _id(r.target), _name(r.target, r.target_name), _id(r.table_id),
                       str(r.reason), str(r.text), json.loads(r.context), r.created,
                       str(r.status))
 
