@@ -66,6 +66,7 @@ DOMAIN_PREFIXES: dict[str, str] = {
     "web.daily.": "web",
     "web.moderation.": "web",
     "web.saved.": "table",
+    "web.privacy.": "accounts",
 }
 
 

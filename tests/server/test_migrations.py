@@ -25,7 +25,7 @@ from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import read_store
 from tests.server.postgres import fresh_database
 
-HEAD = "0013"  # the newest revision (persistence/migrations/versions)
+HEAD = "0014"  # the newest revision (persistence/migrations/versions)
 
 # The schema as the release before migrations made it (``metadata.create_all``).
 OLD = sa.MetaData()
@@ -258,6 +258,52 @@ def test_0007_shared_limits_go_up_and_down_and_the_tables_stay(db_url: str) -> N
     assert "rate_limits" not in tables and "creator" not in columns and logged == 1
     on_connection(db_url, upgrade)
     assert on_connection(db_url, check) == (HEAD, [], 0)
+
+
+def test_0014_reports_and_daily_entries_outlive_their_accounts_and_go_down(
+        db_url: str) -> None:
+    """Revision 0014: deleting an account empties its reports' and daily entries' column
+    instead of deleting them (the moderation record and the others' matchpoints stay); the
+    downgrade deletes the rows whose account is gone and restores the cascade."""
+    def at_0012(conn: sa.Connection) -> None:
+        upgrade(conn, "0012")
+        for name in ("ada", "bo", "cy"):
+            conn.execute(sa.text("INSERT INTO users (name, name_key, password_hash) "
+                                 f"VALUES ('{name}', '{name}', 'h')"))
+        for reporter, target in ((1, 2), (3, 3)):
+            conn.execute(sa.text(
+                "INSERT INTO reports (reporter, target, reason, text, context, created, "
+                f"status) VALUES ({reporter}, {target}, 'abuse', '', '{{}}', "
+                "CURRENT_TIMESTAMP, 'open')"))
+        for account in (2, 3):
+            conn.execute(sa.text("INSERT INTO daily_entries (day, account, name, entered) "
+                                 f"VALUES ('2020-01-06', {account}, 'x', CURRENT_TIMESTAMP)"))
+
+    def up_and_delete(conn: sa.Connection) -> tuple[list[Any], list[Any]]:
+        upgrade(conn)
+        conn.execute(sa.text("DELETE FROM users WHERE id IN (1, 2)"))
+        return (list(conn.execute(sa.text(
+                    "SELECT reporter, target FROM reports ORDER BY id")).all()),
+                list(conn.execute(sa.text(
+                    "SELECT account FROM daily_entries ORDER BY id")).all()))
+
+    def down(conn: sa.Connection) -> tuple[list[Any], list[Any]]:
+        command.downgrade(config_for(conn), "-1")
+        return (list(conn.execute(sa.text("SELECT reporter, target FROM reports")).all()),
+                list(conn.execute(sa.text("SELECT account FROM daily_entries")).all()))
+
+    def check(conn: sa.Connection) -> tuple[str, list[Any]]:
+        return (conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one(),
+                compare_metadata(MigrationContext.configure(conn), metadata))
+
+    on_connection(db_url, at_0012)
+    kept, entries = on_connection(db_url, up_and_delete)
+    assert [tuple(r) for r in kept] == [(None, None), (3, 3)]
+    assert [tuple(r) for r in entries] == [(None,), (3,)]
+    kept, entries = on_connection(db_url, down)
+    assert [tuple(r) for r in kept] == [(3, 3)] and [tuple(r) for r in entries] == [(3,)]
+    on_connection(db_url, upgrade)
+    assert on_connection(db_url, check) == (HEAD, [])
 
 
 # One process opening the store (Alembic keeps its state in module globals: one migration per

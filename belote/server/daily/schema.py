@@ -27,8 +27,11 @@ daily_entries = Table(
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("day", String(10), nullable=False),  # the UTC date, YYYY-MM-DD
-    Column("account", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
-    Column("name", String(32), nullable=False),  # the account's name when it entered
+    # None once the account is deleted: its scores still count for the other entrants
+    # (personal_data/deletion.py; migration 0014).
+    Column("account", Integer, ForeignKey("users.id", ondelete="SET NULL")),
+    # The account's name when it entered ("deleted player" once deleted).
+    Column("name", String(32), nullable=False),
     Column("entered", UtcDateTime(), nullable=False),
     UniqueConstraint("day", "account", name="daily_entries_one_per_day"),
 )

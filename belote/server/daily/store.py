@@ -40,10 +40,16 @@ class Play:
 class Result:
     """One deal played out by one entrant (a day's results)."""
 
-    account: int
+    account: int  # negative: a deleted account's entry (see ``DailyStore.day``)
     deal: int
     score: int
     table_id: int
+
+
+def _entrant(entry: int, account: int | None) -> int:
+    """An entrant's key in a day's results: its account, or its entry's id negated once the
+    account is deleted."""
+    return -int(entry) if account is None else int(account)
 
 
 def _play(row: object) -> Play:
@@ -160,18 +166,21 @@ class DailyStore:
         return [(int(row.table_id), str(row.day)) for row in rows]
 
     async def day(self, day: str) -> tuple[dict[int, str], list[Result]]:
-        """The day's entrants (account -> name) and every deal they played out."""
+        """The day's entrants (account -> name) and every deal they played out.  The entry
+        of a deleted account (no account, named "deleted player") is keyed by its entry's
+        id, negated: it never matches an account, and its scores still count for the
+        others."""
         async with self.engine.connect() as conn:
             entrants = (await conn.execute(select(
-                daily_entries.c.account, daily_entries.c.name).where(
+                daily_entries.c.id, daily_entries.c.account, daily_entries.c.name).where(
                 daily_entries.c.day == day))).all()
             rows = (await conn.execute(
-                select(daily_entries.c.account, daily_plays.c.deal, daily_plays.c.score,
-                       daily_plays.c.table_id).join(
+                select(daily_entries.c.id, daily_entries.c.account, daily_plays.c.deal,
+                       daily_plays.c.score, daily_plays.c.table_id).join(
                     daily_entries, daily_entries.c.id == daily_plays.c.entry).where(
                     and_(daily_entries.c.day == day, daily_plays.c.score.is_not(None))))).all()
-        return ({int(r.account): str(r.name) for r in entrants},
-                [Result(int(r.account), int(r.deal), int(r.score), int(r.table_id))
+        return ({_entrant(r.id, r.account): str(r.name) for r in entrants},
+                [Result(_entrant(r.id, r.account), int(r.deal), int(r.score), int(r.table_id))
                  for r in rows])
 
     async def days(self, before: str, limit: int) -> list[str]:

@@ -34,8 +34,10 @@ reports = Table(
     "reports",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("reporter", Integer, ForeignKey(USERS_ID, ondelete="CASCADE"), nullable=False),
-    Column("target", Integer, ForeignKey(USERS_ID, ondelete="CASCADE"), nullable=False),
+    # Both None once their account is deleted: the report stays, without the person
+    # (personal_data/deletion.py; migration 0014).
+    Column("reporter", Integer, ForeignKey(USERS_ID, ondelete="SET NULL")),
+    Column("target", Integer, ForeignKey(USERS_ID, ondelete="SET NULL")),
     Column("table_id", Integer),  # the table it was made from (None: from a profile)
     Column("reason", String(16), nullable=False),
     Column("text", Text, nullable=False),  # the reporter's own words (may be empty)

@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.sql.elements import ColumnElement
 
 from belote.server.moderation.schema import account_roles, moderation_log, reports, sanctions
-from belote.server.persistence.schema import table_log, users
+from belote.server.persistence.schema import DELETED_NAME, table_log, users
 
 MODERATOR = "moderator"
 CHAT_LINES_KEPT = 20  # the table's chat lines a report keeps, the newest
@@ -33,9 +33,9 @@ class AlreadyReported(Exception):
 @dataclass(frozen=True, slots=True)
 class Report:
     id: int
-    reporter: int
+    reporter: int | None  # None: the account was deleted (the name is DELETED_NAME)
     reporter_name: str
-    target: int
+    target: int | None  # None: the account was deleted
     target_name: str
     table_id: int | None
     reason: str
@@ -84,6 +84,15 @@ class TableContext:
 
     def to_data(self) -> dict[str, Any]:
         return {"seats": self.seats, "chat": self.chat}
+
+
+def _id(value: object) -> int | None:
+    return None if value is None else int(value)  # type: ignore[call-overload]
+
+
+def _name(account: object, name: object) -> str:
+    """A report's person's name; "deleted player" once the account is gone."""
+    return DELETED_NAME if account is None else str(name)
 
 
 def in_force(now: datetime) -> ColumnElement[bool]:
@@ -192,13 +201,13 @@ class ModerationStore:
         reporter, target = users.alias("reporter_user"), users.alias("target_user")
         return (select(reports, reporter.c.name.label("reporter_name"),
                        target.c.name.label("target_name"))
-                .join(reporter, reporter.c.id == reports.c.reporter)
-                .join(target, target.c.id == reports.c.target))
+                .outerjoin(reporter, reporter.c.id == reports.c.reporter)
+                .outerjoin(target, target.c.id == reports.c.target))
 
     @staticmethod
     def _report(r: Any) -> Report:
-        return Report(int(r.id), int(r.reporter), str(r.reporter_name), int(r.target),
-                      str(r.target_name), None if r.table_id is None else int(r.table_id),
+        return Report(int(r.id), _id(r.reporter), _name(r.reporter, r.reporter_name),
+                      _id(r.target), _name(r.target, r.target_name), _id(r.table_id),
                       str(r.reason), str(r.text), json.loads(r.context), r.created,
                       str(r.status))
 
@@ -227,7 +236,7 @@ class ModerationStore:
                 return False
             target = (await conn.execute(select(reports.c.target).where(
                 reports.c.id == report_id))).scalar_one()
-            await self._audit(conn, now, moderator, status, int(target), report_id, None,
+            await self._audit(conn, now, moderator, status, _id(target), report_id, None,
                               reason)
         return True
 
@@ -320,8 +329,9 @@ class ModerationStore:
                 .outerjoin(mod, mod.c.id == log.moderator)
                 .outerjoin(who, who.c.id == log.account)
                 .order_by(log.id.desc()).limit(limit))
-            return [AuditRow(r[0], r[1], str(r[2]), r[3], r[4], str(r[5]), r[6])
-                    for r in rows]
+            # Every action names its moderator and its person: an empty one was deleted.
+            return [AuditRow(r[0], r[1] or DELETED_NAME, str(r[2]), r[3] or DELETED_NAME,
+                             r[4], str(r[5]), r[6]) for r in rows]
 
     async def audit_count(self) -> int:
         async with self.engine.connect() as conn:

@@ -27,6 +27,11 @@ from belote.server.persistence.utc import UtcDateTime
 
 metadata = MetaData()
 
+# The name a deleted account takes in what outlives it (match records, reports, the audit
+# log, the daily duplicate's entries: belote/server/personal_data/deletion.py).  English, as
+# the records' bot names are; shown as written.  Here, under every feature that shows it.
+DELETED_NAME = "deleted player"
+
 meta = Table(
     "meta",
     metadata,

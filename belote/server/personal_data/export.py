@@ -1,25 +1,47 @@
 """Everything the room holds about an account, as one JSON document for its owner.
 
-The account, its e-mail address and whether it is verified, its saved settings, its signed-in
-sessions (browser, address, when), its ratings, its results per finished match (with the
-weight the match had in its rating), its weeks in the leagues, and the
-tournaments it organises or whose players carry its name (tournaments record players by the
-names their organisers type, not by account).  Not in it: the secrets (the password's hash,
-the links' tokens) and what belongs to other people (their names at its matches, the chat).
+In it: the account, its e-mail address and whether it is verified, its saved settings, its
+signed-in sessions (browser, address, when), its ratings, its results per finished match (with
+the weight the match had in its rating), its weeks in the leagues, the tournaments it
+organises or whose players carry its name (tournaments record players by the names their
+organisers type, not by account); its friends and its friend requests sent and received (the
+other account's id and public name, and since when); the people it blocked; the reports it
+filed (reason, its own words, table, time, status, and the reported account's public name);
+every moderators' action taken on it, in force or past (kind, reason, dates, table: a person
+has a right to know, but not which moderator acted); whether it is a moderator, and the
+actions it took as one; its daily duplicate entries with each deal's own score, and for the
+days already closed the deal's table and its matchpoints.
+
+Not in it: the secrets (the password's hash, the links' tokens); what belongs to other
+people (their names at its matches, the chat, the seats and chat lines a report captured);
+who blocked it and who reported it (telling would expose them to the person they wanted
+kept away); and, of the daily's open day, anything but its own scores (the deals stay
+hidden until the day closes, from their own entrant too).  :data:`EXPORTED` lists the
+columns naming an account that the export reads: a test fails when a table naming
+accounts is added without a word here (and in the deletion).
 """
 
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from belote.server.daily.schema import daily_entries, daily_plays
+from belote.server.daily.scoring import deal_percentages
+from belote.server.friends.schema import ASKED, FRIENDS, blocks, friend_links
 from belote.server.leagues.schema import league_results
 from belote.server.mail.schema import account_emails, mail_tokens
-from belote.server.persistence.schema import account_settings, sessions, users
+from belote.server.moderation.schema import (
+    account_roles,
+    moderation_log,
+    reports,
+    sanctions,
+)
+from belote.server.persistence.schema import DELETED_NAME, account_settings, sessions, users
 from belote.server.ratings.schema import match_results, player_results, ratings
 from belote.server.tournament.schema import (
     tournament_organisers,
@@ -28,15 +50,34 @@ from belote.server.tournament.schema import (
 )
 
 FORMAT = "belote-sala-account"
-VERSION = 1
+VERSION = 2  # 2: friends, blocks, reports, moderation, the daily duplicate
+
+# Every column naming an account that the export reads for its owner; the others are left
+# out on purpose: ``blocks.blocked`` (who blocked the owner), ``reports.target`` (who
+# reported the owner), ``moderation_log.account`` of actions on the owner (told through
+# ``sanctions``; the log names the moderator), ``sanctions.moderator``.
+EXPORTED: frozenset[tuple[str, str]] = frozenset({
+    ("sessions", "account"), ("account_settings", "account"), ("account_emails", "account"),
+    ("mail_tokens", "account"), ("ratings", "account"), ("player_results", "account"),
+    ("league_results", "account"), ("friend_links", "account"), ("friend_links", "other"),
+    ("blocks", "blocker"), ("account_roles", "account"), ("sanctions", "account"),
+    ("reports", "reporter"), ("moderation_log", "moderator"), ("daily_entries", "account"),
+})
+NOT_EXPORTED: frozenset[tuple[str, str]] = frozenset({
+    ("blocks", "blocked"), ("reports", "target"), ("moderation_log", "account"),
+    ("sanctions", "moderator"),
+})
 
 
 def _moment(value: datetime | None) -> str | None:
     return None if value is None else value.astimezone(UTC).isoformat()
 
 
-async def export(engine: AsyncEngine, account: int) -> dict[str, Any] | None:
-    """The account's data (None: no such account)."""
+async def export(engine: AsyncEngine, account: int,
+                 today: date | None = None) -> dict[str, Any] | None:
+    """The account's data (None: no such account).  ``today``: the daily duplicate's open
+    day (by default the UTC date): its deals are not shown, only the account's scores."""
+    today = today or datetime.now(UTC).date()
     async with engine.connect() as conn:
         row = (await conn.execute(select(users.c.name, users.c.name_key, users.c.created)
                                   .where(users.c.id == account))).first()
@@ -76,6 +117,9 @@ async def export(engine: AsyncEngine, account: int) -> dict[str, Any] | None:
             .join(tournaments, tournaments.c.id == tournament_players.c.tournament_id)
             .where(tournament_players.c.name == name)
             .order_by(tournament_players.c.tournament_id))).all()
+        social = await _social(conn, account)
+        moderation = await _moderation(conn, account)
+        daily = await _daily(conn, account, today)
     return {
         "format": FORMAT, "version": VERSION, "exported": _moment(datetime.now(UTC)),
         "account": {"id": account, "name": name, "created": _moment(row.created)},
@@ -103,4 +147,98 @@ async def export(engine: AsyncEngine, account: int) -> dict[str, Any] | None:
             "played_under_this_name": [{"tournament": e.tournament_id, "entrant": e.entrant_id,
                                         "tournament_name": e.name} for e in entries],
         },
+        **social,
+        **moderation,
+        "daily_duplicate": daily,
     }
+
+
+async def _social(conn: AsyncConnection, account: int) -> dict[str, Any]:
+    """Friends, requests both ways, and the people the account blocked (never who blocked
+    it)."""
+    fl = friend_links.c
+    mine = (await conn.execute(select(fl.other, fl.state, fl.since, users.c.name)
+                               .join(users, users.c.id == fl.other)
+                               .where(fl.account == account).order_by(fl.since))).all()
+    theirs = (await conn.execute(select(fl.account, fl.since, users.c.name)
+                                 .join(users, users.c.id == fl.account)
+                                 .where(fl.other == account, fl.state == ASKED)
+                                 .order_by(fl.since))).all()
+    blocked = (await conn.execute(select(blocks.c.blocked, blocks.c.since, users.c.name)
+                                  .join(users, users.c.id == blocks.c.blocked)
+                                  .where(blocks.c.blocker == account)
+                                  .order_by(blocks.c.since))).all()
+
+    def person(other: int, name: str, since: datetime) -> dict[str, Any]:
+        return {"account": other, "name": name, "since": _moment(since)}
+
+    return {"friends": [person(r.other, r.name, r.since) for r in mine if r.state == FRIENDS],
+            "friend_requests": {
+                "sent": [person(r.other, r.name, r.since) for r in mine if r.state == ASKED],
+                "received": [person(r.account, r.name, r.since) for r in theirs]},
+            "blocked": [person(r.blocked, r.name, r.since) for r in blocked]}
+
+
+async def _moderation(conn: AsyncConnection, account: int) -> dict[str, Any]:
+    """The reports it filed, the actions taken on it, its role and its own actions."""
+    target = users.alias("target_user")
+    filed = (await conn.execute(
+        select(reports.c.id, reports.c.target, reports.c.table_id, reports.c.reason,
+               reports.c.text, reports.c.created, reports.c.status,
+               target.c.name.label("target_name"))
+        .outerjoin(target, target.c.id == reports.c.target)
+        .where(reports.c.reporter == account).order_by(reports.c.id))).all()
+    taken = (await conn.execute(select(sanctions).where(sanctions.c.account == account)
+                                .order_by(sanctions.c.id))).all()
+    granted = await conn.scalar(select(account_roles.c.granted)
+                                .where(account_roles.c.account == account))
+    who = users.alias("who_user")
+    acted = (await conn.execute(
+        select(moderation_log.c.at, moderation_log.c.action, moderation_log.c.account,
+               who.c.name, moderation_log.c.report, moderation_log.c.reason)
+        .outerjoin(who, who.c.id == moderation_log.c.account)
+        .where(moderation_log.c.moderator == account)
+        .order_by(moderation_log.c.id))).all()
+    return {
+        "reports_filed": [{
+            "report": r.id, "about": DELETED_NAME if r.target is None else r.target_name,
+            "table": r.table_id, "reason": r.reason, "text": r.text,
+            "created": _moment(r.created), "status": r.status} for r in filed],
+        "moderation_actions_on_me": [{
+            "kind": s.kind, "reason": s.reason, "created": _moment(s.created),
+            "until": _moment(s.until), "lifted": _moment(s.lifted), "table": s.table_id}
+            for s in taken],
+        "moderator": None if granted is None else {
+            "since": _moment(granted),
+            "actions": [{"at": _moment(a.at), "action": a.action,
+                         "on": DELETED_NAME if a.account is None else a.name,
+                         "report": a.report, "reason": a.reason} for a in acted]},
+    }
+
+
+async def _daily(conn: AsyncConnection, account: int, today: date) -> list[dict[str, Any]]:
+    """Its entries, each deal's own score; the table and matchpoints of closed days only."""
+    entries = (await conn.execute(select(daily_entries).where(
+        daily_entries.c.account == account).order_by(daily_entries.c.day))).all()
+    shown = []
+    for entry in entries:
+        closed = entry.day < today.isoformat()
+        plays = (await conn.execute(select(daily_plays).where(
+            daily_plays.c.entry == entry.id).order_by(daily_plays.c.deal))).all()
+        percent: dict[int, float] = {}
+        if closed:
+            every = (await conn.execute(
+                select(daily_plays.c.entry, daily_plays.c.deal, daily_plays.c.score)
+                .join(daily_entries, daily_entries.c.id == daily_plays.c.entry)
+                .where(daily_entries.c.day == entry.day,
+                       daily_plays.c.score.is_not(None)))).all()
+            for deal in {p.deal for p in plays if p.score is not None}:
+                scores = {int(r.entry): int(r.score) for r in every if r.deal == deal}
+                percent[deal] = round(deal_percentages(scores)[entry.id], 2)
+        shown.append({
+            "day": entry.day, "name": entry.name, "entered": _moment(entry.entered),
+            "closed": closed,
+            "deals": [{"deal": p.deal, "score": p.score, "finished": _moment(p.finished),
+                       **({"table": p.table_id, "matchpoints_percent": percent.get(p.deal)}
+                          if closed else {})} for p in plays]})
+    return shown

@@ -35,7 +35,7 @@ async def export_data(request: Request) -> Response:
         notify(request, "web.mail.error.exports_limited", alert=True)
         return back(request, "/account")
     await exports.hit(key)
-    data = await export(state.store.engine, current.account)
+    data = await export(state.store.engine, current.account, today=state.daily.today())
     if data is None:
         raise HTTPException(401)
     return Response(json.dumps(data, ensure_ascii=False, indent=1),
