@@ -33,9 +33,11 @@ from belote.server.friends.schema import ASKED, FRIENDS, blocks, friend_links
 from belote.server.leagues.store import LeagueStore
 from belote.server.moderation.schema import moderation_log, reports, sanctions
 from belote.server.moderation.store import ModerationStore
+from belote.server.persistence.schema import tables
 from belote.server.personal_data.deletion import ACCOUNT_COLUMNS, DELETE, DELETED_NAME, KEEP
 from belote.server.personal_data.export import EXPORTED, NOT_EXPORTED
 from belote.server.ratings.schema import match_results, player_results
+from belote.server.saved.schema import saved_games, saved_seats
 from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import Identities, read_store
 
@@ -122,6 +124,14 @@ async def _build(store: Any, ids: dict[str, int], today: str) -> date:
             await conn.execute(sa.insert(player_results), [
                 {"table_id": table_id, "account": who, "preset": "classic", "won": won,
                  "taken": 1, "made": 1, "failed": 0} for who, won in ((ana, True), (ben, False))])
+    # A game Ana and Ben saved (Ben's list shows it until Ana deletes her account).
+    saved_id = await store.new_table("classic", {}, 301, status="saved")
+    async with store.engine.begin() as conn:
+        await conn.execute(sa.insert(saved_games).values(
+            table_id=saved_id, saved=now, hands=3, totals="[120, 90]"))
+        await conn.execute(sa.insert(saved_seats), [
+            {"table_id": saved_id, "seat": 0, "account": ana, "name": "Ana"},
+            {"table_id": saved_id, "seat": 1, "account": ben, "name": "Ben"}])
     leagues = LeagueStore(store.engine)
     await leagues.close_due()
     week = leagues.current_week() - timedelta(days=7)
@@ -195,6 +205,8 @@ def test_the_export_holds_every_features_data_and_nothing_private_of_others(
     assert "table" not in today["deals"][0]
     assert [(w["week"], w["place"]) for w in data["league_weeks"]] == [
         (world.league_week.isoformat(), 1)]
+    [saved] = data["saved_games"]
+    assert (saved["seat"], saved["hands"], saved["score"]) == (0, 3, [120, 90])
 
 
 def test_a_moderator_exports_the_role_and_the_actions_taken(world: World) -> None:
@@ -233,9 +245,14 @@ def test_after_a_deletion_the_others_pages_read_right_without_the_person(
                 "daily": await DailyStore(store.engine).day(CLOSED_DAY),
                 "week": await LeagueStore(store.engine).standings(world.league_week),
                 "history": await LeagueStore(store.engine).history(ids["Ben"]),
+                "saved": (await conn.execute(sa.select(saved_seats))).all(),
+                "abandoned": (await conn.execute(sa.select(tables.c.id).where(
+                    tables.c.status == "abandoned"))).all(),
             }
     found = read_store(world.app, left)
     assert found["links"] == [] and found["blocks"] == [] and found["sanctions"] == []
+    # The saved game could never be resumed without Ana: it ended for Ben too.
+    assert found["saved"] == [] and len(found["abandoned"]) == 1
     # The reports stay for the moderators, without the person, their context anonymised.
     filed, about = found["reports"]
     assert filed.reporter is None and filed.target == ids["Cleo"]

@@ -62,6 +62,7 @@ from belote.server.persistence.schema import (
 )
 from belote.server.personal_data.schema import retired_names
 from belote.server.ratings.schema import player_results, ratings
+from belote.server.saved.schema import saved_games, saved_seats
 
 __all__ = ["ACCOUNT_COLUMNS", "DELETED_NAME", "Deleted", "delete_account", "name_retired"]
 
@@ -90,11 +91,15 @@ ACCOUNT_COLUMNS: dict[tuple[str, str], str] = {
     ("moderation_log", "moderator"): KEEP,
     ("moderation_log", "account"): KEEP,
     ("daily_entries", "account"): KEEP,
+    # A saved game the account sat at could never be resumed without it (every seat waits
+    # for its own person): it ends as if abandoned, for everyone (its log, anonymised,
+    # stays), and its seats go with it.
+    ("saved_seats", "account"): DELETE,
 }
 _TABLES: dict[str, Table] = {t.name: t for t in (
     sessions, account_settings, account_emails, mail_tokens, ratings, player_results,
     league_results, friend_links, blocks, account_roles, sanctions, reports, moderation_log,
-    daily_entries)}
+    daily_entries, saved_seats)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +131,7 @@ async def delete_account(engine: AsyncEngine, account: int) -> Deleted | None:
         for table_id in played:
             await _anonymise_table(conn, table_id, account, name)
         await _keep_daily_entries(conn, account, name)
+        await _end_saved_games(conn, account, name)
         await _keep_reports(conn, account, name)
         # Sanctions go before the audit log's rows lose their account (their own foreign
         # key empties the log's ``sanction``; the row keeps kind, reason and date).
@@ -162,6 +168,20 @@ async def _keep_daily_entries(conn: AsyncConnection, account: int, name: str) ->
                        .values(holder=None))
     await conn.execute(update(daily_entries).where(daily_entries.c.id.in_(entries))
                        .values(name=DELETED_NAME))
+
+
+async def _end_saved_games(conn: AsyncConnection, account: int, name: str) -> None:
+    """The saved games the account sat at end for everyone (as "abandon" ends them), their
+    logs anonymised."""
+    saved = [int(r[0]) for r in await conn.execute(
+        select(saved_seats.c.table_id).where(saved_seats.c.account == account))]
+    for table_id in saved:
+        await _anonymise_table(conn, table_id, account, name)
+        await conn.execute(update(tables).where(tables.c.id == table_id,
+                                                tables.c.status == "saved")
+                           .values(status="abandoned"))
+        await conn.execute(delete(saved_seats).where(saved_seats.c.table_id == table_id))
+        await conn.execute(delete(saved_games).where(saved_games.c.table_id == table_id))
 
 
 async def _keep_reports(conn: AsyncConnection, account: int, name: str) -> None:

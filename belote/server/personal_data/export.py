@@ -10,7 +10,8 @@ filed (reason, its own words, table, time, status, and the reported account's pu
 every moderators' action taken on it, in force or past (kind, reason, dates, table: a person
 has a right to know, but not which moderator acted); whether it is a moderator, and the
 actions it took as one; its daily duplicate entries with each deal's own score, and for the
-days already closed the deal's table and its matchpoints.
+days already closed the deal's table and its matchpoints; its saved games (table, seat,
+when, the score then).
 
 Not in it: the secrets (the password's hash, the links' tokens); what belongs to other
 people (their names at its matches, the chat, the seats and chat lines a report captured);
@@ -43,6 +44,7 @@ from belote.server.moderation.schema import (
 )
 from belote.server.persistence.schema import DELETED_NAME, account_settings, sessions, users
 from belote.server.ratings.schema import match_results, player_results, ratings
+from belote.server.saved.schema import saved_games, saved_seats
 from belote.server.tournament.schema import (
     tournament_organisers,
     tournament_players,
@@ -62,6 +64,7 @@ EXPORTED: frozenset[tuple[str, str]] = frozenset({
     ("league_results", "account"), ("friend_links", "account"), ("friend_links", "other"),
     ("blocks", "blocker"), ("account_roles", "account"), ("sanctions", "account"),
     ("reports", "reporter"), ("moderation_log", "moderator"), ("daily_entries", "account"),
+    ("saved_seats", "account"),
 })
 NOT_EXPORTED: frozenset[tuple[str, str]] = frozenset({
     ("blocks", "blocked"), ("reports", "target"), ("moderation_log", "account"),
@@ -102,6 +105,12 @@ async def export(engine: AsyncEngine, account: int,
             .join(match_results, match_results.c.table_id == player_results.c.table_id)
             .where(player_results.c.account == account)
             .order_by(player_results.c.table_id))).all()
+        kept = (await conn.execute(
+            select(saved_seats.c.table_id, saved_seats.c.seat, saved_games.c.saved,
+                   saved_games.c.hands, saved_games.c.totals)
+            .join(saved_games, saved_games.c.table_id == saved_seats.c.table_id)
+            .where(saved_seats.c.account == account)
+            .order_by(saved_seats.c.table_id))).all()
         weeks = (await conn.execute(select(league_results)
                                     .where(league_results.c.account == account)
                                     .order_by(league_results.c.week))).all()
@@ -138,6 +147,8 @@ async def export(engine: AsyncEngine, account: int,
                      "failed": m.failed, "points": m.points, "with_bots": m.bots,
                      "rating_weight": m.weight, "recorded": _moment(m.recorded)}
                     for m in matches],
+        "saved_games": [{"table": g.table_id, "seat": g.seat, "saved": _moment(g.saved),
+                         "hands": g.hands, "score": json.loads(g.totals)} for g in kept],
         "league_weeks": [{"week": w.week.isoformat(), "division": w.division,
                           "group": w.group_no, "place": w.place, "points": w.points,
                           "won": w.won, "matches": w.matches, "move": w.move}

@@ -1,7 +1,7 @@
 """Records that outlive a deleted account: reports and the daily duplicate's entries.
 
 Revision ID: 0014
-Revises: 0013 (0013 once the saved games are merged: relink)
+Revises: 0013
 
 Until now deleting an account deleted, through ``ON DELETE CASCADE``, the reports it filed
 and the reports made about it (a sanctioned person could erase the evidence by deleting the
@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0014"
-down_revision = "0013"  # the coordinator relinks it to "0013" at merge
+down_revision = "0013"
 branch_labels = None
 depends_on = None
 
