@@ -412,7 +412,7 @@ def test_a_room_without_mail_says_it_cannot_send_any(tmp_path: Path,
                            data={"email": "kai@example.org", "password": PASSWORD})
         assert "cannot send e-mail" in page.text and "kai@example.org" not in page.text
         # The rest of the account page works: the export says no address.
-        assert client.get("/account/export").json()["email"] is None
+        assert client.post("/account/export").json()["email"] is None
 
 
 # ---------------------------------------------------------------------- export, deletion
@@ -455,8 +455,10 @@ def test_the_owner_downloads_everything_the_room_holds_about_the_account(
     verified(people, inbox, "Lia", "lia@example.org")
     lia = _account_id(room, "Lia")
     _finished_match(room, 9001, [("Lia", lia), ("Bot", None), ("Mo", None), ("Bot", None)])
-    assert as_(people, "nobody", "get", "/account/export").status_code == 401
-    response = as_(people, "Lia", "get", "/account/export")
+    assert as_(people, "nobody", "post", "/account/export").status_code == 401
+    # Only the room's own form: a GET (an image on another site) is no export.
+    assert as_(people, "Lia", "get", "/account/export").status_code == 405
+    response = as_(people, "Lia", "post", "/account/export")
     assert response.headers["content-disposition"].startswith("attachment")
     data = response.json()
     assert data["account"]["name"] == "Lia" and data["email"]["address"] == "lia@example.org"
@@ -464,8 +466,8 @@ def test_the_owner_downloads_everything_the_room_holds_about_the_account(
     assert [m["table"] for m in data["matches"]] == [9001] and data["matches"][0]["won"]
     assert data["matches"][0]["with_bots"] is False and data["league_weeks"] == []
     assert len(data["sessions"]) == 1 and "password" not in json.dumps(data).lower()
-    as_(people, "Lia", "get", "/account/export")
-    third = as_(people, "Lia", "get", "/account/export", follow_redirects=True)
+    as_(people, "Lia", "post", "/account/export")
+    third = as_(people, "Lia", "post", "/account/export", follow_redirects=True)
     assert "downloaded your data many times" in third.text
 
 

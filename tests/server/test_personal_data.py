@@ -164,7 +164,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
             world.ids = read_store(app, ids)
             world.league_week = read_store(app, lambda s: _build(s, world.ids, world.today))
             for name in ("Ana", "Mo"):
-                answer = as_(world, name, "get", "/account/export")
+                answer = as_(world, name, "post", "/account/export")
                 assert answer.status_code == 200
                 world.exports[name] = answer.json()
             world.before = {

@@ -23,6 +23,9 @@ HOUR = 3600.0
 
 
 async def export_data(request: Request) -> Response:
+    # A POST from the room's own form (read_form checks the origin): as a GET, any other
+    # site could spend the owner's hourly exports with an image's address.
+    await read_form(request)
     current = own_account(request)
     assert current.account is not None
     state = shared(request)
@@ -67,6 +70,6 @@ async def delete(request: Request) -> Response:
 
 
 routes = [
-    Route("/account/export", export_data, methods=["GET"]),
+    Route("/account/export", export_data, methods=["POST"]),
     Route("/account/delete", delete, methods=["POST"]),
 ]
