@@ -102,13 +102,14 @@ class FriendsStore:
             return {}
         fl = friend_links.c
         async with self.engine.connect() as conn:
-            links = (await conn.execute(select(fl.account, fl.other, fl.state).where(or_(
+            rows = (await conn.execute(select(fl.account, fl.other, fl.state).where(or_(
                 and_(fl.account == me, fl.other.in_(wanted)),
                 and_(fl.other == me, fl.account.in_(wanted)))))).all()
             mine = {int(r[0]) for r in await conn.execute(select(blocks.c.blocked).where(
                 blocks.c.blocker == me, blocks.c.blocked.in_(wanted)))}
         # A request from someone I block is theirs to see waiting, never mine.
-        links = [(a, o, st) for a, o, st in links if not (int(a) in mine and int(o) == me)]
+        links = [(int(a), int(o), str(st)) for a, o, st in rows
+                 if not (int(a) in mine and int(o) == me)]
         found: dict[int, Relation] = {}
         for other in wanted:
             friends = any(int(a) == me and int(o) == other and s == FRIENDS
