@@ -120,6 +120,7 @@ class Services:
         await self.tournaments.close()  # results being reported
         await self.ratings.close()  # matches being recorded
         await self.daily.close()  # scores being stored
+        await self.friends.settled()  # block lists being read again
         if self.node is not None:
             await self.node.wire.close()
             await self.room.leases.close()  # every lease left is freed

@@ -122,6 +122,16 @@ class Settings:
     searches_burst: int = 30
     searches_per_hour: float = 600.0
     invitation_seconds: int = 2 * 3600
+    # Every form of the friends page (request, accept, decline, cancel, remove, block,
+    # unblock, invite) draws on one allowance per account: a burst, then an hour's worth.
+    # Friends one account may have (a request or an answer past it is refused).
+    friends_actions_burst: int = 30
+    friends_actions_per_hour: float = 300.0
+    max_friends: int = 500
+    # Personal sockets (/ws/me, one per page of a signed-in account) open at once from one
+    # address: counted apart from ``sockets_per_address`` so that they never take a table's
+    # or the lobby's place (docs/room.md, "Friends").
+    personal_sockets_per_address: int = 16
     # Deals of the daily duplicate each day (1 to 30; belote/server/daily, docs/room.md).
     daily_deals: int = 8
 

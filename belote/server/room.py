@@ -402,10 +402,12 @@ class Room:
             log.info("%d sockets closed at tables: their session ended", closed)
         return closed
 
-    def open_socket(self, address: str) -> bool:
-        """Count a new WebSocket from ``address``; ``False``: over the limit, refuse it."""
+    def open_socket(self, address: str, limit: int | None = None) -> bool:
+        """Count a new WebSocket from ``address`` (a key: the personal sockets count under
+        a key of their own, with their own ``limit``); ``False``: over the limit, refuse
+        it."""
         count = self.sockets.get(address, 0)
-        if count >= self.settings.sockets_per_address:
+        if count >= (self.settings.sockets_per_address if limit is None else limit):
             log.warning("WebSocket refused for %s: %d already open", address, count)
             return False
         self.sockets[address] = count + 1

@@ -1150,7 +1150,9 @@ class Table:
         if account is not None and self.seat_gate is not None and not await self.seat_gate(
                 account, [s.account for s in self.seats if s.account is not None],
                 self.creator):
-            raise TableError("friends_not_open")  # neutral: nobody is named
+            # A block keeps this player away; the refusal is the room's generic one, the
+            # same words as any refusal that gives no reason (nobody and no block named).
+            raise TableError("forbidden")
         before = self._seating()
         self.seats[seat_no] = Seat("human", name, uid, account=account)
         await self._commit_seats("web.notice.sat", seat_no, before)

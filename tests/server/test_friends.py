@@ -19,6 +19,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.testclient import WebSocketTestSession as Socket
 
+from belote.i18n import translate
 from belote.server.app import create_app
 from belote.server.auth import name_key
 from tests.server.cluster_room import cluster_room
@@ -28,9 +29,14 @@ from tests.server.postgres import postgres_url
 
 __all__ = ["cluster_room", "postgres_url"]  # fixtures
 
-PEOPLE = ("Ada", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ugo", "Vera", "Zeno")
+PEOPLE = ("Ada", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ugo", "Vera", "Zeno",
+          "Quinto", "Rita", "Sara", "Tito")
 PENDING = 3  # requests one account may leave unanswered (the module's setting)
 PER_HOUR = 12  # friend requests and invitations per sender an hour (the module's setting)
+MAX_FRIENDS = 2  # friends one account may have (the module's setting)
+ACTIONS = 30  # forms of the friends page one account may send at once (the default burst)
+SOCKETS = 4  # table and lobby sockets from one address (the module's setting)
+PERSONAL = 3  # personal sockets from one address (the module's setting)
 
 
 class Room:
@@ -83,7 +89,10 @@ def notice(page: str) -> str:
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
     settings = make_settings(Path(tmp_path_factory.mktemp("friends")),
                              pending_requests=PENDING, friend_requests_per_hour=PER_HOUR,
-                             invitations_per_hour=PER_HOUR, blocks_max=2)
+                             invitations_per_hour=PER_HOUR, blocks_max=2,
+                             max_friends=MAX_FRIENDS, sockets_per_address=SOCKETS,
+                             personal_sockets_per_address=PERSONAL,
+                             signups_per_hour=len(PEOPLE))
     app = create_app(settings)
     with client_for(app) as client:
         found = Room(app, client, Identities(client))
@@ -278,9 +287,20 @@ def test_a_block_keeps_the_blocked_player_away_and_is_never_shown_to_them(room: 
     assert "Unblock Dario" in carla  # her list, on her page
     assert "Remove Dario" not in carla and "Remove Carla" not in dario  # the friendship ended
     assert "Carla" not in dario  # nothing on his pages says she is there, or blocks him
-    # Dario may not ask again: a neutral refusal that names no block.
-    said = room.act("Dario", "request", "Carla")
-    assert said == "Your request to Carla cannot be sent." and "block" not in said
+    # Dario's request to her is answered exactly as his request to someone who does not
+    # block him (Ugo): sent, and waiting on his page; she never sees it.
+    assert room.act("Dario", "request", "Carla") == "Friend request sent to Carla."
+    assert room.act("Dario", "request", "Ugo") == "Friend request sent to Ugo."
+    assert room.act("Dario", "request", "Carla") == "You have asked Carla already."
+    assert room.act("Dario", "request", "Ugo") == "You have asked Ugo already."
+    dario = room.page("Dario")
+    assert "Cancel the request to Carla" in dario and "Cancel the request to Ugo" in dario
+    assert "Dario" not in room.page("Carla").split("blocked-heading")[0]  # hidden from her
+    assert "Accept Dario" in room.page("Ugo")
+    assert room.act("Carla", "accept", "Dario") == "There is no request waiting with Dario."
+    assert room.act("Carla", "decline", "Dario") == "There is no request waiting with Dario."
+    assert room.act("Dario", "cancel", "Carla") == "Request to Carla cancelled."
+    assert room.act("Dario", "cancel", "Ugo") == "Request to Ugo cancelled."
     # Dario may not sit where Carla sits, nor at a table she made.
     table = room.table("Carla")
     with connect(room.use("Carla"), table) as carlas, connect(room.use("Dario"), table) as his, \
@@ -290,13 +310,16 @@ def test_a_block_keeps_the_blocked_player_away_and_is_never_shown_to_them(room: 
         send(carlas, "sit", seat=0)
         until(carlas, lambda f: f["t"] == "update")
         send(his, "sit", seat=1)
+        # The room's generic refusal, the words of any refusal that gives no reason:
+        # nothing names a block.
         refusal = until(his, lambda f: f["t"] == "error")["d"]
-        assert refusal["code"] == "friends_not_open"
-        assert refusal["text"] == "This table is not open to you."
+        assert refusal["code"] == "forbidden"
+        assert refusal["text"] == translate("en", "error.web.forbidden")
+        assert "block" not in refusal["text"] and "you" not in refusal["text"].lower()
         send(carlas, "stand")  # she stands: the table is still hers
         until(carlas, lambda f: f["t"] == "update")
         send(his, "sit", seat=1)
-        assert until(his, lambda f: f["t"] == "error")["d"]["code"] == "friends_not_open"
+        assert until(his, lambda f: f["t"] == "error")["d"]["code"] == "forbidden"
         # His chat line at the table reaches Bruno, never Carla.
         send(his, "chat", text="ciao a tutti")
         until(bruno, lambda f: f["t"] == "update" and "ciao a tutti" in str(f["d"]))
@@ -497,3 +520,167 @@ def test_a_blocked_players_lobby_chat_never_reaches_the_blocker(room: Room) -> N
         synced = until(again, lambda f: f["t"] == "sync")
         assert "buonasera" in str(synced) and "ciao dalla sala" not in str(synced)
     assert room.act("Vera", "unblock", "Ugo") == "Ugo is unblocked."
+
+
+# ---------------------------------------------------------------------------- review of issue 28
+def test_every_friends_form_draws_on_one_allowance_per_account(room: Room) -> None:
+    client = room.use("Quinto")
+    forms = ("unblock", "decline", "cancel", "remove", "accept")
+    for n in range(ACTIONS):  # each kind of form counts against the same allowance
+        answer = client.post(f"/friends/{forms[n % len(forms)]}",
+                             data={"account": str(room.ids["Tito"])}, follow_redirects=False)
+        assert answer.status_code == 303
+        client.get(answer.headers["location"])  # its notice said (and gone)
+    refused = ("Too many changes in a short time: wait a little, then try again. "
+               "Nothing changed.")
+    assert room.act("Quinto", "block", "Tito") == refused
+    assert room.act("Quinto", "request", "Tito") == refused
+    assert room.act("Quinto", "invite", "Tito", table="1") == refused
+    page = room.page("Quinto")
+    assert "Unblock Tito" not in page and "Cancel the request to Tito" not in page
+    assert "Quinto" not in room.page("Tito")  # nothing reached Tito
+    assert room.act("Tito", "request", "Sara") == "Friend request sent to Sara."  # his own
+    room.act("Tito", "cancel", "Sara")
+
+
+def test_friends_are_capped_and_long_lists_say_there_are_more(
+        room: Room, monkeypatch: pytest.MonkeyPatch) -> None:
+    befriend(room, "Rita", "Sara")
+    befriend(room, "Rita", "Tito")
+    most = f"One of you already has {MAX_FRIENDS} friends, the most allowed: nothing changed."
+    assert room.act("Rita", "request", "Vera") == most  # she has the most
+    assert "Accept Rita" not in room.page("Vera")
+    assert room.act("Vera", "request", "Rita") == "Friend request sent to Rita."
+    assert room.act("Rita", "accept", "Vera") == most  # answering would make one too many
+    assert room.act("Rita", "decline", "Vera") == "Request from Vera declined."
+    assert "Only the first" not in room.page("Rita")
+    # Each list is read with a LIMIT and says when there are more than it shows.
+    from belote.server.friends import room as friends_room
+    from belote.server.routes import friends as friends_routes
+    monkeypatch.setattr(friends_room, "LIST_SHOWN", 1)
+    monkeypatch.setattr(friends_routes, "LIST_SHOWN", 1)
+    page = room.page("Rita")
+    listed = re.search(r'<ul class="people" id="friend-list">(.*?)</ul>', page, re.S)
+    assert listed is not None and listed.group(1).count("<li>") == 1
+    assert 'id="friends-more">Only the first 1 are listed here.' in page
+
+
+def test_presence_asks_the_processes_once_per_view_for_all_friends(room: Room) -> None:
+    friends = room.app.state.shared.friends
+    asked: list[list[str]] = []
+    present = friends.present
+
+    async def counting(uids: Any) -> set[str]:
+        asked.append(sorted(uids))
+        return set(await present(uids))
+
+    friends.present = counting
+    try:
+        room.page("Rita")  # two friends, neither connected
+    finally:
+        friends.present = present
+    assert len(asked) == 1 and len(asked[0]) >= 2
+
+
+def test_an_invitation_link_is_checked_again_when_it_is_used(room: Room) -> None:
+    table = room.table("Sara")  # public: she may invite to it while it is open
+    with connect(room.use("Sara"), table) as ws:
+        receive(ws)
+        send(ws, "sit", seat=0)
+        until(ws, lambda f: f["t"] == "update")
+        page = room.page("Sara", f"?table={table}")
+        found = re.search(r'id="invite-link" readonly value="https://testserver(/invite/[^"]+)"',
+                          page)
+        assert found is not None
+        path = found.group(1)
+        guest = room.use("a passer-by")
+        assert guest.get(path).status_code == 200  # good while she may invite there
+        # A moderator removes Sara from her table: her link is no longer good.
+        moderation = room.app.state.shared.moderation
+        from datetime import UTC, datetime
+        room.client.portal.call(  # type: ignore[union-attr]
+            moderation.store.add_sanction, room.ids["Sara"], "remove", "test", datetime.now(UTC),
+            None, room.ids["Tito"], None, table)
+        stale = guest.get(path, follow_redirects=False)
+        assert stale.status_code == 410 and "This invitation is no longer valid." in stale.text
+        assert room.use("Tito").get(path, follow_redirects=False).status_code == 410
+    # A private table: the link is good while its inviter sits there, not after.
+    private = room.table("Zeno", private=True)
+    with connect(room.use("Zeno"), private) as ws:
+        receive(ws)
+        send(ws, "sit", seat=0)
+        until(ws, lambda f: f["t"] == "update")
+        page = room.page("Zeno", f"?table={private}")
+        found = re.search(r'id="invite-link" readonly value="https://testserver(/invite/[^"]+)"',
+                          page)
+        assert found is not None
+        path = found.group(1)
+        assert room.use("Tito").get(path, follow_redirects=False).status_code == 303
+        send(ws, "stand")
+        until(ws, lambda f: f["t"] == "update")
+        stale = room.use("Tito").get(path, follow_redirects=False)
+        assert stale.status_code == 410 and "no longer valid" in stale.text
+
+
+def test_personal_sockets_never_take_a_tables_place(room: Room) -> None:
+    table = room.table("Tito")
+    pages = [room.me("Tito") for _ in range(PERSONAL)]
+    try:
+        for ws in pages:
+            ws.__enter__()
+        # As many personal sockets as allowed: one more is refused, with the reason.
+        with room.me("Tito") as extra:
+            assert receive(extra)["d"]["code"] == "too_many_sockets"
+        # The table sockets and the lobby's, all of them, are still let in.
+        tables = [connect(room.use("Tito"), table) for _ in range(SOCKETS - 1)]
+        for ws in tables:
+            ws.__enter__()
+            assert receive(ws)["t"] == "sync"
+        with room.lobby("Tito") as lobby:
+            assert until(lobby, lambda f: f["t"] == "sync")
+        for ws in tables:
+            ws.__exit__(None, None, None)
+    finally:
+        for ws in pages:
+            ws.__exit__(None, None, None)
+
+
+def test_block_news_out_of_order_leave_the_latest_list(room: Room) -> None:
+    """Two processes' news of one account's blocks arrive in the wrong order, and the
+    reads they start end in the wrong order too: the read started last wins."""
+    import asyncio
+
+    friends = room.app.state.shared.friends
+    account, old, new = 900001, frozenset({7}), frozenset({8})
+
+    class SlowStore:
+        """The first read answers last, with the list as it was before the second change."""
+
+        def __init__(self) -> None:
+            self.reads = 0
+            self.first_may_answer = asyncio.Event()
+
+        async def blocks_of(self, _account: int) -> frozenset[int]:
+            self.reads += 1
+            if self.reads == 1:
+                await self.first_may_answer.wait()
+                return old
+            self.first_may_answer.set()
+            return new
+
+    async def scenario() -> tuple[bool, bool]:
+        store, real = SlowStore(), friends.store
+        friends.store = store
+        try:
+            friends.heard_blocks({"account": account})  # the newer change's news, first
+            friends.heard_blocks({"account": account})  # the older one's, second
+            await friends.settled()
+            return friends.hears(account, 7), friends.hears(account, 8)
+        finally:
+            friends.store = real
+
+    hears_old, hears_new = room.client.portal.call(scenario)  # type: ignore[union-attr]
+    assert hears_old and not hears_new  # the latest list ({8}) is the one kept
+    before = friends.counts["bad_news"]
+    friends.heard_blocks({"nobody": 1})  # a malformed message changes nothing: counted
+    assert friends.counts["bad_news"] == before + 1

@@ -21,10 +21,22 @@ sits or created the table), and does this listener hear this sender's chat line 
 answered from memory, so that a table's broadcast never waits; each process keeps the block
 lists of the accounts that opened a socket there, and every process hears of a change).
 A blocked player is never told who blocked them: every refusal they get is neutral.
+
+**A change's news names the account only; each process re-reads that account's list.**
+News from two processes may arrive in either order; a list carried in the news could then
+leave an older list last.  A read started after a change committed sees it, so the newest
+read wins: each account's reads are numbered as they start, and a read's answer is kept
+only if no read started later has been kept already.
+
+**Limits.**  Every form of the friends page draws on one allowance per account
+(``actions``: a burst, then an hour's worth, in the database); friend requests and
+invitations have their own hourly limits besides; an account has at most ``max_friends``
+friends and ``blocks_max`` blocks, and the page's lists are read ``LIST_SHOWN`` at most.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections import Counter
@@ -55,6 +67,7 @@ log = logging.getLogger(__name__)
 HOUR = 3600.0
 REPEAT_SECONDS = 600.0  # the same invitation (sender, person, table) once in this time
 SEARCH_RESULTS = 20
+LIST_SHOWN = 100  # people a list of the friends page shows at most (it says if more)
 INVITE_NEWS = "friends_invite"
 BLOCKS_NEWS = "friends_blocks"
 
@@ -106,6 +119,8 @@ class FriendsRoom:
         self.repeats = limits.window("invitation_repeats", 1, REPEAT_SECONDS)
         self.searches = limits.bucket("player_search", settings.searches_burst,
                                       settings.searches_per_hour)
+        self.actions = limits.bucket("friends_actions", settings.friends_actions_burst,
+                                     settings.friends_actions_per_hour)
         self.listeners: set[Connection] = set()  # the personal sockets open here
         self._open: Counter[str] = Counter()  # their session ids (presence asks often)
         self.tables: dict[int, TableSeen] = {}  # every process's tables, from the bus
@@ -117,6 +132,13 @@ class FriendsRoom:
         # Whom each account that opened a socket here blocks (only non-empty lists: at
         # most one entry per account that blocks somebody, each of at most blocks_max).
         self._blocks: dict[int, frozenset[int]] = {}
+        # The reads of block lists: per account, the number of the last one started, the
+        # number of the last one kept, and how many are on their way (entries go when
+        # none is); and the tasks that news started.
+        self._started: Counter[int] = Counter()
+        self._kept: dict[int, int] = {}
+        self._reading: Counter[int] = Counter()
+        self._rereads: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ the bus
     def on_event(self, event: TableEvent) -> None:
@@ -161,15 +183,30 @@ class FriendsRoom:
 
     # ------------------------------------------------------------------ the room's hooks
     async def load_blocks(self, account: int) -> None:
-        """Keep in memory whom ``account`` blocks (a socket of theirs opens here), so that
-        a table's broadcast can leave their blocked players' chat out without waiting."""
+        """Keep in memory whom ``account`` blocks (a socket of theirs opens here, or news
+        of a change came), so that a table's broadcast can leave their blocked players'
+        chat out without waiting.  Of reads that overlap, the one started last wins."""
+        self._started[account] += 1
+        number = self._started[account]
+        self._reading[account] += 1
         try:
             found = await self.store.blocks_of(account)
         except FAILURES:
             self.counts["blocks_unread"] += 1
             log.exception("friends: the block list of account %s could not be read", account)
             return
-        self._remember_blocks(account, found)
+        else:
+            if number > self._kept.get(account, 0):
+                self._kept[account] = number
+                self._remember_blocks(account, found)
+            else:
+                self.counts["blocks_stale_reads"] += 1  # a later read was kept already
+        finally:
+            self._reading[account] -= 1
+            if self._reading[account] <= 0:
+                del self._reading[account]
+                self._started.pop(account, None)
+                self._kept.pop(account, None)
 
     def _remember_blocks(self, account: int, found: frozenset[int]) -> None:
         if found:
@@ -210,9 +247,13 @@ class FriendsRoom:
         uids = {public_id(s): a for a, ids in sessions.items() for s in ids}
         return {uids[u] for u in await self.present(list(uids)) if u in uids}
 
-    async def presence(self, me: int) -> list[Presence]:
-        """Each of ``me``'s friends and where they are, by name."""
-        friends = await self.store.friends(me)
+    async def presence(self, me: int) -> tuple[list[Presence], bool]:
+        """Each of ``me``'s friends (the first ``LIST_SHOWN`` by name) and where they are,
+        and whether there are more.  Whether they are connected is one question to each
+        process for all of them (:meth:`online`)."""
+        friends = await self.store.friends(me, LIST_SHOWN + 1)
+        more = len(friends) > LIST_SHOWN
+        friends = friends[:LIST_SHOWN]
         ids = {f.id for f in friends}
         at: dict[int, int] = {}  # friend -> the table they sit at (a match in play first)
         for tid in sorted(self.tables):
@@ -236,9 +277,18 @@ class FriendsRoom:
                     tournament=tournaments.get(where)))
             else:
                 shown.append(Presence(friend, "online" if friend.id in online else "offline"))
-        return shown
+        return shown, more
 
     # ------------------------------------------------------------------ requests and blocks
+    async def may_act(self, me: int) -> bool:
+        """Whether ``me`` may send one more form of the friends page now (one allowance
+        for all of them; a refusal is counted and logged)."""
+        if await self.actions.take(str(me)):
+            return True
+        self.counts["actions_refused"] += 1
+        log.info("friends: a form of account %s refused: too many in a short time", me)
+        return False
+
     async def request(self, me: int, other: int) -> str:
         """A friend request (see :meth:`FriendsStore.request`); ``too_fast`` past the
         hour's limit (every attempt counts: a refused one too)."""
@@ -248,7 +298,11 @@ class FriendsRoom:
             log.info("friends: requests of account %s refused: too many this hour", me)
             return "too_fast"
         await self.requests.hit(key)
-        return await self.store.request(me, other, self.settings.pending_requests)
+        return await self.store.request(me, other, self.settings.pending_requests,
+                                        self.settings.max_friends)
+
+    async def accept(self, me: int, other: int) -> str:
+        return await self.store.accept(me, other, self.settings.max_friends)
 
     async def block(self, me: int, other: int) -> str:
         outcome = await self.store.block(me, other, self.settings.blocks_max)
@@ -263,17 +317,30 @@ class FriendsRoom:
         return outcome
 
     async def _blocks_changed(self, account: int) -> None:
-        """Every process's memory of this account's blocks follows (its chat filter)."""
-        found = await self.store.blocks_of(account)
-        data = {"account": account, "blocks": sorted(found)}
+        """Every process's memory of this account's blocks follows (its chat filter):
+        the news names the account, each process re-reads its list."""
         if self.relay is not None:
-            self.relay(BLOCKS_NEWS, data)
+            self.relay(BLOCKS_NEWS, {"account": account})
         else:
-            self.heard_blocks(data)
+            await self.load_blocks(account)
 
     def heard_blocks(self, data: dict[str, Any]) -> None:
-        self._remember_blocks(int(data["account"]),
-                              frozenset(int(b) for b in data["blocks"]))
+        """News of a change of one account's blocks (from any process): its list is read
+        again (a task; the news handler does not wait)."""
+        try:
+            account = int(data["account"])
+        except (KeyError, TypeError, ValueError):
+            self.counts["bad_news"] += 1
+            log.warning("friends: block news without an account: %r", data)
+            return
+        task = asyncio.get_running_loop().create_task(self.load_blocks(account))
+        self._rereads.add(task)
+        task.add_done_callback(self._rereads.discard)
+
+    async def settled(self) -> None:
+        """Wait for the block lists being read again (tests, and closing)."""
+        while self._rereads:
+            await asyncio.gather(*self._rereads, return_exceptions=True)
 
     # ------------------------------------------------------------------ invitations
     def may_invite_to(self, me: int, table_id: int) -> bool:

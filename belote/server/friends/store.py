@@ -1,13 +1,20 @@
 """Reading and writing friendships and blocks, always by account id (a name is never an
 identity: a page shows names, its forms carry ids).
 
-Each change is one transaction that first takes the database's own lock (on PostgreSQL the
-transaction-scoped advisory lock :data:`FRIENDS_LOCK`, on SQLite ``BEGIN IMMEDIATE``), then
-looks and writes: two processes of the room (issue 26) answering a request and a block of
-the same two people at once leave one consistent state, and the caps (pending requests,
-blocks) are never overdrawn.  Changes are rare and short: one at a time is plenty.
+Each change is one transaction that first takes the database's own locks, then looks and
+writes.  On PostgreSQL these are transaction-scoped advisory locks keyed by account
+(:data:`FRIENDS_LOCK`, the account's id), one for each of the two people, taken in the
+order of their ids (never two transactions waiting on each other); on SQLite ``BEGIN
+IMMEDIATE`` (one writer at a time anyway).  So two processes of the room (issue 26)
+answering a request and a block of the same two people at once leave one consistent state,
+one person's caps (pending requests, friends, blocks) are never overdrawn, and changes of
+unrelated people never wait on each other.
 
 Every change answers with an :class:`Outcome` code; a refused change writes nothing.
+
+A request to someone who blocks the asker is stored as any request (the asker sees it
+waiting, exactly as an unanswered one) but the blocker never sees it: their lists and
+relations leave out whoever they block, and they cannot accept it.
 """
 
 from __future__ import annotations
@@ -25,7 +32,8 @@ from belote.server.friends.schema import ASKED, FRIENDS, blocks, friend_links
 from belote.server.persistence.schema import sessions, users
 from belote.server.tournament.schema import tournament_games, tournaments
 
-# The key of the PostgreSQL advisory lock that serialises friendship changes ("FRND").
+# The first key of the PostgreSQL advisory locks on one account's friendships ("FRND"); the
+# second key is the account's id.
 FRIENDS_LOCK = 0x46524E44
 LIKE_SPECIALS = str.maketrans({"\\": "\\\\", "%": "\\%", "_": "\\_"})
 
@@ -57,10 +65,13 @@ class FriendsStore:
         self.engine = engine
 
     @contextlib.asynccontextmanager
-    async def _change(self) -> AsyncIterator[AsyncConnection]:
+    async def _change(self, *accounts: int) -> AsyncIterator[AsyncConnection]:
+        """A transaction holding the locks of these accounts' friendships."""
         async with self.engine.begin() as conn:
             if conn.dialect.name == "postgresql":
-                await conn.execute(select(func.pg_advisory_xact_lock(FRIENDS_LOCK)))
+                for account in sorted(set(accounts)):
+                    await conn.execute(select(func.pg_advisory_xact_lock(
+                        FRIENDS_LOCK, account)))
             elif conn.dialect.name == "sqlite":
                 await conn.exec_driver_sql("BEGIN IMMEDIATE")
             yield conn
@@ -91,11 +102,14 @@ class FriendsStore:
             return {}
         fl = friend_links.c
         async with self.engine.connect() as conn:
-            links = (await conn.execute(select(fl.account, fl.other, fl.state).where(or_(
+            rows = (await conn.execute(select(fl.account, fl.other, fl.state).where(or_(
                 and_(fl.account == me, fl.other.in_(wanted)),
                 and_(fl.other == me, fl.account.in_(wanted)))))).all()
             mine = {int(r[0]) for r in await conn.execute(select(blocks.c.blocked).where(
                 blocks.c.blocker == me, blocks.c.blocked.in_(wanted)))}
+        # A request from someone I block is theirs to see waiting, never mine.
+        links = [(int(a), int(o), str(st)) for a, o, st in rows
+                 if not (int(a) in mine and int(o) == me)]
         found: dict[int, Relation] = {}
         for other in wanted:
             friends = any(int(a) == me and int(o) == other and s == FRIENDS
@@ -110,28 +124,33 @@ class FriendsStore:
             rows = await conn.execute(query)  # type: ignore[call-overload]
             return [Person(int(r[0]), str(r[1])) for r in rows]
 
-    async def friends(self, me: int) -> list[Person]:
+    # Each list is read with a LIMIT (the page shows at most ``limit`` and says there are
+    # more: ask for ``limit + 1`` to know).
+    async def friends(self, me: int, limit: int) -> list[Person]:
         fl = friend_links.c
         return await self._people(select(users.c.id, users.c.name).join(
             friend_links, fl.other == users.c.id).where(fl.account == me, fl.state == FRIENDS)
-            .order_by(users.c.name_key))
+            .order_by(users.c.name_key, users.c.id).limit(limit))
 
-    async def asked_by_me(self, me: int) -> list[Person]:
+    async def asked_by_me(self, me: int, limit: int) -> list[Person]:
         fl = friend_links.c
         return await self._people(select(users.c.id, users.c.name).join(
             friend_links, fl.other == users.c.id).where(fl.account == me, fl.state == ASKED)
-            .order_by(users.c.name_key))
+            .order_by(users.c.name_key, users.c.id).limit(limit))
 
-    async def asking_me(self, me: int) -> list[Person]:
+    async def asking_me(self, me: int, limit: int) -> list[Person]:
+        """Who asks me, leaving out whoever I block (their request stays hidden)."""
         fl = friend_links.c
+        mine = select(blocks.c.blocked).where(blocks.c.blocker == me)
         return await self._people(select(users.c.id, users.c.name).join(
-            friend_links, fl.account == users.c.id).where(fl.other == me, fl.state == ASKED)
-            .order_by(users.c.name_key))
+            friend_links, fl.account == users.c.id).where(
+                fl.other == me, fl.state == ASKED, fl.account.not_in(mine))
+            .order_by(users.c.name_key, users.c.id).limit(limit))
 
-    async def blocked_by_me(self, me: int) -> list[Person]:
+    async def blocked_by_me(self, me: int, limit: int) -> list[Person]:
         return await self._people(select(users.c.id, users.c.name).join(
             blocks, blocks.c.blocked == users.c.id).where(blocks.c.blocker == me)
-            .order_by(users.c.name_key))
+            .order_by(users.c.name_key, users.c.id).limit(limit))
 
     async def blocks_of(self, account: int) -> frozenset[int]:
         """Whom ``account`` blocks."""
@@ -191,25 +210,28 @@ class FriendsStore:
         return None if row is None else str(row[0])
 
     # ------------------------------------------------------------------ changes
-    async def request(self, me: int, other: int, max_pending: int) -> str:
+    async def request(self, me: int, other: int, max_pending: int, max_friends: int) -> str:
         """Ask ``other`` to be friends.  ``requested``; ``accepted`` (they had asked me:
-        we are friends now); or a refusal: ``self``, ``no_player``, ``refused`` (they block
-        me: said neutrally), ``you_block``, ``already_friends``, ``already_asked``,
-        ``too_many_pending``."""
+        we are friends now); or a refusal: ``self``, ``no_player``, ``you_block``,
+        ``already_friends``, ``already_asked``, ``too_many_pending``, ``too_many_friends``
+        (one of us has ``max_friends``).  If ``other`` blocks me, the answers are the same
+        as if not (the request is stored, and hidden from them)."""
         if me == other:
             return "self"
         try:
-            async with self._change() as conn:
+            async with self._change(me, other) as conn:
                 if not await self._exists(conn, other):
                     return "no_player"
-                if await self._blocking(conn, other, me):
-                    return "refused"
                 if await self._blocking(conn, me, other):
                     return "you_block"
                 theirs = await self._link(conn, other, me)
                 if theirs == FRIENDS:
                     return "already_friends"
+                if await self._friends_count(conn, me) >= max_friends:
+                    return "too_many_friends"
                 if theirs == ASKED:
+                    if await self._friends_count(conn, other) >= max_friends:
+                        return "too_many_friends"
                     await self._befriend(conn, me, other)
                     return "accepted"
                 if await self._link(conn, me, other) == ASKED:
@@ -225,17 +247,22 @@ class FriendsStore:
             return "already_asked"
         return "requested"
 
-    async def accept(self, me: int, other: int) -> str:
-        """``accepted``, or ``no_request``."""
-        async with self._change() as conn:
-            if await self._link(conn, other, me) != ASKED:
+    async def accept(self, me: int, other: int, max_friends: int) -> str:
+        """``accepted``, or ``no_request`` (none, or from someone I block: hidden from
+        me), or ``too_many_friends`` (one of us has ``max_friends``)."""
+        async with self._change(me, other) as conn:
+            if (await self._link(conn, other, me) != ASKED
+                    or await self._blocking(conn, me, other)):
                 return "no_request"
+            if (await self._friends_count(conn, me) >= max_friends
+                    or await self._friends_count(conn, other) >= max_friends):
+                return "too_many_friends"
             await self._befriend(conn, me, other)
         return "accepted"
 
     async def decline(self, me: int, other: int) -> str:
         """``declined``, or ``no_request`` (their request to me goes)."""
-        return await self._drop_request(other, me, "declined")
+        return await self._drop_request(other, me, "declined", hidden_if_blocked=True)
 
     async def cancel(self, me: int, other: int) -> str:
         """``cancelled``, or ``no_request`` (my request to them goes)."""
@@ -243,7 +270,7 @@ class FriendsStore:
 
     async def remove(self, me: int, other: int) -> str:
         """``removed``, or ``not_friends``."""
-        async with self._change() as conn:
+        async with self._change(me, other) as conn:
             if await self._link(conn, me, other) != FRIENDS:
                 return "not_friends"
             await self._unlink(conn, me, other)
@@ -255,7 +282,7 @@ class FriendsStore:
         if me == other:
             return "self"
         try:
-            async with self._change() as conn:
+            async with self._change(me, other) as conn:
                 if not await self._exists(conn, other):
                     return "no_player"
                 if await self._blocking(conn, me, other):
@@ -264,7 +291,12 @@ class FriendsStore:
                                           .where(blocks.c.blocker == me))
                 if int(count or 0) >= cap:
                     return "too_many_blocks"
-                await self._unlink(conn, me, other)
+                # The friendship and my request to them end; their request to me stays,
+                # hidden from me (gone, it would tell them they are blocked).
+                fl = friend_links.c
+                await conn.execute(delete(friend_links).where(or_(
+                    and_(fl.account == me, fl.other == other),
+                    and_(fl.account == other, fl.other == me, fl.state == FRIENDS))))
                 await conn.execute(insert(blocks).values(blocker=me, blocked=other,
                                                          since=_now()))
         except IntegrityError:
@@ -273,18 +305,25 @@ class FriendsStore:
 
     async def unblock(self, me: int, other: int) -> str:
         """``unblocked``, or ``not_blocked``."""
-        async with self._change() as conn:
+        async with self._change(me, other) as conn:
             gone = await conn.execute(delete(blocks).where(blocks.c.blocker == me,
                                                            blocks.c.blocked == other))
         return "unblocked" if gone.rowcount else "not_blocked"
 
     # ------------------------------------------------------------------ helpers
-    async def _drop_request(self, asker: int, asked: int, done: str) -> str:
-        async with self._change() as conn:
+    async def _drop_request(self, asker: int, asked: int, done: str,
+                            hidden_if_blocked: bool = False) -> str:
+        async with self._change(asker, asked) as conn:
+            if hidden_if_blocked and await self._blocking(conn, asked, asker):
+                return "no_request"  # hidden from the one who blocks the asker
             fl = friend_links.c
             gone = await conn.execute(delete(friend_links).where(
                 fl.account == asker, fl.other == asked, fl.state == ASKED))
         return done if gone.rowcount else "no_request"
+
+    async def _friends_count(self, conn: AsyncConnection, account: int) -> int:
+        return int(await conn.scalar(select(func.count()).select_from(friend_links).where(
+            friend_links.c.account == account, friend_links.c.state == FRIENDS)) or 0)
 
     async def _exists(self, conn: AsyncConnection, account: int) -> bool:
         return (await conn.execute(select(users.c.id).where(users.c.id == account))

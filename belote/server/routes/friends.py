@@ -18,7 +18,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from belote.server.auth import name_key
-from belote.server.friends.room import SEARCH_RESULTS
+from belote.server.friends.room import LIST_SHOWN, SEARCH_RESULTS
 from belote.server.persistence import SessionRow
 from belote.server.routes.common import (
     address,
@@ -88,12 +88,17 @@ async def friends_page(request: Request) -> Response:
     notice = request.session.pop(NOTICE, None)
     # Where each form comes back to: this page as it is (its search, its table).
     here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    # Each list is read with a LIMIT: one more than shown tells that there are more.
+    presence, more_friends = await friends.presence(me.account)
+    asking = await friends.store.asking_me(me.account, LIST_SHOWN + 1)
+    asked = await friends.store.asked_by_me(me.account, LIST_SHOWN + 1)
+    blocked = await friends.store.blocked_by_me(me.account, LIST_SHOWN + 1)
+    more = {"friends": more_friends, "asking": len(asking) > LIST_SHOWN,
+            "asked": len(asked) > LIST_SHOWN, "blocked": len(blocked) > LIST_SHOWN}
     return render(
         request, "friends.html", here=here[:300], query=query, searched=searched, results=results,
-        search_limit=SEARCH_RESULTS, presence=await friends.presence(me.account),
-        asking=await friends.store.asking_me(me.account),
-        asked=await friends.store.asked_by_me(me.account),
-        blocked=await friends.store.blocked_by_me(me.account),
+        search_limit=SEARCH_RESULTS, presence=presence, asking=asking[:LIST_SHOWN],
+        asked=asked[:LIST_SHOWN], blocked=blocked[:LIST_SHOWN], more=more, shown=LIST_SHOWN,
         invite_table=table, my_tables=my_tables, tournaments=tournaments,
         invite_tournament=tournament,
         invite_link=(str(request.base_url).rstrip("/") + friends.link(me.account, table))
@@ -119,6 +124,10 @@ async def friends_action(request: Request) -> Response:
         _said(request, "bad_form")
         return back(request, target)
     friends = shared(request).friends
+    # One allowance per account for every form here (a refused one changes nothing).
+    if not await friends.may_act(me.account):
+        _said(request, "slow_down")
+        return back(request, target)
     person = await friends.store.person(other)
     if person is None:
         _said(request, "no_player")
@@ -137,11 +146,13 @@ async def friends_action(request: Request) -> Response:
         _said(request, outcome, name=person.name, number=table or 0)
         return back(request, target)
     store = friends.store
-    act = {"request": friends.request, "accept": store.accept, "decline": store.decline,
+    act = {"request": friends.request, "accept": friends.accept, "decline": store.decline,
            "cancel": store.cancel, "remove": store.remove, "block": friends.block,
            "unblock": friends.unblock}[what]
-    _said(request, await act(me.account, other), name=person.name, most=shared(
-        request).settings.blocks_max)
+    settings = shared(request).settings
+    outcome = await act(me.account, other)
+    _said(request, outcome, name=person.name,
+          most=settings.max_friends if outcome == "too_many_friends" else settings.blocks_max)
     return back(request, target)
 
 
@@ -153,6 +164,12 @@ async def invitation(request: Request) -> Response:
     found = friends.links.read(token)
     if found is None:
         return error_page(request, 400, "web.friends.link.bad")
+    # Checked again whenever it is used: its inviter may still invite to that table (it is
+    # open; public, or they sit there) and no moderator removed them from it.
+    if not friends.may_invite_to(found.inviter, found.table_id) or await shared(
+            request).moderation.removed_from(found.inviter, found.table_id):
+        friends.counts["links_stale"] += 1
+        return error_page(request, 410, "web.friends.link.stale")
     if identity(request) is None:
         inviter = await friends.store.person(found.inviter)
         return render(request, "invitation.html", number=found.table_id,

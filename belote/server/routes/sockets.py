@@ -37,13 +37,27 @@ CLEAN_CLOSES = (1000, 1001)
 OnMessage = Callable[[P.Inbound], Awaitable[Any]]
 
 
+PERSONAL = "/ws/me"  # a page's personal socket (friends' invitations)
+
+
+def _counted_as(websocket: WebSocket) -> tuple[str, int | None]:
+    """Under which key a socket counts against the sockets one address may open, and its
+    limit (None: ``sockets_per_address``).  Every page of a signed-in account opens a
+    personal socket besides its table's or the lobby's: they count apart, with their own
+    smaller cap, so that they never take a table's or the lobby's place."""
+    if websocket.url.path == PERSONAL:
+        return ("personal " + address(websocket),
+                shared(websocket).settings.personal_sockets_per_address)
+    return address(websocket), None
+
+
 async def _accept(websocket: WebSocket) -> Connection | None:
     """The socket accepted, as a connection; None: refused (and closed)."""
     if not same_origin(websocket):
         await websocket.close(code=REFUSED)
         return None
     await websocket.accept()
-    if not shared(websocket).room.open_socket(address(websocket)):
+    if not shared(websocket).room.open_socket(*_counted_as(websocket)):
         await websocket.send_text(error_frame("too_many_sockets", language(websocket), 0))
         await websocket.close(code=REFUSED)
         return None
@@ -149,7 +163,7 @@ async def _pump(websocket: WebSocket, conn: Connection, on_message: OnMessage,
         pass
     finally:
         conn.gone()
-        state.room.close_socket(address(websocket))
+        state.room.close_socket(_counted_as(websocket)[0])
         sender.cancel()
         if beats is not None:
             beats.cancel()
@@ -160,7 +174,7 @@ async def _pump(websocket: WebSocket, conn: Connection, on_message: OnMessage,
 async def _refuse(websocket: WebSocket, conn: Connection, code: str) -> None:
     """Say why to an accepted socket (an error frame), and close it."""
     conn.send(error_frame(code, conn.lang, 0))
-    shared(websocket).room.close_socket(address(websocket))
+    shared(websocket).room.close_socket(_counted_as(websocket)[0])
     await websocket.send_text(conn.outbox.get_nowait() or "")
     await websocket.close(code=REFUSED)
 
