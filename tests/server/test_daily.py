@@ -17,6 +17,7 @@ from starlette.testclient import TestClient
 from belote.server.app import create_app
 from belote.server.daily.deals import deal_of_day, deals_of_day
 from belote.server.daily.scoring import deal_percentages, mean_interval, standings
+from belote.server.persistence import store as persistence_store
 from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import Identities, connect, first_legal, my_turn, send, until
 
@@ -41,7 +42,9 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient,
     app: Any = create_app(make_settings(folder, daily_deals=2))
     clock = Clock()
     app.state.daily.clock = clock
-    with client_for(app) as client:
+    # The room stores a table's finish on the same fake clock (a deal counts by that moment).
+    with pytest.MonkeyPatch.context() as patch, client_for(app) as client:
+        patch.setattr(persistence_store, "_now", clock)
         yield client, clock, folder
 
 
