@@ -21,6 +21,7 @@ from belote.server.app import create_app
 from belote.server.daily.cache import DayCache, KeptDay
 from belote.server.daily.deals import deal_of_day, deals_of_day
 from belote.server.daily.room import DailyRoom
+from belote.server.daily.schema import daily_entries
 from belote.server.daily.scoring import deal_percentages, mean_interval, score_day, standings
 from belote.server.daily.store import Play
 from belote.server.moderation.schema import sanctions
@@ -403,7 +404,7 @@ def test_the_days_kept_are_trusted_for_seconds_or_for_good_when_settled() -> Non
     cache = DayCache(fresh_seconds=5.0, kept_days=2, monotonic=lambda: now[0])
 
     def day(settled: bool) -> KeptDay:
-        return KeptDay({}, [], settled, now[0])
+        return KeptDay({}, [], settled, (0, 0), now[0])
 
     cache.put("2026-03-14", day(False), cache.generation)
     cache.put("2026-03-01", day(True), cache.generation)
@@ -471,3 +472,14 @@ def test_a_closed_days_page_scores_once_and_leaves_out_a_banned_entrant(
     portal.call(ban, True)
     assert "Past0" in client.get(f"/daily/{past}").text  # lifted: back
     assert daily.days_read == read + 1
+
+    async def delete_last() -> None:  # (as deleting the account leaves its entry)
+        async with state.store.engine.begin() as conn:
+            await conn.execute(sa.update(daily_entries).where(
+                daily_entries.c.day == past, daily_entries.c.name == "Past2").values(
+                account=None, name="deleted player"))
+
+    portal.call(delete_last)
+    page = client.get(f"/daily/{past}").text  # a kept day, read again at once
+    assert "Past2" not in page and "deleted player" in page
+    assert daily.days_read == read + 2

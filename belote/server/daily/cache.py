@@ -10,8 +10,8 @@ then: :meth:`belote.server.daily.room.DailyRoom.scores`).  How long it is truste
   once when this process stores an entry to that day or a score of it; another process's
   entries and scores show within those seconds;
 * a closed day with nothing left to store: its results cannot change any more, and it is kept
-  for good, the :data:`KEPT_DAYS` last used (the room checks its number of entrants on each
-  view all the same: a deleted account's line goes at once).
+  for good, the :data:`KEPT_DAYS` last used (the room counts its entries and those with an
+  account on each view all the same: a deleted account's name goes at once).
 
 A day read while a score of it was being stored is not kept (the generation counter): it
 could miss that score for as long as it would be trusted.
@@ -38,6 +38,7 @@ class KeptDay:
     names: dict[int, str]  # entrant -> name
     results: list[Result]
     settled: bool  # closed, nothing left to store: never changes
+    entrants: tuple[int, int]  # its entries, and those with their account, when read
     read_at: float  # (the monotonic clock)
     # Its last scoring, with the accounts it left out (scored again when they change).
     scored: tuple[frozenset[int], DayScores] | None = None

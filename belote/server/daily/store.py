@@ -184,11 +184,15 @@ class DailyStore:
                 [Result(_entrant(r.id, r.account), int(r.deal), int(r.score), int(r.table_id))
                  for r in rows])
 
-    async def entrants(self, day: str) -> int:
-        """How many entered ``day`` (the unique key's index answers it)."""
+    async def entrants(self, day: str) -> tuple[int, int]:
+        """How many entered ``day``, and how many of them still have their account (a
+        deleted account's entry stays, nameless: the count changes all the same); the
+        unique key's index answers it."""
         async with self.engine.connect() as conn:
-            return int((await conn.execute(select(func.count()).select_from(
-                daily_entries).where(daily_entries.c.day == day))).scalar_one())
+            row = (await conn.execute(select(
+                func.count(), func.count(daily_entries.c.account)).where(
+                daily_entries.c.day == day))).one()
+        return int(row[0]), int(row[1])
 
     async def pending(self, day: str) -> int:
         """The deals of ``day`` whose table was opened and whose end is not stored yet
