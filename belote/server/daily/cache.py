@@ -8,10 +8,13 @@ then: :meth:`belote.server.daily.room.DailyRoom.scores`).  How long it is truste
 * a day still open, or closed with deals not yet stored (a deal finished before midnight is
   stored a moment later, by whichever process ran it): :data:`FRESH_SECONDS`, and forgotten at
   once when this process stores an entry to that day or a score of it; another process's
-  entries and scores show within those seconds;
+  scores show within those seconds;
 * a closed day with nothing left to store: its results cannot change any more, and it is kept
-  for good, the :data:`KEPT_DAYS` last used (the room counts its entries and those with an
-  account on each view all the same: a deleted account's name goes at once).
+  for good, the :data:`KEPT_DAYS` last used.
+
+Either way the room counts the day's entries, and those with an account, on each view (one
+indexed count): an entry made in another process, or an account deleted (its entry stays,
+nameless), reads the day again at once.
 
 A day read while a score of it was being stored is not kept (the generation counter): it
 could miss that score for as long as it would be trusted.

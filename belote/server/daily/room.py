@@ -360,25 +360,22 @@ class DailyRoom:
     async def _kept(self, day: str) -> KeptDay:
         """The day as read from the database, from this process's cache when it may be
         trusted (:mod:`belote.server.daily.cache`)."""
+        # Counted on every view (the index of the day's key answers): an entry made in
+        # another process, or an account deleted anywhere, reads the day again at once.
+        entrants = await self.store.entrants(day)
         kept = self.cache.get(day)
-        entrants = None
-        if kept is not None and kept.settled:
-            entrants = await self.store.entrants(day)
-            if entrants != kept.entrants:
-                self.cache.forget(day)  # (an entrant's account was deleted: its name goes)
-                kept = None
+        if kept is not None and entrants != kept.entrants:
+            self.cache.forget(day)
+            kept = None
         if kept is None:
             generation = self.cache.generation
             # Nothing left to store, asked before the day is read: no end stored after can
             # be missed (a closed day opens no new deal; one opening at midnight ends late).
             settled = (self.closed(date.fromisoformat(day))
                        and await self.store.pending(day) == 0)
-            if settled and entrants is None:
-                entrants = await self.store.entrants(day)
             names, results = await self.store.day(day)
             self.days_read += 1
-            kept = KeptDay(names, results, settled, entrants or (0, 0),
-                           self.cache.monotonic())
+            kept = KeptDay(names, results, settled, entrants, self.cache.monotonic())
             self.cache.put(day, kept, generation)
         return kept
 

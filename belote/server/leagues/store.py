@@ -9,17 +9,16 @@ nothing again.  Weeks close in order, as each week's divisions come from the one
 
 A page asks :meth:`LeagueStore.notice` each time; the process remembers the week it last found
 every earlier week closed, and asks the database again only once the week has changed (a
-closed week stays closed: the database's key keeps the close once across processes).  The
-running week's standings are kept :data:`STANDINGS_SECONDS` in the process; their query reads
-that week's matches only (``match_results_by_time``).  Accounts suspended or banned are left
-out of the standings shown and of the week's close (their matches are kept; a week closed
-while they were barred has no line of theirs, which keeps their division as it was).
+closed week stays closed: the database's key keeps the close once across processes).  A
+week's standings are read from that week's matches only (the index ``match_results_by_time``).
+Accounts suspended or banned are left out of the standings shown and of the week's close
+(their matches are kept; a week closed while they were barred has no line of theirs, which
+keeps their division as it was).
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -47,7 +46,6 @@ from belote.server.ratings.schema import match_results, player_results
 log = logging.getLogger(__name__)
 
 LEAGUE_LOCK = 0x4C454147  # "LEAG": the PostgreSQL advisory lock of the closes
-STANDINGS_SECONDS = 5.0  # how long a process shows the running week's standings it read
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,35 +67,23 @@ def _now() -> datetime:
 
 
 class LeagueStore:
-    def __init__(self, engine: AsyncEngine, clock: Callable[[], datetime] = _now,
-                 fresh_seconds: float = STANDINGS_SECONDS,
-                 monotonic: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, engine: AsyncEngine, clock: Callable[[], datetime] = _now) -> None:
         self.engine = engine
         self.clock = clock
-        self.fresh_seconds = fresh_seconds
-        self.monotonic = monotonic
         self.closed = 0  # weeks this process closed
         self.failures = 0  # closes that failed (each logged; the next notice tries again)
         self.checks = 0  # times the database was asked for weeks to close (the tests count)
-        self.reads = 0  # times a week's standings were read
         self._checked: date | None = None  # every week before this one is closed
-        self._kept: tuple[date, float, list[Line]] | None = None  # week, read at, standings
 
     def current_week(self) -> date:
         return week_of(self.clock())
 
     async def standings(self, week: date) -> list[Line]:
-        """Every group of ``week`` (closed or running), as it stands (the running week's as
-        read at most :attr:`fresh_seconds` ago)."""
-        kept = self._kept
-        if kept is not None and kept[0] == week and (
-                self.monotonic() - kept[1] < self.fresh_seconds):
-            return kept[2]
+        """Every group of ``week`` (closed or running), as it stands: read from that week's
+        matches only, along the index by time (not kept: a deleted account's line, or a
+        sanction, shows at once)."""
         async with self.engine.connect() as conn:
-            lines = all_standings(await self._entries(conn, week))
-        self.reads += 1
-        self._kept = (week, self.monotonic(), lines)
-        return lines
+            return all_standings(await self._entries(conn, week))
 
     async def _entries(self, conn: AsyncConnection, week: date) -> list[Entry]:
         start = week_start(week)
