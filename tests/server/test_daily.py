@@ -4,19 +4,28 @@ the deals hidden until the day closes (pages, replays and frames), open after it
 
 from __future__ import annotations
 
+import asyncio
 import json
+import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from starlette.testclient import TestClient
 
 from belote.server.app import create_app
+from belote.server.daily.cache import DayCache, KeptDay
 from belote.server.daily.deals import deal_of_day, deals_of_day
-from belote.server.daily.scoring import deal_percentages, mean_interval, standings
+from belote.server.daily.room import DailyRoom
+from belote.server.daily.schema import daily_entries
+from belote.server.daily.scoring import deal_percentages, mean_interval, score_day, standings
+from belote.server.daily.store import Play
+from belote.server.moderation.schema import sanctions
+from belote.server.persistence import store as persistence_store
 from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import Identities, connect, first_legal, my_turn, send, until
 
@@ -41,7 +50,9 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient,
     app: Any = create_app(make_settings(folder, daily_deals=2))
     clock = Clock()
     app.state.daily.clock = clock
-    with client_for(app) as client:
+    # The room stores a table's finish on the same fake clock (a deal counts by that moment).
+    with pytest.MonkeyPatch.context() as patch, client_for(app) as client:
+        patch.setattr(persistence_store, "_now", clock)
         yield client, clock, folder
 
 
@@ -147,6 +158,34 @@ def test_matchpoints_give_two_per_entrant_beaten_and_one_per_tie() -> None:
     assert deal_percentages({1: 0, 2: 162, 3: 162, 4: 20}) == pytest.approx({
         1: 0.0, 2: 500 / 6, 3: 500 / 6, 4: 200 / 6})
     assert deal_percentages({7: 81}) == {7: 50.0}  # alone on a deal: nobody to compare with
+
+
+def pairwise(scores: Mapping[int, int]) -> dict[int, float]:
+    """The reference: every entrant compared with every other one (the former O(n^2) way)."""
+    others = len(scores) - 1
+    if others <= 0:
+        return {entrant: 50.0 for entrant in scores}
+    return {entrant: 100.0 * sum(2 if mine > theirs else 1 if mine == theirs else 0
+                                 for who, theirs in scores.items() if who != entrant)
+            / (2 * others) for entrant, mine in scores.items()}
+
+
+def test_a_deal_scored_by_sorting_gives_exactly_what_comparing_every_pair_gives() -> None:
+    rng = random.Random(28)
+    cases: list[dict[int, int]] = [{}, {5: 81}, {1: 0, 2: 0}, {1: 162, 2: 162, 3: 162}]
+    for _ in range(300):
+        entrants = rng.randrange(1, 60)
+        spread = rng.choice((2, 5, 17, 163))  # few distinct scores: many ties
+        cases.append({rng.randrange(1, 10_000): 10 * rng.randrange(spread)
+                      for _ in range(entrants)})
+    for scores in cases:
+        assert deal_percentages(scores) == pairwise(scores), scores  # (exactly: no approx)
+    # And the ranking of a random day is the one the reference's percentages give.
+    names = {n: f"E{n}" for n in range(40)}
+    day = {d: {n: rng.randrange(5) for n in names if rng.random() < 0.9} for d in (1, 2, 3)}
+    scored = score_day(day, names, 3)
+    assert scored.per_deal == {d: pairwise(s) for d, s in day.items()}
+    assert scored.ranking == standings(day, names, 3)
 
 
 def test_the_mean_has_a_t_interval_over_the_deals() -> None:
@@ -327,3 +366,120 @@ def test_requests_to_enter_and_play_are_limited_per_account(
     assert int(answers[20].headers["retry-after"]) >= 1
     assert "Too many requests; please wait a little." in answers[20].text
     assert state.refused["daily"] == before + 1
+
+
+# ---------------------------------------------------------------------------- review 28
+def test_a_deal_finished_before_midnight_counts_though_its_score_is_stored_after() -> None:
+    """Issue 28's review, 9(b): what counts is when the table finished (as the room stored
+    it), not when the score is stored."""
+    finished = {1: datetime(2026, 3, 14, 23, 59, 59, 900_000, tzinfo=UTC),
+                2: datetime(2026, 3, 15, 0, 0, 0, 100_000, tzinfo=UTC)}
+    stored: dict[int, tuple[int | None, datetime]] = {}
+
+    class Store:  # the daily's store, as far as recording goes
+        async def play_of_table(self, table_id: int) -> tuple[str, Play]:
+            return "2026-03-14", Play(table_id, 1, table_id, "uid", None, NOON)
+
+        async def table_finished(self, table_id: int) -> datetime:
+            return finished[table_id]
+
+        async def record(self, table_id: int, score: int | None, when: datetime) -> bool:
+            stored[table_id] = (score, when)
+            return True
+
+    clock = Clock()
+    clock.now = datetime(2026, 3, 15, 0, 0, 5, tzinfo=UTC)  # both heard after midnight
+    daily: Any = DailyRoom(Any, Any, Store(), 2, clock)  # type: ignore[arg-type]
+
+    async def both() -> None:
+        for table_id in finished:
+            assert await daily._record(table_id, [97, 65])
+
+    asyncio.run(both())
+    assert stored == {1: (97, finished[1]), 2: (None, finished[2])}
+
+
+def test_the_days_kept_are_trusted_for_seconds_or_for_good_when_settled() -> None:
+    now = [0.0]
+    cache = DayCache(fresh_seconds=5.0, kept_days=2, monotonic=lambda: now[0])
+
+    def day(settled: bool) -> KeptDay:
+        return KeptDay({}, [], settled, (0, 0), now[0])
+
+    cache.put("2026-03-14", day(False), cache.generation)
+    cache.put("2026-03-01", day(True), cache.generation)
+    now[0] = 4.9
+    assert cache.get("2026-03-14") is not None
+    now[0] = 5.0
+    assert cache.get("2026-03-14") is None  # another process's scores show within 5 s
+    assert cache.get("2026-03-01") is not None  # a settled day: for good
+    # A day read while a score of it was stored is not kept (it may miss that score).
+    read_at = cache.generation
+    cache.forget("2026-03-14")
+    cache.put("2026-03-14", day(False), read_at)
+    assert cache.get("2026-03-14") is None
+    # The last used are kept: a third day pushes the oldest out.
+    cache.put("2026-03-02", day(True), cache.generation)
+    cache.put("2026-03-03", day(True), cache.generation)
+    assert cache.get("2026-03-01") is None and cache.get("2026-03-03") is not None
+
+
+def test_a_closed_days_page_scores_once_and_leaves_out_a_banned_entrant(
+        room: tuple[TestClient, Clock, Path]) -> None:
+    """Issue 28's review, items 1 and 10: one reading and one scoring of a closed day, kept
+    for the next views; a suspended or banned entrant is left out of its ranking and deal
+    results while the sanction lasts, their rows kept."""
+    client, _, _ = room
+    state: Any = client.app.state  # type: ignore[attr-defined]
+    daily = state.daily
+    portal: Any = client.portal
+    past = "2026-03-10"
+
+    async def fabricate() -> list[int]:
+        accounts = []
+        for n, score in enumerate((120, 80, 40)):
+            account = await state.store.add_user(f"Past{n}", "$argon2id$test")
+            entry, _ = await daily.store.enter(past, account, f"Past{n}")
+            table_id = await state.store.new_table("classic", {}, 1, status="finished")
+            assert await daily.store.reserve(entry.id, 1, NOON)
+            await daily.store.opened(entry.id, 1, table_id, "uid")
+            assert await daily.store.record(table_id, score, NOON - timedelta(days=4))
+            accounts.append(account)
+        return accounts
+
+    first, _, _ = portal.call(fabricate)
+    read, scored = daily.days_read, daily.days_scored
+    pages = [client.get(f"/daily/{past}").text for _ in range(3)]
+    assert all("Past0" in page and "100.0%" in page for page in pages)
+    assert (daily.days_read, daily.days_scored) == (read + 1, scored + 1)  # once, kept
+
+    async def ban(lift: bool) -> None:
+        async with state.store.engine.begin() as conn:
+            if lift:
+                await conn.execute(sa.update(sanctions).where(sanctions.c.account == first)
+                                   .values(lifted=datetime.now(UTC)))
+            else:
+                await conn.execute(sa.insert(sanctions).values(
+                    account=first, kind="ban", reason="cheating", created=datetime.now(UTC)))
+
+    portal.call(ban, False)
+    page = client.get(f"/daily/{past}").text
+    assert "Past0" not in page and "Past1" in page  # out of the ranking and the deal
+    assert page.count("100.0%") >= 1  # Past1 now tops the deal (2 entrants)
+    assert (daily.days_read, daily.days_scored) == (read + 1, scored + 2)
+    names, results = portal.call(daily.store.day, past)
+    assert first in names and any(r.account == first for r in results)  # rows kept
+    portal.call(ban, True)
+    assert "Past0" in client.get(f"/daily/{past}").text  # lifted: back
+    assert daily.days_read == read + 1
+
+    async def delete_last() -> None:  # (as deleting the account leaves its entry)
+        async with state.store.engine.begin() as conn:
+            await conn.execute(sa.update(daily_entries).where(
+                daily_entries.c.day == past, daily_entries.c.name == "Past2").values(
+                account=None, name="deleted player"))
+
+    portal.call(delete_last)
+    page = client.get(f"/daily/{past}").text  # a kept day, read again at once
+    assert "Past2" not in page and "deleted player" in page
+    assert daily.days_read == read + 2

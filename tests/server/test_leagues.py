@@ -30,6 +30,7 @@ from belote.server.leagues.model import (
 )
 from belote.server.leagues.schema import league_results, league_weeks
 from belote.server.leagues.store import LeagueStore
+from belote.server.moderation.schema import sanctions
 from belote.server.persistence import Store
 from belote.server.persistence.migrate import config_for, upgrade
 from belote.server.ratings.farming import four_key, weight
@@ -354,6 +355,50 @@ def test_a_close_that_fails_is_logged_and_counted_and_stops_nothing(
     assert "the ended weeks could not be closed" in caplog.text
 
 
+def test_the_page_asks_for_ended_weeks_once_a_week(tmp_path: Path) -> None:
+    """Issue 28's review, item 10: a view of the league does not ask the database for weeks
+    to close each time, only once per week per process."""
+    async def body(store: Store, clock: Clock) -> Any:
+        players = await accounts(store, 4)
+        await record(store, RatingsStore(store.engine, clock), match(players, 0))
+        leagues = LeagueStore(store.engine, clock)
+        for _ in range(3):  # three views of the page
+            assert await leagues.notice() == 0
+        seen = leagues.checks
+        clock.now += timedelta(days=7)  # a new week: asked again, and the week closes
+        closed = await leagues.notice()
+        return seen, closed, leagues.checks
+
+    assert on_database(tmp_path, body) == (1, 1, 2)
+
+
+def test_suspended_and_banned_accounts_leave_the_standings_and_the_close(
+        tmp_path: Path) -> None:
+    async def body(store: Store, clock: Clock) -> Any:
+        a, b, c, d = await accounts(store, 4)
+        await record(store, RatingsStore(store.engine, clock), match([a, b, c, d], 0))
+        async with store.engine.begin() as conn:
+            await conn.execute(sa.insert(sanctions).values(
+                account=a, kind="suspend", reason="abuse", created=clock.now,
+                until=clock.now + timedelta(days=30)))
+            await conn.execute(sa.insert(sanctions).values(  # (a ban lifted: no effect)
+                account=b, kind="ban", reason="cheating", created=clock.now,
+                lifted=clock.now))
+        leagues = LeagueStore(store.engine, clock)
+        shown = [ln.entry.account for ln in await leagues.standings(leagues.current_week())]
+        clock.now += timedelta(days=7)
+        assert await leagues.close_due() == 1
+        async with store.engine.connect() as conn:
+            closed = [r.account for r in await conn.execute(sa.select(league_results))]
+            kept = (await conn.execute(sa.select(sa.func.count()).select_from(
+                player_results).where(player_results.c.account == a))).scalar_one()
+        return (a, b, c, d), shown, closed, kept
+
+    (_, b, c, d), shown, closed, kept = on_database(tmp_path, body)
+    assert sorted(shown) == sorted(closed) == sorted([b, c, d])
+    assert kept == 1  # the suspended account's match is kept
+
+
 @pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
 def test_migration_0011_goes_down_and_up_keeping_the_recorded_matches(
         tmp_path: Path, request: pytest.FixtureRequest, engine: str) -> None:
@@ -456,8 +501,8 @@ def test_the_leaderboard_marks_provisional_ratings_unranked(room: TestClient) ->
 
 
 def test_the_league_page_lists_my_closed_weeks(room: TestClient) -> None:
-    """A week closed a month ago: its line is in Anna's history (and the weeks since, with
-    no match, close empty when the page notices them)."""
+    """A week closed a month ago: its line is in Anna's history (the weeks since, with no
+    match, close when the process next asks: it found every ended week closed this week)."""
     async def closed_week() -> None:
         store = room.app.state.store  # type: ignore[attr-defined]
         anna = await store.user("Anna")

@@ -14,6 +14,9 @@ passed out scores 0 for both teams).
 Everything is in the database; a restart catches up on deals finished while nobody recorded
 them (:meth:`DailyRoom.reconcile`).  Until the day closes (midnight UTC) nobody sees the deals,
 the replays or anybody's score on a deal; the ranking (mean percentages only) is public.
+A day's results are kept a few seconds in the process that shows them, a closed day's for good
+(:mod:`belote.server.daily.cache`); an account suspended or banned is left out of the ranking
+while the sanction lasts.
 """
 
 from __future__ import annotations
@@ -26,8 +29,9 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Protocol
 
+from belote.server.daily.cache import DayCache, KeptDay
 from belote.server.daily.deals import ENTRANT_SEAT, LEVEL, PRESET, SEATS, deal_of_day
-from belote.server.daily.scoring import Standing, deal_percentages, standings
+from belote.server.daily.scoring import DayScores, Standing, score_day
 from belote.server.daily.store import DailyStore, Entry, Play
 from belote.server.directory import FixedDealTables, HeldSeat
 from belote.server.events import TableEvent, TableFinished
@@ -109,6 +113,9 @@ class DailyRoom:
         self._tasks: set[asyncio.Task[bool]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self.record_failures = 0  # finished deals whose score could not be stored (logged)
+        self.cache = DayCache()  # the days' results, kept a while in this process
+        self.days_read = 0  # days read from the database (the tests count them)
+        self.days_scored = 0  # and scored
 
     # ------------------------------------------------------------------ the day
     def today(self) -> date:
@@ -143,6 +150,7 @@ class DailyRoom:
         """The account's entry of today (made once; asked again, the same one)."""
         entry, made = await self.store.enter(self.today().isoformat(), account, name)
         if made:
+            self.cache.forget(entry.day)  # (a new line of the ranking, shown at once)
             log.info("daily %s: account %d entered", entry.day, account)
         return entry
 
@@ -236,21 +244,29 @@ class DailyRoom:
 
     async def _record(self, table_id: int, totals: list[Any],
                       finished: datetime | None = None) -> bool:
-        """Store the end of a deal's table (``finished``: when; None: now).  A deal over
-        after its day closed is not played (the replays of that deal were open to all by
-        then): its end is kept, no score."""
+        """Store the end of a deal's table (``finished``: when; None: when the room stored
+        the table as finished, which is before its news: a deal finished at 23:59:59.9 and
+        heard after midnight counts).  A deal over after its day closed is not played (the
+        replays of that deal were open to all by then): its end is kept, no score."""
         try:
             found = await self.store.play_of_table(table_id)
             if found is None:
                 return False  # not a deal of the daily
             day = date.fromisoformat(found[0])
-            when = finished or self.clock()
+            when = finished or await self.store.table_finished(table_id)
+            if when is None:  # (the room stores the finish before telling it: never seen)
+                when = self.clock()
+                log.warning("daily %s: table %s has no stored finish: now counts", day,
+                            table_id)
             late = when >= self.closes_at(day)
             if late:
                 log.info("daily %s: table %s finished after the day closed: not played",
                          day, table_id)
             score = None if late else int(totals[ENTRANT_SEAT % 2])
-            return await self.store.record(table_id, score, when)
+            stored = await self.store.record(table_id, score, when)
+            if stored:
+                self.cache.forget(found[0])  # (this process's ranking shows it at once)
+            return stored
         except Exception as error:
             # Never silent: logged and counted; the next start (or the entrant's next
             # request) catches up from the stored record.
@@ -299,29 +315,69 @@ class DailyRoom:
 
     # ------------------------------------------------------------------ what pages show
     async def ranking(self, day: date) -> list[Standing]:
-        names, results = await self.store.day(day.isoformat())
-        by_deal: dict[int, dict[int, int]] = {}
-        for result in results:
-            by_deal.setdefault(result.deal, {})[result.account] = result.score
-        return standings(by_deal, names, self.deals)
+        return (await self.scores(day)).ranking
 
     async def deal_results(self, day: date) -> dict[int, list[DealResult]]:
         """Each deal's results, best first: for a closed day only (``DailyError``)."""
+        return (await self.closed_day(day))[1]
+
+    async def closed_day(self, day: date) -> tuple[list[Standing],
+                                                   dict[int, list[DealResult]]]:
+        """A closed day's ranking and each deal's results, best first, from one scoring of
+        the day (``DailyError`` for a day not closed: its deals are hidden)."""
         if not self.closed(day):
             raise DailyError("hidden")
-        names, results = await self.store.day(day.isoformat())
-        by_deal: dict[int, dict[int, int]] = {}
-        tables: dict[tuple[int, int], int] = {}
-        for result in results:
-            by_deal.setdefault(result.deal, {})[result.account] = result.score
-            tables[(result.deal, result.account)] = result.table_id
+        kept, scored = await self._scored(day)
+        percent = scored.per_deal
         shown: dict[int, list[DealResult]] = {}
-        for deal, scores in sorted(by_deal.items()):
-            percent = deal_percentages(scores)
-            shown[deal] = sorted(
-                (DealResult(names.get(a, ""), s, percent[a], tables[(deal, a)])
-                 for a, s in scores.items()), key=lambda r: (-r.score, r.name.casefold()))
-        return shown
+        for result in kept.results:
+            if result.account in percent.get(result.deal, {}):  # (not left out)
+                shown.setdefault(result.deal, []).append(DealResult(
+                    kept.names.get(result.account, ""), result.score,
+                    percent[result.deal][result.account], result.table_id))
+        return scored.ranking, {deal: sorted(rows, key=lambda r: (-r.score, r.name.casefold()))
+                                for deal, rows in sorted(shown.items())}
+
+    async def scores(self, day: date) -> DayScores:
+        """The day scored: each deal's percentages and the ranking, leaving out the entrants
+        suspended or banned now (their entries and scores are kept)."""
+        return (await self._scored(day))[1]
+
+    async def _scored(self, day: date) -> tuple[KeptDay, DayScores]:
+        key = day.isoformat()
+        kept = await self._kept(key)
+        barred = await self.store.barred(key, self.clock())
+        if kept.scored is None or kept.scored[0] != barred:
+            by_deal: dict[int, dict[int, int]] = {}
+            for result in kept.results:
+                if result.account not in barred:
+                    by_deal.setdefault(result.deal, {})[result.account] = result.score
+            names = {a: n for a, n in kept.names.items() if a not in barred}
+            kept.scored = (barred, score_day(by_deal, names, self.deals))
+            self.days_scored += 1
+        return kept, kept.scored[1]
+
+    async def _kept(self, day: str) -> KeptDay:
+        """The day as read from the database, from this process's cache when it may be
+        trusted (:mod:`belote.server.daily.cache`)."""
+        # Counted on every view (the index of the day's key answers): an entry made in
+        # another process, or an account deleted anywhere, reads the day again at once.
+        entrants = await self.store.entrants(day)
+        kept = self.cache.get(day)
+        if kept is not None and entrants != kept.entrants:
+            self.cache.forget(day)
+            kept = None
+        if kept is None:
+            generation = self.cache.generation
+            # Nothing left to store, asked before the day is read: no end stored after can
+            # be missed (a closed day opens no new deal; one opening at midnight ends late).
+            settled = (self.closed(date.fromisoformat(day))
+                       and await self.store.pending(day) == 0)
+            names, results = await self.store.day(day)
+            self.days_read += 1
+            kept = KeptDay(names, results, settled, entrants, self.cache.monotonic())
+            self.cache.put(day, kept, generation)
+        return kept
 
     async def replay_open(self, table_id: int) -> bool | None:
         """Whether a finished table's replay may be shown to anyone: None, not a daily

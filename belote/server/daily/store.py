@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import and_, delete, insert, select, update
+from sqlalchemy import and_, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from belote.server.daily.schema import daily_entries, daily_plays
+from belote.server.moderation.store import barred_accounts
 from belote.server.persistence.schema import tables
 
 
@@ -182,6 +183,35 @@ class DailyStore:
         return ({_entrant(r.id, r.account): str(r.name) for r in entrants},
                 [Result(_entrant(r.id, r.account), int(r.deal), int(r.score), int(r.table_id))
                  for r in rows])
+
+    async def entrants(self, day: str) -> tuple[int, int]:
+        """How many entered ``day``, and how many of them still have their account (a
+        deleted account's entry stays, nameless: the count changes all the same); the
+        unique key's index answers it."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(
+                func.count(), func.count(daily_entries.c.account)).where(
+                daily_entries.c.day == day))).one()
+        return int(row[0]), int(row[1])
+
+    async def pending(self, day: str) -> int:
+        """The deals of ``day`` whose table was opened and whose end is not stored yet
+        (until none is left, a closed day's results may still change)."""
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(
+                select(func.count()).select_from(daily_plays).join(
+                    daily_entries, daily_entries.c.id == daily_plays.c.entry).where(
+                    daily_entries.c.day == day, daily_plays.c.table_id.is_not(None),
+                    daily_plays.c.finished.is_(None)))).scalar_one())
+
+    async def barred(self, day: str, now: datetime) -> frozenset[int]:
+        """The entrants of ``day`` suspended or banned at ``now`` (left out of its ranking;
+        their entries and scores are kept, and count again once the sanction ends)."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(daily_entries.c.account).where(
+                daily_entries.c.day == day,
+                daily_entries.c.account.in_(barred_accounts(now))))).all()
+        return frozenset(int(r.account) for r in rows)
 
     async def days(self, before: str, limit: int) -> list[str]:
         """The latest days with entries before ``before`` (closed days), newest first."""

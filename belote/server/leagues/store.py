@@ -6,6 +6,14 @@ Closing a week writes its results (each player's place, points and move) and a r
 (PostgreSQL: the advisory lock :data:`LEAGUE_LOCK`; SQLite: ``BEGIN IMMEDIATE``) and first
 looks for that row: a second process, a restart or a page noticing the same week closes
 nothing again.  Weeks close in order, as each week's divisions come from the one before.
+
+A page asks :meth:`LeagueStore.notice` each time; the process remembers the week it last found
+every earlier week closed, and asks the database again only once the week has changed (a
+closed week stays closed: the database's key keeps the close once across processes).  A
+week's standings are read from that week's matches only (the index ``match_results_by_time``).
+Accounts suspended or banned are left out of the standings shown and of the week's close
+(their matches are kept; a week closed while they were barred has no line of theirs, which
+keeps their division as it was).
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from belote.server.leagues.model import (
     week_start,
 )
 from belote.server.leagues.schema import league_results, league_weeks
+from belote.server.moderation.store import barred_accounts
 from belote.server.persistence.schema import users
 from belote.server.ratings.schema import match_results, player_results
 
@@ -63,12 +72,16 @@ class LeagueStore:
         self.clock = clock
         self.closed = 0  # weeks this process closed
         self.failures = 0  # closes that failed (each logged; the next notice tries again)
+        self.checks = 0  # times the database was asked for weeks to close (the tests count)
+        self._checked: date | None = None  # every week before this one is closed
 
     def current_week(self) -> date:
         return week_of(self.clock())
 
     async def standings(self, week: date) -> list[Line]:
-        """Every group of ``week`` (closed or running), as it stands."""
+        """Every group of ``week`` (closed or running), as it stands: read from that week's
+        matches only, along the index by time (not kept: a deleted account's line, or a
+        sanction, shows at once)."""
         async with self.engine.connect() as conn:
             return all_standings(await self._entries(conn, week))
 
@@ -81,7 +94,8 @@ class LeagueStore:
                    func.sum(cast(p.won, Integer)), won_weight)
             .join(match_results, m.table_id == p.table_id)
             .join(users, users.c.id == p.account)
-            .where(m.weight > 0, m.recorded >= start, m.recorded < start + WEEK)
+            .where(m.recorded >= start, m.recorded < start + WEEK, m.weight > 0,
+                   p.account.not_in(barred_accounts(self.clock())))
             .group_by(p.account, users.c.name))).all()
         divisions = await self._divisions(conn, week, [int(r[0]) for r in rows])
         return [Entry(int(r[0]), str(r[1]), divisions.get(int(r[0]), DIVISIONS),
@@ -119,8 +133,13 @@ class LeagueStore:
     async def notice(self) -> int:
         """:meth:`close_due`, whose failure (a database away) is logged and counted but
         stops neither the room's start nor a page: the next notice closes the week."""
+        current = self.current_week()
+        if self._checked == current:
+            return 0  # (found closed this week already: none ends before the next)
         try:
-            return await self.close_due()
+            done = await self.close_due()
+            self._checked = current
+            return done
         except (SQLAlchemyError, OSError) as error:
             self.failures += 1
             log.error("leagues: the ended weeks could not be closed: %r", error)
@@ -130,13 +149,20 @@ class LeagueStore:
         """Close every week that has ended and is not closed; returns how many this call
         closed (0 when another process or an earlier call did)."""
         current = self.current_week()
+        self.checks += 1
         async with self.engine.connect() as conn:
             last = (await conn.execute(select(func.max(league_weeks.c.week)))).scalar()
-            first = (await conn.execute(select(func.min(match_results.c.recorded))
-                                        .where(match_results.c.weight > 0))).scalar()
-        if first is None:
-            return 0
-        week = week_of(_aware(first)) if last is None else last + WEEK
+            if last is not None:
+                week = last + WEEK
+            else:
+                # No week closed yet: the first week is that of the first rated match (read
+                # along the index by time, stopping at the first).
+                m = match_results.c
+                first = (await conn.execute(select(m.recorded).where(m.weight > 0)
+                                            .order_by(m.recorded).limit(1))).scalar()
+                if first is None:
+                    return 0
+                week = week_of(_aware(first))
         done = 0
         while week < current:
             if await self._close(week):

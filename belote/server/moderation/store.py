@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy import Select, and_, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.sql.elements import ColumnElement
@@ -99,6 +99,12 @@ def in_force(now: datetime) -> ColumnElement[bool]:
     """Sanctions not lifted and not past their end."""
     return and_(sanctions.c.lifted.is_(None),
                 or_(sanctions.c.until.is_(None), sanctions.c.until > now))
+
+
+def barred_accounts(now: datetime) -> Select[tuple[int]]:
+    """The accounts with a suspension or a ban in force (a subquery: the daily's ranking and
+    the league's standings leave them out, keeping their rows)."""
+    return select(sanctions.c.account).where(sanctions.c.kind.in_(BARRED), in_force(now))
 
 
 class ModerationStore:

@@ -4,7 +4,9 @@ each closed day's (the ranking, every entrant's result on every deal, the replay
 Entering and playing need an account (a guest is told why, and nothing changes); both are
 idempotent (the same entry, the same deal's table) and limited per account all the same,
 each request costing the database a few queries.  A day's deals and results per deal are
-served only once it has closed (:meth:`belote.server.daily.room.DailyRoom.deal_results`).
+served only once it has closed (:meth:`belote.server.daily.room.DailyRoom.closed_day`).  The
+ranking is computed once per request, from the days kept in the process
+(:mod:`belote.server.daily.cache`).
 """
 
 from __future__ import annotations
@@ -92,10 +94,10 @@ async def day_page(request: Request) -> Response:
             return back(request, "/daily")
         raise HTTPException(404)  # a day to come has no page (and says nothing of its deals)
     lang = language(request)
-    results = await daily.deal_results(day)
+    ranking, results = await daily.closed_day(day)  # (the day scored once)
     return render(
         request, "daily_day.html", day=day.isoformat(), deals=daily.deals,
-        rows=ranking_rows(await daily.ranking(day), lang),
+        rows=ranking_rows(ranking, lang),
         dealers={n: seat_name((n - 1) % 4, lang) for n in range(1, daily.deals + 1)},
         results={n: [{"name": r.name, "score": r.score, "table_id": r.table_id,
                       "percent": percent_text(r.percent, lang)} for r in rows]
