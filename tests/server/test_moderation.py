@@ -518,6 +518,23 @@ def test_a_mute_and_a_suspension_given_in_one_process_hold_in_the_other(
     bea = read_db(two_processes.db, account_of)
     table_id = room.create_table("bea", via=0)
     try:
+        # Watching counts wherever the table runs: refused while the moderator was never at
+        # her table (403), his report through process 1 goes through once his socket is
+        # open at it in process 0 (the node asks the table's process).
+        with room.connect("bea", table_id, via=0) as ws:
+            send(ws, "chat", text="hello all")
+            until(ws, lambda f: f["t"] == "update" and any(
+                e["kind"] == "chat" for e in f["d"]["events"]))
+
+        def report_via_1() -> int:
+            answer = room.http("mod", 1).post("/report", data={
+                "target": str(bea), "table": str(table_id), "reason": "abuse"},
+                headers={"accept": "application/json"})
+            return int(answer.status_code)
+        assert report_via_1() == 403
+        with room.connect("mod", table_id, via=0) as watcher:
+            until(watcher, lambda f: f["t"] == "sync")
+            assert report_via_1() == 200
         with room.connect("bea", table_id, via=0) as ws:
             followed(room, ws, bea)
         assert f"Signed in as {player}" not in room.http("bea", 0).get("/").text
