@@ -516,6 +516,18 @@ class Room:
             found.update({int(t): Attendance(int(w), bool(p)) for t, w, p in answer})
         return found
 
+    def _watched_here(self, table_ids: Collection[int], account: int) -> list[int]:
+        return [tid for tid in table_ids if (table := self.tables.get(tid)) is not None
+                and any(c.account == account for c in table.connections)]
+
+    async def watching(self, table_id: int, account: int) -> bool:
+        """Whether this account has a socket open at this table now (a player's or a
+        spectator's), in whichever process runs it (help and report asks it)."""
+        if self._watched_here([table_id], account):
+            return True
+        answers = await self._elsewhere([table_id], "watching", {"account": account})
+        return any(table_id in answer for answer in answers)
+
     async def present(self, uids: Collection[str]) -> set[str]:
         """Which of these people have a socket open at a table of any process (the lobby's
         listeners of this process are the lobby's to add)."""
@@ -545,6 +557,9 @@ class Room:
         async def present(args: dict[str, Any]) -> list[str]:
             return [uid for uid in args["uids"] if self.present_here(uid)]
 
+        async def watching(args: dict[str, Any]) -> list[int]:
+            return self._watched_here(args["table_ids"], int(args["account"]))
+
         async def hold_seats(args: dict[str, Any]) -> None:
             await self.hold_seats(args["table_id"], [HeldSeat(**s) for s in args["seats"]],
                                   start=args["start"])
@@ -564,7 +579,8 @@ class Room:
             return await self.remove_account(args["table_id"], int(args["account"]))
 
         for name, handler in (("seats_held", seats_held), ("attendance", attendance),
-                              ("present", present), ("hold_seats", hold_seats),
+                              ("present", present), ("watching", watching),
+                              ("hold_seats", hold_seats),
                               ("claim_seat", claim_seat), ("table_status", table_status),
                               ("hand_to_bots", hand_to_bots),
                               ("remove_account", remove_account)):

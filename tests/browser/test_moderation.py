@@ -1,7 +1,9 @@
 """Help and report, and the moderators' queue, in a real browser and by keyboard alone:
 F4 at a table opens the dialog (focus in, Escape out, focus back), a report is filed without
 leaving the table, a moderator works the queue, the warned player hears it at once; axe finds
-no violation on the dialog, the help page or the queue."""
+no violation on the dialog, the help page or the queue.  With self-voicing on, the report's
+answer (put in by a script after the page loaded) is said once, and so is a warning told at
+the next page, whose "I understand" sits outside its live region."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from playwright.sync_api import Page, expect
 from tests.browser import sala
 from tests.browser.live import LiveServer
 from tests.browser.test_axe import Audit
+from tests.browser.test_phone import RECORD_VOICE, said
 from tests.browser.test_tournament import register
 
 
@@ -34,9 +37,14 @@ def test_a_report_by_f4_at_the_table_and_a_moderator_working_the_queue_by_keyboa
     offender.press("#table-chat-text", "Enter")
     expect(offender.locator("#table-chat")).to_contain_text("you all play like beginners")
 
-    # Another player, watching the table, presses F4: the dialog opens on its heading.
+    # Another player, watching the table, presses F4: the dialog opens on its heading.  This
+    # one has the page's own voice on (its speech recorded): the dialog's answers are said.
     page = new_page()
+    page.add_init_script(RECORD_VOICE)
     register(page, base_url, reporter)
+    page.request.post(base_url + "/preferences", headers={"origin": base_url}, form={
+        "settings": "1", "pace": "0", "volume": "50", "speak": "plays", "voice": "on",
+        "voice_rate": "100", "next": "/"})
     page.goto(f"{base_url}/table/{table_id}")
     sala.connected(page)
     sala.tab_to(page, lambda el: el["id"] == "help-button")  # "Keys": where focus is
@@ -63,6 +71,7 @@ def test_a_report_by_f4_at_the_table_and_a_moderator_working_the_queue_by_keyboa
     page.keyboard.press("Enter")
     expect(dialog.get_by_role("status")).to_contain_text("your report was sent")
     assert sala.active(page)["id"] == "help-report-title"
+    sala.wait_until(page, lambda: report_said(page), message="the report's answer said")
     audit(page, "help and report dialog, report sent")
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
@@ -109,7 +118,37 @@ def test_a_report_by_f4_at_the_table_and_a_moderator_working_the_queue_by_keyboa
     expect(audit_log.get_by_role("row").nth(1)).to_contain_text("report resolved")
     expect(audit_log.get_by_role("row").nth(2)).to_contain_text("warned")
     audit(mod, "moderators' queue after the actions")
+    # The report's answer was said once, however long the reporter stayed at the table.
+    assert len(report_said(page)) == 1, report_said(page)
     # Anyone else is refused the queue.
     page.goto(base_url + "/moderation")
     expect(page.get_by_role("heading", level=1)).to_have_text("Something went wrong")
+    # A warning given while the player is away is said at their next page, once: its words
+    # in a live region, "I understand" after it (a control in a live region is read out).
+    profile = mod.request.get(f"{base_url}/players/{reporter}").text()
+    found = re.search(r"/help\?player=(\d+)", profile)
+    assert found is not None
+    warned = mod.request.post(base_url + "/moderation/act", headers={"origin": base_url},
+                              form={"account": found.group(1), "action": "warn",
+                                    "reason": "Mind the language", "hours": ""})
+    assert warned.ok
+    page.goto(base_url + "/leaderboard")
+    notice = page.locator("#moderation-notices")
+    expect(notice).to_contain_text("Mind the language")
+    understood = page.get_by_role("button", name="I understand")
+    expect(understood).to_be_visible()
+    assert page.locator("[role=status] button, [aria-live] button").count() == 0
+    sala.wait_until(page, lambda: [u for u in said(page) if "Mind the language" in u["text"]],
+                    message="the warning said")
+    audit(page, "a moderator's warning told at the next page")
+    sala.tab_to_name(page, "I understand")
+    page.keyboard.press("Enter")
+    expect(understood).to_be_hidden()
+    expect(notice).to_be_empty()
+    assert len([u for u in said(page) if "Mind the language" in u["text"]]) == 1, "said once"
     audit.verdict()
+
+
+def report_said(page: Page) -> list[str]:
+    """What the page's own voice said of the report's answer (once: a list of one)."""
+    return [u["text"] for u in said(page) if "your report was sent" in u["text"]]

@@ -173,6 +173,53 @@ def test_a_report_keeps_the_tables_seats_and_chat_from_the_log_not_the_reporters
     assert "at" in context and "forged" not in row.context
 
 
+def test_a_tables_people_are_offered_by_name_and_seat_only_to_those_who_were_there(
+        room: Room) -> None:
+    """Review of issue 28, item 2: the report form never shows a table's chat, and shows
+    its people only to someone who sat, spoke or watched there; a report from anyone else
+    is refused.  A report still carries the chat, read from the log by the server."""
+    table_id = create_table(room.people.use("Ada"))
+    with room.people.connect("Bea", table_id) as ws:
+        send(ws, "sit", seat=1)
+        until(ws, lambda f: f["t"] == "update" and f["d"]["view"]["seats"][1]["name"] == "Bea")
+    with room.people.connect("Dee", table_id) as ws:
+        send(ws, "sit", seat=2)
+        until(ws, lambda f: f["t"] == "update" and f["d"]["view"]["seats"][2]["name"] == "Dee")
+    chat_at(room, "Bea", table_id, "my secret plan for tonight")
+    chat_at(room, "Mod", table_id, "a word from the rail")  # spoke, never sat
+    offered = 'name="target" value="{}"'
+    # Cy was never at the table: nobody offered, no name, no chat, and a report is refused.
+    for path in (f"/help?table={table_id}&panel=1", f"/help?panel=1&from=/table/{table_id}",
+                 f"/help?table={table_id}"):
+        page = room.as_("Cy").get(path).text
+        assert 'name="target"' not in page, path
+        assert "secret plan" not in page and "Bea" not in page, path
+        assert "Nobody to report from here" in page, path
+    before = room.count(reports)
+    refused = report(room, "Cy", "Bea", table_id, json=True)
+    assert refused.status_code == 403
+    assert "only if you played or watched there" in refused.json()["message"]
+    assert report(room, "Cy", "Bea", table_id).status_code == 403  # the page's form too
+    assert room.count(reports) == before
+    # A player of the table (gone from it now) is offered its people by name and seat only.
+    page = room.as_("Dee").get(f"/help?table={table_id}&panel=1").text
+    assert offered.format(room.ids["Bea"]) in page and "Bea, seated East" in page
+    assert offered.format(room.ids["Mod"]) in page
+    assert "Mod, without a seat at the table" in page
+    assert offered.format(room.ids["Dee"]) not in page
+    assert "secret plan" not in page and "from the rail" not in page
+    # Watching counts while the socket is open: Cy, connected, is offered the same people.
+    with room.people.connect("Cy", table_id) as ws:
+        receive(ws)
+        watching = room.as_("Cy").get(f"/help?table={table_id}&panel=1").text
+        assert offered.format(room.ids["Bea"]) in watching and "secret plan" not in watching
+    # A report from there keeps the chat: the server reads it from the log.  (Mod, who
+    # spoke there: Dee's reports are another test's to count.)
+    assert report(room, "Mod", "Bea", table_id, json=True).status_code == 200
+    row = room.rows(reports, reports.c.reporter == room.ids["Mod"])[-1]
+    assert "my secret plan for tonight" in row.context and row.table_id == table_id
+
+
 def test_malformed_and_repeated_reports_are_refused_clearly_and_change_nothing(
         room: Room) -> None:
     table_id = create_table(room.people.use("Cy"))
@@ -471,6 +518,23 @@ def test_a_mute_and_a_suspension_given_in_one_process_hold_in_the_other(
     bea = read_db(two_processes.db, account_of)
     table_id = room.create_table("bea", via=0)
     try:
+        # Watching counts wherever the table runs: refused while the moderator was never at
+        # her table (403), his report through process 1 goes through once his socket is
+        # open at it in process 0 (the node asks the table's process).
+        with room.connect("bea", table_id, via=0) as ws:
+            send(ws, "chat", text="hello all")
+            until(ws, lambda f: f["t"] == "update" and any(
+                e["kind"] == "chat" for e in f["d"]["events"]))
+
+        def report_via_1() -> int:
+            answer = room.http("mod", 1).post("/report", data={
+                "target": str(bea), "table": str(table_id), "reason": "abuse"},
+                headers={"accept": "application/json"})
+            return int(answer.status_code)
+        assert report_via_1() == 403
+        with room.connect("mod", table_id, via=0) as watcher:
+            until(watcher, lambda f: f["t"] == "sync")
+            assert report_via_1() == 200
         with room.connect("bea", table_id, via=0) as ws:
             followed(room, ws, bea)
         assert f"Signed in as {player}" not in room.http("bea", 0).get("/").text

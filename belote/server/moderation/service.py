@@ -111,12 +111,21 @@ class Moderation:
             node.on_news(NEWS, lambda data: self.hear(Told(**data)))
 
     # ------------------------------------------------------------------ reports
+    async def was_at(self, account: int, table_id: int, uid: str | None = None) -> bool:
+        """Whether this account was at the table: seated there or speaking in its chat at
+        any moment (its log), made it (``uid``: the session asking), or has a socket open
+        there now.  Only such a person is offered the table's people to report: the
+        others would learn who plays where, and a report from them is refused."""
+        return (await self.store.was_at(table_id, account, uid)
+                or await self.room.watching(table_id, account))
+
     async def report(self, reporter: int, target: int, table_id: int | None, reason: str,
-                     text: str) -> int:
+                     text: str, uid: str | None = None) -> int:
         """File a report; its context (the table's seats and recent chat lines) is read
         from the table's log here, never taken from the reporter.  Refused
         (:class:`ModerationError`, nothing stored): a reason not offered, a text too long,
-        oneself, an unknown account, a table where the person was not seen, too many
+        oneself, an unknown account, a table the reporter was not at (:meth:`was_at`,
+        ``uid`` the reporter's session) or where the person was not seen, too many
         reports, an open report on the same person at the same table."""
         if reason not in REASONS:
             raise ModerationError("bad_reason")
@@ -130,6 +139,8 @@ class Moderation:
             found = await self.store.table_context(table_id)
             if found is None:
                 raise ModerationError("no_table")
+            if not await self.was_at(reporter, table_id, uid):
+                raise ModerationError("not_your_table")
             if target not in found.accounts():
                 raise ModerationError("not_at_table")
             context = found.to_data()

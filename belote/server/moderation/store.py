@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.sql.elements import ColumnElement
 
 from belote.server.moderation.schema import account_roles, moderation_log, reports, sanctions
-from belote.server.persistence.schema import DELETED_NAME, table_log, users
+from belote.server.persistence.schema import DELETED_NAME, table_log, tables, users
 
 MODERATOR = "moderator"
 CHAT_LINES_KEPT = 20  # the table's chat lines a report keeps, the newest
@@ -93,6 +93,14 @@ def _id(value: object) -> int | None:
 def _name(account: object, name: object) -> str:
     """A report's person's name; "deleted player" once the account is gone."""
     return DELETED_NAME if account is None else str(name)
+
+
+def _shows(kind: str, data: dict[str, Any], account: int) -> bool:
+    """Whether a log entry (a seating, a chat line) names ``account``."""
+    if kind == "seats":
+        return any(isinstance(s, dict) and s.get("account") == account
+                   for s in data.get("seats", []))
+    return data.get("account") == account
 
 
 def in_force(now: datetime) -> ColumnElement[bool]:
@@ -187,6 +195,24 @@ class ModerationStore:
             lines.append({"version": int(version), "name": str(line.get("name", "")),
                           "text": str(line.get("text", "")), "account": line.get("account")})
         return TableContext(seated, lines)
+
+    async def was_at(self, table_id: int, account: int, uid: str | None = None) -> bool:
+        """Whether the table's log shows ``account`` at the table (seated at any moment of
+        it, or speaking in its chat), or the session ``uid`` made the table.  Among the
+        table's rows (its key), those that may name the account are found by their text
+        (``"account":N``), and each is read to be sure (a chat line may quote that text)."""
+        c = table_log.c
+        marks = or_(c.data.like(f'%"account":{account}%'),
+                    c.data.like(f'%"account": {account}%'))
+        async with self.engine.connect() as conn:
+            if uid is not None:
+                creator = await conn.scalar(select(tables.c.creator)
+                                            .where(tables.c.id == table_id))
+                if creator is not None and str(creator) == uid:
+                    return True
+            rows = await conn.execute(select(c.kind, c.data).where(
+                c.table_id == table_id, c.kind.in_(("seats", "chat")), marks))
+            return any(_shows(str(kind), json.loads(data), account) for kind, data in rows)
 
     async def add_report(self, reporter: int, target: int, table_id: int | None, reason: str,
                          text: str, context: dict[str, Any], now: datetime) -> int:

@@ -3,7 +3,9 @@ the report form, the report itself, and the warnings a person is told at the nex
 
 A report names its person by account id, chosen among the people the server saw where it
 was made: the seats and the chat of a table (its log), or a profile.  The choices offered are
-the server's, and a report naming anyone else there is refused.
+the server's, and a report naming anyone else there is refused.  A table's people are
+offered, by name and seat only, to those who were at it; a report from anyone else is
+refused: a report is never a way to read a table's chat or who sat there.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from belote.i18n import seat_name, translate
 from belote.server.keys import help_rows
 from belote.server.moderation.service import REASONS, TEXT_MAX, ModerationError, sanction_text
 from belote.server.routes.access import may_replay
-from belote.server.routes.common import account, language, own_account, read_form
+from belote.server.routes.common import account, identity, language, own_account, read_form
 from belote.server.routes.pages import render
 from belote.server.shared import shared
 
@@ -48,25 +50,31 @@ def _table_of(request: Request) -> int | None:
 
 async def _choices(request: Request, table_id: int | None,
                    player: int | None) -> list[dict[str, Any]]:
-    """The people this report may name: those the table's log shows (seated, or speaking
-    in its chat), or the profile's account; never the reporter."""
-    state, me, lang = shared(request), account(request), language(request)
-    store = state.moderation.store
+    """The people this report may name, never the reporter: the profile's account, or the
+    table's people as its log shows them (seated, or speaking in its last chat lines), and
+    those only to someone who was at the table (:meth:`Moderation.was_at`): the others
+    would learn who plays where.  Each is said by name and seat alone: what they wrote is
+    for the moderators, who read it in the report (the server keeps it from the log)."""
+    state, me, lang, who = shared(request), account(request), language(request), identity(request)
+    if me is None:
+        return []
+    moderation = state.moderation
     people: dict[int, dict[str, Any]] = {}
-    if table_id is not None and await may_replay(request, table_id):
-        context = await store.table_context(table_id)
+    if (table_id is not None and await may_replay(request, table_id)
+            and await moderation.was_at(me, table_id, who[0] if who else None)):
+        context = await moderation.store.table_context(table_id)
         for seat in context.seats if context else ():
             if isinstance(seat["account"], int) and seat["account"] != me:
                 people[seat["account"]] = {"id": seat["account"], "label": translate(
                     lang, "web.moderation.choice.seat", name=seat["name"],
                     seat=seat_name(seat["seat"], lang))}
         for line in reversed(context.chat if context else []):
-            who = line["account"]
-            if isinstance(who, int) and who != me and who not in people:
-                people[who] = {"id": who, "label": translate(
-                    lang, "web.moderation.choice.chat", name=line["name"], text=line["text"])}
+            speaker = line["account"]
+            if isinstance(speaker, int) and speaker != me and speaker not in people:
+                people[speaker] = {"id": speaker, "label": translate(
+                    lang, "web.moderation.choice.unseated", name=line["name"])}
     if player is not None and player != me:
-        for found, name in (await store.names({player})).items():
+        for found, name in (await moderation.store.names({player})).items():
             people[found] = {"id": found, "label": name}
     return list(people.values())
 
@@ -104,12 +112,14 @@ async def report(request: Request) -> Response:
         return _answer(request, wants_json, 400, "error.no_choice")
     if table_id is not None and not await may_replay(request, table_id):
         return _answer(request, wants_json, 404, "error.no_table")
+    who = identity(request)
     try:
         await shared(request).moderation.report(
             current.account, target, table_id, str(data.get("reason", "")),
-            str(data.get("text", ""))[:TEXT_MAX * 4])
+            str(data.get("text", ""))[:TEXT_MAX * 4], uid=who[0] if who else None)
     except ModerationError as error:
-        status = {"too_many": 429, "already_reported": 409}.get(error.code, 400)
+        status = {"too_many": 429, "already_reported": 409,
+                  "not_your_table": 403}.get(error.code, 400)
         return _answer(request, wants_json, status, f"error.{error.code}")
     return _answer(request, wants_json, 200, "report.filed")
 

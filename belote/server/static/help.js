@@ -80,31 +80,28 @@
     if (form.hidden) document.getElementById("help-report-title").focus();
   });
 
-  // A moderator's warnings not told yet: said once here, each with "I understand".
+  // A moderator's warnings not told yet: said once here, politely (the words in the live
+  // region), with "I understand" after them (the form, outside the region: its button is
+  // not read out with the words).
   async function notices() {
     const region = document.getElementById("moderation-notices");
-    if (!region || !document.querySelector("form[action='/logout']")) return;
+    const form = document.getElementById("moderation-notices-seen");
+    if (!region || !form || !document.querySelector("form[action='/logout']")) return;
     let found = [];
     try {
       const answer = await fetch("/notices", { credentials: "same-origin" });
       if (answer.ok) found = (await answer.json()).notices || [];
     } catch (error) { return; }
     if (!found.length) return;
-    const form = document.createElement("form");
-    form.method = "post";
-    form.action = "/notices/seen";
     found.forEach((notice) => {
       const line = document.createElement("p");
       line.textContent = notice.text;
-      form.appendChild(line);
+      region.appendChild(line);
       const id = document.createElement("input");
       id.type = "hidden"; id.name = "id"; id.value = String(notice.id);
       form.appendChild(id);
     });
-    const ok = document.createElement("button");
-    ok.type = "submit";
-    ok.textContent = dialog.dataset.understood;
-    form.appendChild(ok);
+    form.hidden = false;
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       try {
@@ -112,10 +109,11 @@
                                    body: new URLSearchParams(new FormData(form)) });
       } catch (error) { /* told again at the next page */ }
       region.textContent = "";
+      form.hidden = true;
+      for (const id of form.querySelectorAll("input[name=id]")) id.remove();
       const main = document.getElementById("main");
       if (main) main.focus();
     });
-    region.appendChild(form);
   }
   notices();
 })();

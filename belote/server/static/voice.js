@@ -1,6 +1,6 @@
 // Self-voicing: for low-vision players without a screen reader, the page says its own live
-// announcements (every aria-live region, role alert and status) through the browser's
-// speech synthesis, in the page's language.  Off unless the player turns it on (the
+// announcements (every aria-live region, role alert and status, also those a script adds
+// later) through the browser's speech synthesis, in the page's language.  Off unless the player turns it on (the
 // "voice" setting): with a screen reader on, everything would be said twice.
 //
 // The regions are already paced for screen readers (the table's pace, docs/room.md): a
@@ -83,16 +83,42 @@
     say(text);
   }
 
-  // Every live region of the page, as it is when the page loads.
-  for (const region of document.querySelectorAll("[aria-live], [role=alert], [role=status]")) {
-    const live = region.getAttribute("aria-live");
-    if (live === "off") continue;
-    const assertive = live === "assertive" || (!live && region.getAttribute("role") === "alert");
-    new MutationObserver(() => {
-      const text = region.textContent.trim();
-      if (text && on()) (assertive ? urgent : polite)(text);
-    }).observe(region, { childList: true, characterData: true, subtree: true });
+  // Every live region of the page, those present at load and those added later (a dialog's
+  // status, an alert put in after a failure): one observer on the whole document.  A change
+  // is said as the nearest live region around it says it (aria-live="off" silences what it
+  // holds); the region's text is said once however many changes one script made to it.  A
+  // region put in with its text already in it is said only if it is an alert, as screen
+  // readers do.
+  const LIVE = "[aria-live], [role=alert], [role=status]";
+
+  function regionOf(node) {
+    const element = node.nodeType === Node.ELEMENT_NODE ? node : node.parentElement;
+    const region = element && element.closest(LIVE);
+    return region && region.getAttribute("aria-live") !== "off" ? region : null;
   }
+
+  function assertive(region) {
+    const live = region.getAttribute("aria-live");
+    return live === "assertive" || (!live && region.getAttribute("role") === "alert");
+  }
+
+  new MutationObserver((mutations) => {
+    if (!on()) return;
+    const changed = new Set();
+    for (const mutation of mutations) {
+      const region = regionOf(mutation.target);
+      if (region) { changed.add(region); continue; }
+      for (const added of mutation.addedNodes) {
+        if (added.nodeType !== Node.ELEMENT_NODE) continue;
+        if (added.matches("[role=alert]")) changed.add(added);
+        for (const alert of added.querySelectorAll("[role=alert]")) changed.add(alert);
+      }
+    }
+    for (const region of changed) {
+      const text = region.isConnected ? region.textContent.trim() : "";
+      if (text) (assertive(region) ? urgent : polite)(text);
+    }
+  }).observe(document.body, { childList: true, characterData: true, subtree: true });
 
   // The bar: shown while the setting is on (the table page saves it in place: followed).
   const strings = bar.dataset;
