@@ -7,6 +7,7 @@ announce-only action 72 included, taken out of turn by the holder) for one or tw
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -269,9 +270,17 @@ def test_replaying_the_log_reproduces_the_game(
 
 def check_views(game: Game) -> None:
     dealt = game.phase in (Phase.BIDDING, Phase.PLAYING)
-    assert game.spectator_view().hand == 0
-    assert game.spectator_view().legal_actions == ()
-    assert game.spectator_view() == game.observation(None)
+    spectator = game.spectator_view()
+    assert spectator.hand == 0
+    assert spectator.legal_actions == ()
+    assert spectator == game.observation(None)
+    # What is sent (to_dict) is compared for one seat a step, the one to move (0 between
+    # hands); every seat's view is compared field by field, rules included, by the
+    # dataclass's own equality (to_dict deep-copies the whole history: made for every seat
+    # of every step, it took four fifths of this test's time).
+    sent = spectator.to_dict()
+    sent.pop("hand"), sent.pop("seat"), sent.pop("legal_actions")
+    mover = game.current_player()
     for seat in range(4):
         view = game.observation(seat)
         assert view.seat == seat
@@ -280,14 +289,19 @@ def check_views(game: Game) -> None:
             if other != seat and game.hands[other]:
                 assert view.hand & game.hands[other] == 0
         assert view.legal_actions == tuple(game.legal_actions(seat))
-        public = view.to_dict()
-        public.pop("hand"), public.pop("seat"), public.pop("legal_actions")
-        spectator = game.spectator_view().to_dict()
-        spectator.pop("hand"), spectator.pop("seat"), spectator.pop("legal_actions")
-        assert public == spectator  # nothing but the own hand and own actions differs
+        # Nothing but the own hand and own actions differs.
+        assert dataclasses.replace(view, hand=spectator.hand, seat=spectator.seat,
+                                   legal_actions=spectator.legal_actions) == spectator
+        if seat == (mover if 0 <= mover < 4 else 0):
+            public = view.to_dict()
+            public.pop("hand"), public.pop("seat"), public.pop("legal_actions")
+            assert public == sent
 
 
+# Untraced (docs/dev/quality.md, "Coverage"): every line it runs, the other tests of this
+# module run too (checked with per-test coverage contexts); traced it took 35 s of CPU, 6 s not.
 @pytest.mark.slow
+@pytest.mark.no_cover
 @settings(max_examples=150)
 @given(seed=SEEDS, rng=RNGS)
 def test_observation_never_shows_another_seats_cards(seed: int, rng: random.Random) -> None:
