@@ -25,6 +25,11 @@ from belote.engine.state import CHANCE, Game, Phase
 from belote.errors import IllegalActionError
 from belote.notation import to_card
 
+# The five longest properties run untraced (docs/dev/quality.md, "Coverage"): every line they
+# run, the module's other tests and the engine's and rules' own tests run too (checked with
+# per-test coverage contexts); traced they took 70 s of CPU in all, untraced about 20.
+UNTRACED = pytest.mark.no_cover
+
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 # Random action choices come from a seeded generator: a small input that shrinks well.
 RNGS = st.integers(min_value=0, max_value=2**32 - 1).map(random.Random)
@@ -125,6 +130,7 @@ def test_hand_card_points_total_162_or_capot_252(seed: int, rng: random.Random) 
             assert _tricks_per_team(tricks[8 * i:8 * i + 8])[hand.capot_team] == 8
 
 
+@UNTRACED
 @settings(max_examples=300)
 @given(seed=SEEDS, rng=RNGS, first_dealer=FIRST_DEALERS)
 def test_hand_scores_follow_the_classic_contract_rule(
@@ -178,6 +184,7 @@ def _tricks_per_team(tricks: list[TrickWon]) -> tuple[int, int]:
     return team0, len(tricks) - team0
 
 
+@UNTRACED
 @settings(max_examples=300)
 @given(seed=SEEDS, rng=RNGS, first_dealer=FIRST_DEALERS)
 def test_legal_set_never_empty_when_a_player_must_act(
@@ -214,6 +221,7 @@ def test_illegal_action_rejected_state_unchanged(
             assert snapshot(game) == before
 
 
+@UNTRACED
 @settings(max_examples=100)
 @given(seed=SEEDS, rng=RNGS)
 def test_undo_after_apply_restores_previous_state(seed: int, rng: random.Random) -> None:
@@ -229,6 +237,7 @@ def test_undo_after_apply_restores_previous_state(seed: int, rng: random.Random)
         assert state_dict(game) == inner
 
 
+@UNTRACED
 @settings(max_examples=150)
 @given(seed=SEEDS, rng=RNGS)
 def test_clone_is_independent(seed: int, rng: random.Random) -> None:
@@ -298,10 +307,8 @@ def check_views(game: Game) -> None:
             assert public == sent
 
 
-# Untraced (docs/dev/quality.md, "Coverage"): every line it runs, the other tests of this
-# module run too (checked with per-test coverage contexts); traced it took 35 s of CPU, 6 s not.
 @pytest.mark.slow
-@pytest.mark.no_cover
+@UNTRACED
 @settings(max_examples=150)
 @given(seed=SEEDS, rng=RNGS)
 def test_observation_never_shows_another_seats_cards(seed: int, rng: random.Random) -> None:
