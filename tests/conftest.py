@@ -49,8 +49,8 @@ def pytest_configure(config: pytest.Config) -> None:
 # Markers (registered in pyproject.toml).  Every browser test is ``browser`` and ``slow`` (a live
 # room and Chromium); every test on the throwaway PostgreSQL cluster is ``postgres``.  Other
 # slow tests carry ``@pytest.mark.slow`` in their modules.  ``./scripts/test --fast`` runs
-# ``-m "not slow"``.  Coverage traces every test but three soak tests, marked ``no_cover`` in
-# their modules (docs/dev/quality.md: traced, they cost 370 s of CPU and no line).
+# ``-m "not slow"``.  Coverage traces every test but three soak tests and seven long checks,
+# marked ``no_cover`` in their modules (docs/dev/quality.md: traced, minutes of CPU, no line).
 BROWSER = Path(__file__).parent / "browser"
 
 

@@ -97,7 +97,7 @@ def compose(settings: Settings) -> Shared:
     refused: Counter[str] = Counter()
     return Shared(
         settings=settings, services=services, heavy=heavy, sessions=sessions,
-        passwords=PasswordHasherPool(settings.password_workers),
+        passwords=PasswordHasherPool(settings.password_workers, settings.password_cost),
         devices=KnownDevices(lambda: room.secret, secure=settings.secure_cookies),
         saved_settings=SettingsSources(services.store, lambda: room.secret,
                                        secure=settings.secure_cookies,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from belote.server.settings import DEFAULT_PACE
 
@@ -11,6 +12,8 @@ DEFAULT_DB = "sqlite:///belote-sala.db"
 # How the room speaks to its SMTP server: in clear (a relay on the same machine), upgraded
 # to TLS after the greeting (STARTTLS, port 587), or TLS from the start (port 465).
 SMTP_SECURITY = ("none", "starttls", "tls")
+# argon2id's cost of a password hash (belote/server/auth/passwords.py).
+PasswordCost = Literal["strong", "test"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +60,9 @@ class Settings:
     limiter_max_keys: int = 10_000
     # Threads that hash and verify passwords (argon2: ~64 MiB each while working).
     password_workers: int = 2
+    # argon2id's cost (belote/server/auth/passwords.py): "strong" in every room; "test" (a
+    # weak hash, fast) is for the test suite only, never for people's passwords.
+    password_cost: PasswordCost = "strong"
     # Sessions unused this long end; a guest's sooner, which frees its name.
     session_days: float = 30.0
     guest_idle_hours: float = 12.0

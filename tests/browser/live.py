@@ -60,6 +60,9 @@ class LiveServer:
             "default_pace": 0.0,
             # The suite creates many tables from 127.0.0.1 (test_abuse.py checks the limits).
             "tables_per_address_burst": 1000, "waiting_tables_per_user": 1000,
+            # Cheap password hashes, as in tests/server/conftest.py (test_loop_stalls.py
+            # asks for the strong ones).
+            "password_cost": "test",
         }
         values.update(settings)
         self.settings = values

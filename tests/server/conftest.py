@@ -26,6 +26,10 @@ def make_settings(tmp_path: Path, **changes: object) -> Settings:
         "waiting_tables_per_user": 1000, "tables_per_address_burst": 1000,
         # Replays and analyses in a thread (test_loop_stalls.py checks the real process).
         "heavy_workers": 0,
+        # Cheap password hashes: hundreds of rooms and sign-ups hashed at the strong cost
+        # spent minutes of CPU (test_security.py checks that every room hashes strongly by
+        # default; test_loop_stalls.py's sign-ups hash at the strong cost).
+        "password_cost": "test",
     }
     values.update(changes)
     return Settings(**values)  # type: ignore[arg-type]

@@ -218,9 +218,9 @@ def test_an_unknown_name_costs_a_verification_in_the_password_threads(
     seen: list[tuple[str, str]] = []
     verify = passwords_module.verify_password
 
-    def spy(password_hash: str, password: str) -> bool:
+    def spy(password_hash: str, password: str, **options: Any) -> bool:
         seen.append((threading.current_thread().name, password_hash[:9]))
-        return verify(password_hash, password)
+        return verify(password_hash, password, **options)
 
     monkeypatch.setattr(passwords_module, "verify_password", spy)
     assert login(client, "Nobody", "whatever1").status_code == 401

@@ -8,13 +8,17 @@ reaches it through process 1: the relay carries, the owner checks.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
+from argon2 import extract_parameters
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from belote.server.app import create_app
+from belote.server.auth.passwords import HASHERS, PasswordHasherPool
+from belote.server.config import Settings
 from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import (
     first_legal,
@@ -174,6 +178,30 @@ def test_passwords_are_argon2_hashes_and_logins_are_rate_limited(tmp_path: Any) 
         blocked = client.post("/login", data={"name": "Carla", "password": "briscola!"})
         assert blocked.status_code == 429
         assert "sala" not in client.cookies
+
+
+def test_rooms_hash_at_the_strong_cost_and_a_test_cost_hash_is_made_again(
+        tmp_path: Any) -> None:
+    # The suite's rooms hash cheaply (password_cost "test", tests/server/conftest.py); every
+    # other room, `belote serve` included, at argon2-cffi's strong defaults.
+    assert Settings().password_cost == "strong"
+    strong = HASHERS["strong"]
+    assert (strong.time_cost, strong.memory_cost, strong.parallelism) == (3, 65536, 4)
+    assert PasswordHasherPool(1).hasher is strong
+    cheap = make_settings(tmp_path)
+    assert cheap.password_cost == "test"
+    with client_for(create_app(cheap)) as client:
+        assert client.post("/register", data={"name": "Carla", "password": "briscola!"},
+                           follow_redirects=False).status_code == 303
+    with client_for(create_app(replace(cheap, password_cost="strong"))) as client:
+        assert client.post("/login", data={"name": "Carla", "password": "briscola!"},
+                           follow_redirects=False).status_code == 303
+        found = read_store(client.app, lambda store: store.user("Carla"))
+    assert found is not None
+    made = extract_parameters(found[1])
+    assert (made.time_cost, made.memory_cost, made.parallelism) == (3, 65536, 4)
+    with pytest.raises(ValueError, match="password cost"):
+        PasswordHasherPool(1, "weak")  # type: ignore[arg-type]
 
 
 def test_a_good_login_works_and_a_guest_cannot_take_a_registered_name(

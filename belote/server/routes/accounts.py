@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from belote.server.auth import AuthError, check_name, check_password, name_key, needs_rehash
+from belote.server.auth import AuthError, check_name, check_password, name_key
 from belote.server.auth.sessions import SCOPE_KEY, public_id
 from belote.server.moderation.service import sanction_text
 from belote.server.persistence import Account, NameTaken
@@ -139,7 +139,7 @@ async def login(request: Request) -> Response:
         return render(request, "login.html", status=403, error=text, message=text,
                       mode="login")
     await limits.login_by_name.clear(name_limit_key)
-    if needs_rehash(found.password_hash):
+    if state.passwords.needs_rehash(found.password_hash):
         await state.store.set_password_hash(found.id, await state.passwords.hash(password))
     await start_session(request, found.name, name_key(found.name), found.id)
     return state.devices.remember(back(request, local_target(data)), found.id)

@@ -7,6 +7,7 @@ handler passes only what its own page shows, :func:`page_context` adds the rest.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -79,9 +80,20 @@ def _flash(request: Request, lang: str) -> str | None:
     return translate(lang, f"error.web.{flash}") if flash else None
 
 
+@functools.cache
+def _environment(directory: Path) -> Environment:
+    """One Jinja2 environment per folder of templates, shared by every app of the process.
+
+    Its cache holds each page compiled once: a process serves one app, but the tests make
+    hundreds, and each compiling every page again took a quarter of a server test's time.
+    Nothing per app lives in it (the context processor is the app's ``Jinja2Templates``'s;
+    the ``url_for`` it adds reads the request); Jinja still reloads a page whose file
+    changed (``auto_reload``, the default), as before."""
+    return Environment(loader=FileSystemLoader(directory), autoescape=select_autoescape(["html"]))
+
+
 def make_templates(directory: Path) -> Jinja2Templates:
-    env = Environment(loader=FileSystemLoader(directory), autoescape=select_autoescape(["html"]))
-    return Jinja2Templates(env=env, context_processors=[page_context])
+    return Jinja2Templates(env=_environment(directory), context_processors=[page_context])
 
 
 def render(request: Request, template: str, status: int = 200, **values: Any) -> Response:
