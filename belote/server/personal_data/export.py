@@ -99,21 +99,6 @@ async def export(engine: AsyncEngine, account: int,
                                       .order_by(sessions.c.last_seen.desc()))).all()
         rated = (await conn.execute(select(ratings).where(ratings.c.account == account)
                                     .order_by(ratings.c.preset))).all()
-        matches = (await conn.execute(
-            select(player_results, match_results.c.rated, match_results.c.recorded,
-                   match_results.c.weight, match_results.c.bots)
-            .join(match_results, match_results.c.table_id == player_results.c.table_id)
-            .where(player_results.c.account == account)
-            .order_by(player_results.c.table_id))).all()
-        kept = (await conn.execute(
-            select(saved_seats.c.table_id, saved_seats.c.seat, saved_games.c.saved,
-                   saved_games.c.hands, saved_games.c.totals)
-            .join(saved_games, saved_games.c.table_id == saved_seats.c.table_id)
-            .where(saved_seats.c.account == account)
-            .order_by(saved_seats.c.table_id))).all()
-        weeks = (await conn.execute(select(league_results)
-                                    .where(league_results.c.account == account)
-                                    .order_by(league_results.c.week))).all()
         organised = (await conn.execute(
             select(tournaments.c.id, tournaments.c.name, tournaments.c.state)
             .where((tournaments.c.owner == key) | tournaments.c.id.in_(
@@ -126,6 +111,7 @@ async def export(engine: AsyncEngine, account: int,
             .join(tournaments, tournaments.c.id == tournament_players.c.tournament_id)
             .where(tournament_players.c.name == name)
             .order_by(tournament_players.c.tournament_id))).all()
+        play = await _play(conn, account)
         social = await _social(conn, account)
         moderation = await _moderation(conn, account)
         daily = await _daily(conn, account, today)
@@ -142,6 +128,36 @@ async def export(engine: AsyncEngine, account: int,
                      for s in devices],
         "ratings": [{"preset": r.preset, "mu": r.mu, "sigma": r.sigma,
                      "rated_matches": r.matches, "won": r.won} for r in rated],
+        **play,
+        "tournaments": {
+            "organised": [{"id": t.id, "name": t.name, "state": t.state} for t in organised],
+            "played_under_this_name": [{"tournament": e.tournament_id, "entrant": e.entrant_id,
+                                        "tournament_name": e.name} for e in entries],
+        },
+        **social,
+        **moderation,
+        "daily_duplicate": daily,
+    }
+
+
+async def _play(conn: AsyncConnection, account: int) -> dict[str, Any]:
+    """Its matches (with their weight in the rating), saved games and league weeks."""
+    matches = (await conn.execute(
+        select(player_results, match_results.c.rated, match_results.c.recorded,
+               match_results.c.weight, match_results.c.bots)
+        .join(match_results, match_results.c.table_id == player_results.c.table_id)
+        .where(player_results.c.account == account)
+        .order_by(player_results.c.table_id))).all()
+    kept = (await conn.execute(
+        select(saved_seats.c.table_id, saved_seats.c.seat, saved_games.c.saved,
+               saved_games.c.hands, saved_games.c.totals)
+        .join(saved_games, saved_games.c.table_id == saved_seats.c.table_id)
+        .where(saved_seats.c.account == account)
+        .order_by(saved_seats.c.table_id))).all()
+    weeks = (await conn.execute(select(league_results)
+                                .where(league_results.c.account == account)
+                                .order_by(league_results.c.week))).all()
+    return {
         "matches": [{"table": m.table_id, "preset": m.preset, "won": bool(m.won),
                      "rated": bool(m.rated), "contracts_taken": m.taken, "made": m.made,
                      "failed": m.failed, "points": m.points, "with_bots": m.bots,
@@ -153,14 +169,6 @@ async def export(engine: AsyncEngine, account: int,
                           "group": w.group_no, "place": w.place, "points": w.points,
                           "won": w.won, "matches": w.matches, "move": w.move}
                          for w in weeks],
-        "tournaments": {
-            "organised": [{"id": t.id, "name": t.name, "state": t.state} for t in organised],
-            "played_under_this_name": [{"tournament": e.tournament_id, "entrant": e.entrant_id,
-                                        "tournament_name": e.name} for e in entries],
-        },
-        **social,
-        **moderation,
-        "daily_duplicate": daily,
     }
 
 
