@@ -143,8 +143,7 @@ async def export(engine: AsyncEngine, account: int,
 async def _play(conn: AsyncConnection, account: int) -> dict[str, Any]:
     """Its matches (with their weight in the rating), saved games and league weeks."""
     matches = (await conn.execute(
-        select(player_results, match_results.c.rated, match_results.c.recorded,
-               match_results.c.weight, match_results.c.bots)
+        select(player_results, match_results.c.rated, match_results.c.bots)
         .join(match_results, match_results.c.table_id == player_results.c.table_id)
         .where(player_results.c.account == account)
         .order_by(player_results.c.table_id))).all()
