@@ -19,7 +19,7 @@ the player's k                     what the match counts for, for that player
 3, 4                               half weight: their ``mu`` and ``sigma`` move by
                                    half of what a full match would move them
 5 and more                         not rated for them (weight 0): counted in the
-                                   statistics, moves not their rating, gives no
+                                   statistics, does not move their rating, gives no
                                    league point
 =================================  =============================================
 
