@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0016"
-down_revision = "0012"  # LOCAL
+down_revision = "0014"  # LOCAL
 branch_labels = None
 depends_on = None
 
