@@ -99,25 +99,6 @@ async def export(engine: AsyncEngine, account: int,
                                       .order_by(sessions.c.last_seen.desc()))).all()
         rated = (await conn.execute(select(ratings).where(ratings.c.account == account)
                                     .order_by(ratings.c.preset))).all()
-<<<<<<< HEAD
-=======
-        matches = (await conn.execute(
-            select(player_results, match_results.c.rated, match_results.c.bots,
-                   # (player_results has its copy of the moment since 0016: the match's)
-                   match_results.c.recorded.label("match_recorded"))
-            .join(match_results, match_results.c.table_id == player_results.c.table_id)
-            .where(player_results.c.account == account)
-            .order_by(player_results.c.table_id))).all()
-        kept = (await conn.execute(
-            select(saved_seats.c.table_id, saved_seats.c.seat, saved_games.c.saved,
-                   saved_games.c.hands, saved_games.c.totals)
-            .join(saved_games, saved_games.c.table_id == saved_seats.c.table_id)
-            .where(saved_seats.c.account == account)
-            .order_by(saved_seats.c.table_id))).all()
-        weeks = (await conn.execute(select(league_results)
-                                    .where(league_results.c.account == account)
-                                    .order_by(league_results.c.week))).all()
->>>>>>> c4d6cd5 (farming: export keeps the match's moment; tests that wrote player rows by hand write their weight; the 0014 test goes down to 0013 by name)
         organised = (await conn.execute(
             select(tournaments.c.id, tournaments.c.name, tournaments.c.state)
             .where((tournaments.c.owner == key) | tournaments.c.id.in_(
@@ -162,7 +143,9 @@ async def export(engine: AsyncEngine, account: int,
 async def _play(conn: AsyncConnection, account: int) -> dict[str, Any]:
     """Its matches (with their weight in the rating), saved games and league weeks."""
     matches = (await conn.execute(
-        select(player_results, match_results.c.rated, match_results.c.bots)
+        select(player_results, match_results.c.rated, match_results.c.bots,
+               # (player_results has its copy of the moment since 0016: the match's)
+               match_results.c.recorded.label("match_recorded"))
         .join(match_results, match_results.c.table_id == player_results.c.table_id)
         .where(player_results.c.account == account)
         .order_by(player_results.c.table_id))).all()
