@@ -4,8 +4,10 @@ bots apart, weekly leagues with promotion and relegation (docs/ratings.md, docs/
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import re
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -33,8 +35,15 @@ from belote.server.leagues.store import LeagueStore
 from belote.server.moderation.schema import sanctions
 from belote.server.persistence import Store
 from belote.server.persistence.migrate import config_for, upgrade
-from belote.server.ratings.farming import four_key, weight
-from belote.server.ratings.model import START, MatchOutcome, PlayerResult, rate, shown
+from belote.server.ratings.farming import PAIR_BUDGET, four_key, pair, repeats, weight
+from belote.server.ratings.model import (
+    PROVISIONAL,
+    START,
+    MatchOutcome,
+    PlayerResult,
+    rate,
+    shown,
+)
 from belote.server.ratings.schema import match_results, player_results, ratings
 from belote.server.ratings.stats import StatsStore
 from belote.server.ratings.store import RatingsStore
@@ -104,6 +113,18 @@ def test_the_farming_weights_fall_and_stop_and_the_set_of_four_ignores_seats() -
         weight(0)
 
 
+def test_each_player_counts_the_other_account_they_met_most() -> None:
+    """A player's k is 1 + the most earlier matches with one of the three others, partner or
+    opponent: two friends who met four times already count their 5th, while a newcomer at
+    their table, meeting them for the first time, counts their 1st."""
+    earlier = {pair(1, 2): 4, pair(1, 3): 1, pair(3, 4): 2}
+    assert repeats([1, 2, 3, 4], earlier) == {1: 5, 2: 5, 3: 3, 4: 3}
+    assert repeats([1, 5, 6, 7], earlier) == {1: 1, 5: 1, 6: 1, 7: 1}
+    assert pair(9, 2) == pair(2, 9) == (2, 9) and PAIR_BUDGET == 3.0
+    with pytest.raises(ValueError, match="four different"):
+        repeats([1, 1, 2, 3], earlier)
+
+
 def test_a_half_weight_match_moves_mu_and_sigma_by_half_a_full_match() -> None:
     full = rate([START] * 4, winner=0)
     half = rate([START] * 4, winner=0, weight=0.5)
@@ -112,6 +133,12 @@ def test_a_half_weight_match_moves_mu_and_sigma_by_half_a_full_match() -> None:
         assert hsigma - START[1] == pytest.approx((sigma - START[1]) / 2)
     with pytest.raises(ValueError, match="weighs"):
         rate([START] * 4, winner=0, weight=0.0)
+    # A weight per seat: each seat moves by its own, a seat of weight 0 not at all.
+    mixed = rate([START] * 4, winner=0, weight=[1.0, 0.0, 0.5, 1.0])
+    assert mixed[0] == full[0] and mixed[1] == START and mixed[2] == half[2]
+    assert mixed[3] == full[3]
+    with pytest.raises(ValueError, match="one seat more than 0"):
+        rate([START] * 4, winner=0, weight=[0.0] * 4)
 
 
 FARM_BOUND = 5.0  # the most the farmer's shown rating may rise (docs/ratings.md)
@@ -150,31 +177,99 @@ def test_the_farm_of_the_issue_one_person_four_accounts_60_matches_in_18_seconds
     assert unruled[0][0] - START[0] > 2.5 * FARM_BOUND
 
 
+RING = 8  # the farm of review 28's finding 3: one main account and seven others
+RING_BOUND = 10.0  # the most the main account's shown rating may rise (docs/ratings.md)
+
+
+def ring_farm(others: list[int], played: Counter[tuple[int, int]], main: int,
+              n: int) -> tuple[int, int, int]:
+    """The most demanding rotation of a farm: among every partner and pair of opponents
+    from ``others``, the table where the main account met its most met account least,
+    then the table of least met pairs (``played``: the farm's pairs so far)."""
+    def cost(choice: tuple[int, int, int]) -> tuple[int, int, int]:
+        four = [main, *choice]
+        return (max(played[pair(main, b)] for b in choice),
+                sum(played[pair(a, b)] for a, b in itertools.combinations(four, 2)), n)
+    tables = [(p, *(o for o in three if o != p))
+              for three in itertools.combinations(others, 3) for p in three]
+    return min(tables, key=lambda t: cost((t[0], t[1], t[2])))
+
+
+def test_a_farm_rotated_over_eight_accounts_gains_little_rating_and_few_league_points(
+        tmp_path: Path) -> None:
+    """Review 28, finding 3: one person with a main account and seven others plays 140 rated
+    matches in one day, the main account always winning, each table chosen to meet the main
+    account's least met accounts (every rotation of the sets of four).  The rule counts
+    pairs: the main account's weights add up to at most RING - 1 (7) within the week
+    (docs/ratings.md), its shown rating rises by less than RING_BOUND, and its league points
+    are at most 2 (RING - 1).  The old rule (the same set of four) gave it 70 full and 70
+    half matches: 25 -> 58 in the review's replay."""
+    async def body(store: Store, clock: Clock) -> Any:
+        main, *others = await accounts(store, RING, "Ring")
+        recorder = RatingsStore(store.engine, clock)
+        played: Counter[tuple[int, int]] = Counter()
+        old_rule: Counter[str] = Counter()
+        old_weights = 0.0
+        for n in range(140):
+            partner, east, west = ring_farm(others, played, main, n)
+            four = [main, east, partner, west]
+            await record(store, recorder, match(four, winner=0))
+            for a, b in itertools.combinations(four, 2):
+                played[pair(a, b)] += 1
+            old_rule[four_key(four)] += 1
+            old_weights += weight(old_rule[four_key(four)])
+            clock.now += timedelta(minutes=5)
+        async with store.engine.connect() as conn:
+            mine = (await conn.execute(sa.select(player_results.c.weight).where(
+                player_results.c.account == main))).scalars().all()
+        lines = await LeagueStore(store.engine, clock).standings(week_of(MONDAY))
+        return await rating_of(store, main), mine, lines, main, old_weights
+
+    farmer, weights, lines, main, old_weights = on_database(tmp_path, body)
+    rise = shown(farmer.mu, farmer.sigma) - shown(*START)
+    assert 0 < rise < RING_BOUND, rise
+    assert len(weights) == 140 and sum(weights) <= RING - 1
+    # 9 matches rated for it (4 full, 5 half): still provisional, not ranked.
+    assert farmer.matches == sum(w > 0 for w in weights) < PROVISIONAL
+    points = {ln.entry.account: ln.entry.points for ln in lines}
+    assert points[main] <= 2 * (RING - 1)
+    # The same rotation under the old rule (the same set of four): 81 weights, not 7.
+    assert old_weights > 10 * (RING - 1)
+
+
 def test_a_fair_varied_history_moves_ratings_normally_and_volume_alone_raises_nobody(
         tmp_path: Path) -> None:
-    """Twelve accounts, 100 rated matches over three weeks among ever changing fours, won by
-    the stronger partnership most of the time: the strongest player climbs well above the
-    farming bound, the weakest falls, and the room's mean stays where it started."""
+    """A room of 40 accounts, 200 rated matches over three weeks among random fours, won by
+    the stronger partnership most of the time (each player plays about 7 matches a week): at
+    least 80% of the players' matches count in full and at most 2% not at all (82% and
+    1.25% here: in so small a room a pair meets again now and then), the strongest players
+    climb above the ring farm's bound, the weakest fall, and the room's mean stays where it
+    started."""
     rng = random.Random(28)
 
     async def body(store: Store, clock: Clock) -> Any:
-        players = await accounts(store, 12)
-        skill = {a: n for n, a in enumerate(players)}  # P11 is the best
+        players = await accounts(store, 40)
+        skill = {a: n for n, a in enumerate(players)}  # P39 is the best
         recorder = RatingsStore(store.engine, clock)
-        for _ in range(100):
+        for _ in range(200):
             four = rng.sample(players, 4)
-            ns = skill[four[0]] + skill[four[2]] + rng.gauss(0, 4)
-            ew = skill[four[1]] + skill[four[3]] + rng.gauss(0, 4)
+            ns = skill[four[0]] + skill[four[2]] + rng.gauss(0, 12)
+            ew = skill[four[1]] + skill[four[3]] + rng.gauss(0, 12)
             await record(store, recorder, match(four, winner=0 if ns > ew else 1))
-            clock.now += timedelta(hours=5)
-        return [await rating_of(store, a) for a in players]
+            clock.now += timedelta(hours=2.5)
+        async with store.engine.connect() as conn:
+            weights = (await conn.execute(sa.select(player_results.c.weight))).scalars().all()
+        return [await rating_of(store, a) for a in players], weights
 
-    rows = on_database(tmp_path, body)
-    values = [shown(r.mu, r.sigma) for r in rows]
-    assert values[-1] - START[0] > 2 * FARM_BOUND
-    assert values[0] < START[0] - FARM_BOUND
+    rows, weights = on_database(tmp_path, body)
+    assert weights.count(1.0) >= 0.8 * len(weights)
+    assert weights.count(0.0) <= 0.02 * len(weights)
+    values = [shown(r.mu, r.sigma) for r in rows if r is not None]
+    assert len(values) == 40
+    top, bottom = values[-4:], values[:4]
+    assert max(top) - START[0] > RING_BOUND
+    assert min(bottom) < START[0] - FARM_BOUND
     assert abs(sum(values) / len(values) - START[0]) < 1.0
-    assert all(r.matches >= 25 for r in rows)  # (hardly any four met five times in 7 days)
 
 
 # ---------------------------------------------------------------------------- statistics
@@ -427,6 +522,34 @@ def test_migration_0011_goes_down_and_up_keeping_the_recorded_matches(
     assert on_connection(url, up) == []
 
 
+def test_migration_0016_fills_each_players_weight_from_their_match(tmp_path: Path) -> None:
+    """Rows recorded before 0016 get their match's moment, repetition and weight (every
+    player of a set of four had them), so that the pairs' count sees them at once."""
+    url = f"sqlite:///{tmp_path / 'pairs.db'}"
+
+    async def two(store: Store, clock: Clock) -> None:
+        recorder = RatingsStore(store.engine, clock)
+        four = await accounts(store, 4)
+        for _ in range(3):
+            await record(store, recorder, match(four, 0))
+    on_database(tmp_path, two, url)
+
+    def down_and_up(conn: sa.Connection) -> list[Any]:
+        command.downgrade(config_for(conn), "0016-1")
+        assert "weight" not in [c["name"] for c in sa.inspect(conn).get_columns(
+            "player_results")]
+        upgrade(conn)
+        return list(conn.execute(sa.select(
+            player_results.c.repeat, player_results.c.weight,
+            player_results.c.recorded == match_results.c.recorded)
+            .join(match_results, match_results.c.table_id == player_results.c.table_id)
+            .order_by(player_results.c.table_id, player_results.c.account)))
+
+    rows = on_connection(url, down_and_up)
+    assert [tuple(r) for r in rows] == [(k, w, True) for k, w in ((1, 1.0), (2, 1.0),
+                                                                (3, 0.5)) for _ in range(4)]
+
+
 # ---------------------------------------------------------------------------- pages
 @pytest.fixture(scope="module")
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
@@ -468,7 +591,7 @@ def test_the_statistics_page_has_a_described_chart_and_its_table_and_my_notes(
     assert re.search(r"<th scope=\"row\">classic, with bots</th>\s*<td>1</td><td>1</td>", html)
     assert 'tabindex="0"' in html  # the tables' regions scroll by keyboard on a phone
     # Only Anna sees what each match did to her rating: the farmed fifth says so.
-    assert "Not rated: match 5 in 7 days among the same four players" in html
+    assert "Not rated: match 5 in 7 days with the same player" in html
     assert "Rated at half weight: match 3 in 7 days" in html
     other = room.get("/players/Bruno/stats")
     assert other.status_code == 200 and "Not rated: match 5" not in other.text
@@ -495,7 +618,7 @@ def test_the_league_page_shows_my_group_my_place_and_the_rules(room: TestClient)
 def test_the_leaderboard_marks_provisional_ratings_unranked(room: TestClient) -> None:
     board = room.get("/leaderboard?preset=classic").text
     assert "(provisional)" in board and "not ranked yet" in board
-    assert "among the same four players" in board
+    assert "with any one other player, partner or opponent" in board
     profile = room.get("/players/Anna").text
     assert 'href="/players/Anna/stats"' in profile and "(provisional)" in profile
 

@@ -25,7 +25,7 @@ from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import read_store
 from tests.server.postgres import fresh_database
 
-HEAD = "0014"  # the newest revision (persistence/migrations/versions)
+HEAD = "0016"  # the newest revision (persistence/migrations/versions)
 
 # The schema as the release before migrations made it (``metadata.create_all``).
 OLD = sa.MetaData()
@@ -288,7 +288,7 @@ def test_0014_reports_and_daily_entries_outlive_their_accounts_and_go_down(
                     "SELECT account FROM daily_entries ORDER BY id")).all()))
 
     def down(conn: sa.Connection) -> tuple[list[Any], list[Any]]:
-        command.downgrade(config_for(conn), "-1")
+        command.downgrade(config_for(conn), "0014-1")
         return (list(conn.execute(sa.text("SELECT reporter, target FROM reports")).all()),
                 list(conn.execute(sa.text("SELECT account FROM daily_entries")).all()))
 

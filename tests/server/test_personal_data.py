@@ -123,7 +123,8 @@ async def _build(store: Any, ids: dict[str, int], today: str) -> date:
                 recorded=recorded, bots=False, weight=1.0))
             await conn.execute(sa.insert(player_results), [
                 {"table_id": table_id, "account": who, "preset": "classic", "won": won,
-                 "taken": 1, "made": 1, "failed": 0} for who, won in ((ana, True), (ben, False))])
+                 "taken": 1, "made": 1, "failed": 0, "recorded": recorded, "repeat": 1,
+                 "weight": 1.0} for who, won in ((ana, True), (ben, False))])
     # A game Ana and Ben saved (Ben's list shows it until Ana deletes her account).
     saved_id = await store.new_table("classic", {}, 301, status="saved")
     async with store.engine.begin() as conn:

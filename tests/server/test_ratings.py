@@ -4,6 +4,7 @@ once; bots and guests are never rated; the profile and leaderboard pages."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 from collections import Counter
 from pathlib import Path
@@ -18,7 +19,7 @@ from belote.records import to_record
 from belote.rules import find_preset
 from belote.server.app import create_app
 from belote.server.persistence import Store
-from belote.server.ratings.farming import four_key, weight
+from belote.server.ratings.farming import pair, repeats, weight
 from belote.server.ratings.model import (
     REFERENCE,
     START,
@@ -333,18 +334,20 @@ def test_two_processes_rating_matches_of_the_same_players_lose_no_update(db_url:
                 await store.close()
         replayed = dict.fromkeys(accounts, START)
         played = dict.fromkeys(accounts, 0)
-        repeats: Counter[str] = Counter()  # the farming rule: all 20 are within its window
+        met: Counter[tuple[int, int]] = Counter()  # the farming rule: all 20 in its window
         for table_id in order:
             seats = matches[table_id].players
-            key = four_key(p.account for p in seats)
-            repeats[key] += 1
-            if weight(repeats[key]) == 0.0:
+            four = [p.account for p in seats]
+            weights = [weight(k) for k in repeats(four, met).values()]
+            met.update(pair(a, b) for a, b in itertools.combinations(four, 2))
+            if not any(weights):
                 continue  # not rated
             after = rate([replayed[p.account] for p in seats], matches[table_id].winner or 0,
-                         weight(repeats[key]))
-            for player, moved in zip(seats, after, strict=True):
-                replayed[player.account] = moved
-                played[player.account] += 1
+                         weights)
+            for player, moved, w in zip(seats, after, weights, strict=True):
+                if w:
+                    replayed[player.account] = moved
+                    played[player.account] += 1
         assert sorted(order) == sorted(matches)
         for account in accounts:
             row = stored[account]

@@ -5,14 +5,15 @@ rule                         reading
 ===========================  ============================================================
 season                       one week in UTC, Monday 00:00 to the next Monday 00:00
 who plays                    every account with a rated match in the week (a match the
-                             farming rule leaves unrated does not place anybody)
+                             farming rule leaves unrated for a player does not place them)
 division                     1 (the top) to :data:`DIVISIONS`; a newcomer starts at the
                              bottom; a returning player in the division their last
                              closed week gave them (absent weeks change nothing)
 group                        each division's players of the week, in the order of their
                              first rated match of the week, by :data:`GROUP_SIZE`
 league points                :data:`WIN_POINTS` for a win at full weight, half as much at
-                             half weight (the farming rule); nothing for a loss
+                             half weight (the farming rule, each player's own weight);
+                             nothing for a loss
 place in the group           points, then wins, then fewer matches, then the earlier
                              first match of the week
 promotion and relegation     in a group of n players the first k go up a division and
@@ -20,8 +21,9 @@ promotion and relegation     in a group of n players the first k go up a divisio
                              above division 1 or below the bottom one
 ===========================  ============================================================
 
-Points reward winning rated matches, not playing them: a loss gives nothing, and a farm
-among the same four accounts gives at most 6 points a week (two full and two half wins).
+Points reward winning rated matches, not playing them: a loss gives nothing, and the farming
+rule bounds an account's points in a week by twice the number of different accounts it
+played with (a farm of eight accounts: at most 14, however it rotates them).
 """
 
 from __future__ import annotations

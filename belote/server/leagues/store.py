@@ -88,13 +88,14 @@ class LeagueStore:
     async def _entries(self, conn: AsyncConnection, week: date) -> list[Entry]:
         start = week_start(week)
         m, p = match_results.c, player_results.c
-        won_weight = func.sum(case((p.won, cast(m.weight, Float)), else_=0.0))
+        won_weight = func.sum(case((p.won, cast(p.weight, Float)), else_=0.0))
         rows = (await conn.execute(
             select(p.account, users.c.name, func.min(m.recorded), func.count(),
                    func.sum(cast(p.won, Integer)), won_weight)
             .join(match_results, m.table_id == p.table_id)
             .join(users, users.c.id == p.account)
             .where(m.recorded >= start, m.recorded < start + WEEK, m.weight > 0,
+                   p.weight > 0,  # (the farming rule's weight of this player)
                    p.account.not_in(barred_accounts(self.clock())))
             .group_by(p.account, users.c.name))).all()
         divisions = await self._divisions(conn, week, [int(r[0]) for r in rows])

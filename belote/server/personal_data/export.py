@@ -2,7 +2,7 @@
 
 In it: the account, its e-mail address and whether it is verified, its saved settings, its
 signed-in sessions (browser, address, when), its ratings, its results per finished match (with
-the weight the match had in its rating), its weeks in the leagues, the tournaments it
+the weight the match had in their rating), its weeks in the leagues, the tournaments it
 organises or whose players carry its name (tournaments record players by the names their
 organisers type, not by account); its friends and its friend requests sent and received (the
 other account's id and public name, and since when); the people it blocked; the reports it
@@ -143,8 +143,9 @@ async def export(engine: AsyncEngine, account: int,
 async def _play(conn: AsyncConnection, account: int) -> dict[str, Any]:
     """Its matches (with their weight in the rating), saved games and league weeks."""
     matches = (await conn.execute(
-        select(player_results, match_results.c.rated, match_results.c.recorded,
-               match_results.c.weight, match_results.c.bots)
+        select(player_results, match_results.c.rated, match_results.c.bots,
+               # (player_results has its copy of the moment since 0016: the match's)
+               match_results.c.recorded.label("match_recorded"))
         .join(match_results, match_results.c.table_id == player_results.c.table_id)
         .where(player_results.c.account == account)
         .order_by(player_results.c.table_id))).all()
@@ -161,7 +162,7 @@ async def _play(conn: AsyncConnection, account: int) -> dict[str, Any]:
         "matches": [{"table": m.table_id, "preset": m.preset, "won": bool(m.won),
                      "rated": bool(m.rated), "contracts_taken": m.taken, "made": m.made,
                      "failed": m.failed, "points": m.points, "with_bots": m.bots,
-                     "rating_weight": m.weight, "recorded": _moment(m.recorded)}
+                     "rating_weight": m.weight, "recorded": _moment(m.match_recorded)}
                     for m in matches],
         "saved_games": [{"table": g.table_id, "seat": g.seat, "saved": _moment(g.saved),
                          "hands": g.hands, "score": json.loads(g.totals)} for g in kept],

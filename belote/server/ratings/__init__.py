@@ -4,7 +4,7 @@
   against farming need);
 - :mod:`.model`: what a finished match means for each account (pure), the openskill team
   update, the rating shown, the bots' fixed reference ratings;
-- :mod:`.farming`: the rule against farming: repeated matches of the same four accounts
+- :mod:`.farming`: the rule against farming: repeated matches with the same other account
   weigh less, then nothing (pure);
 - :mod:`.store`: recording a match once (idempotent, weighed), profiles and leaderboards;
 - :mod:`.stats`: each account's statistics, with humans and with bots apart, by week;

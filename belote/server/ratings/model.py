@@ -8,7 +8,7 @@ falls by how surprising the result was, while every ``sigma`` shrinks.  What pag
 matches: the conservative ``mu - 3 sigma`` shown before issue 28 rose with every match
 played, won or lost, as ``sigma`` shrank, so that volume alone climbed the leaderboard.  The
 expected change of ``mu`` is zero for a player who plays at their level, whatever the number
-of matches.  A match may count at a reduced weight (:mod:`.farming`).
+of matches.  A match may count at a reduced weight for some of its players (:mod:`.farming`).
 
 Only matches of four registered accounts are rated.  Bots never are: their ratings below are
 fixed reference points, shown on every leaderboard so that a player can read a number
@@ -111,20 +111,26 @@ def outcome(preset: str, seats: Sequence[Seat], record: dict[str, Any]) -> Match
 
 
 def rate(before: Sequence[tuple[float, float]], winner: int,
-         weight: float = 1.0) -> list[tuple[float, float]]:
+         weight: float | Sequence[float] = 1.0) -> list[tuple[float, float]]:
     """The four seats' (mu, sigma) after a match ``winner``'s team won (by seat number).
 
-    A match of ``weight`` w (:mod:`.farming`) moves each ``mu`` and each ``sigma`` by w times
-    what a full match would move it."""
+    A seat of ``weight`` w (:mod:`.farming`: one for all four, or one per seat) moves its
+    ``mu`` and its ``sigma`` by w times what a full match would move them; a seat of weight 0
+    keeps its rating (the others' update is the full match's, scaled by their own weight)."""
     if len(before) != 4 or winner not in (0, 1):
         raise ValueError("four seats' ratings and a winning team (0 or 1) are needed")
-    if not 0.0 < weight <= 1.0:
-        raise ValueError("a rated match weighs more than 0 and at most 1")
+    if isinstance(weight, (int, float)):
+        if not 0.0 < weight <= 1.0:
+            raise ValueError("a rated match weighs more than 0 and at most 1")
+        weights = [float(weight)] * 4
+    else:
+        weights = [float(w) for w in weight]
+        if len(weights) != 4 or not all(0.0 <= w <= 1.0 for w in weights) \
+                or not any(weights):
+            raise ValueError("each seat weighs 0 to 1, and one seat more than 0")
     r = [MODEL.rating(mu=mu, sigma=sigma) for mu, sigma in before]
     teams = [[r[0], r[2]], [r[1], r[3]]]
     ranks = [0.0, 1.0] if winner == 0 else [1.0, 0.0]
     (n, s), (e, w) = MODEL.rate(teams, ranks=ranks)
-    if weight == 1.0:
-        return [(p.mu, p.sigma) for p in (n, e, s, w)]
-    return [(mu + weight * (p.mu - mu), sigma + weight * (p.sigma - sigma))
-            for (mu, sigma), p in zip(before, (n, e, s, w), strict=True)]
+    return [(p.mu, p.sigma) if x == 1.0 else (mu + x * (p.mu - mu), sigma + x * (p.sigma - sigma))
+            for (mu, sigma), p, x in zip(before, (n, e, s, w), weights, strict=True)]

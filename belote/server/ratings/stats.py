@@ -69,7 +69,7 @@ class RecentMatch:
     won: bool
     bots: bool | None
     rated: bool
-    repeat: int | None  # the k-th match of the same four accounts in the farming window
+    repeat: int | None  # this player's k in the farming window (farming.repeats)
     weight: float | None  # 1, 0.5; 0: not rated for repetition; None: not four accounts
 
 
@@ -137,7 +137,7 @@ class StatsStore:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(
                 select(m.table_id, m.recorded, m.preset, p.won, WITH_BOTS, m.rated,
-                       m.repeat, m.weight)
+                       p.repeat, p.weight)
                 .join(match_results, m.table_id == p.table_id)
                 .where(p.account == account)
                 .order_by(m.recorded.desc(), m.table_id.desc()).limit(limit))).all()

@@ -13,9 +13,10 @@ plenty), on SQLite ``BEGIN IMMEDIATE`` (the file's write lock).  Each match thus
 ratings from where the match recorded just before it left them, in the order of
 ``match_results.recorded``.
 
-Under the same lock the rule against farming (:mod:`.farming`) counts the rated matches the
-same four accounts played within its window: the match is stored with that count and its
-weight, and rates nobody when the weight is 0 (its ``rated`` is then false).
+Under the same lock the rule against farming (:mod:`.farming`) counts, in one indexed query,
+the matches each pair of the four accounts played together within its window: each player's
+row is stored with their count and weight, their rating moves by that weight, and the match
+rates nobody when every weight is 0 (its ``rated`` is then false).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from belote.server.persistence.schema import tables, users
-from belote.server.ratings.farming import WINDOW, four_key, weight
+from belote.server.ratings.farming import WINDOW, Pair, four_key, pair, repeats, weight
 from belote.server.ratings.model import (
     PROVISIONAL,
     START,
@@ -100,30 +101,36 @@ class RatingsStore:
                     return False
                 result = await self._without_deleted(conn, result)
                 now = self.clock()
-                four, repeat, weighs = None, None, None
+                four: str | None = None
+                k: dict[int, int] = {}
+                weights: dict[int, float] = {}
                 if result.rated:
-                    four = four_key(p.account for p in result.players)
-                    repeat = 1 + await self._repeats(conn, four, now)
-                    weighs = weight(repeat)
-                    if weighs < 1.0:
+                    accounts = [p.account for p in result.players]
+                    four = four_key(accounts)
+                    k = repeats(accounts, await self._pairs(conn, accounts, now))
+                    weights = {a: weight(n) for a, n in k.items()}
+                    if min(weights.values()) < 1.0:
                         # Counted and logged; each player reads it on their statistics page.
-                        log.info("ratings: table %s is match %d of accounts %s within %s: "
-                                 "weight %s", table_id, repeat, four, WINDOW, weighs)
-                    if weighs == 0.0:
+                        log.info("ratings: table %s: accounts %s met again within %s: "
+                                 "repeats %s, weights %s", table_id, four, WINDOW, k, weights)
+                    if not any(weights.values()):
                         result = replace(result, rated=False)
                         self.unrated_repeats += 1
                 await conn.execute(insert(match_results).values(
                     table_id=table_id, preset=result.preset, rated=result.rated,
                     winner=result.winner, recorded=now, bots=result.bots,
-                    hands=result.hands, four=four, repeat=repeat, weight=weighs))
+                    hands=result.hands, four=four, repeat=max(k.values(), default=None),
+                    weight=max(weights.values(), default=None)))
                 if result.players:
                     await conn.execute(insert(player_results), [
                         {"table_id": table_id, "account": p.account,
                          "preset": result.preset, "won": p.won, "taken": p.taken,
-                         "made": p.made, "failed": p.failed, "points": p.points}
+                         "made": p.made, "failed": p.failed, "points": p.points,
+                         "recorded": now, "repeat": k.get(p.account),
+                         "weight": weights.get(p.account)}
                         for p in result.players])
                 if result.rated:
-                    await self._rate(conn, result, weighs or 1.0)
+                    await self._rate(conn, result, weights)
         except IntegrityError:
             # The match's key taken meanwhile (a database whose writers do not all take
             # the lock: an older release beside this one): once only all the same.
@@ -158,22 +165,36 @@ class RatingsStore:
                                   .where(match_results.c.table_id == table_id))).first()
         return row is not None
 
-    async def _repeats(self, conn: AsyncConnection, four: str, now: datetime) -> int:
-        """How many matches of these four accounts were recorded within the window."""
-        found = await conn.execute(select(func.count()).select_from(match_results).where(
-            match_results.c.four == four, match_results.c.recorded > now - WINDOW))
-        return int(found.scalar_one())
+    async def _pairs(self, conn: AsyncConnection, accounts: list[int],
+                     now: datetime) -> dict[Pair, int]:
+        """How many matches of four accounts each pair of ``accounts`` played together
+        within the window (pairs that played none are absent): one query, which reads each
+        account's matches of the window by ``player_results_by_time``."""
+        me, other = player_results.alias("me"), player_results.alias("other")
+        found = await conn.execute(
+            select(me.c.account, other.c.account, func.count())
+            .select_from(me.join(other, other.c.table_id == me.c.table_id))
+            .where(me.c.account.in_(accounts), me.c.recorded > now - WINDOW,
+                   me.c.weight.is_not(None), other.c.account.in_(accounts),
+                   other.c.account > me.c.account)
+            .group_by(me.c.account, other.c.account))
+        return {pair(int(a), int(b)): int(n) for a, b, n in found}
 
     async def _rate(self, conn: AsyncConnection, result: MatchOutcome,
-                    weighs: float) -> None:
+                    weights: dict[int, float]) -> None:
+        """Move each player's rating by their own weight (a player of weight 0 keeps theirs,
+        and the match does not count among their rated ones)."""
         assert result.winner is not None
         seats = sorted(result.players, key=lambda p: p.seat)
         found = {int(r.account): (float(r.mu), float(r.sigma)) for r in await conn.execute(
             select(ratings.c.account, ratings.c.mu, ratings.c.sigma).where(
                 ratings.c.preset == result.preset,
                 ratings.c.account.in_([p.account for p in seats])))}
-        after = rate([found.get(p.account, START) for p in seats], result.winner, weighs)
+        after = rate([found.get(p.account, START) for p in seats], result.winner,
+                     [weights[p.account] for p in seats])
         for player, (mu, sigma) in zip(seats, after, strict=True):
+            if weights[player.account] == 0.0:
+                continue
             won = int(player.won)
             if player.account in found:
                 await conn.execute(update(ratings).where(
