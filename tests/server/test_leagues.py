@@ -522,8 +522,8 @@ def test_migration_0011_goes_down_and_up_keeping_the_recorded_matches(
     assert on_connection(url, up) == []
 
 
-def test_migration_0016_fills_each_players_weight_from_their_match(tmp_path: Path) -> None:
-    """Rows recorded before 0016 get their match's moment, repetition and weight (every
+def test_migration_0015_fills_each_players_weight_from_their_match(tmp_path: Path) -> None:
+    """Rows recorded before 0015 get their match's moment, repetition and weight (every
     player of a set of four had them), so that the pairs' count sees them at once."""
     url = f"sqlite:///{tmp_path / 'pairs.db'}"
 
@@ -535,7 +535,7 @@ def test_migration_0016_fills_each_players_weight_from_their_match(tmp_path: Pat
     on_database(tmp_path, two, url)
 
     def down_and_up(conn: sa.Connection) -> list[Any]:
-        command.downgrade(config_for(conn), "0016-1")
+        command.downgrade(config_for(conn), "0015-1")
         assert "weight" not in [c["name"] for c in sa.inspect(conn).get_columns(
             "player_results")]
         upgrade(conn)

@@ -144,7 +144,7 @@ async def _play(conn: AsyncConnection, account: int) -> dict[str, Any]:
     """Its matches (with their weight in the rating), saved games and league weeks."""
     matches = (await conn.execute(
         select(player_results, match_results.c.rated, match_results.c.bots,
-               # (player_results has its copy of the moment since 0016: the match's)
+               # (player_results has its copy of the moment since 0015: the match's)
                match_results.c.recorded.label("match_recorded"))
         .join(match_results, match_results.c.table_id == player_results.c.table_id)
         .where(player_results.c.account == account)

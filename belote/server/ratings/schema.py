@@ -37,7 +37,7 @@ match_results = Table(
     Column("bots", Boolean),  # a bot held a seat: the statistics' "with bots"
     Column("hands", Integer),  # hands scored
     # Four accounts and a winner: the set of four (farming.four_key), and the highest k and
-    # the highest weight of its players (player_results; before migration 0016, the k-th
+    # the highest weight of its players (player_results; before migration 0015, the k-th
     # match of that set of four and its weight): weight 0, rated for nobody.
     Column("four", String(64)),
     Column("repeat", Integer),
@@ -60,7 +60,7 @@ player_results = Table(
     Column("made", Integer, nullable=False),
     Column("failed", Integer, nullable=False),  # (a litige is taken, neither made nor failed)
     Column("points", Integer),  # the partnership's points over the match (NULL: before 0011)
-    # Since migration 0016 (issue 28, the rule against farming counts pairs of accounts): the
+    # Since migration 0015 (issue 28, the rule against farming counts pairs of accounts): the
     # match's moment (copied: the rule reads an account's matches of the window by index),
     # and for a match of four accounts and a winner this player's k (farming.repeats) and
     # the weight their rating moved with (0: not rated for them); NULL for any other match.

@@ -1,7 +1,7 @@
 """The rule against farming counts pairs of accounts (issue 28, review finding 3).
 
-Revision ID: 0016
-Revises: 0013
+Revision ID: 0015
+Revises: 0014
 
 Each player's row of a match gets the match's moment (indexed with the account: the rule
 reads one account's matches of the last 7 days), their repetition ``k`` and the weight their
@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0016"
-down_revision = "0013"
+revision = "0015"
+down_revision = "0014"
 branch_labels = None
 depends_on = None
 
