@@ -29,6 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from belote.server.friends.schema import ASKED, FRIENDS, blocks, friend_links
+from belote.server.persistence.locks import serialise
 from belote.server.persistence.schema import sessions, users
 from belote.server.tournament.schema import tournament_games, tournaments
 
@@ -68,12 +69,7 @@ class FriendsStore:
     async def _change(self, *accounts: int) -> AsyncIterator[AsyncConnection]:
         """A transaction holding the locks of these accounts' friendships."""
         async with self.engine.begin() as conn:
-            if conn.dialect.name == "postgresql":
-                for account in sorted(set(accounts)):
-                    await conn.execute(select(func.pg_advisory_xact_lock(
-                        FRIENDS_LOCK, account)))
-            elif conn.dialect.name == "sqlite":
-                await conn.exec_driver_sql("BEGIN IMMEDIATE")
+            await serialise(conn, FRIENDS_LOCK, accounts)
             yield conn
 
     # ------------------------------------------------------------------ reads
