@@ -29,6 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from belote.server.friends.schema import ASKED, FRIENDS, blocks, friend_links
+from belote.server.persistence.locks import serialise
 from belote.server.persistence.schema import sessions, users
 from belote.server.tournament.schema import tournament_games, tournaments
 
@@ -68,12 +69,7 @@ class FriendsStore:
     async def _change(self, *accounts: int) -> AsyncIterator[AsyncConnection]:
         """A transaction holding the locks of these accounts' friendships."""
         async with self.engine.begin() as conn:
-            if conn.dialect.name == "postgresql":
-                for account in sorted(set(accounts)):
-                    await conn.execute(select(func.pg_advisory_xact_lock(
-                        FRIENDS_LOCK, account)))
-            elif conn.dialect.name == "sqlite":
-                await conn.exec_driver_sql("BEGIN IMMEDIATE")
+            await serialise(conn, FRIENDS_LOCK, accounts)
             yield conn
 
     # ------------------------------------------------------------------ reads
@@ -210,20 +206,28 @@ class FriendsStore:
         return None if row is None else str(row[0])
 
     # ------------------------------------------------------------------ changes
+    async def _refused(self, conn: AsyncConnection, me: int, other: int, *,
+                       blocking: str) -> str | None:
+        """Why I may neither ask nor block ``other``, if so: ``self``, ``no_player``, or
+        ``blocking`` (the caller's code for "I block them already"); None: I may."""
+        if me == other:
+            return "self"
+        if not await self._exists(conn, other):
+            return "no_player"
+        if await self._blocking(conn, me, other):
+            return blocking
+        return None
+
     async def request(self, me: int, other: int, max_pending: int, max_friends: int) -> str:
         """Ask ``other`` to be friends.  ``requested``; ``accepted`` (they had asked me:
         we are friends now); or a refusal: ``self``, ``no_player``, ``you_block``,
         ``already_friends``, ``already_asked``, ``too_many_pending``, ``too_many_friends``
         (one of us has ``max_friends``).  If ``other`` blocks me, the answers are the same
         as if not (the request is stored, and hidden from them)."""
-        if me == other:
-            return "self"
         try:
             async with self._change(me, other) as conn:
-                if not await self._exists(conn, other):
-                    return "no_player"
-                if await self._blocking(conn, me, other):
-                    return "you_block"
+                if refused := await self._refused(conn, me, other, blocking="you_block"):
+                    return refused
                 theirs = await self._link(conn, other, me)
                 if theirs == FRIENDS:
                     return "already_friends"
@@ -279,14 +283,11 @@ class FriendsStore:
     async def block(self, me: int, other: int, cap: int) -> str:
         """``blocked`` (a friendship and requests between us end), or ``self``,
         ``no_player``, ``already_blocked``, ``too_many_blocks``."""
-        if me == other:
-            return "self"
         try:
             async with self._change(me, other) as conn:
-                if not await self._exists(conn, other):
-                    return "no_player"
-                if await self._blocking(conn, me, other):
-                    return "already_blocked"
+                if refused := await self._refused(conn, me, other,
+                                                  blocking="already_blocked"):
+                    return refused
                 count = await conn.scalar(select(func.count()).select_from(blocks)
                                           .where(blocks.c.blocker == me))
                 if int(count or 0) >= cap:

@@ -40,6 +40,7 @@ from belote.server.leagues.model import (
 )
 from belote.server.leagues.schema import league_results, league_weeks
 from belote.server.moderation.store import barred_accounts
+from belote.server.persistence.locks import serialise
 from belote.server.persistence.schema import users
 from belote.server.ratings.schema import match_results, player_results
 
@@ -174,7 +175,7 @@ class LeagueStore:
     async def _close(self, week: date) -> bool:
         try:
             async with self.engine.begin() as conn:
-                await self._serialise(conn)
+                await serialise(conn, LEAGUE_LOCK)
                 known = (await conn.execute(select(league_weeks.c.week)
                                             .where(league_weeks.c.week == week))).first()
                 if known is not None:
@@ -193,12 +194,6 @@ class LeagueStore:
         self.closed += 1
         log.info("leagues: the week of %s closed (%d players)", week, len(lines))
         return True
-
-    async def _serialise(self, conn: AsyncConnection) -> None:
-        if conn.dialect.name == "postgresql":
-            await conn.execute(select(func.pg_advisory_xact_lock(LEAGUE_LOCK)))
-        elif conn.dialect.name == "sqlite":
-            await conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def _aware(moment: datetime | str) -> datetime:

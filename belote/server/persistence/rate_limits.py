@@ -62,6 +62,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from belote.server.limits import KeyedLimiter, RateLimiter
+from belote.server.persistence.locks import sqlite_write_lock
 from belote.server.persistence.schema import rate_limits
 
 log = logging.getLogger(__name__)
@@ -196,7 +197,7 @@ class RateLimits:
         waiting for the disk (PostgreSQL; the rows' locks are taken by :meth:`_change`)."""
         if self.engine.dialect.name == "sqlite":
             async with self._sqlite_turn, self.engine.begin() as conn:
-                await conn.exec_driver_sql("BEGIN IMMEDIATE")
+                await sqlite_write_lock(conn)
                 yield conn
         else:
             async with self.engine.begin() as conn:

@@ -43,6 +43,20 @@ class IdConvertor(Convertor[int]):
 
 register_url_convertor("id", IdConvertor())  # before any route names ``{...:id}``
 
+ID_DIGITS = 9  # as IdConvertor: a longer number is no id of ours, never a driver overflow
+
+
+def form_id(value: object) -> int | None:
+    """A positive id (a table, an account, a report...) from a form field or a query
+    parameter, else None: absent, empty, malformed, 0 (database ids start at 1) or longer
+    than nine digits.  ASCII digits only: ``str.isdigit`` also accepts "²", which
+    ``int`` refuses."""
+    text = str(value or "").strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > ID_DIGITS:
+        return None
+    number = int(text)
+    return number if number > 0 else None
+
 
 def language(conn: HTTPConnection) -> str:
     """The language chosen (the preferences in force), else the browser's first one we
@@ -143,6 +157,6 @@ def when(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-__all__ = ["IdConvertor", "account", "address", "back", "identity", "language",
+__all__ = ["IdConvertor", "account", "address", "back", "form_id", "identity", "language",
            "local_target", "own_account", "read_form", "same_origin", "session",
            "signed_in", "when"]

@@ -23,6 +23,7 @@ from belote.server.persistence import SessionRow
 from belote.server.routes.common import (
     address,
     back,
+    form_id,
     identity,
     local_target,
     own_account,
@@ -35,7 +36,6 @@ from belote.server.view import error_frame
 from belote.text import TextError, clean_text
 
 MAX_QUERY = 24  # characters of a search (a name has at most 24)
-MAX_ID = 9  # digits of an account or table id in a form
 NOTICE = "friends_notice"  # the session's key for the page's one-time message
 ACTIONS = ("request", "accept", "decline", "cancel", "remove", "block", "unblock", "invite",
            "invite_tournament")
@@ -44,11 +44,6 @@ TOURNAMENTS_OFFERED = 20  # tournaments taking entries that the page offers to i
 
 def _said(request: Request, outcome: str, **values: Any) -> None:
     request.session[NOTICE] = [outcome, values]
-
-
-def _number(text: object) -> int | None:
-    value = str(text or "").strip()
-    return int(value) if value.isdigit() and len(value) <= MAX_ID else None
 
 
 async def _search(request: Request, me: SessionRow, query: str) -> tuple[str, list[Any]]:
@@ -78,11 +73,11 @@ async def friends_page(request: Request) -> Response:
     query = str(request.query_params.get("q", ""))[:MAX_QUERY * 4]
     searched, results = await _search(request, me, query)
     my_tables = friends.tables_of(me.account)
-    wanted = _number(request.query_params.get("table"))
+    wanted = form_id(request.query_params.get("table"))
     table = wanted if wanted is not None and friends.may_invite_to(me.account, wanted) else (
         my_tables[0] if my_tables else None)
     tournaments = await friends.store.open_tournaments(TOURNAMENTS_OFFERED)
-    chosen = _number(request.query_params.get("tournament"))
+    chosen = form_id(request.query_params.get("tournament"))
     tournament = next((t for t in tournaments if t[0] == chosen),
                       tournaments[0] if tournaments else None)
     notice = request.session.pop(NOTICE, None)
@@ -119,7 +114,7 @@ async def friends_action(request: Request) -> Response:
     assert me.account is not None
     target = local_target(data)
     target = target if target != "/" else "/friends"
-    other = _number(data.get("account"))
+    other = form_id(data.get("account"))
     if other is None:
         _said(request, "bad_form")
         return back(request, target)
@@ -133,14 +128,14 @@ async def friends_action(request: Request) -> Response:
         _said(request, "no_player")
         return back(request, target)
     if what == "invite_tournament":
-        tid = _number(data.get("tournament"))
+        tid = form_id(data.get("tournament"))
         outcome = "no_tournament" if tid is None else await friends.invite_to_tournament(
             me.account, me.name, other, tid)
         _said(request, "invited_tournament" if outcome == "invited" else outcome,
               name=person.name)
         return back(request, target)
     if what == "invite":
-        table = _number(data.get("table"))
+        table = form_id(data.get("table"))
         outcome = "no_table" if table is None else await friends.invite(
             me.account, me.name, other, table)
         _said(request, outcome, name=person.name, number=table or 0)

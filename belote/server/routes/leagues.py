@@ -15,7 +15,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from belote.server.leagues.model import DIVISIONS, GROUP_SIZE, MOVERS, WIN_POINTS, Line
-from belote.server.routes.common import account, language
+from belote.server.routes.common import account, form_id, language
 from belote.server.routes.pages import error_page, render
 from belote.server.shared import shared
 
@@ -27,12 +27,14 @@ def day_text(day: date, lang: str) -> str:
 
 
 def _number(text: str | None) -> int | None:
-    """A positive number from the query, None when absent; ValueError when malformed."""
-    if text is None or text == "":
+    """A positive number from the query, None when absent; ValueError when malformed (or
+    0, or beyond MAX_NUMBER): the page then says so rather than showing another group."""
+    if not text:
         return None
-    if not text.isdigit() or not 1 <= int(text) <= MAX_NUMBER:
+    value = form_id(text)
+    if value is None or value > MAX_NUMBER:
         raise ValueError(text)
-    return int(text)
+    return value
 
 
 async def league_page(request: Request) -> Response:

@@ -22,7 +22,7 @@ from belote.server.moderation.service import (
     ModerationError,
     moment,
 )
-from belote.server.routes.common import language, own_account, read_form
+from belote.server.routes.common import form_id, language, own_account, read_form
 from belote.server.routes.pages import render
 from belote.server.shared import shared
 
@@ -57,11 +57,6 @@ async def queue(request: Request) -> Response:
                   else None)
 
 
-def _number(value: object) -> int | None:
-    text = str(value or "")
-    return int(text) if text.isdigit() and len(text) <= 9 else None
-
-
 def _done(request: Request, key: str, status: int = 303) -> Response:
     """Back to the queue, which says ``web.moderation.<key>`` once."""
     request.session[SAID] = key
@@ -72,18 +67,18 @@ async def act(request: Request) -> Response:
     """Take an action on an account, from a report or not."""
     moderator = await _moderator(request)
     data = await read_form(request)
-    target = _number(data.get("account"))
+    target = form_id(data.get("account"))
     if target is None:
         return _done(request, "error.no_player")
     hours_text = str(data.get("hours", "") or "")
-    hours = _number(hours_text) if hours_text else None
+    hours = form_id(hours_text) if hours_text else None
     if hours_text and hours is None:  # a malformed duration is refused, never "no end"
         return _done(request, "error.bad_duration")
     try:
         await shared(request).moderation.act(
             moderator, target, str(data.get("action", "")), str(data.get("reason", "")),
-            hours=hours, report=_number(data.get("report")),
-            table_id=_number(data.get("table")))
+            hours=hours, report=form_id(data.get("report")),
+            table_id=form_id(data.get("table")))
     except ModerationError as error:
         return _done(request, f"error.{error.code}")
     return _done(request, f"done.{data.get('action')}")
@@ -92,7 +87,7 @@ async def act(request: Request) -> Response:
 async def lift(request: Request) -> Response:
     moderator = await _moderator(request)
     data = await read_form(request)
-    sanction = _number(data.get("sanction"))
+    sanction = form_id(data.get("sanction"))
     if sanction is None:
         return _done(request, "error.not_in_force")
     try:
@@ -105,7 +100,7 @@ async def lift(request: Request) -> Response:
 async def close(request: Request) -> Response:
     moderator = await _moderator(request)
     data = await read_form(request)
-    report_id = _number(data.get("report"))
+    report_id = form_id(data.get("report"))
     if report_id is None:
         return _done(request, "error.not_open")
     status = str(data.get("status", ""))

@@ -22,26 +22,24 @@ from belote.i18n import seat_name, translate
 from belote.server.keys import help_rows
 from belote.server.moderation.service import REASONS, TEXT_MAX, ModerationError, sanction_text
 from belote.server.routes.access import may_replay
-from belote.server.routes.common import account, identity, language, own_account, read_form
+from belote.server.routes.common import (
+    account,
+    form_id,
+    identity,
+    language,
+    own_account,
+    read_form,
+)
 from belote.server.routes.pages import render
 from belote.server.shared import shared
 
 # The pages whose table a report from them is about (the table, its replay).
 TABLE_PAGES = re.compile(r"^/(?:table|replay)/([0-9]{1,9})(?:[/.?#]|$)")
-MAX_ID = 10**9
-
-
-def _number(text: str | None) -> int | None:
-    """A positive id from a query or a form, else None."""
-    if text is None or not text.isdigit() or len(text) > 9:
-        return None
-    value = int(text)
-    return value if 0 < value < MAX_ID else None
 
 
 def _table_of(request: Request) -> int | None:
     """The table the report is about: ``table=``, or the page it was opened from."""
-    found = _number(request.query_params.get("table"))
+    found = form_id(request.query_params.get("table"))
     if found is not None:
         return found
     match = TABLE_PAGES.match(request.query_params.get("from", ""))
@@ -81,7 +79,7 @@ async def _choices(request: Request, table_id: int | None,
 
 async def _help_values(request: Request) -> dict[str, Any]:
     table_id = _table_of(request)
-    player = _number(request.query_params.get("player"))
+    player = form_id(request.query_params.get("player"))
     lang = language(request)
     moderation = shared(request).moderation
     return {"keys": help_rows(lang), "reasons": REASONS, "text_max": TEXT_MAX,
@@ -103,9 +101,9 @@ async def report(request: Request) -> Response:
     wants_json = "application/json" in request.headers.get("accept", "")
     current = own_account(request)
     assert current.account is not None
-    target, table_id = _number(str(data.get("target", ""))), None
+    target, table_id = form_id(data.get("target")), None
     if data.get("table"):
-        table_id = _number(str(data.get("table")))
+        table_id = form_id(data.get("table"))
         if table_id is None:
             return _answer(request, wants_json, 400, "error.bad_form")
     if target is None:
@@ -150,7 +148,7 @@ async def notices_seen(request: Request) -> Response:
     me = account(request)
     if me is None:
         raise HTTPException(401)
-    ids = [n for n in (_number(str(v)) for v in data.getlist("id")[:20]) if n is not None]
+    ids = [n for n in (form_id(v) for v in data.getlist("id")[:20]) if n is not None]
     marked = await shared(request).moderation.seen(me, ids)
     return JSONResponse({"marked": marked})
 

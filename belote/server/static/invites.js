@@ -15,22 +15,10 @@
   let settings = {};
   try { settings = JSON.parse(document.body.dataset.settings || "{}"); } catch (e) { settings = {}; }
 
-  let audio = null;
   function chime() {
     if (!settings.sounds) return;
     try {
-      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-      let at = audio.currentTime;
-      for (const frequency of [587, 880]) { // two rising notes: not the table's cues
-        const oscillator = audio.createOscillator();
-        const gain = audio.createGain();
-        oscillator.frequency.value = frequency;
-        gain.gain.value = 0.3 * (settings.volume || 0) / 100;
-        oscillator.connect(gain).connect(audio.destination);
-        oscillator.start(at);
-        oscillator.stop(at + 0.15);
-        at += 0.18;
-      }
+      window.salaChime([587, 880], settings.volume, 0.15, 0.18); // not the table's cues
     } catch (e) { /* no sound: the sentence is said all the same */ }
   }
 

@@ -328,24 +328,12 @@
     return !category || spokenCategories.has(category); // notices are always said
   }
 
-  let audio = null;
   let audioFailed = false;
   const CUES = { turn: [660, 880], trick: [523], belote: [784, 988, 1175] };
   function cue(name) {
     if (!settings.sounds || audioFailed) return;
     try {
-      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-      let at = audio.currentTime;
-      for (const frequency of CUES[name]) {
-        const oscillator = audio.createOscillator();
-        const gain = audio.createGain();
-        oscillator.frequency.value = frequency;
-        gain.gain.value = 0.3 * (settings.volume || 0) / 100;
-        oscillator.connect(gain).connect(audio.destination);
-        oscillator.start(at);
-        oscillator.stop(at + 0.12);
-        at += 0.14;
-      }
+      window.salaChime(CUES[name], settings.volume, 0.12, 0.14);
     } catch (error) {
       audioFailed = true; // said once, not silently dropped
       assertive(S.ux_no_audio);
