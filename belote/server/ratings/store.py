@@ -30,6 +30,7 @@ from sqlalchemy import Integer, cast, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from belote.server.persistence.locks import serialise
 from belote.server.persistence.schema import tables, users
 from belote.server.ratings.farming import WINDOW, Pair, four_key, pair, repeats, weight
 from belote.server.ratings.model import (
@@ -96,7 +97,8 @@ class RatingsStore:
         """Store a finished match's outcome; ``False``: it was recorded already."""
         try:
             async with self.engine.begin() as conn:
-                await self._serialise(conn)
+                # This transaction's ratings are the latest until it ends (persistence/locks.py).
+                await serialise(conn, RATINGS_LOCK)
                 if await self._known(conn, table_id):
                     return False
                 result = await self._without_deleted(conn, result)
@@ -136,13 +138,6 @@ class RatingsStore:
             # the lock: an older release beside this one): once only all the same.
             return False
         return True
-
-    async def _serialise(self, conn: AsyncConnection) -> None:
-        """Take the lock that makes this transaction's ratings the latest until it ends."""
-        if conn.dialect.name == "postgresql":
-            await conn.execute(select(func.pg_advisory_xact_lock(RATINGS_LOCK)))
-        elif conn.dialect.name == "sqlite":
-            await conn.exec_driver_sql("BEGIN IMMEDIATE")
 
     async def _without_deleted(self, conn: AsyncConnection,
                                result: MatchOutcome) -> MatchOutcome:
