@@ -184,7 +184,8 @@ def _frames(game: Game, events: list[Event], seat: int | None) -> tuple[object, 
     table = SimpleNamespace(
         id=1, preset="italian", rules=game.rules, seats=[Seat("bot")] * 4, game=game,
         finished=False, version=1, score_history=[], name="t", private=False, code="c",
-        waiting_next=False, ready=set(), rematch=None)
+        waiting_next=False, ready=set(), rematch=None, fixed_deck=None,
+        save_vote=None)
     room = table_view(table, Viewer(seat, "it"))
     return (data, tensors, words, tuple(events), room)
 

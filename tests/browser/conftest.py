@@ -97,11 +97,16 @@ def new_page(browser: Browser, live_server: LiveServer,
 FAILED = pytest.StashKey[bool]()
 # A reconnection attempt refused while "offline": the page's normal, handled path.
 RETRYING = re.compile(r"WebSocket connection to .* failed")
+# Chromium's own word when it will not fetch the service worker over the nginx tests'
+# self-signed certificate (browsers install workers only over trusted TLS); the page
+# catches the refusal and works without the offline shell (static/install.js).
+WORKER_REFUSED = re.compile(r"An SSL certificate error occurred when fetching the script")
 
 
 def console_error(page: Page, message: ConsoleMessage) -> bool:
     """An error in the console, other than the page's own status (a 404 page is meant)."""
-    if message.type != "error" or RETRYING.search(message.text):
+    if message.type != "error" or RETRYING.search(message.text) or \
+            WORKER_REFUSED.search(message.text):
         return False
     own_status = message.text.startswith("Failed to load resource") and \
         message.location.get("url") == page.url

@@ -351,7 +351,10 @@ class Outline(HTMLParser):
             self.order.append(str(a["id"]))
         if tag == "nav" and "console-goto" in (a.get("class") or ""):
             self._in_nav = True
-        if tag == "section" and a.get("aria-labelledby"):
+        # The room's own invitations panel (every page of an account, hidden until an
+        # invitation comes: belote/server/templates/base.html) is no part of the console.
+        if tag == "section" and a.get("aria-labelledby") and \
+                a["aria-labelledby"] != "invitations-heading":
             self.parts.append(str(a["aria-labelledby"]))
         if tag in ("a", "button"):
             self._text, self._href = [], a.get("href") if tag == "a" else None

@@ -142,7 +142,7 @@
     // The preferences form keeps it when the player saves.
     const field = document.getElementById("pref-voice-rate");
     if (field) field.value = String(rate);
-    urgent(strings.rate.replace("{rate}", String(rate)));
+    urgent(strings.rate.replace("%RATE%", String(rate)));
   }
 
   bar.querySelector("[data-voice=repeat]").addEventListener("click", repeat);
