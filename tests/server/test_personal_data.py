@@ -11,6 +11,7 @@ deleted, so that the tests can run in any order; the deletion test deletes Ana.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Iterator
@@ -34,7 +35,14 @@ from belote.server.leagues.store import LeagueStore
 from belote.server.moderation.schema import moderation_log, reports, sanctions
 from belote.server.moderation.store import ModerationStore
 from belote.server.persistence.schema import tables
-from belote.server.personal_data.deletion import ACCOUNT_COLUMNS, DELETE, DELETED_NAME, KEEP
+from belote.server.persistence.store import NameTaken, Store
+from belote.server.personal_data.deletion import (
+    ACCOUNT_COLUMNS,
+    DELETE,
+    DELETED_NAME,
+    KEEP,
+    delete_account,
+)
 from belote.server.personal_data.export import EXPORTED, NOT_EXPORTED
 from belote.server.ratings.schema import match_results, player_results
 from belote.server.saved.schema import saved_games, saved_seats
@@ -297,3 +305,32 @@ def test_every_column_naming_an_account_is_handled_by_export_and_deletion() -> N
     # emptied, what it deletes cascades.
     for column, ondelete in naming.items():
         assert ondelete == {DELETE: "CASCADE", KEEP: "SET NULL"}[ACCOUNT_COLUMNS[column]], column
+
+
+@pytest.mark.parametrize("newest", [True, False])
+def test_a_deleted_accounts_id_is_never_given_again(tmp_path: Path, newest: bool) -> None:
+    """SQLite gives a new row the largest id plus one: deleting the newest account must not
+    hand its id (named by signed invitations, bus messages, caches) to the next one, nor
+    after a restart.  A name already taken is still refused."""
+    url = f"sqlite:///{tmp_path / 'room.db'}"
+
+    async def scenario() -> tuple[list[int], int, int]:
+        store = Store(url)
+        await store.open()
+        made = [await store.add_user(name, "hash") for name in ("Uno", "Due", "Tre")]
+        gone = made[-1] if newest else made[0]
+        assert await delete_account(store.engine, gone) is not None
+        with pytest.raises(NameTaken):
+            await store.add_user("Due", "hash")
+        after = await store.add_user("Quattro", "hash")
+        await store.engine.dispose()
+        store = Store(url)
+        await store.open()
+        assert await delete_account(store.engine, after) is not None
+        later = await store.add_user("Cinque", "hash")
+        await store.engine.dispose()
+        return made, after, later
+
+    made, after, later = asyncio.run(scenario())
+    assert len(set(made)) == 3
+    assert after == max(made) + 1 and later == after + 1

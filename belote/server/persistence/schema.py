@@ -31,6 +31,12 @@ metadata = MetaData()
 # log, the daily duplicate's entries: belote/server/personal_data/deletion.py).  English, as
 # the records' bot names are; shown as written.  Here, under every feature that shows it.
 DELETED_NAME = "deleted player"
+# The ``meta`` key of the highest account id a deleted account had.  SQLite gives a new row
+# the largest id plus one, so deleting the newest account would hand its id to the next one
+# (the ``users`` table has no AUTOINCREMENT, and adding it means copying a table every other
+# one points to): the next account's id is then taken past this (``Store.add_user``).
+# PostgreSQL's sequence never gives an id twice.
+DELETED_ACCOUNTS_HIGH = "deleted_accounts_high"
 
 meta = Table(
     "meta",

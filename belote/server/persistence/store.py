@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, event, func, insert, select, text, update
+from sqlalchemy import Integer, cast, delete, event, func, insert, literal, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -18,6 +18,7 @@ from belote.server.name_keys import name_key
 from belote.server.persistence.migrate import upgrade
 from belote.server.persistence.rate_limits import RateLimits
 from belote.server.persistence.schema import (
+    DELETED_ACCOUNTS_HIGH,
     account_settings,
     meta,
     sessions,
@@ -186,9 +187,22 @@ class Store:
         key = _name_key(name) if name_key is None else name_key
         try:
             async with self._account_writes, self.engine.begin() as conn:
-                result = await conn.execute(insert(users).values(
-                    name=name, name_key=key, password_hash=password_hash))
-                return int(result.inserted_primary_key[0])  # type: ignore[index]
+                if self.engine.dialect.name != "sqlite":
+                    result = await conn.execute(insert(users).values(
+                        name=name, name_key=key, password_hash=password_hash))
+                    return int(result.inserted_primary_key[0])  # type: ignore[index]
+                # One statement, so that the id is chosen under SQLite's write lock (two
+                # processes cannot pick the same one): past every account there is and was.
+                deleted_high = (select(cast(meta.c.value, Integer))
+                                .where(meta.c.key == DELETED_ACCOUNTS_HIGH).scalar_subquery())
+                next_id = func.max(func.coalesce(func.max(users.c.id), 0),
+                                   func.coalesce(deleted_high, 0)) + 1
+                added = await conn.execute(
+                    insert(users).from_select(
+                        ["id", "name", "name_key", "password_hash"],
+                        select(next_id, literal(name), literal(key), literal(password_hash)))
+                    .returning(users.c.id))
+                return int(added.scalar_one())
         except IntegrityError:
             raise NameTaken(name) from None
 

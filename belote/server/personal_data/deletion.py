@@ -22,7 +22,8 @@ In one transaction:
 - its league weeks go (the standings of a week, closed or not, are read from the rated
   matches, whose own lines the account no longer has; the others' places and divisions
   already given stand);
-- the account's row, sessions, settings, e-mail address and links are deleted;
+- the account's row, sessions, settings, e-mail address and links are deleted; its id is
+  never given to another account (``_remember_deleted_id``);
 - its name's folded key is kept in ``retired_names``, so that the name is never given to
   someone else (see :mod:`.schema`).
 
@@ -53,8 +54,10 @@ from belote.server.moderation.schema import (
     sanctions,
 )
 from belote.server.persistence.schema import (
+    DELETED_ACCOUNTS_HIGH,
     DELETED_NAME,
     account_settings,
+    meta,
     sessions,
     table_log,
     tables,
@@ -143,12 +146,25 @@ async def delete_account(engine: AsyncEngine, account: int) -> Deleted | None:
                 await conn.execute(update(_TABLES[table_name]).where(column == account)
                                    .values({column_name: None}))
         await conn.execute(delete(users).where(users.c.id == account))
+        await _remember_deleted_id(conn, account)
         if await conn.scalar(select(retired_names.c.name_key)
                              .where(retired_names.c.name_key == key)) is None:
             await conn.execute(insert(retired_names).values(name_key=key,
                                                             retired=datetime.now(UTC)))
     log.info("account %d deleted; %d finished matches anonymised", account, len(played))
     return Deleted(name, len(played))
+
+
+async def _remember_deleted_id(conn: AsyncConnection, account: int) -> None:
+    """The highest id a deleted account had, so that SQLite never gives it again (see
+    :data:`~belote.server.persistence.schema.DELETED_ACCOUNTS_HIGH`): a signed invitation,
+    a bus message or a cache still naming the deleted account must not reach a newcomer."""
+    high = await conn.scalar(select(meta.c.value).where(meta.c.key == DELETED_ACCOUNTS_HIGH))
+    if high is None:
+        await conn.execute(insert(meta).values(key=DELETED_ACCOUNTS_HIGH, value=str(account)))
+    elif int(high) < account:
+        await conn.execute(update(meta).where(meta.c.key == DELETED_ACCOUNTS_HIGH)
+                           .values(value=str(account)))
 
 
 async def _keep_daily_entries(conn: AsyncConnection, account: int, name: str) -> None:
