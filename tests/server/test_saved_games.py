@@ -226,6 +226,14 @@ def two_people(people: People, a: str, b: str, sockets: ExitStack
     send(wa, "bot", seat=1)
     send(wa, "bot", seat=3)
     send(wa, "start")
+
+    def started_or_refused(frame: dict[str, Any]) -> bool:
+        return frame["t"] == "error" or (
+            frame["t"] == "update" and bool(frame["d"].get("view", {}).get("started")))
+    # The asker's own answer first: a refused start (CI once waited 20 s here under load,
+    # with no word why) fails with the room's reason.
+    answer = until(wa, started_or_refused)
+    assert answer["t"] == "update", answer
     until(wb, lambda f: f["t"] == "update" and f["d"]["view"]["started"])
     return table_id, wa, wb
 

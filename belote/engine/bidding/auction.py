@@ -11,6 +11,7 @@ the do/ancora/alzo 10/20 raises (:mod:`belote.engine.bidding.conventions`).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from belote.engine import actions as A
@@ -25,6 +26,14 @@ if TYPE_CHECKING:
 PASSING = frozenset({A.PASS, A.ASPETTO, A.ANCORA, A.ALZO})
 # Calls of take-or-pass that no auction has.
 _NOT_AUCTION = frozenset({A.TAKE, A.SENZA, A.TUTTE})
+
+
+@cache
+def _contracts_from(start: int, levels: int) -> tuple[int, ...]:
+    """Every contract bid from level index ``start`` up (four suits each).  Kept: the
+    valdostana table has 50 levels, and building its 200 bids at every call was most of the
+    auction's time."""
+    return tuple(A.contract_bid(i, s) for i in range(start, levels) for s in range(4))
 
 
 def _table(rules: Rules) -> AuctionRules:
@@ -70,9 +79,7 @@ class Auction:
                 legal += self._conventions(bids, seat, table.levels, rules.partners)
             if has_contract and not ours:
                 legal.append(A.CONTRO)
-            start = bids.level_index + 1
-            legal.extend(A.contract_bid(i, s) for i in range(start, len(table.levels))
-                         for s in range(4))
+            legal.extend(_contracts_from(bids.level_index + 1, len(table.levels)))
         elif bids.doubled == 1 and ours:
             legal.append(A.SURCONTRO)
         return sorted(legal)
