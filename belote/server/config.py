@@ -119,8 +119,8 @@ class Settings:
 
     # Friends, invitations and blocks (belote/server/friends): per sender account, friend
     # requests and invitations an hour; requests one account may leave unanswered at once;
-    # players one account may block (Belot.bg keeps 100); player searches per address (a
-    # burst, then an hour's worth); seconds an invitation link stays good.
+    # players one account may block (Belot.bg keeps 100); player searches per address and,
+    # apart, per account (a burst, then an hour's worth); seconds an invitation link stays good.
     friend_requests_per_hour: int = 20
     invitations_per_hour: int = 30
     pending_requests: int = 50

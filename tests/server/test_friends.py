@@ -126,6 +126,22 @@ def test_search_finds_accounts_by_their_folded_name_and_never_lists_guests(room:
     assert room.use("Brunella").get("/friends").status_code == 401
 
 
+def test_searches_are_limited_per_account_across_addresses_and_per_address(
+        room: Room, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One account behind many addresses meets its own allowance (a new address each search
+    here), and the address's own allowance stays apart (another account there searches)."""
+    from belote.server.routes import friends as friends_routes
+
+    addresses = iter(f"203.0.113.{n}" for n in range(1, 250))
+    monkeypatch.setattr(friends_routes, "address", lambda _request: next(addresses))
+    burst = room.app.state.room.settings.searches_burst
+    answers = [room.page("Zeno", "?q=bru") for _ in range(burst + 1)]
+    assert all("Players found: 1." in page for page in answers[:burst])
+    assert "Too many searches" in answers[-1] and "Players found" not in answers[-1]
+    assert room.app.state.friends.counts["searches_refused"] >= 1
+    assert "Players found: 1." in room.page("Vera", "?q=bru")  # another account: its own
+
+
 # ---------------------------------------------------------------------------- requests
 def test_a_request_is_sent_once_declined_asked_again_accepted_and_removed(room: Room) -> None:
     assert room.act("Bruno", "request", "Carla") == "Friend request sent to Carla."

@@ -56,11 +56,15 @@ async def _search(request: Request, me: SessionRow, query: str) -> tuple[str, li
         return "bad_query", []
     if not text:
         return "", []
-    if not await state.friends.searches.take(address(request)):
+    assert me.account is not None
+    # Per address and per account: one account behind many addresses, or many people
+    # behind one (a club, a school), each meets its own allowance.
+    searches = state.friends.searches
+    if not (await searches.take(address(request))
+            and await searches.take(f"account:{me.account}")):
         state.friends.counts["searches_refused"] += 1
         return "search_too_fast", []
     found = await state.friends.store.search(name_key(text), SEARCH_RESULTS, me.account)
-    assert me.account is not None
     relations = await state.friends.store.relations(me.account, [p.id for p in found])
     return ("found" if found else "none_found"), [(p, relations[p.id]) for p in found]
 
