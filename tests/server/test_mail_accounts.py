@@ -275,6 +275,23 @@ def test_a_password_reset_by_mail_from_end_to_end(people: Identities, inbox: Inb
     assert reused.status_code == 410 and "already used" in reused.text
 
 
+def test_a_new_address_voids_the_reset_links_sent_to_the_old_one(
+        people: Identities, inbox: Inbox, room: TestClient) -> None:
+    """The owner of a mailbox taken over changes the account's address: a reset link the
+    old mailbox holds (asked just before by whoever reads it) takes nothing any more."""
+    verified(people, inbox, "Gemma", "gemma@example.org")
+    as_(people, "intruder", "post", "/account/forgot", data={"who": "gemma@example.org"})
+    settle(room)
+    token = link_in(inbox.to("gemma@example.org")[-1]).split("token=")[1]
+    assert set_email(people, "Gemma", "gemma@example.net").status_code == 200
+    taken = as_(people, "intruder", "post", "/account/reset",
+                data={"token": token, "password": "the intruder's own"})
+    assert taken.status_code == 410 and "already used" in taken.text
+    same = as_(people, "y", "post", "/login", data={"name": "Gemma", "password": PASSWORD},
+               follow_redirects=False)
+    assert same.status_code == 303  # the password is as it was
+
+
 def test_an_expired_or_unknown_link_is_refused_and_changes_nothing(
         people: Identities, inbox: Inbox, room: TestClient) -> None:
     verified(people, inbox, "Elsa", "elsa@example.org")

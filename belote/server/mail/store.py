@@ -60,8 +60,9 @@ class MailStore:
         return None if row is None else StoredAddress(str(row[0]), row[1])
 
     async def set_address(self, account: int, address: str | None) -> None:
-        """``account``'s address, not verified yet (None: none); its verification links
-        sent before are void."""
+        """``account``'s address, not verified yet (None: none); every link sent before is
+        void, the password resets too: a reset sent to the old mailbox (which may be why
+        the owner changed it) must not take the account afterwards."""
         now = _now()
         async with self.engine.begin() as conn:
             await conn.execute(delete(account_emails).where(account_emails.c.account == account))
@@ -70,8 +71,8 @@ class MailStore:
                     account=account, address=address, address_key=address_key(address),
                     verified=None, changed=now))
             await conn.execute(update(mail_tokens).where(
-                mail_tokens.c.account == account, mail_tokens.c.purpose == "verify",
-                mail_tokens.c.used.is_(None)).values(used=now))
+                mail_tokens.c.account == account, mail_tokens.c.used.is_(None))
+                .values(used=now))
 
     async def mark_verified(self, account: int, address: str) -> bool:
         """The address verified, if it is still ``account``'s (False: it changed since)."""
