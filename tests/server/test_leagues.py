@@ -273,7 +273,13 @@ def test_a_fair_varied_history_moves_ratings_normally_and_volume_alone_raises_no
 
 
 # ---------------------------------------------------------------------------- statistics
-def test_statistics_keep_humans_and_bots_apart_by_preset_and_week(tmp_path: Path) -> None:
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_statistics_keep_humans_and_bots_apart_by_preset_and_week(
+        tmp_path: Path, database: str, request: pytest.FixtureRequest) -> None:
+    # The week's sums are the database's own: both engines.
+    url = (fresh_database(request.getfixturevalue("postgres_url"))
+           if database == "postgresql" else None)
+
     async def body(store: Store, clock: Clock) -> Any:
         ada, *others = await accounts(store, 4)
         recorder = RatingsStore(store.engine, clock)
@@ -298,7 +304,7 @@ def test_statistics_keep_humans_and_bots_apart_by_preset_and_week(tmp_path: Path
         return (await stats.summary(ada), await stats.weekly(ada, "classic"),
                 await stats.recent(ada))
 
-    summary, weeks, recent = on_database(tmp_path, body)
+    summary, weeks, recent = on_database(tmp_path, body, url)
     humans, bots = summary["classic"]["humans"], summary["classic"]["bots"]
     # Two new matches with humans and the old rated one; the old unrated one is not known.
     assert (humans.matches, humans.won, humans.taken, humans.made) == (3, 2, 1, 1)
@@ -309,6 +315,12 @@ def test_statistics_keep_humans_and_bots_apart_by_preset_and_week(tmp_path: Path
     assert len(weeks) == 8 and weeks[-1].week == week_of(MONDAY + timedelta(days=7))
     assert (weeks[-2].humans.matches, weeks[-2].bots.matches) == (2, 0)
     assert (weeks[-1].humans.matches, weeks[-1].bots.matches) == (1, 1)  # the old one too
+    # Each week's own figures, summed by the database.
+    assert weeks[-2].humans.won == 1 and weeks[-2].humans.taken == 1
+    assert weeks[-2].humans.per_hand == pytest.approx((120 + 60) / 4)
+    assert weeks[-1].bots.per_hand == pytest.approx(40.0) and weeks[-1].bots.failed == 1
+    assert weeks[-1].humans.per_hand is None  # the old one stored no points
+    assert all(w.humans.matches == w.bots.matches == 0 for w in weeks[:-2])
     assert [m.bots for m in recent] == [None, False, True, False, False]
 
 

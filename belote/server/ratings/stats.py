@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from sqlalchemy import Boolean, Integer, case, cast, func, select, type_coerce
+from sqlalchemy import Boolean, Integer, case, cast, func, literal, select, type_coerce
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from belote.server.ratings.schema import match_results, player_results
@@ -107,28 +107,36 @@ class StatsStore:
         this = _monday(self.clock())
         first = this - timedelta(weeks=weeks - 1)
         since = datetime.combine(first, datetime.min.time(), UTC)
+        until = datetime.combine(this + timedelta(weeks=1), datetime.min.time(), UTC)
         m, p = match_results.c, player_results.c
-        async with self.engine.connect() as conn:
-            rows = (await conn.execute(
-                select(m.recorded, WITH_BOTS, p.won, p.taken, p.made, p.failed, p.points,
-                       m.hands)
+        # Summed by the database, week by week (a CASE over the weeks' starts works alike on
+        # SQLite and PostgreSQL): a page's work does not grow with the matches played.
+        starts = [datetime.combine(first + timedelta(weeks=n), datetime.min.time(), UTC)
+                  for n in range(1, weeks)]
+        week_of = case(*((m.recorded < start, n) for n, start in enumerate(starts)),
+                    else_=weeks - 1) if starts else literal(0)
+        # Each match's week and figures in a subquery, summed by its columns outside: the
+        # CASE is written once (PostgreSQL takes a GROUP BY of the CASE repeated, with its
+        # own parameters, for another expression).
+        known = (p.points.is_not(None)) & (m.hands > 0)
+        each = (select(week_of.label("week"), WITH_BOTS.label("bots"),
+                       cast(p.won, Integer).label("won"), p.taken, p.made, p.failed,
+                       case((known, p.points), else_=None).label("points"),
+                       case((known, m.hands), else_=0).label("hands"))
                 .join(match_results, m.table_id == p.table_id)
                 .where(p.account == account, p.preset == preset, m.recorded >= since,
-                       WITH_BOTS.is_not(None)))).all()
-        table = {first + timedelta(weeks=n): (Figures(), Figures()) for n in range(weeks)}
-        for recorded, bots, won, taken, made, failed, points, hands in rows:
-            pair = table.get(_monday(recorded))
-            if pair is None:
-                continue
-            f = pair[1] if bots else pair[0]
-            f.matches += 1
-            f.won += int(won)
-            f.taken += taken
-            f.made += made
-            f.failed += failed
-            if points is not None and hands:
-                f.points += points
-                f.hands += hands
+                       m.recorded < until, WITH_BOTS.is_not(None))).subquery()
+        e = each.c
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(
+                select(e.week, e.bots, func.count(), func.sum(e.won), func.sum(e.taken),
+                       func.sum(e.made), func.sum(e.failed), func.sum(e.points),
+                       func.sum(e.hands))
+                .group_by(e.week, e.bots))).all()
+        table = {first + timedelta(weeks=n): [Figures(), Figures()] for n in range(weeks)}
+        for index, bots, *counts in rows:
+            table[first + timedelta(weeks=int(index))][1 if bots else 0] = Figures(
+                *(int(c or 0) for c in counts))
         return [WeekFigures(week, h, b) for week, (h, b) in table.items()]
 
     async def recent(self, account: int, limit: int = RECENT) -> list[RecentMatch]:
