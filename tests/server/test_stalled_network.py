@@ -52,7 +52,8 @@ class Room:
                     "heartbeat_interval": HEARTBEAT_INTERVAL, **settings}
         self.server = LiveServer(secure_cookies=False, **settings).start()
         self.proxy = StallProxy(self.server.port).start()
-        self.http = httpx.Client(base_url=self.server.url, headers={"Origin": self.server.url})
+        self.http = httpx.Client(base_url=self.server.url, headers={"Origin": self.server.url},
+                                 timeout=20)
         self.http.post("/guest", data={"name": "Ada"})
         self.cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
         response = self.http.post("/tables", data={"preset": "classic", "flags": "",
