@@ -351,8 +351,7 @@ class FriendsRoom:
             self._rereads.add(task)
             task.add_done_callback(self._rereads.discard)
         self.counts["blocks_reread"] += len(every)
-        log.info("friends: back on the room's news: the block lists of %d accounts read "
-                 "again", len(every))
+        log.info("friends: back on the room's news: %d block lists read again", len(every))
         return len(every)
 
     async def settled(self) -> None:
