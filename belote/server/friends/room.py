@@ -343,16 +343,19 @@ class FriendsRoom:
         """Read again the block lists of these accounts (those with a socket open here:
         the composition says) and of every account whose list is kept here: news of a
         change sent while this process was off the room's news (its connection to the
-        database lost) never came.  Tasks, as for news; how many lists, counted and
-        logged."""
-        every = set(accounts) | set(self._blocks)
-        for account in sorted(every):
-            task = asyncio.get_running_loop().create_task(self.load_blocks(account))
-            self._rereads.add(task)
-            task.add_done_callback(self._rereads.discard)
+        database lost) never came.  One task reads them in turn (thousands at once would
+        crowd the database's connections); how many lists, counted and logged."""
+        every = sorted(set(accounts) | set(self._blocks))
+        task = asyncio.get_running_loop().create_task(self._load_each(every))
+        self._rereads.add(task)
+        task.add_done_callback(self._rereads.discard)
         self.counts["blocks_reread"] += len(every)
         log.info("friends: back on the room's news: %d block lists read again", len(every))
         return len(every)
+
+    async def _load_each(self, accounts: list[int]) -> None:
+        for account in accounts:
+            await self.load_blocks(account)  # (a failure is logged and counted there)
 
     async def settled(self) -> None:
         """Wait for the block lists being read again (tests, and closing)."""

@@ -26,6 +26,7 @@ CHAT_LINES_KEPT = 20  # the table's chat lines a report keeps, the newest...
 TARGET_LINES_KEPT = 10  # ...and the reported person's own last lines there...
 LINES_BEFORE_KEPT = 5  # ...with the lines just before the last of them (what it answered)
 TARGET_LINES_READ = 40  # rows read to find them (a line may only quote the account's mark)
+SEATINGS_READ = 200  # a table's seatings read for who sat there earlier (each sit, stand...)
 BARRED = ("suspend", "ban")  # cannot sign in or play
 SANCTION_KINDS = ("warn", "mute", "remove", "suspend", "ban")  # a moderator's actions
 COMMAND_LINE_LIFT = "lift_cli"  # the audit's action for a lift from the command line
@@ -183,12 +184,12 @@ class ModerationStore:
         only, at their last seat) and its last chat lines, from its log; with ``target``,
         also that person's own last lines and the few just before the last of them, wherever
         they are in the log.  None: no such table.  Only the entries needed are read (a long
-        match's log is large); a seating is rare beside the chat and the play."""
+        match's log is large): the last ``SEATINGS_READ`` seatings at most."""
         c = table_log.c
         async with self.engine.connect() as conn:
             seatings = (await conn.execute(
                 select(c.data).where(c.table_id == table_id, c.kind == "seats")
-                .order_by(c.version.desc()))).all()
+                .order_by(c.version.desc()).limit(SEATINGS_READ))).all()
             chat = [(int(v), str(d)) for v, d in await conn.execute(
                 select(c.version, c.data).where(c.table_id == table_id, c.kind == "chat")
                 .order_by(c.version.desc()).limit(CHAT_LINES_KEPT))]
