@@ -547,6 +547,14 @@ def test_a_moderator_is_never_acted_on_and_the_command_line_lifts_an_action(
     assert empty.exit_code == 2 and "--reason" in empty.output
     assert run("lift", "Nobody", "--reason", "x").exit_code == 1
     assert run("lift", "Vic", "--reason", "x", "--action", "999999").exit_code == 1
+    # One action by its number: only that one.
+    assert act(room, "mute", "Vic", "spam", hours="1").status_code == 303
+    [mute] = in_force(room, "Vic", "mute")
+    one = run("lift", "Vic", "--reason", "one at a time", "--action", str(mute.id))
+    assert one.exit_code == 0 and one.output.strip() == (
+        f"Lifted action {mute.id} on Vic (muted).")
+    assert in_force(room, "Vic", "mute") == [] and in_force(room, "Vic", "suspend") != []
+    # Every action in force on the account.
     before = room.count(moderation_log)
     lifted = run("lift", "Vic", "--reason", "appeal by mail")
     assert lifted.exit_code == 0, lifted.output
