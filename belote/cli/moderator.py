@@ -1,9 +1,14 @@
-"""`belote moderator add|remove|list`: the room's moderators, a role on accounts.
+"""`belote moderator add|remove|list|lift`: the room's moderators, a role on accounts, and
+the lifting of a moderator's action from the command line.
 
-Run beside the room, on its database (``--db``, as ``belote serve``): the role is read from
-the database at each page and action, so a change holds at once in every process.  An account
-is named by its exact name, looked up once here and then acted on by its id.
-Exit codes: 0 done, 1 refused (no such account; already one; not one), 2 bad options.
+Run beside the room, on its database (``--db``, as ``belote serve``): the role and the actions
+in force are read from the database at each page and action, so a change holds at once in
+every process.  An account is named by its exact name, looked up once here and then acted on
+by its id.  ``lift`` is the way back when no moderator can sign in to lift an action (the web
+page refuses actions on moderators, but an account may have been sanctioned before it was
+given the role); it is audited like a lift on the moderation page, as the command line's.
+Exit codes: 0 done, 1 refused (no such account; already one; not one; nothing to lift),
+2 bad options.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ if TYPE_CHECKING:  # the store needs the server extra: imported when a command r
     from belote.server.moderation.store import ModerationStore
 
 app = typer.Typer(name="moderator", no_args_is_help=True, add_completion=False,
-                  help="The room's moderators: add, remove, list.")
+                  help="The room's moderators: add, remove, list; lift an action.")
 R = TypeVar("R")
 DB = typer.Option(DEFAULT_DB, "--db",
                   help="The room's database: sqlite:///FILE or postgresql://USER@HOST/DB.")
@@ -94,3 +99,49 @@ def list_command(db: str = DB, lang: str = LANG) -> None:
     for _account, name, granted in found:
         typer.echo(translate(lang, "web.moderation.cli.line", name=name,
                              since=granted.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")))
+
+
+@app.command("lift")
+def lift_command(
+        name: str = typer.Argument(..., help="The account's exact name."),
+        reason: str = typer.Option(..., "--reason",
+                                   help="Why it is lifted (kept in the moderators' log)."),
+        sanction: int | None = typer.Option(
+            None, "--action", help="Only this action, by its number on the moderation page "
+                                   "(else every action in force on the account)."),
+        db: str = DB, lang: str = LANG) -> None:
+    """Lift a moderator's actions in force on an account (a ban, a suspension, a mute...)."""
+    from belote.server.moderation.service import TEXT_MAX, ModerationError, clean_text
+    from belote.server.moderation.store import SANCTION_KINDS, Sanction
+
+    try:
+        words = clean_text(reason)  # as a reason given on the moderation page
+    except ModerationError:
+        words = ""  # too long
+    if not words:
+        typer.echo(translate(lang, "modfix.cli.bad_reason", most=TEXT_MAX), err=True)
+        raise typer.Exit(2)
+
+    async def work(store: ModerationStore) -> list[Sanction] | None:
+        found = await store.account_named(name)
+        if found is None:
+            return None
+        now = datetime.now(UTC)
+        lifted = []
+        for standing in await store.in_force(found[0], SANCTION_KINDS, now):
+            if sanction is None or standing.id == sanction:
+                done = await store.lift(standing.id, None, words, now)
+                if done is not None:  # (lifted on the page meanwhile: nothing to say)
+                    lifted.append(done)
+        return lifted
+
+    outcome = _run(db, lang, work)
+    if outcome is None:
+        typer.echo(translate(lang, "web.moderation.cli.no_account", name=name), err=True)
+        raise typer.Exit(1)
+    if not outcome:
+        typer.echo(translate(lang, "modfix.cli.nothing", name=name), err=True)
+        raise typer.Exit(1)
+    for done in outcome:
+        typer.echo(translate(lang, "modfix.cli.lifted", name=name, id=done.id,
+                             what=translate(lang, f"web.moderation.audit.{done.kind}")))

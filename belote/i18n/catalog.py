@@ -65,6 +65,7 @@ DOMAIN_PREFIXES: dict[str, str] = {
     "web.friends.": "web",
     "web.daily.": "web",
     "web.moderation.": "web",
+    "modfix.": "web",
     "web.saved.": "table",
     "web.privacy.": "accounts",
 }

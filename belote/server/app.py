@@ -32,7 +32,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from belote.ai.plugins import label_failures, prepare_labels
 from belote.server.auth import PasswordHasherPool
 from belote.server.auth.devices import KnownDevices
-from belote.server.auth.sessions import ServerSessions, Sessions, public_id
+from belote.server.auth.sessions import ENDED_NEWS, ServerSessions, Sessions, public_id
 from belote.server.cluster.relay import OwnerRouting, ProcessHeader, Relay, RelayedClient
 from belote.server.collector import Collector
 from belote.server.composition import build
@@ -91,6 +91,9 @@ def compose(settings: Settings) -> Shared:
         services.disconnect({public_id(i) for i in ids})
 
     sessions.on_end.append(close_sockets)
+    if services.node is not None:  # an account's sessions ended: forgotten in every process
+        sessions.relay = services.node.tell_all
+        services.node.on_news(ENDED_NEWS, sessions.heard_ended)
     # Reports and sanctions: in the database, enforced in every process (its news).
     moderation = Moderation(ModerationStore(services.store.engine), sessions, room,
                             services.lobby, services.store.rate_limits, services.node)

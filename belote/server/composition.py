@@ -101,6 +101,13 @@ class Services:
         rest = set(uids) - here
         return here | (await self.room.present(rest) if rest else set())
 
+    def accounts_here(self) -> set[int]:
+        """The accounts with a socket open in this process (a table's, the lobby's, a
+        page's personal socket)."""
+        conns = [*(c for table in self.room.tables.values() for c in table.connections),
+                 *self.lobby.listeners, *self.friends.listeners]
+        return {c.account for c in conns if c.account is not None}
+
     def disconnect(self, uids: set[str]) -> int:
         """Close every socket of these people (their session ended), telling them why; in
         every process (how many closed here is returned)."""
@@ -197,5 +204,11 @@ def _wire_news(services: Services, node: Node) -> None:
     services.room.after_take_over += [services.ratings.open, services.tournaments.reconcile,
                                       services.daily.reconcile]
     services.room.present_here = services.connected_here  # type: ignore[method-assign]
-    # Back on the wire after missing messages: the others say again what they run.
+    # Back on the wire after missing messages: the others say again what they run, and the
+    # block lists kept here are read again (their news may have been missed).
     node.wire.on_reconnect.append(lambda: node.tell_all("hello", {}))
+
+    def reread_blocks() -> None:
+        friends.reread_blocks(services.accounts_here())
+
+    node.wire.on_reconnect.append(reread_blocks)

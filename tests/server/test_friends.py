@@ -703,3 +703,51 @@ def test_block_news_out_of_order_leave_the_latest_list(room: Room) -> None:
     before = friends.counts["bad_news"]
     friends.heard_blocks({"nobody": 1})  # a malformed message changes nothing: counted
     assert friends.counts["bad_news"] == before + 1
+
+
+@pytest.mark.postgres
+def test_block_lists_are_read_again_when_the_news_come_back(
+        tmp_path: Path, postgres_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """Review m2: a process that was off the room's news (its connection to PostgreSQL
+    lost) missed a block's news; when it is back, it reads again the block lists of the
+    accounts with a socket open there (counted and logged), so its chat filter holds."""
+    import logging
+
+    from belote.server.friends.store import FriendsStore
+    from tests.server.postgres import fresh_database
+
+    settings = make_settings(tmp_path, db_url=fresh_database(postgres_url), cluster=True,
+                             port=18111)
+    app = create_app(settings)
+    with client_for(app) as client:
+        people, ids = Identities(client), {}
+        for name in ("Ada", "Bruno"):
+            assert people.use(name).post("/register", data={
+                "name": name, "password": "settebello-lungo"}, follow_redirects=False
+            ).status_code == 303
+            people._jars[name] = client.cookies
+            ids[name] = client.portal.call(  # type: ignore[union-attr]
+                app.state.store.account_by_key, name_key(name)).id
+        friends = app.state.shared.friends
+        wire = app.state.shared.services.node.wire
+        with people.use("Ada").websocket_connect(
+                "wss://testserver/ws/lobby", headers={"origin": ORIGIN}) as lobby:
+            until(lobby, lambda f: f["t"] == "sync")  # her list read: she blocks nobody
+
+            async def blocked_while_away() -> str:  # the change, its news never heard here
+                return await FriendsStore(app.state.store.engine).block(
+                    ids["Ada"], ids["Bruno"], 10)
+            assert client.portal.call(blocked_while_away) == "blocked"  # type: ignore[union-attr]
+            assert friends.hears(ids["Ada"], ids["Bruno"])  # stale, until the news come back
+            before = friends.counts["blocks_reread"]
+
+            async def back_on_the_news() -> None:
+                for hook in wire.on_reconnect:
+                    hook()
+                await friends.settled()
+            with caplog.at_level(logging.INFO, logger="belote.server.friends.room"):
+                client.portal.call(back_on_the_news)  # type: ignore[union-attr]
+            assert not friends.hears(ids["Ada"], ids["Bruno"])
+            assert friends.counts["blocks_reread"] == before + 1
+            assert any("1 block lists read again" in r.getMessage()
+                       for r in caplog.records)

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from belote.cli import app as cli_app
 from belote.server.app import create_app
 from belote.server.moderation.schema import moderation_log, reports, sanctions
-from belote.server.moderation.service import REPORTS_PER_HOUR, Told
+from belote.server.moderation.service import REPORTS_PER_HOUR
 from belote.server.moderation.store import ModerationStore
 from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import Identities, create_table, read_store, receive, send, until
@@ -83,7 +83,9 @@ class Room:
 @pytest.fixture(scope="module")
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
     tmp: Path = tmp_path_factory.mktemp("moderation")
-    settings = make_settings(tmp)
+    # A report's context is checked past the table's last 20 chat lines (one person says
+    # them, beyond the chat's usual burst), and a test registers one more person.
+    settings = make_settings(tmp, chat_burst=30, signups_per_hour=50)
     app = create_app(settings)
     with client_for(app) as client:
         here = Room(app, client, settings.db_url)
@@ -470,13 +472,17 @@ def test_a_suspension_ends_the_sessions_closes_the_sockets_and_refuses_sign_in_u
 
 def test_another_process_forgets_the_sessions_of_a_suspended_account(
         room: Room, tmp_path: Path) -> None:
-    """The news a suspension sends every process: each drops the account's cached sessions,
-    so that a request there looks again (and finds none)."""
+    """The news an account's ended sessions send every process (a suspension's, a ban's, a
+    password reset's, a deletion's): each drops the account's cached sessions, so that a
+    request there looks again (and finds none)."""
+    from belote.server.auth.sessions import ENDED_NEWS
+
     assert room.sign_in("Dee").status_code == 303
     assert "Signed in as Dee" in room.as_("Dee").get("/").text
     sessions = room.app.state.sessions
     assert any(r.account == room.ids["Dee"] for r in sessions._cache.values())
-    room.app.state.moderation.hear(Told("forget", room.ids["Dee"]))
+    assert ENDED_NEWS == "account_sessions_ended"
+    sessions.heard_ended({"account": room.ids["Dee"]})
     assert not any(r.account == room.ids["Dee"] for r in sessions._cache.values())
     assert "Signed in as Dee" in room.as_("Dee").get("/").text  # its row is still there
 
@@ -509,7 +515,206 @@ def test_help_and_report_is_linked_from_every_page_and_a_profile_offers_its_play
     assert "sign in with an account" in room.people.guest("Walker").get("/help").text
 
 
+# ---------------------------------------------------------------------- review of issue 28
+def _person(room: Room, name: str) -> int:
+    """``name``'s account, registered here if this room has not got it yet (signed in)."""
+    if name not in room.ids:
+        answer = room.as_(name).post("/register", data={"name": name, "password": PASSWORD},
+                                     follow_redirects=False)
+        assert answer.status_code == 303, answer.text
+
+        async def found(store: Any) -> int:
+            return (await ModerationStore(store.engine).account_named(name) or (0, ""))[0]
+        room.ids[name] = read_store(room.app, found)
+    return room.ids[name]
+
+
+def test_a_moderator_is_never_acted_on_and_the_command_line_lifts_an_action(
+        room: Room) -> None:
+    """Review S2: one moderator cannot sanction another (a rogue one could ban them all,
+    and none could sign in to lift it); the role goes first, from the command line, and
+    the command line lifts an action in force, audited as its own."""
+    def run(*args: str) -> Any:
+        return CliRunner().invoke(cli_app, ["moderator", *args, "--db", room.db_url])
+
+    vic = _person(room, "Vic")
+    # Vic, no moderator yet, is suspended; the command line lifts it.
+    assert act(room, "suspend", "Vic", "spam", hours="24").status_code == 303
+    [suspension] = in_force(room, "Vic", "suspend")
+    assert room.sign_in("Vic").status_code == 403
+    assert run("lift", "Vic").exit_code == 2  # no reason: refused by the options
+    empty = run("lift", "Vic", "--reason", "   ")
+    assert empty.exit_code == 2 and "--reason" in empty.output
+    assert run("lift", "Nobody", "--reason", "x").exit_code == 1
+    assert run("lift", "Vic", "--reason", "x", "--action", "999999").exit_code == 1
+    # One action by its number: only that one.
+    assert act(room, "mute", "Vic", "spam", hours="1").status_code == 303
+    [mute] = in_force(room, "Vic", "mute")
+    one = run("lift", "Vic", "--reason", "one at a time", "--action", str(mute.id))
+    assert one.exit_code == 0 and one.output.strip() == (
+        f"Lifted action {mute.id} on Vic (muted).")
+    assert in_force(room, "Vic", "mute") == [] and in_force(room, "Vic", "suspend") != []
+    # Every action in force on the account.
+    before = room.count(moderation_log)
+    lifted = run("lift", "Vic", "--reason", "appeal by mail")
+    assert lifted.exit_code == 0, lifted.output
+    assert lifted.output.strip() == f"Lifted action {suspension.id} on Vic (suspended)."
+    assert in_force(room, "Vic", "suspend") == []
+    [audit] = room.rows(moderation_log)[before:]
+    assert (audit.action, audit.moderator, audit.account, audit.sanction, audit.reason) == (
+        "lift_cli", None, vic, suspension.id, "appeal by mail")
+    assert "the command line" in room.as_("Mod").get("/moderation").text
+    again = run("lift", "Vic", "--reason", "twice", "--lang", "fr")
+    assert again.exit_code == 1 and "aucune action en vigueur" in again.output
+    assert room.sign_in("Vic").status_code == 303
+    # Made a moderator, Vic is acted on by no moderator, and acts on none.
+    assert run("add", "Vic").exit_code == 0
+    try:
+        rows = (room.count(sanctions), room.count(moderation_log))
+        for action, hours in (("warn", ""), ("mute", "1"), ("suspend", "24"), ("ban", "")):
+            assert act(room, action, "Vic", "a coup", hours=hours).status_code == 303
+            said = room.as_("Mod").get("/moderation").text
+            assert "That account is a moderator" in said and "moderator remove" in said
+        assert act(room, "ban", "Mod", "a coup", who="Vic").status_code == 303
+        assert "That account is a moderator" in room.as_("Vic").get("/moderation").text
+        assert (room.count(sanctions), room.count(moderation_log)) == rows
+        assert room.sign_in("Mod").status_code == 303
+    finally:
+        assert run("remove", "Vic").exit_code == 0
+
+
+def test_a_report_names_anyone_seen_at_the_table_and_keeps_their_own_lines(
+        room: Room) -> None:
+    """Review m1: someone who spoke and stood up, their line followed by more than the 20
+    lines a report keeps, is still reported from the table (seen in its whole log, as the
+    reporter is), and the report keeps their line; the form offers them by name and seat,
+    only to someone who was there."""
+    table_id = create_table(room.people.use("Ada"))
+    with room.people.connect("Bea", table_id) as ws:
+        send(ws, "sit", seat=1)
+        until(ws, lambda f: f["t"] == "update" and f["d"]["view"]["seats"][1]["name"] == "Bea")
+        send(ws, "chat", text="you all play like fools")
+        until(ws, lambda f: f["t"] == "update" and any(
+            e["kind"] == "chat" for e in f["d"]["events"]))
+        send(ws, "stand")
+        until(ws, lambda f: f["t"] == "update" and f["d"]["view"]["seats"][1]["name"] != "Bea")
+    with room.people.connect("Ada", table_id) as ws:
+        for n in range(21):
+            send(ws, "chat", text=f"line {n}")
+        until(ws, lambda f: f["t"] == "update" and any(
+            e["kind"] == "chat" and "line 20" in e["text"] for e in f["d"]["events"]))
+    page = room.as_("Ada").get(f"/help?table={table_id}&panel=1").text
+    assert f'name="target" value="{room.ids["Bea"]}"' in page and "Bea, seated East" in page
+    assert "fools" not in page
+    stranger = room.as_("Cy").get(f"/help?table={table_id}&panel=1").text
+    assert 'name="target"' not in stranger and "Bea" not in stranger
+    answer = report(room, "Ada", "Bea", table_id, json=True)
+    assert answer.status_code == 200, answer.text
+    import json
+    row = room.rows(reports, reports.c.reporter == room.ids["Ada"],
+                    reports.c.table_id == table_id)[-1]
+    context = json.loads(row.context)
+    said = [c["text"] for c in context["chat"]]
+    assert said[0] == "you all play like fools" and said[1:] == [f"line {n}" for n in
+                                                                 range(1, 21)]
+    assert [(s["seat"], s["account"]) for s in context["left"]] == [(1, room.ids["Bea"])]
+    # Someone never seen there is still refused.
+    assert report(room, "Ada", "Dee", table_id).status_code == 400
+
+
+def test_a_removed_player_watching_the_table_may_not_chat_there(room: Room) -> None:
+    """Review m3: removed from a table, a player who comes back as a spectator is refused
+    its chat, and told why, while the removal stands; elsewhere they chat as before."""
+    table_id = create_table(room.people.use("Ada"))
+    assert room.as_("Dee").post(f"/tables/{table_id}/sit", data={"seat": "2"},
+                                follow_redirects=False).status_code == 303
+    assert act(room, "remove", "Dee", "insults", table_id=table_id).status_code == 303
+    with room.people.connect("Dee", table_id) as ws:
+        receive(ws)
+        send(ws, "chat", text="I am still here")
+        refused = until(ws, lambda f: f["t"] == "error")
+        assert refused["d"]["code"] == "removed"
+        assert "cannot chat here" in refused["d"]["text"]
+    chat_at(room, "Ada", table_id, "calm again")
+    other = create_table(room.people.use("Ada"))
+    chat_at(room, "Dee", other, "hello there")  # another table: chat as before
+
+    async def lines(store: Any) -> list[str]:
+        return [str(e.data.get("text")) for e in await store.log(table_id)
+                if e.kind == "chat"]
+    assert "I am still here" not in str(read_store(room.app, lines))
+    [removal] = [r for r in in_force(room, "Dee", "remove") if r.table_id == table_id]
+    assert lift(room, removal.id, "apologised").status_code == 303
+    chat_at(room, "Dee", table_id, "sorry")
+
+
 # ---------------------------------------------------------------------- two processes
+@pytest.mark.postgres
+def test_every_way_an_accounts_sessions_end_is_heard_at_once_by_another_process(
+        tmp_path: Path, postgres_url: str) -> None:
+    """Review S5: two processes of one room (two apps here, on one PostgreSQL, each with
+    its own cache of sessions).  A password reset, an account deleted and a suspension,
+    each done through the first, end the sessions the second had cached at once (the
+    room's news), not at its next minute's touch."""
+    from datetime import timedelta
+
+    from belote.server.mail.store import MailStore
+    from tests.server.postgres import fresh_database
+
+    url = fresh_database(postgres_url)
+    one, two = (create_app(make_settings(tmp_path, db_url=url, cluster=True, port=port))
+                for port in (18101, 18102))
+    with client_for(one) as first, client_for(two) as second:
+        here, there = Identities(first), Identities(second)
+        ids = {}
+        for name in ("Reo", "Del", "Sus", "Mo"):
+            assert here.use(name).post("/register", data={
+                "name": name, "password": PASSWORD}, follow_redirects=False
+            ).status_code == 303
+            here._jars[name] = first.cookies
+            there._jars[name] = type(second.cookies)(first.cookies)  # the same browser
+
+            async def account_of(store: Any, name: str = name) -> int:
+                return (await ModerationStore(store.engine).account_named(name) or (0, ""))[0]
+            ids[name] = read_store(one, account_of)
+            assert f"Signed in as {name}" in there.use(name).get("/").text  # cached there
+
+        cache = two.state.sessions._cache
+
+        def forgotten_there(name: str) -> bool:
+            deadline = time.monotonic() + 10  # the news take milliseconds; a touch, 60 s
+            while any(r.account == ids[name] for r in cache.values()):
+                if time.monotonic() > deadline:
+                    return False
+                time.sleep(0.02)
+            return f"Signed in as {name}" not in there.use(name).get("/").text
+
+        # A password reset by mail's link, followed through the first process.
+        async def reset_link(store: Any) -> str:
+            return await MailStore(store.engine).new_token(
+                ids["Reo"], "reset", "reo@example.org", timedelta(hours=1))
+        token = read_store(one, reset_link)
+        done = here.use("Reo").post("/account/reset", data={
+            "token": token, "password": "a new settebello"})
+        assert done.status_code == 200, done.text
+        assert forgotten_there("Reo")
+        # An account deleted through the first process.
+        gone = here.use("Del").post("/account/delete", data={
+            "confirm": "yes", "password": PASSWORD}, follow_redirects=False)
+        assert gone.status_code == 200, gone.text
+        assert forgotten_there("Del")
+        # A suspension, given through the first process.
+        assert CliRunner().invoke(cli_app, ["moderator", "add", "Mo", "--db", url]
+                                  ).exit_code == 0
+        suspended = here.use("Mo").post("/moderation/act", data={
+            "account": str(ids["Sus"]), "action": "suspend", "reason": "spam",
+            "hours": "24"}, follow_redirects=False)
+        assert suspended.status_code == 303
+        assert forgotten_there("Sus")
+        # The moderator's own session, in both, is untouched.
+        assert "Signed in as Mo" in there.use("Mo").get("/").text
+
+
 @pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.xdist_group("two_processes")

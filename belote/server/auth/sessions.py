@@ -4,7 +4,9 @@ A session exists while its row does: signing out deletes it, so a copy of the ol
 replayed later is only a signed-out visitor.  Rows are cached in memory (every request and
 WebSocket handshake looks its session up); ending a session drops it from the cache at once,
 and another process of the room drops its copy at the next minute's touch, which finds the
-row gone.
+row gone.  Where a minute is too long (every session of an account ends: a password reset,
+the account deleted, suspended or banned), :meth:`Sessions.end_account` also tells every
+process at once to forget the account's cached sessions (``ENDED_NEWS``, the room's news).
 ``last_seen`` is written at most once a minute per session.  A guest's session holds its
 name in :class:`~belote.server.auth.names.GuestNames` until it ends or expires.
 
@@ -21,8 +23,9 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -37,6 +40,7 @@ CACHE_SIZE = 10_000
 RESERVED = "reserved:"  # a name held by a sign-up in progress, not by a session
 # Cookie entries of the release before server sessions: such a cookie is signed out.
 LEGACY_KEYS = ("uid", "name", "account")
+ENDED_NEWS = "account_sessions_ended"  # the room's news: forget this account's sessions
 
 
 def public_id(session_id: str) -> str:
@@ -62,6 +66,9 @@ class Sessions:
         self._next_purge = 0.0
         # Told the ids of ended sessions (the room closes their open sockets).
         self.on_end: list[Callable[[list[str]], None]] = []
+        # The room's news to every process, this one included (None: the room is alone):
+        # an account's sessions ended (:meth:`end_account`).
+        self.relay: Callable[[str, dict[str, Any]], None] | None = None
 
     async def open(self) -> None:
         """Drop expired sessions; the live guests' names are held again."""
@@ -155,17 +162,48 @@ class Sessions:
 
     def forget_account(self, account: int) -> None:
         """Drop the account's sessions from this process's cache: they ended in another
-        process (a suspension), whose rows are gone; the next request looks again."""
+        process (:meth:`end_account`), whose rows are gone; the next request looks again."""
         for session_id in [k for k, row in self._cache.items() if row.account == account]:
             del self._cache[session_id]
+
+    def heard_ended(self, data: dict[str, Any]) -> None:
+        """The room's news ``ENDED_NEWS``, in this process."""
+        account = data.get("account")
+        if isinstance(account, int):
+            self.forget_account(account)
+        else:
+            log.error("sessions: news of ended sessions without an account: %r", data)
+
+    async def end_account(self, account: int, *, keep: str | None = None,
+                          ids: Collection[str] | None = None) -> int:
+        """End every session of the account but ``keep`` (their sockets close, in every
+        process: ``on_end``), and have every process forget them at once, not at its next
+        touch; how many ended.  ``ids``: the sessions, read before their rows went (an
+        account deleted); else read here."""
+        if ids is None:
+            ids = [r.id for r in await self.store.sessions(account)]
+        ended = [i for i in ids if i != keep]
+        if not ended:
+            return 0
+        # Forgotten before the rows go (the news arrive in order: a process has forgotten
+        # them when it closes their sockets), and again after, for a request that read a
+        # row in between.
+        self._spread_ended(account)
+        await self.end(*ended)
+        self._spread_ended(account)
+        return len(ended)
+
+    def _spread_ended(self, account: int) -> None:
+        if self.relay is None:
+            self.forget_account(account)
+        else:
+            self.relay(ENDED_NEWS, {"account": account})
 
     async def of_account(self, account: int) -> list[SessionRow]:
         return await self.store.sessions(account)
 
     async def end_others(self, account: int, keep: str) -> int:
-        others = [r.id for r in await self.store.sessions(account) if r.id != keep]
-        await self.end(*others)
-        return len(others)
+        return await self.end_account(account, keep=keep)
 
     async def purge(self) -> None:
         now = self.clock()

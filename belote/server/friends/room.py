@@ -22,7 +22,9 @@ answered from memory, so that a table's broadcast never waits; each process keep
 lists of the accounts that opened a socket there, and every process hears of a change).
 A blocked player is never told who blocked them: every refusal they get is neutral.
 
-**A change's news names the account only; each process re-reads that account's list.**
+**A change's news names the account only; each process re-reads that account's list**, and
+all the lists it keeps when its connection to the news comes back (:meth:`reread_blocks`:
+news sent while it was away is lost).
 News from two processes may arrive in either order; a list carried in the news could then
 leave an older list last.  A read started after a change committed sees it, so the newest
 read wins: each account's reads are numbered as they start, and a read's answer is kept
@@ -336,6 +338,24 @@ class FriendsRoom:
         task = asyncio.get_running_loop().create_task(self.load_blocks(account))
         self._rereads.add(task)
         task.add_done_callback(self._rereads.discard)
+
+    def reread_blocks(self, accounts: Collection[int]) -> int:
+        """Read again the block lists of these accounts (those with a socket open here:
+        the composition says) and of every account whose list is kept here: news of a
+        change sent while this process was off the room's news (its connection to the
+        database lost) never came.  One task reads them in turn (thousands at once would
+        crowd the database's connections); how many lists, counted and logged."""
+        every = sorted(set(accounts) | set(self._blocks))
+        task = asyncio.get_running_loop().create_task(self._load_each(every))
+        self._rereads.add(task)
+        task.add_done_callback(self._rereads.discard)
+        self.counts["blocks_reread"] += len(every)
+        log.info("friends: back on the room's news: %d block lists read again", len(every))
+        return len(every)
+
+    async def _load_each(self, accounts: list[int]) -> None:
+        for account in accounts:
+            await self.load_blocks(account)  # (a failure is logged and counted there)
 
     async def settled(self) -> None:
         """Wait for the block lists being read again (tests, and closing)."""

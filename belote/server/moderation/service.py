@@ -4,9 +4,10 @@ enforced in every process of the room.
 What is in force lives in the database (:mod:`.store`): a chat line, a seat taken or a
 sign-in asks it, whichever process serves them.  What must happen at once goes over the
 room's news between processes (:class:`belote.server.cluster.node.Node`; alone, directly):
-a warning or a mute told to the person's open sockets, and an ended account's sessions
-dropped from every process's cache of sessions (their rows are deleted, and their sockets
-close through the sessions' ``on_end``, as when a person signs out everywhere).
+a warning or a mute told to the person's open sockets; a suspended or banned account's
+sessions end through :meth:`Sessions.end_account`, which has every process forget them (their
+rows are deleted, and their sockets close through the sessions' ``on_end``, as when a person
+signs out everywhere).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from belote.server.connection import Connection
 from belote.server.lobby import LobbyFeed
 from belote.server.moderation.store import (
     BARRED,
+    SANCTION_KINDS,
     AlreadyReported,
     ModerationStore,
     Sanction,
@@ -38,7 +40,7 @@ from belote.text import printable
 log = logging.getLogger(__name__)
 
 REASONS = ("abuse", "cheating", "unsportsmanlike", "name", "other")  # a report's reasons
-ACTIONS = ("warn", "mute", "remove", "suspend", "ban")  # a moderator's actions
+ACTIONS = SANCTION_KINDS  # a moderator's actions
 CLOSINGS = ("resolved", "dismissed")  # how a report is closed
 TIMED = ("mute", "suspend")  # actions with a duration (a mute may also last until lifted)
 HOURS = (1, 24, 72, 168, 720)  # the durations offered, in hours
@@ -50,12 +52,13 @@ NEWS = "moderation"  # the kind of the room's news that carries what is said at 
 
 
 class ModerationError(Exception):
-    """A refused report or action (``code``: its message, ``web.moderation.error.<code>``);
-    nothing was changed."""
+    """A refused report or action (``code``: its message, ``web.moderation.error.<code>``,
+    or ``key`` where the message is named apart); nothing was changed."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, key: str | None = None) -> None:
         super().__init__(code)
         self.code = code
+        self.key = key or f"web.moderation.error.{code}"
 
 
 def _now() -> datetime:
@@ -89,7 +92,7 @@ def clean_text(value: str, limit: int = TEXT_MAX) -> str:
 class Told:
     """What one process does with the room's moderation news (see :meth:`Moderation.hear`)."""
 
-    kind: str  # tell | forget
+    kind: str  # tell (a warning or a mute, to the person's open sockets)
     account: int
     sanction: int | None = None
 
@@ -121,12 +124,12 @@ class Moderation:
 
     async def report(self, reporter: int, target: int, table_id: int | None, reason: str,
                      text: str, uid: str | None = None) -> int:
-        """File a report; its context (the table's seats and recent chat lines) is read
-        from the table's log here, never taken from the reporter.  Refused
-        (:class:`ModerationError`, nothing stored): a reason not offered, a text too long,
-        oneself, an unknown account, a table the reporter was not at (:meth:`was_at`,
-        ``uid`` the reporter's session) or where the person was not seen, too many
-        reports, an open report on the same person at the same table."""
+        """File a report; its context (the table's seats, its recent chat lines and the
+        person's own last lines there) is read from the table's log here, never taken from
+        the reporter.  Refused (:class:`ModerationError`, nothing stored): a reason not
+        offered, a text too long, oneself, an unknown account, a table the reporter was not
+        at (:meth:`was_at`, ``uid`` the reporter's session) or where the person was never
+        seen, too many reports, an open report on the same person at the same table."""
         if reason not in REASONS:
             raise ModerationError("bad_reason")
         words = clean_text(text)
@@ -136,12 +139,14 @@ class Moderation:
             raise ModerationError("no_player")
         context: dict[str, Any] = {}
         if table_id is not None:
-            found = await self.store.table_context(table_id)
+            found = await self.store.table_context(table_id, target)
             if found is None:
                 raise ModerationError("no_table")
             if not await self.was_at(reporter, table_id, uid):
                 raise ModerationError("not_your_table")
-            if target not in found.accounts():
+            # Seen there at any moment of the table's log (seated, or speaking), as the
+            # reporter: someone who stood up, or whose lines scrolled away, still counts.
+            if not await self.store.was_at(table_id, target):
                 raise ModerationError("not_at_table")
             context = found.to_data()
         key = f"account:{reporter}"
@@ -180,6 +185,11 @@ class Moderation:
             raise ModerationError("self")
         if not await self.store.names({account}):
             raise ModerationError("no_player")
+        if await self.store.is_moderator(account):
+            # One moderator (a rogue one, or a stolen account) could else silence or ban
+            # all the others, who could not sign in to undo it: a moderator loses the role
+            # first, from the command line (``belote moderator remove``).
+            raise ModerationError("moderator", "modfix.moderation.error.moderator")
         if report is not None:
             answered = await self.store.report(report)
             if answered is None or answered.target != account:
@@ -261,6 +271,21 @@ class Moderation:
         mute = await self.muted(account)
         return None if mute is None else sanction_text(lang, mute)
 
+    async def table_chat_refusal(self, account: int | None, table_id: int,
+                                 lang: str) -> tuple[str, str] | None:
+        """Why this person may not chat at this table now, in ``lang``, with its code: a
+        mute in force (``muted``), or a removal from this table that stands (``removed``:
+        out of its seats and its chat, even watching); None: they may."""
+        if account is None:
+            return None
+        found = await self.store.in_force(account, ("mute", "remove"), self.clock())
+        for sanction in found:
+            if sanction.kind == "mute":
+                return "muted", sanction_text(lang, sanction)
+        if any(s.table_id == table_id for s in found):
+            return "removed", translate(lang, "modfix.chat.removed")
+        return None
+
     async def notices(self, account: int) -> list[Sanction]:
         """Warnings not yet told (said at the next page load)."""
         return await self.store.unseen_warnings(account)
@@ -271,14 +296,8 @@ class Moderation:
     # ------------------------------------------------------------------ enforcement
     async def _end_sessions(self, account: int) -> None:
         """Every session of the account ends (their sockets close, in every process: the
-        sessions' ``on_end``), and every process forgets them."""
-        rows = await self.sessions.of_account(account)
-        # Forgotten before the rows go and the sockets close (the news arrive in order: a
-        # process has forgotten them when it closes the sockets), and again after, for a
-        # request that read a row in between.
-        self._spread(Told("forget", account))
-        await self.sessions.end(*(r.id for r in rows))
-        self._spread(Told("forget", account))
+        sessions' ``on_end``), and every process forgets them at once."""
+        await self.sessions.end_account(account)
 
     def _spread(self, told: Told) -> None:
         node = self.node
@@ -296,9 +315,7 @@ class Moderation:
 
     def hear(self, told: Told) -> None:
         """The room's moderation news, in this process."""
-        if told.kind == "forget":
-            self.sessions.forget_account(told.account)
-        elif told.kind == "tell" and told.sanction is not None:
+        if told.kind == "tell" and told.sanction is not None:
             self._spawn(self._tell(told.account, told.sanction))
 
     async def _tell(self, account: int, sanction_id: int) -> None:

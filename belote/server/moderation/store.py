@@ -22,8 +22,14 @@ from belote.server.moderation.schema import account_roles, moderation_log, repor
 from belote.server.persistence.schema import DELETED_NAME, table_log, tables, users
 
 MODERATOR = "moderator"
-CHAT_LINES_KEPT = 20  # the table's chat lines a report keeps, the newest
+CHAT_LINES_KEPT = 20  # the table's chat lines a report keeps, the newest...
+TARGET_LINES_KEPT = 10  # ...and the reported person's own last lines there...
+LINES_BEFORE_KEPT = 5  # ...with the lines just before the last of them (what it answered)
+TARGET_LINES_READ = 40  # rows read to find them (a line may only quote the account's mark)
+SEATINGS_READ = 200  # a table's seatings read for who sat there earlier (each sit, stand...)
 BARRED = ("suspend", "ban")  # cannot sign in or play
+SANCTION_KINDS = ("warn", "mute", "remove", "suspend", "ban")  # a moderator's actions
+COMMAND_LINE_LIFT = "lift_cli"  # the audit's action for a lift from the command line
 
 
 class AlreadyReported(Exception):
@@ -71,19 +77,16 @@ class AuditRow:
 
 @dataclass(frozen=True, slots=True)
 class TableContext:
-    """What the table's log says, at the moment of a report: who sat where, and the last
-    chat lines (``version``, speaker's name, text, speaker's account or None)."""
+    """What the table's log says, at the moment of a report: who sat where (``left``: who
+    sat there earlier only, at their last seat), and chat lines in the order they were said
+    (``version``, speaker's name, text, speaker's account or None)."""
 
     seats: list[dict[str, Any]] = field(default_factory=list)
     chat: list[dict[str, Any]] = field(default_factory=list)
-
-    def accounts(self) -> set[int]:
-        """The accounts seen at the table: seated, or speaking in its chat."""
-        found = {s["account"] for s in self.seats if isinstance(s.get("account"), int)}
-        return found | {c["account"] for c in self.chat if isinstance(c.get("account"), int)}
+    left: list[dict[str, Any]] = field(default_factory=list)
 
     def to_data(self) -> dict[str, Any]:
-        return {"seats": self.seats, "chat": self.chat}
+        return {"seats": self.seats, "chat": self.chat, "left": self.left}
 
 
 def _id(value: object) -> int | None:
@@ -101,6 +104,13 @@ def _shows(kind: str, data: dict[str, Any], account: int) -> bool:
         return any(isinstance(s, dict) and s.get("account") == account
                    for s in data.get("seats", []))
     return data.get("account") == account
+
+
+def _marks(account: int) -> ColumnElement[bool]:
+    """Log rows whose text may name ``account`` (each is read to be sure: :func:`_shows`;
+    a chat line may quote that text)."""
+    data = table_log.c.data
+    return or_(data.like(f'%"account":{account}%'), data.like(f'%"account": {account}%'))
 
 
 def in_force(now: datetime) -> ColumnElement[bool]:
@@ -168,33 +178,65 @@ class ModerationStore:
             return [(int(i), str(n), g) for i, n, g in rows]
 
     # ------------------------------------------------------------------ reports
-    async def table_context(self, table_id: int) -> TableContext | None:
-        """The table's seats (its last seating) and its last chat lines, from its log; None:
-        no such table.  Only the entries needed are read (a long match's log is large)."""
+    async def table_context(self, table_id: int,
+                            target: int | None = None) -> TableContext | None:
+        """The table's seats (its last seating; ``left``: people seated in an earlier one
+        only, at their last seat) and its last chat lines, from its log; with ``target``,
+        also that person's own last lines and the few just before the last of them, wherever
+        they are in the log.  None: no such table.  Only the entries needed are read (a long
+        match's log is large): the last ``SEATINGS_READ`` seatings at most."""
         c = table_log.c
         async with self.engine.connect() as conn:
-            seats = (await conn.execute(
+            seatings = (await conn.execute(
                 select(c.data).where(c.table_id == table_id, c.kind == "seats")
-                .order_by(c.version.desc()).limit(1))).first()
-            chat = (await conn.execute(
+                .order_by(c.version.desc()).limit(SEATINGS_READ))).all()
+            chat = [(int(v), str(d)) for v, d in await conn.execute(
                 select(c.version, c.data).where(c.table_id == table_id, c.kind == "chat")
-                .order_by(c.version.desc()).limit(CHAT_LINES_KEPT))).all()
-            if seats is None and not chat:
+                .order_by(c.version.desc()).limit(CHAT_LINES_KEPT))]
+            if target is not None:
+                chat += await self._lines_of(conn, table_id, target)
+            if not seatings and not chat:
                 known = (await conn.execute(select(c.version).where(
                     c.table_id == table_id).limit(1))).first()
                 if known is None:
                     return None
-        seated = []
-        for n, s in enumerate(json.loads(seats[0])["seats"] if seats else []):
-            if s.get("kind") == "human":
-                seated.append({"seat": n, "name": str(s.get("name", "")),
-                               "account": s.get("account")})
+        seated: list[dict[str, Any]] = []
+        left: dict[int, dict[str, Any]] = {}
+        for order, (data,) in enumerate(seatings):  # the newest seating first
+            for n, s in enumerate(json.loads(data).get("seats", [])):
+                if not isinstance(s, dict) or s.get("kind") != "human":
+                    continue
+                seat = {"seat": n, "name": str(s.get("name", "")), "account": s.get("account")}
+                if order == 0:
+                    seated.append(seat)
+                elif isinstance(seat["account"], int):
+                    left.setdefault(seat["account"], seat)
+        here = {s["account"] for s in seated}
         lines = []
-        for version, data in reversed(chat):
+        for version, data in sorted(set(chat)):
             line = json.loads(data)
             lines.append({"version": int(version), "name": str(line.get("name", "")),
                           "text": str(line.get("text", "")), "account": line.get("account")})
-        return TableContext(seated, lines)
+        return TableContext(seated, lines, [s for a, s in left.items() if a not in here])
+
+    async def _lines_of(self, conn: AsyncConnection, table_id: int,
+                        target: int) -> list[tuple[int, str]]:
+        """The target's last chat lines at the table, and the lines just before the last
+        of them (what they answered), as (version, data) rows."""
+        c = table_log.c
+        candidates = await conn.execute(
+            select(c.version, c.data).where(c.table_id == table_id, c.kind == "chat",
+                                            _marks(target))
+            .order_by(c.version.desc()).limit(TARGET_LINES_READ))
+        own = [(int(v), str(d)) for v, d in candidates
+               if _shows("chat", json.loads(d), target)][:TARGET_LINES_KEPT]
+        if not own:
+            return []
+        before = [(int(v), str(d)) for v, d in await conn.execute(
+            select(c.version, c.data).where(c.table_id == table_id, c.kind == "chat",
+                                            c.version < own[0][0])
+            .order_by(c.version.desc()).limit(LINES_BEFORE_KEPT))]
+        return own + before
 
     async def was_at(self, table_id: int, account: int, uid: str | None = None) -> bool:
         """Whether the table's log shows ``account`` at the table (seated at any moment of
@@ -202,8 +244,7 @@ class ModerationStore:
         table's rows (its key), those that may name the account are found by their text
         (``"account":N``), and each is read to be sure (a chat line may quote that text)."""
         c = table_log.c
-        marks = or_(c.data.like(f'%"account":{account}%'),
-                    c.data.like(f'%"account": {account}%'))
+        marks = _marks(account)
         async with self.engine.connect() as conn:
             if uid is not None:
                 creator = await conn.scalar(select(tables.c.creator)
@@ -286,9 +327,12 @@ class ModerationStore:
                               reason)
         return sanction_id
 
-    async def lift(self, sanction_id: int, moderator: int, reason: str,
+    async def lift(self, sanction_id: int, moderator: int | None, reason: str,
                    now: datetime) -> Sanction | None:
-        """Lift a sanction still in force (audited); None: none such (lifted, ended)."""
+        """Lift a sanction still in force (audited); None: none such (lifted, ended).
+        ``moderator`` None: from the command line (``belote moderator lift``), audited as
+        such."""
+        action = "lift" if moderator is not None else COMMAND_LINE_LIFT
         async with self.engine.begin() as conn:
             result = await conn.execute(update(sanctions).where(
                 sanctions.c.id == sanction_id, in_force(now)
@@ -297,7 +341,7 @@ class ModerationStore:
                 return None
             row = (await conn.execute(select(sanctions).where(
                 sanctions.c.id == sanction_id))).one()
-            await self._audit(conn, now, moderator, "lift", int(row.account), row.report,
+            await self._audit(conn, now, moderator, action, int(row.account), row.report,
                               sanction_id, reason)
         return self._sanction(row)
 
@@ -343,7 +387,7 @@ class ModerationStore:
         return int(result.rowcount)
 
     # ------------------------------------------------------------------ the audit log
-    async def _audit(self, conn: AsyncConnection, now: datetime, moderator: int,
+    async def _audit(self, conn: AsyncConnection, now: datetime, moderator: int | None,
                      action: str, account: int | None, report: int | None,
                      sanction: int | None, reason: str) -> None:
         await conn.execute(insert(moderation_log).values(
@@ -361,9 +405,11 @@ class ModerationStore:
                 .outerjoin(mod, mod.c.id == log.moderator)
                 .outerjoin(who, who.c.id == log.account)
                 .order_by(log.id.desc()).limit(limit))
-            # Every action names its moderator and its person: an empty one was deleted.
-            return [AuditRow(r[0], r[1] or DELETED_NAME, str(r[2]), r[3] or DELETED_NAME,
-                             r[4], str(r[5]), r[6]) for r in rows]
+            # Every action names its moderator and its person: an empty one was deleted
+            # (a lift from the command line has no moderator: the page says so).
+            return [AuditRow(r[0], None if r[2] == COMMAND_LINE_LIFT else r[1] or DELETED_NAME,
+                             str(r[2]), r[3] or DELETED_NAME, r[4], str(r[5]), r[6])
+                    for r in rows]
 
     async def audit_count(self) -> int:
         async with self.engine.connect() as conn:

@@ -53,13 +53,23 @@ async def queue(request: Request) -> Response:
                   names=names, audit=await store.audit(), actions=ACTIONS, closings=CLOSINGS,
                   hours=HOURS, reasons=REASONS, moment=moment,
                   seat_label=lambda n: seat_name(n, lang),
-                  said=translate(lang, f"web.moderation.{said}") if isinstance(said, str)
-                  else None)
+                  # (a cookie written before messages were named whole: said no more)
+                  said=translate(lang, said) if isinstance(said, str)
+                  and said.startswith(("web.moderation.", "modfix.")) else None)
 
 
 def _done(request: Request, key: str, status: int = 303) -> Response:
     """Back to the queue, which says ``web.moderation.<key>`` once."""
-    request.session[SAID] = key
+    return _said(request, f"web.moderation.{key}", status)
+
+
+def _refused(request: Request, error: ModerationError) -> Response:
+    """Back to the queue, which says why the action was refused."""
+    return _said(request, error.key)
+
+
+def _said(request: Request, message: str, status: int = 303) -> Response:
+    request.session[SAID] = message  # the message's whole id
     return RedirectResponse(QUEUE, status_code=status)
 
 
@@ -80,7 +90,7 @@ async def act(request: Request) -> Response:
             hours=hours, report=form_id(data.get("report")),
             table_id=form_id(data.get("table")))
     except ModerationError as error:
-        return _done(request, f"error.{error.code}")
+        return _refused(request, error)
     return _done(request, f"done.{data.get('action')}")
 
 
@@ -93,7 +103,7 @@ async def lift(request: Request) -> Response:
     try:
         await shared(request).moderation.lift(moderator, sanction, str(data.get("reason", "")))
     except ModerationError as error:
-        return _done(request, f"error.{error.code}")
+        return _refused(request, error)
     return _done(request, "done.lift")
 
 
@@ -108,7 +118,7 @@ async def close(request: Request) -> Response:
         await shared(request).moderation.close(moderator, report_id, status,
                                                str(data.get("reason", "")))
     except ModerationError as error:
-        return _done(request, f"error.{error.code}")
+        return _refused(request, error)
     return _done(request, f"done.{status}")
 
 

@@ -63,7 +63,9 @@ async def delete(request: Request) -> Response:
     deleted = await delete_account(state.store.engine, current.account)
     if deleted is None:
         raise HTTPException(401)
-    await state.sessions.end(*ended)  # their sockets close, in every process
+    # Their sockets close, and every process forgets them at once (the rows went with the
+    # account: their ids were read before).
+    await state.sessions.end_account(current.account, ids=ended)
     request.session.pop("sid", None)
     return render(request, "mail_result.html", heading="web.mail.deleted.heading",
                   message="web.mail.deleted.text", deleted=deleted.matches)

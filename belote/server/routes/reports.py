@@ -49,7 +49,8 @@ def _table_of(request: Request) -> int | None:
 async def _choices(request: Request, table_id: int | None,
                    player: int | None) -> list[dict[str, Any]]:
     """The people this report may name, never the reporter: the profile's account, or the
-    table's people as its log shows them (seated, or speaking in its last chat lines), and
+    table's people as its log shows them (seated now or earlier, at their last seat, or
+    speaking in its last chat lines), and
     those only to someone who was at the table (:meth:`Moderation.was_at`): the others
     would learn who plays where.  Each is said by name and seat alone: what they wrote is
     for the moderators, who read it in the report (the server keeps it from the log)."""
@@ -61,7 +62,7 @@ async def _choices(request: Request, table_id: int | None,
     if (table_id is not None and await may_replay(request, table_id)
             and await moderation.was_at(me, table_id, who[0] if who else None)):
         context = await moderation.store.table_context(table_id)
-        for seat in context.seats if context else ():
+        for seat in (*context.seats, *context.left) if context else ():
             if isinstance(seat["account"], int) and seat["account"] != me:
                 people[seat["account"]] = {"id": seat["account"], "label": translate(
                     lang, "web.moderation.choice.seat", name=seat["name"],

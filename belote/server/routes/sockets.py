@@ -202,12 +202,12 @@ async def table_socket(websocket: WebSocket) -> None:
 
     async def on_message(message: P.Inbound) -> None:
         # A moderator's decisions hold here, whichever process made them (the database
-        # says): a muted person's chat line and a removed person's seat are refused, and
-        # they are told why.
+        # says): a muted person's chat line, and a removed person's seat and chat line (even
+        # back as a spectator), are refused, and they are told why.
         if isinstance(message, P.Chat):
-            said = await moderation.chat_refusal(conn.account, conn.lang)
-            if said is not None:
-                conn.send(P.encode_message(P.Error("muted", said), table.version))
+            refusal = await moderation.table_chat_refusal(conn.account, table_id, conn.lang)
+            if refusal is not None:
+                conn.send(P.encode_message(P.Error(*refusal), table.version))
                 return
         elif isinstance(message, P.Sit) and await moderation.removed_from(conn.account,
                                                                            table_id):
