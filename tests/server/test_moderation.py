@@ -794,3 +794,26 @@ def followed(room: Any, ws: Any, bea: int) -> None:
     assert "Signed in as" in room.http("bea", 0).get("/").text
     act_via_1("suspend", "24")
     assert until(ws, lambda f: f["t"] == "error")["d"]["code"] == "signed_out"
+
+
+def test_looking_at_tables_people_is_limited_per_account_and_help_still_opens(
+        room: Room) -> None:
+    """Each look at a table's people reads its log: past the allowance help opens without
+    the list, says why, and the refusal is counted; another account looks as before."""
+    from belote.server.routes.reports import PEOPLE_BURST
+
+    _person(room, "Curioso")
+    table_id = create_table(room.people.use("Ada"))
+    chat_at(room, "Bea", table_id, "hello all")
+    with room.people.connect("Curioso", table_id) as ws:
+        send(ws, "sit", seat=1)
+        until(ws, lambda f: f["t"] == "update" and f["d"]["view"]["seats"][1]["name"]
+              == "Curioso")
+        for _ in range(PEOPLE_BURST):
+            page = room.as_("Curioso").get(f"/help?table={table_id}&panel=1").text
+            assert 'name="target"' in page
+        refused = room.as_("Curioso").get(f"/help?table={table_id}&panel=1").text
+    assert 'name="target"' not in refused and "not listed for a few minutes" in refused
+    assert "Nobody to report from here" not in refused  # the reason, not a wrong one
+    assert room.app.state.refused["report_people"] >= 1
+    assert 'name="target"' in room.as_("Bea").get(f"/help?table={table_id}&panel=1").text

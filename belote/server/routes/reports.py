@@ -10,6 +10,7 @@ refused: a report is never a way to read a table's chat or who sat there.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
@@ -33,6 +34,13 @@ from belote.server.routes.common import (
 from belote.server.routes.pages import render
 from belote.server.shared import shared
 
+log = logging.getLogger(__name__)
+
+# Looks at a table's or a profile's people (each reads the table's log) one account may take:
+# a burst, then an hour's worth (in the database: the same in every process).  F4 on a
+# table is a few a game; past this, help still opens, without the list.
+PEOPLE_BURST = 30
+PEOPLE_PER_HOUR = 300.0
 # The pages whose table a report from them is about (the table, its replay).
 TABLE_PAGES = re.compile(r"^/(?:table|replay)/([0-9]{1,9})(?:[/.?#]|$)")
 
@@ -82,10 +90,21 @@ async def _help_values(request: Request) -> dict[str, Any]:
     table_id = _table_of(request)
     player = form_id(request.query_params.get("player"))
     lang = language(request)
-    moderation = shared(request).moderation
+    state = shared(request)
+    me = account(request)
+    choices: list[dict[str, Any]] = []
+    message = None
+    if me is not None and (table_id is not None or player is not None):
+        looks = state.store.rate_limits.bucket("report_people", PEOPLE_BURST, PEOPLE_PER_HOUR)
+        if await looks.take(f"account:{me}"):
+            choices = await _choices(request, table_id, player)
+        else:
+            state.refused["report_people"] += 1
+            log.info("help: account %d looked at too many tables' people", me)
+            message = translate(lang, "web.moderation.help.too_fast")
     return {"keys": help_rows(lang), "reasons": REASONS, "text_max": TEXT_MAX,
-            "table_id": table_id, "choices": await _choices(request, table_id, player),
-            "moderator": await moderation.is_moderator(account(request))}
+            "table_id": table_id, "choices": choices, "message": message,
+            "moderator": await state.moderation.is_moderator(me)}
 
 
 async def help_page(request: Request) -> Response:
