@@ -47,7 +47,7 @@ class Clock:
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, Clock, Path]]:
     """One room for the module (a fresh day on a fake clock), with its database file."""
     folder = tmp_path_factory.mktemp("daily")
-    app: Any = create_app(make_settings(folder, daily_deals=2))
+    app: Any = create_app(make_settings(folder, daily_deals=2, daily_entry_account_hours=0))
     clock = Clock()
     app.state.daily.clock = clock
     # The room stores a table's finish on the same fake clock (a deal counts by that moment).
@@ -137,7 +137,7 @@ def test_two_rooms_on_one_database_deal_the_same_cards(
     # Its own cards, nobody else's: five, or eight once a bot before North took.
     assert len(view["hand"]) in (5, 8)
     app_state: Any = client.app.state  # type: ignore[attr-defined]
-    other: Any = create_app(make_settings(folder, daily_deals=2))
+    other: Any = create_app(make_settings(folder, daily_deals=2, daily_entry_account_hours=0))
     other.state.daily.clock = Clock()  # (the same day: its start hands no deal to bots)
     with client_for(other) as second:
         assert second.portal is not None

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from belote.server.daily.schema import daily_entries, daily_plays
 from belote.server.moderation.store import barred_accounts
-from belote.server.persistence.schema import tables
+from belote.server.persistence.schema import tables, users
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +76,13 @@ class DailyStore:
             if found is None:  # (the account was deleted meanwhile)
                 raise
             return found, False
+
+    async def account_created(self, account: int) -> datetime | None:
+        """When the account was made (None: unknown)."""
+        async with self.engine.connect() as conn:
+            found = (await conn.execute(select(users.c.created).where(
+                users.c.id == account))).scalar()
+        return found if isinstance(found, datetime) else None
 
     async def entry(self, day: str, account: int) -> Entry | None:
         async with self.engine.connect() as conn:
