@@ -138,7 +138,8 @@ def _flash(request: Request) -> str | None:
 
 
 def _hours(request: Request) -> str:
-    return f"{shared(request).settings.daily_entry_account_hours:g}"
+    """How old an account must be to enter, in hours (``daily_entry_account_hours``)."""
+    return f"{shared(request).daily.entry_age.total_seconds() / 3600:g}"
 
 
 async def _viewed(request: Request) -> None:
