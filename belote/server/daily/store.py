@@ -7,6 +7,7 @@ is refused to the second request), one score per deal (``record`` writes only a 
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -17,6 +18,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from belote.server.daily.schema import daily_entries, daily_plays
 from belote.server.moderation.store import barred_accounts
 from belote.server.persistence.schema import tables, users
+
+ROWS_AT_ONCE = 1000  # rows of a day read in one go (then the loop serves others)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,19 +180,30 @@ class DailyStore:
         """The day's entrants (account -> name) and every deal they played out.  The entry
         of a deleted account (no account, named "deleted player") is keyed by its entry's
         id, negated: it never matches an account, and its scores still count for the
-        others."""
+        others.
+
+        A big day is tens of thousands of rows: they are read :data:`ROWS_AT_ONCE` at a
+        time, the event loop serving others between two batches (each a few milliseconds
+        of Python), instead of holding it for the whole day."""
+        names: dict[int, str] = {}
+        results: list[Result] = []
         async with self.engine.connect() as conn:
-            entrants = (await conn.execute(select(
+            entrants = await conn.stream(select(
                 daily_entries.c.id, daily_entries.c.account, daily_entries.c.name).where(
-                daily_entries.c.day == day))).all()
-            rows = (await conn.execute(
+                daily_entries.c.day == day))
+            async for batch in entrants.partitions(ROWS_AT_ONCE):
+                names.update((_entrant(r.id, r.account), str(r.name)) for r in batch)
+                await asyncio.sleep(0)
+            rows = await conn.stream(
                 select(daily_entries.c.id, daily_entries.c.account, daily_plays.c.deal,
                        daily_plays.c.score, daily_plays.c.table_id).join(
                     daily_entries, daily_entries.c.id == daily_plays.c.entry).where(
-                    and_(daily_entries.c.day == day, daily_plays.c.score.is_not(None))))).all()
-        return ({_entrant(r.id, r.account): str(r.name) for r in entrants},
-                [Result(_entrant(r.id, r.account), int(r.deal), int(r.score), int(r.table_id))
-                 for r in rows])
+                    and_(daily_entries.c.day == day, daily_plays.c.score.is_not(None))))
+            async for batch in rows.partitions(ROWS_AT_ONCE):
+                results.extend(Result(_entrant(r.id, r.account), int(r.deal), int(r.score),
+                                      int(r.table_id)) for r in batch)
+                await asyncio.sleep(0)
+        return names, results
 
     async def entrants(self, day: str) -> tuple[int, int]:
         """How many entered ``day``, and how many of them still have their account (a
