@@ -199,9 +199,9 @@ class DailyStore:
                        daily_plays.c.score, daily_plays.c.table_id).join(
                     daily_entries, daily_entries.c.id == daily_plays.c.entry).where(
                     and_(daily_entries.c.day == day, daily_plays.c.score.is_not(None))))
-            async for batch in rows.partitions(ROWS_AT_ONCE):
+            async for played in rows.partitions(ROWS_AT_ONCE):
                 results.extend(Result(_entrant(r.id, r.account), int(r.deal), int(r.score),
-                                      int(r.table_id)) for r in batch)
+                                      int(r.table_id)) for r in played)
                 await asyncio.sleep(0)
         return names, results
 
