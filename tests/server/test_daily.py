@@ -18,15 +18,17 @@ import sqlalchemy as sa
 from starlette.testclient import TestClient
 
 from belote.server.app import create_app
+from belote.server.auth.sessions import public_id
 from belote.server.daily.cache import DayCache, KeptDay
 from belote.server.daily.deals import deal_of_day, deals_of_day
 from belote.server.daily.room import DailyRoom
 from belote.server.daily.schema import daily_entries, daily_plays
 from belote.server.daily.scoring import deal_percentages, mean_interval, score_day, standings
 from belote.server.daily.store import Play
-from belote.server.moderation.schema import sanctions
+from belote.server.moderation.schema import account_roles, sanctions
+from belote.server.moderation.store import MODERATOR
 from belote.server.persistence import store as persistence_store
-from belote.server.persistence.schema import tables, users
+from belote.server.persistence.schema import sessions, tables, users
 from belote.server.personal_data.export import export
 from belote.server.routes import daily as daily_routes
 from tests.server.conftest import client_for, make_settings
@@ -729,3 +731,45 @@ def test_the_export_counts_matchpoints_in_the_database_whatever_the_history(
             found = shown[day]["deals"][deal - 1]
             assert found["deal"] == deal and found["score"] == field[regular]
             assert found["matchpoints_percent"] == expected, (day, deal)
+
+
+def test_a_moderator_sees_the_entrants_who_played_from_one_address(
+        room: tuple[TestClient, Clock, Path]) -> None:
+    """Issue 28's review, S6: on a closed day's page a moderator (only) reads which entrants
+    played their deals from sessions signed in from one address (never the address)."""
+    client, _, _ = room
+    state: Any = client.app.state  # type: ignore[attr-defined]
+    portal: Any = client.portal
+    people = Identities(client)
+    for who, name in (("twin_a", "TwinA"), ("twin_b", "TwinB"), ("mod", "Moddy")):
+        sign(people, who, name)
+    past = "2026-03-07"
+
+    async def build() -> None:
+        async with state.store.engine.connect() as conn:
+            ids = {str(r.name): int(r.id) for r in (await conn.execute(
+                sa.select(users.c.id, users.c.name).where(
+                    users.c.name.in_(["TwinA", "TwinB", "Moddy"])))).all()}
+            held = {int(r.account): public_id(str(r.id)) for r in (await conn.execute(
+                sa.select(sessions.c.id, sessions.c.account).where(
+                    sessions.c.account.in_([ids["TwinA"], ids["TwinB"]])))).all()}
+        loner = await new_accounts(state, "Loner", 1)
+        await fabricate(state, past, [ids["TwinA"], ids["TwinB"], *loner], 2,
+                        random.Random(5), {ids["TwinA"]: "TwinA", ids["TwinB"]: "TwinB",
+                                           loner[0]: "Loner0000"})
+        async with state.store.engine.begin() as conn:
+            for account, holder in held.items():  # their deals held by their own sessions
+                await conn.execute(sa.update(daily_plays).where(daily_plays.c.entry.in_(
+                    sa.select(daily_entries.c.id).where(daily_entries.c.account == account)))
+                    .values(holder=holder))
+            await conn.execute(sa.insert(account_roles).values(
+                account=ids["Moddy"], role=MODERATOR, granted=datetime.now(UTC)))
+
+    portal.call(build)
+    seen = people.use("mod").get(f"/daily/{past}").text
+    section = seen.split('id="daily-same-address-heading"')[1]
+    assert "TwinA, TwinB</li>" in section and "Loner0000" not in section
+    assert "testclient" not in seen  # never the address itself
+    for who in ("twin_a", "nobody"):
+        page = people.use(who).get(f"/daily/{past}").text
+        assert "TwinA" in page and "For moderators" not in page

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Protocol
 
+from belote.server.auth.sessions import public_id
 from belote.server.daily.cache import DayCache, KeptDay
 from belote.server.daily.deals import ENTRANT_SEAT, LEVEL, PRESET, SEATS, deal_of_day
 from belote.server.daily.scoring import DayScores, DealResult, Standing, score_day
@@ -386,6 +387,16 @@ class DailyRoom:
             self.cache.put(day, kept, generation)
         return kept
 
+    async def same_address(self, day: date) -> list[list[str]]:
+        """For moderators (never shown to others): the groups of a closed day's entrants
+        whose deals were played from sessions signed in from one address, each group's
+        names in order (docs/room.md, "Playing twice").  What the sessions still kept tell
+        (a session signed out or expired tells nothing); computed in a thread."""
+        if not self.closed(day):
+            raise DailyError("hidden")
+        held, kept = await self.store.holders(day.isoformat())
+        return await asyncio.to_thread(shared_addresses, held, kept)
+
     async def replay_open(self, table_id: int) -> bool | None:
         """Whether a finished table's replay may be shown to anyone: None, not a daily
         deal (the usual rules hold); False, its day is still open (hidden from everyone,
@@ -418,3 +429,19 @@ def sorted_results(results: list[Result], names: dict[int, str],
                 percent[result.deal][result.account], result.table_id))
     return {deal: sorted(rows, key=lambda r: (-r.score, r.name.casefold()))
             for deal, rows in sorted(shown.items())}
+
+
+def shared_addresses(held: list[tuple[int, str, str]],
+                     kept: list[tuple[str, str]]) -> list[list[str]]:
+    """The groups of two or more entrants (``held``: account, name, the public id of a
+    session that held one of its deals) whose sessions (``kept``: secret id, address)
+    signed in from one address; each group's names sorted, the groups by their first."""
+    address_of = {public_id(session): address for session, address in kept}
+    by_address: dict[str, dict[int, str]] = {}
+    for account, name, holder in held:
+        address = address_of.get(holder)
+        if address is not None:
+            by_address.setdefault(address, {})[account] = name
+    groups = [sorted(names.values(), key=str.casefold) for names in by_address.values()
+              if len(names) > 1]
+    return sorted(groups, key=lambda names: names[0].casefold())

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from belote.server.daily.schema import daily_entries, daily_plays
 from belote.server.moderation.store import barred_accounts
-from belote.server.persistence.schema import tables, users
+from belote.server.persistence.schema import sessions, tables, users
 
 ROWS_AT_ONCE = 1000  # rows of a day read in one go (then the loop serves others)
 
@@ -204,6 +204,25 @@ class DailyStore:
                                       int(r.table_id)) for r in played)
                 await asyncio.sleep(0)
         return names, results
+
+    async def holders(self, day: str) -> tuple[list[tuple[int, str, str]],
+                                               list[tuple[str, str]]]:
+        """For :func:`shared_addresses`: each entrant with an account, its name and each
+        session (public id) that held one of its deals of ``day``; and the sessions still
+        kept of those accounts (secret id, the address it signed in from).  Read for a
+        moderator only; nothing is stored for it."""
+        accounts = select(daily_entries.c.account).where(
+            daily_entries.c.day == day, daily_entries.c.account.is_not(None))
+        async with self.engine.connect() as conn:
+            held = (await conn.execute(select(
+                daily_entries.c.account, daily_entries.c.name, daily_plays.c.holder).join(
+                daily_plays, daily_plays.c.entry == daily_entries.c.id).where(
+                daily_entries.c.day == day, daily_entries.c.account.is_not(None),
+                daily_plays.c.holder.is_not(None)).distinct())).all()
+            kept = (await conn.execute(select(sessions.c.id, sessions.c.address).where(
+                sessions.c.account.in_(accounts)))).all()
+        return ([(int(r.account), str(r.name), str(r.holder)) for r in held],
+                [(str(r.id), str(r.address)) for r in kept])
 
     async def entrants(self, day: str) -> tuple[int, int]:
         """How many entered ``day``, and how many of them still have their account (a

@@ -198,6 +198,7 @@ async def day_page(request: Request) -> Response:
     me = account(request)
     page = _page(request)
     ranking, results = await daily.closed_day(day)  # (the day scored and sorted once)
+    moderator = await shared(request).moderation.is_moderator(me)
     previews = {n: _paged(rows, 1, me, PREVIEW_LINES) for n, rows in results.items()}
     return render(
         request, "daily_day.html", day=day.isoformat(), deals=daily.deals,
@@ -206,7 +207,8 @@ async def day_page(request: Request) -> Response:
         results={n: result_rows(p.lines, lang, me) for n, p in previews.items()},
         counts={n: p.count for n, p in previews.items()},
         own_results={n: {**result_rows([p.mine], lang)[0], "place": p.mine_position}
-                     for n, p in previews.items() if p.mine is not None and p.mine_page != 1})
+                     for n, p in previews.items() if p.mine is not None and p.mine_page != 1},
+        same_address=await daily.same_address(day) if moderator else None)
 
 
 async def deal_page(request: Request) -> Response:
