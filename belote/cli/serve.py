@@ -63,6 +63,9 @@ def serve_command(
     daily_deals: int = typer.Option(
         8, min=1, max=30, help="Deals of the daily duplicate each day (every process of "
         "one room must say the same)."),
+    daily_entry_hours: float = typer.Option(
+        24.0, min=0.0, help="Hours an account must exist before it may enter the daily "
+        "duplicate (0: at once; docs/room.md, \"Playing twice\")."),
     processes: int = typer.Option(
         1, min=1, help="Room processes, on ports PORT to PORT+N-1 (needs --db postgresql://; "
         "any process answers any page and socket; put nginx in front, docs/room.md)."),
@@ -140,7 +143,8 @@ def serve_command(
                         smtp_host=smtp_host, smtp_port=smtp_port,
                         smtp_security=smtp_security, smtp_user=smtp_user,
                         smtp_password=smtp_password, smtp_from=smtp_from,
-                        public_url=public_url, daily_deals=daily_deals)
+                        public_url=public_url, daily_deals=daily_deals,
+                        daily_entry_account_hours=daily_entry_hours)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     typer.echo(f"La Sala: http://{host}:{port}  (database {db})")
     if not settings.mail_ready:

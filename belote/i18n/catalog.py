@@ -64,6 +64,7 @@ DOMAIN_PREFIXES: dict[str, str] = {
     "web.phone.": "web",
     "web.friends.": "web",
     "web.daily.": "web",
+    "daily2.": "web",
     "web.moderation.": "web",
     "modfix.": "web",
     "web.saved.": "table",

@@ -161,7 +161,8 @@ def build(settings: Settings, offload: Offload | None = None,
     # listener hear that sender's chat (belote/server/friends/room.py).
     room.seat_gate = friends.admits
     room.chat_filter = lobby.chat_filter = friends.hears
-    daily = DailyRoom(room, store, DailyStore(store.engine), settings.daily_deals)
+    daily = DailyRoom(room, store, DailyStore(store.engine), settings.daily_deals,
+                      entry_hours=settings.daily_entry_account_hours)
     bus.subscribe("lobby", lobby.on_event)
     bus.subscribe("friends", friends.on_event)  # who sits where, in every process
     # What a finished table writes (its result, its ratings) is written by the process that

@@ -140,6 +140,14 @@ class Settings:
     personal_sockets_per_address: int = 16
     # Deals of the daily duplicate each day (1 to 30; belote/server/daily, docs/room.md).
     daily_deals: int = 8
+    # Hours an account must exist before it may enter the daily duplicate (0: at once): an
+    # account made after seeing the day's deals cannot replay them that day (docs/room.md,
+    # "Playing twice").
+    daily_entry_account_hours: float = 24.0
+    # Views of a closed day's pages (its ranking, its deals' results) per address: a burst,
+    # then so many an hour (each view shows 100 lines at most).
+    daily_pages_burst: int = 60
+    daily_pages_per_hour: float = 1200.0
 
     # One of several processes of one room (``belote serve --processes N``, or N ``belote
     # serve --cluster`` on one or several machines): PostgreSQL holds the tables' leases and

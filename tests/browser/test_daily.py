@@ -1,17 +1,25 @@
 """The daily duplicate in a real browser, by keyboard alone: a registered player reaches the
 day's page from the site's menu, enters, plays the first deal at its table with the table's
 own keys (bids with the choice buttons, cards with the arrows and Enter), comes back and finds
-the deal played and their line in the ranking; axe finds no violation on the way."""
+the deal played and their line in the ranking; then opens a closed day of 121 entrants (written
+straight into the room's database), goes to their own line on the ranking's second page and
+to a deal's own page of results; axe finds no violation on the way, the per-deal tables
+populated."""
 
 from __future__ import annotations
 
 import re
 import secrets
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 
+import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 
+from belote.server.daily.schema import daily_entries, daily_plays
+from belote.server.persistence.schema import tables, users
 from tests.browser import layout, sala
+from tests.browser.live import LiveServer
 from tests.browser.test_axe import Audit
 from tests.browser.test_tournament import register
 
@@ -23,6 +31,42 @@ def press(page: Page, name: str) -> None:
     sala.tab_to_name(page, name)
     page.keyboard.press("Enter")
     page.wait_for_load_state()
+
+
+def closed_day(db_url: str, player: str, others: int = 120, deals: int = 8) -> str:
+    """Yesterday (UTC) with ``others`` entrants and ``player`` (last on every deal), each
+    deal played by all, written into the room's database; the day."""
+    day = (datetime.now(UTC).date() - timedelta(days=1)).isoformat()
+    now = datetime.now(UTC)
+    tag = secrets.token_hex(3)
+    engine = sa.create_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            me = conn.execute(sa.select(users.c.id).where(users.c.name == player)).scalar_one()
+            crowd = conn.execute(
+                sa.insert(users).returning(users.c.id, sort_by_parameter_order=True),
+                [{"name": f"Past{tag}{n:03d}", "name_key": f"past{tag}{n:03d}",
+                  "password_hash": "x"} for n in range(others)]).scalars().all()
+            entrants = [*crowd, me]
+            names = [*(f"Past{tag}{n:03d}" for n in range(others)), player]
+            entries = conn.execute(
+                sa.insert(daily_entries).returning(daily_entries.c.id,
+                                                   sort_by_parameter_order=True),
+                [{"day": day, "account": a, "name": n, "entered": now}
+                 for a, n in zip(entrants, names, strict=True)]).scalars().all()
+            table_ids = iter(conn.execute(
+                sa.insert(tables).returning(tables.c.id, sort_by_parameter_order=True),
+                [{"preset": "classic", "flags": "{}", "target": 1, "status": "finished"}
+                 for _ in range(len(entries) * deals)]).scalars().all())
+            conn.execute(sa.insert(daily_plays), [
+                {"entry": e, "deal": d, "table_id": next(table_ids), "reserved": now,
+                 "holder": "uid", "finished": now,
+                 "score": -10 if a == me else 10 * ((n * 7 + d) % 17)}
+                for n, (e, a) in enumerate(zip(entries, entrants, strict=True))
+                for d in range(1, deals + 1)])
+    finally:
+        engine.dispose()
+    return day
 
 
 def play_the_deal(page: Page) -> None:
@@ -42,7 +86,7 @@ def play_the_deal(page: Page) -> None:
 
 
 def test_a_player_enters_plays_a_deal_and_sees_the_ranking_by_keyboard(
-        new_page: Callable[..., Page], base_url: str) -> None:
+        new_page: Callable[..., Page], base_url: str, live_server: LiveServer) -> None:
     audit = Audit()
     name = f"Dina{secrets.token_hex(3)}"
     page = new_page()
@@ -89,4 +133,31 @@ def test_a_player_enters_plays_a_deal_and_sees_the_ranking_by_keyboard(
     page.set_viewport_size({"width": 390, "height": 844})
     assert layout.sideways(page) == 0
     audit(page, "the daily duplicate on a phone")
+
+    # A closed day of 121 entrants (issue 28's review, M1 and m7): its ranking a page of
+    # 100 lines, each deal's first 10 with a link to all of them, the reader's own line.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    day = closed_day(str(live_server.settings["db_url"]), name)
+    page.reload()
+    press(page, f"Results of {day}")
+    expect(page).to_have_url(re.compile(rf"/daily/{day}$"))
+    expect(page.locator("#daily-own-line")).to_contain_text("Your place: 121 of 121")
+    expect(page.get_by_role("table", name="Results of deal 1: the first 10 of 121")
+           .get_by_role("row")).to_have_count(11)
+    audit(page, "a closed day of the daily duplicate")
+    press(page, "Go to your line (page 2)")
+    expect(page).to_have_url(re.compile(rf"/daily/{day}\?page=2#daily-ranking-heading$"))
+    mine = page.get_by_role("row").filter(has=page.get_by_role("rowheader", name=name))
+    expect(mine.first).to_contain_text("121 (you)")
+    press(page, "All 121 results of deal 1, with their replays")
+    expect(page).to_have_url(re.compile(rf"/daily/{day}/deal/1$"))
+    results = page.get_by_role("table", name="Results of deal 1, lines 1 to 100 of 121")
+    expect(results.get_by_role("row")).to_have_count(101)
+    expect(page.locator("#daily-own-line")).to_contain_text(
+        "Your result on deal 1: -10 points, 0.0%, place 121 of 121.")
+    expect(page.get_by_role("link", name="Next page: lines 101 to 121")).to_be_visible()
+    audit(page, "a deal of a closed day of the daily duplicate")
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert layout.sideways(page) == 0
+    audit(page, "a deal of a closed day on a phone")
     audit.verdict()

@@ -18,14 +18,19 @@ import sqlalchemy as sa
 from starlette.testclient import TestClient
 
 from belote.server.app import create_app
+from belote.server.auth.sessions import public_id
 from belote.server.daily.cache import DayCache, KeptDay
 from belote.server.daily.deals import deal_of_day, deals_of_day
 from belote.server.daily.room import DailyRoom
-from belote.server.daily.schema import daily_entries
+from belote.server.daily.schema import daily_entries, daily_plays
 from belote.server.daily.scoring import deal_percentages, mean_interval, score_day, standings
 from belote.server.daily.store import Play
-from belote.server.moderation.schema import sanctions
+from belote.server.moderation.schema import account_roles, sanctions
+from belote.server.moderation.store import MODERATOR
 from belote.server.persistence import store as persistence_store
+from belote.server.persistence.schema import sessions, tables, users
+from belote.server.personal_data.export import export
+from belote.server.routes import daily as daily_routes
 from tests.server.conftest import client_for, make_settings
 from tests.server.helpers import Identities, connect, first_legal, my_turn, send, until
 
@@ -47,7 +52,8 @@ class Clock:
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, Clock, Path]]:
     """One room for the module (a fresh day on a fake clock), with its database file."""
     folder = tmp_path_factory.mktemp("daily")
-    app: Any = create_app(make_settings(folder, daily_deals=2))
+    app: Any = create_app(make_settings(
+        folder, daily_deals=2, daily_entry_account_hours=0, signups_per_hour=100))
     clock = Clock()
     app.state.daily.clock = clock
     # The room stores a table's finish on the same fake clock (a deal counts by that moment).
@@ -137,7 +143,8 @@ def test_two_rooms_on_one_database_deal_the_same_cards(
     # Its own cards, nobody else's: five, or eight once a bot before North took.
     assert len(view["hand"]) in (5, 8)
     app_state: Any = client.app.state  # type: ignore[attr-defined]
-    other: Any = create_app(make_settings(folder, daily_deals=2))
+    other: Any = create_app(make_settings(
+        folder, daily_deals=2, daily_entry_account_hours=0, signups_per_hour=100))
     other.state.daily.clock = Clock()  # (the same day: its start hands no deal to bots)
     with client_for(other) as second:
         assert second.portal is not None
@@ -483,3 +490,286 @@ def test_a_closed_days_page_scores_once_and_leaves_out_a_banned_entrant(
     page = client.get(f"/daily/{past}").text  # a kept day, read again at once
     assert "Past2" not in page and "deleted player" in page
     assert daily.days_read == read + 2
+
+
+# ---------------------------------------------------------------------------- big days
+async def fabricate(state: Any, day: str, accounts: list[int], deals: int,
+                    rng: random.Random, names: Mapping[int, str] | None = None
+                    ) -> dict[int, dict[int, int]]:
+    """``accounts`` entered ``day`` and played its ``deals`` (random scores, many ties),
+    written straight into the database (thousands of rows in a few statements); their
+    scores, deal -> account -> score."""
+    async with state.store.engine.begin() as conn:
+        if names is None:
+            names = {int(r.id): str(r.name) for r in (await conn.execute(
+                sa.select(users.c.id, users.c.name).where(users.c.id.in_(accounts)))).all()}
+        entries = (await conn.execute(
+            sa.insert(daily_entries).returning(daily_entries.c.id, sort_by_parameter_order=True),
+            [{"day": day, "account": a, "name": names[a], "entered": NOON}
+             for a in accounts])).scalars().all()
+        table_ids = (await conn.execute(
+            sa.insert(tables).returning(tables.c.id, sort_by_parameter_order=True),
+            [{"preset": "classic", "flags": "{}", "target": 1, "status": "finished"}
+             for _ in range(len(accounts) * deals)])).scalars().all()
+        scores: dict[int, dict[int, int]] = {d: {} for d in range(1, deals + 1)}
+        plays = []
+        tables_left = iter(table_ids)
+        for account, entry in zip(accounts, entries, strict=True):
+            for deal in range(1, deals + 1):
+                scores[deal][account] = 10 * rng.randrange(0, 17)
+                plays.append({"entry": entry, "deal": deal, "table_id": next(tables_left),
+                              "reserved": NOON, "holder": "uid",
+                              "score": scores[deal][account], "finished": NOON})
+        await conn.execute(sa.insert(daily_plays), plays)
+    return scores
+
+
+async def new_accounts(state: Any, prefix: str, count: int) -> list[int]:
+    """``count`` accounts named ``prefix`` and a number, made in one statement."""
+    async with state.store.engine.begin() as conn:
+        return [int(i) for i in (await conn.execute(
+            sa.insert(users).returning(users.c.id, sort_by_parameter_order=True),
+            [{"name": f"{prefix}{n:04d}", "name_key": f"{prefix.lower()}{n:04d}",
+              "password_hash": "$argon2id$test"} for n in range(count)])).scalars().all()]
+
+
+def test_a_day_of_2000_entrants_shows_a_page_of_100_lines_and_the_readers_own(
+        room: tuple[TestClient, Clock, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28's review, M1: whatever a day's size, a view formats and renders a bounded
+    number of lines (a page of the ranking, ten lines of each deal, the reader's own), the
+    day is scored and its results sorted once for every view, and pages past the end or
+    not numbers are 404.  (How long a view takes: benchmarks/daily_pages.py.)"""
+    client, _, _ = room
+    state: Any = client.app.state  # type: ignore[attr-defined]
+    daily = state.daily
+    portal: Any = client.portal
+    people = Identities(client)
+    sign(people, "reader", "Bigreader")
+    past = "2026-03-09"
+
+    async def build() -> int:
+        crowd = await new_accounts(state, "Crowd", 2000)
+        async with state.store.engine.connect() as conn:
+            me = int((await conn.execute(sa.select(users.c.id).where(
+                users.c.name == "Bigreader"))).scalar_one())
+        rng = random.Random(28)
+        await fabricate(state, past, crowd, 2, rng)
+        # The reader, last on both deals: far down the ranking (past the first page).
+        await fabricate(state, past, [me], 2, rng, {me: "Bigreader"})
+        async with state.store.engine.begin() as conn:
+            await conn.execute(sa.update(daily_plays).where(daily_plays.c.entry.in_(
+                sa.select(daily_entries.c.id).where(daily_entries.c.account == me,
+                                                    daily_entries.c.day == past)))
+                .values(score=-10))
+        return me
+
+    portal.call(build)
+    formatted: list[float] = []
+    real = daily_routes.percent_text
+
+    def counted(value: float, lang: str) -> str:
+        formatted.append(value)
+        return real(value, lang)
+
+    monkeypatch.setattr(daily_routes, "percent_text", counted)
+    browser = people.use("reader")
+    read, scored = daily.days_read, daily.days_scored
+    page = browser.get(f"/daily/{past}").text
+    # The ranking's first 100 lines, each deal's first 10 (2 deals), their header rows.
+    assert page.count("<tr>") == 100 + 1 + 2 * (10 + 1)
+    # Three figures a ranking line, one a deal's line, and the reader's own: 308 at most.
+    assert len(formatted) <= 3 * 101 + 2 * 11
+    assert "Lines 1 to 100 of 2001." in page
+    assert f'href="/daily/{past}?page=2#daily-ranking-heading"' in page
+    assert "Next page: lines 101 to 200" in page and "Previous page" not in page
+    assert "Your place: 2001 of 2001, mean 0.0%." in page
+    assert f'href="/daily/{past}?page=21#daily-ranking-heading">Go to your line (page 21)' \
+        in page
+    assert "Your result on deal 1: -10 points, 0.0%, place 2001 of 2001." in page
+    assert f'href="/daily/{past}/deal/1">All 2001 results of deal 1' in page
+    assert "Results of deal 2: the first 10 of 2001" in page
+    kept = daily.cache.get(past)
+    sorted_once = kept.by_deal
+    # The last page: one line, the reader's, marked; the view formats it once more.
+    formatted.clear()
+    last = browser.get(f"/daily/{past}?page=21").text
+    assert last.count("<tr>") == 1 + 1 + 2 * (10 + 1)
+    assert "2001 (you)" in last and "Go to your line" not in last
+    assert "Previous page: lines 1901 to 2000" in last and "Next page" not in last
+    assert len(formatted) <= 3 * 2 + 2 * 11
+    # A deal's own page: 100 results a page, the reader's said above them.
+    deal = browser.get(f"/daily/{past}/deal/1?page=2").text
+    assert deal.count("<tr>") == 100 + 1
+    assert "Results of deal 1, lines 101 to 200 of 2001" in deal
+    assert "Previous page: lines 1 to 100" in deal and "Next page: lines 201 to 300" in deal
+    assert f'href="/daily/{past}/deal/1?page=21#deal-results">Go to your line' in deal
+    assert f'href="/daily/{past}/deal/2">Deal 2, East deals' in deal
+    assert (daily.days_read, daily.days_scored) == (read + 1, scored + 1)  # once for all
+    assert daily.cache.get(past).by_deal is sorted_once  # sorted once, kept
+    for wrong in (f"/daily/{past}?page=22", f"/daily/{past}?page=0", f"/daily/{past}?page=x",
+                  f"/daily/{past}/deal/3", f"/daily/{past}/deal/1?page=22"):
+        assert browser.get(wrong).status_code == 404, wrong
+
+
+def test_a_closed_days_pages_are_limited_per_address(
+        room: tuple[TestClient, Clock, Path]) -> None:
+    """Public pages, limited per address (the database's ``daily_pages`` bucket): over the
+    limit, a 429 page that says why and when to come back."""
+    client, _, _ = room
+    state: Any = client.app.state  # type: ignore[attr-defined]
+    portal: Any = client.portal
+    settings = state.settings
+    limits = state.store.rate_limits
+    bucket = limits.bucket("daily_pages", settings.daily_pages_burst,
+                           settings.daily_pages_per_hour)
+    key = "ip:testclient"
+
+    async def drain() -> None:
+        while await bucket.take(key):
+            pass
+
+    portal.call(drain)
+    try:
+        refused = client.get("/daily/2026-03-01")
+        assert refused.status_code == 429
+        assert int(refused.headers["Retry-After"]) >= 1
+        assert "Too many pages of the daily duplicate from your address" in refused.text
+        assert client.get("/daily").status_code == 200  # today's page is not one of them
+    finally:
+        portal.call(limits.clear, "daily_pages", [key])
+    assert client.get("/daily/2026-03-01").status_code == 200
+
+
+def test_a_new_account_enters_once_old_enough(room: tuple[TestClient, Clock, Path]) -> None:
+    """Issue 28's review, S6: an account made after seeing a day's deals cannot replay them
+    that day (``daily_entry_account_hours``): the page says from when it can, and the entry
+    is refused with the reason until then."""
+    client, clock, _ = room
+    state: Any = client.app.state  # type: ignore[attr-defined]
+    daily = state.daily
+    portal: Any = client.portal
+    people = Identities(client)
+    browser = sign(people, "newbie", "Newbie")
+
+    async def made(hours_ago: float) -> None:
+        async with state.store.engine.begin() as conn:
+            await conn.execute(sa.update(users).where(users.c.name == "Newbie").values(
+                created=clock.now - timedelta(hours=hours_ago)))
+
+    daily.entry_age = timedelta(hours=24)
+    try:
+        portal.call(made, 23)
+        page = browser.get("/daily").text
+        opens = (NOON + timedelta(hours=1)).strftime("%Y-%m-%d %H:%M")
+        assert f"Your account can enter from {opens} UTC: new accounts wait 24 hours" in page
+        assert "Enter today&#39;s daily duplicate" not in page
+        answer = browser.post("/daily/enter")
+        assert "New accounts can enter the daily duplicate 24 hours after they were made." \
+            in answer.text
+        assert browser.get("/daily").text.count("New accounts can enter") == 0  # said once
+        assert portal.call(daily.store.entry, DAY.isoformat(), portal.call(
+            _account_of, state, "Newbie")) is None  # nothing made
+        portal.call(made, 25)
+        assert "Your account can enter" not in browser.get("/daily").text
+        browser.post("/daily/enter")
+        assert "Play deal 1" in browser.get("/daily").text
+    finally:
+        daily.entry_age = timedelta(0)
+
+
+async def _account_of(state: Any, name: str) -> int:
+    async with state.store.engine.connect() as conn:
+        return int((await conn.execute(sa.select(users.c.id).where(
+            users.c.name == name))).scalar_one())
+
+
+def test_the_export_counts_matchpoints_in_the_database_whatever_the_history(
+        room: tuple[TestClient, Clock, Path]) -> None:
+    """Issue 28's review, M2: the export's daily part is three queries whatever the
+    account's history (30 days of 60 entrants cost what 3 days cost), reads no other
+    entrant's play into the process, and its percentages are those of the day's scoring."""
+    client, _, _ = room
+    state: Any = client.app.state  # type: ignore[attr-defined]
+    portal: Any = client.portal
+    engine = state.store.engine
+    days = [f"2026-02-{n:02d}" for n in range(1, 31)]
+    rng = random.Random(7)
+
+    async def build() -> tuple[int, int, dict[str, dict[int, dict[int, int]]]]:
+        crowd = await new_accounts(state, "Hist", 61)
+        regular, occasional = crowd[0], crowd[1]
+        scores = {}
+        for n, day in enumerate(days[:28]):
+            # The occasional player enters 3 days, the regular one all 28.
+            field = crowd if n < 3 else [a for a in crowd if a != occasional]
+            scores[day] = await fabricate(state, day, field, 2, rng)
+        return regular, occasional, scores
+
+    regular, occasional, scores = portal.call(build)
+    statements: list[str] = []
+
+    def count(*args: Any) -> None:
+        statements.append(str(args[2]))
+
+    listener = engine.sync_engine
+    sa.event.listen(listener, "before_cursor_execute", count)
+    try:
+        data = portal.call(export, engine, regular, date(2026, 3, 14))
+        regular_statements = len(statements)
+        statements.clear()
+        other = portal.call(export, engine, occasional, date(2026, 3, 14))
+    finally:
+        sa.event.remove(listener, "before_cursor_execute", count)
+    assert regular_statements == len(statements)  # 28 days cost what 3 days cost
+    daily_part = [s for s in statements if "daily_plays" in s or "daily_entries" in s]
+    assert len(daily_part) == 3  # entries, their plays, the counts
+    shown = {d["day"]: d for d in data["daily_duplicate"]}
+    assert len(shown) == 28 and len(other["daily_duplicate"]) == 3
+    for day, deals in scores.items():
+        for deal, field in deals.items():
+            expected = round(deal_percentages(field)[regular], 2)
+            found = shown[day]["deals"][deal - 1]
+            assert found["deal"] == deal and found["score"] == field[regular]
+            assert found["matchpoints_percent"] == expected, (day, deal)
+
+
+def test_a_moderator_sees_the_entrants_who_played_from_one_address(
+        room: tuple[TestClient, Clock, Path]) -> None:
+    """Issue 28's review, S6: on a closed day's page a moderator (only) reads which entrants
+    played their deals from sessions signed in from one address (never the address)."""
+    client, _, _ = room
+    state: Any = client.app.state  # type: ignore[attr-defined]
+    portal: Any = client.portal
+    people = Identities(client)
+    for who, name in (("twin_a", "TwinA"), ("twin_b", "TwinB"), ("mod", "Moddy")):
+        sign(people, who, name)
+    past = "2026-03-07"
+
+    async def build() -> None:
+        async with state.store.engine.connect() as conn:
+            ids = {str(r.name): int(r.id) for r in (await conn.execute(
+                sa.select(users.c.id, users.c.name).where(
+                    users.c.name.in_(["TwinA", "TwinB", "Moddy"])))).all()}
+            held = {int(r.account): public_id(str(r.id)) for r in (await conn.execute(
+                sa.select(sessions.c.id, sessions.c.account).where(
+                    sessions.c.account.in_([ids["TwinA"], ids["TwinB"]])))).all()}
+        loner = await new_accounts(state, "Loner", 1)
+        await fabricate(state, past, [ids["TwinA"], ids["TwinB"], *loner], 2,
+                        random.Random(5), {ids["TwinA"]: "TwinA", ids["TwinB"]: "TwinB",
+                                           loner[0]: "Loner0000"})
+        async with state.store.engine.begin() as conn:
+            for account, holder in held.items():  # their deals held by their own sessions
+                await conn.execute(sa.update(daily_plays).where(daily_plays.c.entry.in_(
+                    sa.select(daily_entries.c.id).where(daily_entries.c.account == account)))
+                    .values(holder=holder))
+            await conn.execute(sa.insert(account_roles).values(
+                account=ids["Moddy"], role=MODERATOR, granted=datetime.now(UTC)))
+
+    portal.call(build)
+    seen = people.use("mod").get(f"/daily/{past}").text
+    section = seen.split('id="daily-same-address-heading"')[1]
+    assert "TwinA, TwinB</li>" in section and "Loner0000" not in section
+    assert "testclient" not in seen  # never the address itself
+    for who in ("twin_a", "nobody"):
+        page = people.use(who).get(f"/daily/{past}").text
+        assert "TwinA" in page and "For moderators" not in page

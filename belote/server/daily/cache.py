@@ -27,7 +27,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from belote.server.daily.scoring import DayScores
+from belote.server.daily.scoring import DayScores, DealResult
 from belote.server.daily.store import Result
 
 FRESH_SECONDS = 5.0
@@ -45,6 +45,9 @@ class KeptDay:
     read_at: float  # (the monotonic clock)
     # Its last scoring, with the accounts it left out (scored again when they change).
     scored: tuple[frozenset[int], DayScores] | None = None
+    # A closed day's results per deal, best first, made from the scoring named (a page
+    # shows a slice of them: sorted once, not on every view).
+    by_deal: tuple[DayScores, dict[int, list[DealResult]]] | None = None
 
 
 class DayCache:

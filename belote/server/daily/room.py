@@ -29,10 +29,11 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Protocol
 
+from belote.server.auth.sessions import public_id
 from belote.server.daily.cache import DayCache, KeptDay
 from belote.server.daily.deals import ENTRANT_SEAT, LEVEL, PRESET, SEATS, deal_of_day
-from belote.server.daily.scoring import DayScores, Standing, score_day
-from belote.server.daily.store import DailyStore, Entry, Play
+from belote.server.daily.scoring import DayScores, DealResult, Standing, score_day
+from belote.server.daily.store import DailyStore, Entry, Play, Result
 from belote.server.directory import FixedDealTables, HeldSeat
 from belote.server.events import TableEvent, TableFinished
 from belote.server.persistence import TableRow
@@ -89,26 +90,22 @@ class MyDay:
         return next((d for d in self.deals if d.state != "played"), None)
 
 
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    """One entrant's result on one deal of a closed day."""
-
-    name: str
-    score: int
-    percent: float
-    table_id: int
-
-
 class DailyRoom:
     def __init__(self, directory: FixedDealTables, stored: StoredTables, store: DailyStore,
-                 deals: int = DEFAULT_DEALS, clock: Callable[[], datetime] = utc_now) -> None:
+                 deals: int = DEFAULT_DEALS, clock: Callable[[], datetime] = utc_now,
+                 entry_hours: float = 0.0) -> None:
         if not 1 <= deals <= MAX_DEALS:
             raise ValueError(f"daily_deals must be 1 to {MAX_DEALS}")
+        if entry_hours < 0:
+            raise ValueError("daily_entry_account_hours must be 0 or more")
         self.directory = directory
         self.stored = stored
         self.store = store
         self.deals = deals
         self.clock = clock  # the tests' fake clock moves the day on
+        # How old an account must be to enter (docs/room.md, "Playing twice"): a second
+        # account made after seeing the day's deals cannot replay them that day.
+        self.entry_age = timedelta(hours=entry_hours)
         self._secret = ""
         self._tasks: set[asyncio.Task[bool]] = set()
         self._sweeper: asyncio.Task[None] | None = None
@@ -146,8 +143,23 @@ class DailyRoom:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
     # ------------------------------------------------------------------ entering and playing
+    async def entry_opens(self, account: int) -> datetime | None:
+        """When the account becomes old enough to enter (:attr:`entry_age`); None: it is."""
+        if not self.entry_age:
+            return None
+        created = await self.store.account_created(account)
+        if created is None:
+            return None  # (made before the room recorded it: old)
+        opens = created + self.entry_age
+        return opens if opens > self.clock() else None
+
     async def enter(self, account: int, name: str) -> Entry:
-        """The account's entry of today (made once; asked again, the same one)."""
+        """The account's entry of today (made once; asked again, the same one);
+        ``DailyError("too_new")`` for an account younger than :attr:`entry_age`."""
+        if await self.entry_opens(account) is not None:
+            log.info("daily: account %d refused: made less than %s ago", account,
+                     self.entry_age)
+            raise DailyError("too_new")
         entry, made = await self.store.enter(self.today().isoformat(), account, name)
         if made:
             self.cache.forget(entry.day)  # (a new line of the ranking, shown at once)
@@ -324,19 +336,16 @@ class DailyRoom:
     async def closed_day(self, day: date) -> tuple[list[Standing],
                                                    dict[int, list[DealResult]]]:
         """A closed day's ranking and each deal's results, best first, from one scoring of
-        the day (``DailyError`` for a day not closed: its deals are hidden)."""
+        the day (``DailyError`` for a day not closed: its deals are hidden).  The results are
+        sorted once per scoring and kept with it: a page shows a slice of them."""
         if not self.closed(day):
             raise DailyError("hidden")
         kept, scored = await self._scored(day)
-        percent = scored.per_deal
-        shown: dict[int, list[DealResult]] = {}
-        for result in kept.results:
-            if result.account in percent.get(result.deal, {}):  # (not left out)
-                shown.setdefault(result.deal, []).append(DealResult(
-                    kept.names.get(result.account, ""), result.score,
-                    percent[result.deal][result.account], result.table_id))
-        return scored.ranking, {deal: sorted(rows, key=lambda r: (-r.score, r.name.casefold()))
-                                for deal, rows in sorted(shown.items())}
+        if kept.by_deal is None or kept.by_deal[0] is not scored:
+            # (thousands of lines: sorted in a thread, the loop free meanwhile)
+            kept.by_deal = (scored, await asyncio.to_thread(
+                sorted_results, kept.results, kept.names, scored))
+        return scored.ranking, kept.by_deal[1]
 
     async def scores(self, day: date) -> DayScores:
         """The day scored: each deal's percentages and the ranking, leaving out the entrants
@@ -348,12 +357,11 @@ class DailyRoom:
         kept = await self._kept(key)
         barred = await self.store.barred(key, self.clock())
         if kept.scored is None or kept.scored[0] != barred:
-            by_deal: dict[int, dict[int, int]] = {}
-            for result in kept.results:
-                if result.account not in barred:
-                    by_deal.setdefault(result.deal, {})[result.account] = result.score
-            names = {a: n for a, n in kept.names.items() if a not in barred}
-            kept.scored = (barred, score_day(by_deal, names, self.deals))
+            # A big day is tens of milliseconds of Python: scored in a thread, so that the
+            # loop goes on serving meanwhile (docs/room.md, "The event loop is never held").
+            scored = await asyncio.to_thread(
+                score_kept, kept.names, kept.results, barred, self.deals)
+            kept.scored = (barred, scored)
             self.days_scored += 1
         return kept, kept.scored[1]
 
@@ -379,6 +387,16 @@ class DailyRoom:
             self.cache.put(day, kept, generation)
         return kept
 
+    async def same_address(self, day: date) -> list[list[str]]:
+        """For moderators (never shown to others): the groups of a closed day's entrants
+        whose deals were played from sessions signed in from one address, each group's
+        names in order (docs/room.md, "Playing twice").  What the sessions still kept tell
+        (a session signed out or expired tells nothing); computed in a thread."""
+        if not self.closed(day):
+            raise DailyError("hidden")
+        held, kept = await self.store.holders(day.isoformat())
+        return await asyncio.to_thread(shared_addresses, held, kept)
+
     async def replay_open(self, table_id: int) -> bool | None:
         """Whether a finished table's replay may be shown to anyone: None, not a daily
         deal (the usual rules hold); False, its day is still open (hidden from everyone,
@@ -387,3 +405,43 @@ class DailyRoom:
         if found is None:
             return None
         return self.closed(date.fromisoformat(found[0]))
+
+
+def score_kept(names: dict[int, str], results: list[Result], barred: frozenset[int],
+               deals: int) -> DayScores:
+    """The day scored without the entrants in ``barred``."""
+    by_deal: dict[int, dict[int, int]] = {}
+    for result in results:
+        if result.account not in barred:
+            by_deal.setdefault(result.deal, {})[result.account] = result.score
+    return score_day(by_deal, {a: n for a, n in names.items() if a not in barred}, deals)
+
+
+def sorted_results(results: list[Result], names: dict[int, str],
+                 scored: DayScores) -> dict[int, list[DealResult]]:
+    """Each deal's results of the entrants ``scored`` counted, best first (then by name)."""
+    percent = scored.per_deal
+    shown: dict[int, list[DealResult]] = {}
+    for result in results:
+        if result.account in percent.get(result.deal, {}):  # (not left out)
+            shown.setdefault(result.deal, []).append(DealResult(
+                result.account, names.get(result.account, ""), result.score,
+                percent[result.deal][result.account], result.table_id))
+    return {deal: sorted(rows, key=lambda r: (-r.score, r.name.casefold()))
+            for deal, rows in sorted(shown.items())}
+
+
+def shared_addresses(held: list[tuple[int, str, str]],
+                     kept: list[tuple[str, str]]) -> list[list[str]]:
+    """The groups of two or more entrants (``held``: account, name, the public id of a
+    session that held one of its deals) whose sessions (``kept``: secret id, address)
+    signed in from one address; each group's names sorted, the groups by their first."""
+    address_of = {public_id(session): address for session, address in kept}
+    by_address: dict[str, dict[int, str]] = {}
+    for account, name, holder in held:
+        address = address_of.get(holder)
+        if address is not None:
+            by_address.setdefault(address, {})[account] = name
+    groups = [sorted(names.values(), key=str.casefold) for names in by_address.values()
+              if len(names) > 1]
+    return sorted(groups, key=lambda names: names[0].casefold())

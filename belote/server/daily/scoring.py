@@ -37,8 +37,6 @@ def deal_percentages(scores: Mapping[int, int]) -> dict[int, float]:
     """Each entrant's matchpoint percentage on one deal, from every entrant's score on it
     (entrant -> score)."""
     others = len(scores) - 1
-    if others <= 0:
-        return {entrant: 50.0 for entrant in scores}
     # The distinct scores in order, each with how many entrants scored it: an entrant beat
     # everyone below and tied the others at their score.  The same integer points as
     # comparing every pair, so the very same percentage.
@@ -46,10 +44,19 @@ def deal_percentages(scores: Mapping[int, int]) -> dict[int, float]:
     below = 0
     share: dict[int, float] = {}
     for value in sorted(counts):
-        equal = counts[value] - 1  # (not the entrant itself)
-        share[value] = 100.0 * (2 * below + equal) / (2 * others)
+        share[value] = matchpoint_percent(below, counts[value], others)
         below += counts[value]
     return {entrant: share[mine] for entrant, mine in scores.items()}
+
+
+def matchpoint_percent(below: int, level: int, others: int) -> float:
+    """One entrant's percentage on a deal from counts: ``below`` entrants scored less,
+    ``level`` scored the same (the entrant among them), ``others`` entrants besides it
+    played the deal.  The one formula of :func:`deal_percentages` and of the export's counts
+    made by the database (:mod:`belote.server.personal_data.export`): the same figures."""
+    if others <= 0:
+        return 50.0  # alone on the deal: nobody to compare with
+    return 100.0 * (2 * below + level - 1) / (2 * others)
 
 
 def t_975(degrees: int) -> float:
@@ -94,6 +101,17 @@ class Standing:
     played: int  # deals played out
     complete: bool  # every deal of the day played
     score: Interval | None  # None: no deal played yet
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """One entrant's result on one deal of a closed day."""
+
+    account: int  # the entrant's key (negative: a deleted account's entry)
+    name: str
+    score: int
+    percent: float
+    table_id: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ is refused to the second request), one score per deal (``record`` writes only a 
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -16,7 +17,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from belote.server.daily.schema import daily_entries, daily_plays
 from belote.server.moderation.store import barred_accounts
-from belote.server.persistence.schema import tables
+from belote.server.persistence.schema import sessions, tables, users
+
+ROWS_AT_ONCE = 1000  # rows of a day read in one go (then the loop serves others)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +79,13 @@ class DailyStore:
             if found is None:  # (the account was deleted meanwhile)
                 raise
             return found, False
+
+    async def account_created(self, account: int) -> datetime | None:
+        """When the account was made (None: unknown)."""
+        async with self.engine.connect() as conn:
+            found = (await conn.execute(select(users.c.created).where(
+                users.c.id == account))).scalar()
+        return found if isinstance(found, datetime) else None
 
     async def entry(self, day: str, account: int) -> Entry | None:
         async with self.engine.connect() as conn:
@@ -170,19 +180,49 @@ class DailyStore:
         """The day's entrants (account -> name) and every deal they played out.  The entry
         of a deleted account (no account, named "deleted player") is keyed by its entry's
         id, negated: it never matches an account, and its scores still count for the
-        others."""
+        others.
+
+        A big day is tens of thousands of rows: they are read :data:`ROWS_AT_ONCE` at a
+        time, the event loop serving others between two batches (each a few milliseconds
+        of Python), instead of holding it for the whole day."""
+        names: dict[int, str] = {}
+        results: list[Result] = []
         async with self.engine.connect() as conn:
-            entrants = (await conn.execute(select(
+            entrants = await conn.stream(select(
                 daily_entries.c.id, daily_entries.c.account, daily_entries.c.name).where(
-                daily_entries.c.day == day))).all()
-            rows = (await conn.execute(
+                daily_entries.c.day == day))
+            async for batch in entrants.partitions(ROWS_AT_ONCE):
+                names.update((_entrant(r.id, r.account), str(r.name)) for r in batch)
+                await asyncio.sleep(0)
+            rows = await conn.stream(
                 select(daily_entries.c.id, daily_entries.c.account, daily_plays.c.deal,
                        daily_plays.c.score, daily_plays.c.table_id).join(
                     daily_entries, daily_entries.c.id == daily_plays.c.entry).where(
-                    and_(daily_entries.c.day == day, daily_plays.c.score.is_not(None))))).all()
-        return ({_entrant(r.id, r.account): str(r.name) for r in entrants},
-                [Result(_entrant(r.id, r.account), int(r.deal), int(r.score), int(r.table_id))
-                 for r in rows])
+                    and_(daily_entries.c.day == day, daily_plays.c.score.is_not(None))))
+            async for played in rows.partitions(ROWS_AT_ONCE):
+                results.extend(Result(_entrant(r.id, r.account), int(r.deal), int(r.score),
+                                      int(r.table_id)) for r in played)
+                await asyncio.sleep(0)
+        return names, results
+
+    async def holders(self, day: str) -> tuple[list[tuple[int, str, str]],
+                                               list[tuple[str, str]]]:
+        """For :func:`shared_addresses`: each entrant with an account, its name and each
+        session (public id) that held one of its deals of ``day``; and the sessions still
+        kept of those accounts (secret id, the address it signed in from).  Read for a
+        moderator only; nothing is stored for it."""
+        accounts = select(daily_entries.c.account).where(
+            daily_entries.c.day == day, daily_entries.c.account.is_not(None))
+        async with self.engine.connect() as conn:
+            held = (await conn.execute(select(
+                daily_entries.c.account, daily_entries.c.name, daily_plays.c.holder).join(
+                daily_plays, daily_plays.c.entry == daily_entries.c.id).where(
+                daily_entries.c.day == day, daily_entries.c.account.is_not(None),
+                daily_plays.c.holder.is_not(None)).distinct())).all()
+            kept = (await conn.execute(select(sessions.c.id, sessions.c.address).where(
+                sessions.c.account.in_(accounts)))).all()
+        return ([(int(r.account), str(r.name), str(r.holder)) for r in held],
+                [(str(r.id), str(r.address)) for r in kept])
 
     async def entrants(self, day: str) -> tuple[int, int]:
         """How many entered ``day``, and how many of them still have their account (a

@@ -28,11 +28,11 @@ import json
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Select, and_, case, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from belote.server.daily.schema import daily_entries, daily_plays
-from belote.server.daily.scoring import deal_percentages
+from belote.server.daily.scoring import matchpoint_percent
 from belote.server.friends.schema import ASKED, FRIENDS, blocks, friend_links
 from belote.server.leagues.schema import league_results
 from belote.server.mail.schema import account_emails, mail_tokens
@@ -237,28 +237,50 @@ async def _moderation(conn: AsyncConnection, account: int) -> dict[str, Any]:
 
 
 async def _daily(conn: AsyncConnection, account: int, today: date) -> list[dict[str, Any]]:
-    """Its entries, each deal's own score; the table and matchpoints of closed days only."""
+    """Its entries, each deal's own score; the table and matchpoints of closed days only.
+
+    Three queries whatever the history (issue 28's review, M2): the entries, their plays, and
+    for each of its own scored deals of a closed day the database's count of the entrants
+    who played that deal with a lower and an equal score (a grouped count over that day's
+    plays, by their keys), turned into the percentage by the scoring's own formula
+    (:func:`~belote.server.daily.scoring.matchpoint_percent`).  Nobody else's play is read
+    into the process."""
     entries = (await conn.execute(select(daily_entries).where(
         daily_entries.c.account == account).order_by(daily_entries.c.day))).all()
+    plays: dict[int, list[Any]] = {}
+    for play in (await conn.execute(
+            select(daily_plays).join(daily_entries, daily_entries.c.id == daily_plays.c.entry)
+            .where(daily_entries.c.account == account)
+            .order_by(daily_plays.c.entry, daily_plays.c.deal))).all():
+        plays.setdefault(play.entry, []).append(play)
+    percent = {(int(r.entry), int(r.deal)): round(matchpoint_percent(
+        int(r.below), int(r.level), int(r.played) - 1), 2)
+        for r in (await conn.execute(_matchpoint_counts(account, today))).all()}
     shown = []
     for entry in entries:
         closed = entry.day < today.isoformat()
-        plays = (await conn.execute(select(daily_plays).where(
-            daily_plays.c.entry == entry.id).order_by(daily_plays.c.deal))).all()
-        percent: dict[int, float] = {}
-        if closed:
-            every = (await conn.execute(
-                select(daily_plays.c.entry, daily_plays.c.deal, daily_plays.c.score)
-                .join(daily_entries, daily_entries.c.id == daily_plays.c.entry)
-                .where(daily_entries.c.day == entry.day,
-                       daily_plays.c.score.is_not(None)))).all()
-            for deal in {p.deal for p in plays if p.score is not None}:
-                scores = {int(r.entry): int(r.score) for r in every if r.deal == deal}
-                percent[deal] = round(deal_percentages(scores)[entry.id], 2)
         shown.append({
             "day": entry.day, "name": entry.name, "entered": _moment(entry.entered),
             "closed": closed,
             "deals": [{"deal": p.deal, "score": p.score, "finished": _moment(p.finished),
-                       **({"table": p.table_id, "matchpoints_percent": percent.get(p.deal)}
-                          if closed else {})} for p in plays]})
+                       **({"table": p.table_id,
+                           "matchpoints_percent": percent.get((entry.id, p.deal))}
+                          if closed else {})} for p in plays.get(entry.id, [])]})
     return shown
+
+
+def _matchpoint_counts(account: int, today: date) -> Select[Any]:
+    """For each scored deal of the account's entries of closed days: how many entrants
+    played it (scored), and how many of them scored less and the same (itself included)."""
+    me, mine = daily_entries.alias("me"), daily_plays.alias("mine")
+    them, theirs = daily_entries.alias("them"), daily_plays.alias("theirs")
+    return (select(mine.c.entry, mine.c.deal, func.count().label("played"),
+                   func.sum(case((theirs.c.score < mine.c.score, 1), else_=0)).label("below"),
+                   func.sum(case((theirs.c.score == mine.c.score, 1), else_=0)).label("level"))
+            .select_from(mine.join(me, me.c.id == mine.c.entry)
+                         .join(them, them.c.day == me.c.day)
+                         .join(theirs, and_(theirs.c.entry == them.c.id,
+                                            theirs.c.deal == mine.c.deal)))
+            .where(me.c.account == account, me.c.day < today.isoformat(),
+                   mine.c.score.is_not(None), theirs.c.score.is_not(None))
+            .group_by(mine.c.entry, mine.c.deal))

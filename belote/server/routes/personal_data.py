@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 
@@ -41,7 +42,9 @@ async def export_data(request: Request) -> Response:
     data = await export(state.store.engine, current.account, today=state.daily.today())
     if data is None:
         raise HTTPException(401)
-    return Response(json.dumps(data, ensure_ascii=False, indent=1),
+    # A long history is megabytes of JSON: written in a thread, the loop free meanwhile.
+    body = await asyncio.to_thread(json.dumps, data, ensure_ascii=False, indent=1)
+    return Response(body,
                     media_type="application/json", headers={
                         "Content-Disposition": 'attachment; filename="sala-account.json"',
                         "Cache-Control": "no-store"})
