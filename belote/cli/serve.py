@@ -64,8 +64,8 @@ def serve_command(
         8, min=1, max=30, help="Deals of the daily duplicate each day (every process of "
         "one room must say the same)."),
     daily_entry_hours: float = typer.Option(
-        24.0, min=0.0, help="Hours an account must exist before it may enter the daily "
-        "duplicate (0: at once; docs/room.md, \"Playing twice\")."),
+        0.0, min=0.0, help="Hours an account must exist before it may enter the daily "
+        "duplicate (0, the default: at once; docs/room.md, \"Playing twice\")."),
     processes: int = typer.Option(
         1, min=1, help="Room processes, on ports PORT to PORT+N-1 (needs --db postgresql://; "
         "any process answers any page and socket; put nginx in front, docs/room.md)."),

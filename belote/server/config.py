@@ -140,10 +140,11 @@ class Settings:
     personal_sockets_per_address: int = 16
     # Deals of the daily duplicate each day (1 to 30; belote/server/daily, docs/room.md).
     daily_deals: int = 8
-    # Hours an account must exist before it may enter the daily duplicate (0: at once): an
-    # account made after seeing the day's deals cannot replay them that day (docs/room.md,
-    # "Playing twice").
-    daily_entry_account_hours: float = 24.0
+    # Hours an account must exist before it may enter the daily duplicate (0: at once, the
+    # default: a newcomer plays it on the first day).  A room troubled by second accounts
+    # sets it (24: an account made after seeing the day's deals cannot replay them that
+    # day; docs/room.md, "Playing twice").
+    daily_entry_account_hours: float = 0.0
     # Views of a closed day's pages (its ranking, its deals' results) per address: a burst,
     # then so many an hour (each view shows 100 lines at most).
     daily_pages_burst: int = 60
