@@ -9,6 +9,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,9 @@ from belote.server.app import create_app
 from belote.server.composition import metadata
 from belote.server.leagues.model import (
     DIVISIONS,
+    GROUP_SIZE,
     Entry,
+    all_standings,
     movers,
     next_division,
     standings,
@@ -477,6 +480,18 @@ def test_the_page_asks_for_ended_weeks_once_a_week(tmp_path: Path) -> None:
         return seen, closed, leagues.checks
 
     assert on_database(tmp_path, body) == (1, 1, 2)
+
+
+def test_a_barred_player_keeps_its_place_in_forming_the_groups() -> None:
+    """Review of issue 28, m4: a sanction given mid-week hides its player, and moves nobody
+    else to another group (the groups form from the players' first matches, barred or not)."""
+    players = [entry(a, points=a % 7) for a in range(GROUP_SIZE + 5)]
+    before = {ln.entry.account: ln.group for ln in all_standings(players)}
+    players[2] = replace(players[2], barred=True)
+    after = {ln.entry.account: ln.group for ln in all_standings(players)}
+    assert 2 not in after
+    assert after == {a: g for a, g in before.items() if a != 2}
+    assert len([a for a, g in after.items() if g == 1]) == GROUP_SIZE - 1
 
 
 def test_suspended_and_banned_accounts_leave_the_standings_and_the_close(

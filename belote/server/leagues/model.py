@@ -70,6 +70,10 @@ class Entry:
     points: int
     won: int
     matches: int
+    # Suspended or banned now: keeps its place in its group's forming (a sanction given or
+    # lifted mid-week does not move everyone after it to another group), never shown nor
+    # given a line at the close.
+    barred: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +119,7 @@ def standings(division: int, group: int, members: Sequence[Entry]) -> list[Line]
 
 
 def all_standings(entries: Sequence[Entry]) -> list[Line]:
-    """Every group's standings, division by division, group by group."""
+    """Every group's standings, division by division, group by group (the barred formed
+    the groups with the others, and are left out of them)."""
     return [line for (division, group), members in groups(entries).items()
-            for line in standings(division, group, members)]
+            for line in standings(division, group, [e for e in members if not e.barred])]

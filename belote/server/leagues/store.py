@@ -13,7 +13,8 @@ closed week stays closed: the database's key keeps the close once across process
 week's standings are read from that week's matches only (the index ``match_results_by_time``).
 Accounts suspended or banned are left out of the standings shown and of the week's close
 (their matches are kept; a week closed while they were barred has no line of theirs, which
-keeps their division as it was).
+keeps their division as it was), but still count in forming the groups: a sanction given or
+lifted mid-week moves nobody else to another group.
 """
 
 from __future__ import annotations
@@ -96,12 +97,15 @@ class LeagueStore:
             .join(match_results, m.table_id == p.table_id)
             .join(users, users.c.id == p.account)
             .where(m.recorded >= start, m.recorded < start + WEEK, m.weight > 0,
-                   p.weight > 0,  # (the farming rule's weight of this player)
-                   p.account.not_in(barred_accounts(self.clock())))
+                   p.weight > 0)  # (the farming rule's weight of this player)
             .group_by(p.account, users.c.name))).all()
-        divisions = await self._divisions(conn, week, [int(r[0]) for r in rows])
+        accounts = [int(r[0]) for r in rows]
+        barred: set[int] = set((await conn.execute(
+            barred_accounts(self.clock()))).scalars()) if accounts else set()
+        divisions = await self._divisions(conn, week, accounts)
         return [Entry(int(r[0]), str(r[1]), divisions.get(int(r[0]), DIVISIONS),
-                      _aware(r[2]), points(float(r[5] or 0.0)), int(r[4] or 0), int(r[3]))
+                      _aware(r[2]), points(float(r[5] or 0.0)), int(r[4] or 0), int(r[3]),
+                      barred=int(r[0]) in barred)
                 for r in rows]
 
     async def _divisions(self, conn: AsyncConnection, week: date,

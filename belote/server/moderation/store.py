@@ -119,7 +119,7 @@ def in_force(now: datetime) -> ColumnElement[bool]:
                 or_(sanctions.c.until.is_(None), sanctions.c.until > now))
 
 
-def barred_accounts(now: datetime) -> Select[tuple[int]]:
+def barred_accounts(now: datetime) -> Select[int]:
     """The accounts with a suspension or a ban in force (a subquery: the daily's ranking and
     the league's standings leave them out, keeping their rows)."""
     return select(sanctions.c.account).where(sanctions.c.kind.in_(BARRED), in_force(now))
