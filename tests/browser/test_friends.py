@@ -16,10 +16,31 @@ from tests.browser import sala
 from tests.browser.test_axe import Audit
 from tests.browser.test_tournament import register
 
-# What the page's invitation region (#invitations-said) said, in order.
+# What the page's invitation region (#invitations-said) said, in order; and, standing in for
+# what headless Chromium cannot give, the notes the page's Web Audio played (window.__tones)
+# and the browser notifications it showed (window.__notified: the person allowed them; the
+# page counts as hidden while window.__hidden is true).
 RECORD_INVITATIONS = """
 (() => {
 window.__invited = [];
+window.__tones = [];
+window.__notified = [];
+window.__hidden = false;
+Object.defineProperty(document, "hidden", { get: () => window.__hidden });
+window.AudioContext = class {
+  constructor() { this.currentTime = 0; this.destination = {}; }
+  createOscillator() {
+    const node = { frequency: { value: 0 }, connect: (n) => n,
+                   start: () => window.__tones.push(node.frequency.value), stop: () => {} };
+    return node;
+  }
+  createGain() { return { gain: { value: 0 }, connect: (n) => n }; }
+};
+window.Notification = class {
+  constructor(title, options) { window.__notified.push([title, options.body]); }
+};
+window.Notification.permission = "granted";
+window.Notification.requestPermission = () => Promise.resolve("granted");
 document.addEventListener("DOMContentLoaded", () => {
   const region = document.getElementById("invitations-said");
   if (!region) return;
@@ -69,8 +90,18 @@ def test_find_ask_accept_invite_and_hear_the_invitation_by_keyboard(
     expect(bruno.locator("#friends-notice")).to_have_text(f"You and {ada_name} are friends now.")
     audit(bruno, "friends page, a friend")
 
-    # Bruno waits on the lobby; Ada opens a table and invites him from its page.
+    # Bruno turns the sounds on (the preferences' table settings, by keyboard) and waits on
+    # the lobby, the page in the background; Ada opens a table and invites him from its page.
     bruno.goto(base_url + "/")
+    sala.tab_to_name(bruno, "Table settings")
+    bruno.keyboard.press("Enter")
+    sala.tab_to(bruno, lambda el: el["id"] == "pref-sounds")
+    bruno.keyboard.press("Space")
+    sala.tab_to(bruno, lambda el: el["id"] == "pref-save")
+    with bruno.expect_navigation():
+        bruno.keyboard.press("Enter")
+    expect(bruno.locator("#pref-sounds")).to_be_checked()
+    bruno.evaluate("() => { window.__hidden = true; }")
     ada.goto(base_url + "/")
     table = sala.create_table(ada)
     press(ada, "Invite friends")
@@ -89,6 +120,11 @@ def test_find_ask_accept_invite_and_hear_the_invitation_by_keyboard(
     sentence = f"{ada_name} invites you to table {table}."
     bruno.wait_for_function("(s) => (window.__invited || []).includes(s)", arg=sentence)
     assert bruno.evaluate("() => window.__invited") == [sentence]
+    # With it, the invitation's chime (two notes, not the table's cues) and, the page being
+    # in the background, one browser notification with the same words.
+    assert bruno.evaluate("() => window.__tones") == [587, 880]
+    assert bruno.evaluate("() => window.__notified") == [["Invitations for you", sentence]]
+    bruno.evaluate("() => { window.__hidden = false; }")
     expect(bruno.locator("#invitations-said")).to_have_attribute("aria-live", "polite")
     panel = bruno.get_by_role("region", name="Invitations for you")
     expect(panel).to_contain_text(sentence)
