@@ -22,19 +22,9 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
-from belote.server.daily.scoring import deal_percentages, score_day
-
-
-def pairwise(scores: Mapping[int, int]) -> dict[int, float]:
-    """The former scoring of a deal: each entrant against every other one."""
-    others = len(scores) - 1
-    if others <= 0:
-        return {entrant: 50.0 for entrant in scores}
-    return {entrant: 100.0 * sum(2 if mine > theirs else 1 if mine == theirs else 0
-                                 for who, theirs in scores.items() if who != entrant)
-            / (2 * others) for entrant, mine in scores.items()}
+from belote.server.daily.scoring import deal_percentages, pairwise_percentages, score_day
 
 
 def best_ms(work: Callable[[], object], repeat: int) -> float:
@@ -64,8 +54,8 @@ def main() -> None:
     print(f"per-deal  {label}: {per_deal:9.1f} ms")
     if not args.no_pairwise:
         first = day[1]
-        assert pairwise(first) == deal_percentages(first), "the two ways differ"
-        one = best_ms(lambda: pairwise(first), 1)
+        assert pairwise_percentages(first) == deal_percentages(first), "the two ways differ"
+        one = best_ms(lambda: pairwise_percentages(first), 1)
         print(f"pairwise  {label}: {one * args.deals:9.1f} ms (one deal timed, x {args.deals})")
     ranking = best_ms(lambda: score_day(day, names, args.deals), args.repeat)
     print(f"ranking   {label}: {ranking:9.1f} ms")

@@ -23,7 +23,13 @@ from belote.server.daily.cache import DayCache, KeptDay
 from belote.server.daily.deals import deal_of_day, deals_of_day
 from belote.server.daily.room import DailyRoom
 from belote.server.daily.schema import daily_entries, daily_plays
-from belote.server.daily.scoring import deal_percentages, mean_interval, score_day, standings
+from belote.server.daily.scoring import (
+    deal_percentages,
+    mean_interval,
+    pairwise_percentages,
+    score_day,
+    standings,
+)
 from belote.server.daily.store import Play
 from belote.server.moderation.schema import account_roles, sanctions
 from belote.server.moderation.store import MODERATOR
@@ -167,16 +173,6 @@ def test_matchpoints_give_two_per_entrant_beaten_and_one_per_tie() -> None:
     assert deal_percentages({7: 81}) == {7: 50.0}  # alone on a deal: nobody to compare with
 
 
-def pairwise(scores: Mapping[int, int]) -> dict[int, float]:
-    """The reference: every entrant compared with every other one (the former O(n^2) way)."""
-    others = len(scores) - 1
-    if others <= 0:
-        return {entrant: 50.0 for entrant in scores}
-    return {entrant: 100.0 * sum(2 if mine > theirs else 1 if mine == theirs else 0
-                                 for who, theirs in scores.items() if who != entrant)
-            / (2 * others) for entrant, mine in scores.items()}
-
-
 def test_a_deal_scored_by_sorting_gives_exactly_what_comparing_every_pair_gives() -> None:
     rng = random.Random(28)
     cases: list[dict[int, int]] = [{}, {5: 81}, {1: 0, 2: 0}, {1: 162, 2: 162, 3: 162}]
@@ -185,13 +181,13 @@ def test_a_deal_scored_by_sorting_gives_exactly_what_comparing_every_pair_gives(
         spread = rng.choice((2, 5, 17, 163))  # few distinct scores: many ties
         cases.append({rng.randrange(1, 10_000): 10 * rng.randrange(spread)
                       for _ in range(entrants)})
-    for scores in cases:
-        assert deal_percentages(scores) == pairwise(scores), scores  # (exactly: no approx)
+    for scores in cases:  # (exactly: no approx)
+        assert deal_percentages(scores) == pairwise_percentages(scores), scores
     # And the ranking of a random day is the one the reference's percentages give.
     names = {n: f"E{n}" for n in range(40)}
     day = {d: {n: rng.randrange(5) for n in names if rng.random() < 0.9} for d in (1, 2, 3)}
     scored = score_day(day, names, 3)
-    assert scored.per_deal == {d: pairwise(s) for d, s in day.items()}
+    assert scored.per_deal == {d: pairwise_percentages(s) for d, s in day.items()}
     assert scored.ranking == standings(day, names, 3)
 
 

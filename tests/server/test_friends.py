@@ -107,6 +107,15 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
         yield found
 
 
+def invite_link(room: Room, who: str, table: int) -> str:
+    """The path of the invitation link to ``table`` that ``who``'s friends page offers."""
+    page = room.page(who, f"?table={table}")
+    found = re.search(r'id="invite-link" readonly value="https://testserver(/invite/[^"]+)"',
+                      page)
+    assert found is not None
+    return found.group(1)
+
+
 def befriend(room: Room, a: str, b: str) -> None:
     assert "sent" in room.act(a, "request", b)
     assert "friends now" in room.act(b, "accept", a)
@@ -270,11 +279,7 @@ def test_an_invitation_link_lets_a_guest_in_then_leads_to_the_private_table(
         receive(ws)
         send(ws, "sit", seat=0)
         until(ws, lambda f: f["t"] == "update")
-        page = room.page("Zeno", f"?table={table}")
-        link = re.search(r'id="invite-link" readonly value="https://testserver(/invite/[^"]+)"',
-                         page)
-        assert link is not None, page
-        path = link.group(1)
+        path = invite_link(room, "Zeno", table)
         stranger = room.use("a stranger")  # a browser with no session
         if stranger:
             assert stranger.get(f"/table/{table}").status_code == 403  # private
@@ -607,11 +612,7 @@ def test_an_invitation_link_is_checked_again_when_it_is_used(room: Room) -> None
         receive(ws)
         send(ws, "sit", seat=0)
         until(ws, lambda f: f["t"] == "update")
-        page = room.page("Sara", f"?table={table}")
-        found = re.search(r'id="invite-link" readonly value="https://testserver(/invite/[^"]+)"',
-                          page)
-        assert found is not None
-        path = found.group(1)
+        path = invite_link(room, "Sara", table)
         guest = room.use("a passer-by")
         assert guest.get(path).status_code == 200  # good while she may invite there
         # A moderator removes Sara from her table: her link is no longer good.
@@ -629,11 +630,7 @@ def test_an_invitation_link_is_checked_again_when_it_is_used(room: Room) -> None
         receive(ws)
         send(ws, "sit", seat=0)
         until(ws, lambda f: f["t"] == "update")
-        page = room.page("Zeno", f"?table={private}")
-        found = re.search(r'id="invite-link" readonly value="https://testserver(/invite/[^"]+)"',
-                          page)
-        assert found is not None
-        path = found.group(1)
+        path = invite_link(room, "Zeno", private)
         assert room.use("Tito").get(path, follow_redirects=False).status_code == 303
         send(ws, "stand")
         until(ws, lambda f: f["t"] == "update")

@@ -49,6 +49,18 @@ def deal_percentages(scores: Mapping[int, int]) -> dict[int, float]:
     return {entrant: share[mine] for entrant, mine in scores.items()}
 
 
+def pairwise_percentages(scores: Mapping[int, int]) -> dict[int, float]:
+    """The definition of :func:`deal_percentages`, word for word: each entrant against
+    every other one, 2 matchpoints a better score, 1 an equal one (O(n^2): the reference
+    that the tests and ``benchmarks/daily_scoring.py`` compare the sorting way with)."""
+    others = len(scores) - 1
+    if others <= 0:
+        return {entrant: 50.0 for entrant in scores}
+    return {entrant: 100.0 * sum(2 if mine > theirs else 1 if mine == theirs else 0
+                                 for who, theirs in scores.items() if who != entrant)
+            / (2 * others) for entrant, mine in scores.items()}
+
+
 def matchpoint_percent(below: int, level: int, others: int) -> float:
     """One entrant's percentage on a deal from counts: ``below`` entrants scored less,
     ``level`` scored the same (the entrant among them), ``others`` entrants besides it
