@@ -8,9 +8,7 @@ and changes nothing on a sorted tree.
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -26,19 +24,14 @@ from belote.i18n.catalog import (
     domain_of,
     messages,
 )
+from tests.file_modules import load_file
 
 ROOT = Path(__file__).resolve().parents[1]
 FIX = "run `python scripts/catalog_domains.py` (it sorts every message into its domain file)"
 
 
 def load_tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "catalog_domains", ROOT / "scripts" / "catalog_domains.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_file(ROOT / "scripts" / "catalog_domains.py")
 
 
 TOOL = load_tool()

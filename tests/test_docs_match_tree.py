@@ -14,12 +14,12 @@ the floors (``[tool.belote.coverage-floors]`` in pyproject.toml).
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 import tomllib
 from pathlib import Path
 from types import ModuleType
+
+from tests.file_modules import load_file
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "belote"
@@ -110,12 +110,7 @@ def test_the_layout_names_nothing_the_tree_lacks() -> None:
 
 
 def load_script(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_file(ROOT / "scripts" / f"{name}.py")
 
 
 def gates_commands() -> list[str]:

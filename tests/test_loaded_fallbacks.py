@@ -5,10 +5,8 @@ No timed assertion: the benchmark's load is not run here."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sqlite3
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -20,18 +18,13 @@ from belote.engine import CHANCE, Game, seeded_deck_source
 from belote.engine import actions as A
 from belote.engine.state import Phase
 from belote.rules import PRESETS
+from tests.file_modules import load_file
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
 def _benchmark() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("_bench_loaded_fallbacks",
-                                                  BENCHMARKS / "loaded_fallbacks.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # (dataclasses look their module up)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(BENCHMARKS / "loaded_fallbacks.py", "_bench_loaded_fallbacks")
 
 
 def _room_database(path: Path, every: int) -> tuple[int, int]:

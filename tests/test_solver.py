@@ -11,9 +11,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -25,6 +23,7 @@ from belote.engine.tricks import CARD_POINTS, trick_winner
 from belote.errors import BeloteError
 from belote.notation import parse_card
 from belote.rules import PRESETS, Rules
+from tests.file_modules import load_file
 
 ROOT = Path(__file__).resolve().parent.parent
 COLVER_RULES = PRESETS["classic"].with_flags(must_undertrump=False)
@@ -202,13 +201,7 @@ def test_value_of_a_deal_is_its_best_first_card(trump: int) -> None:
 
 # ----------------------------------------------------------------------------- colver
 def _load_check_script() -> ModuleType:
-    path = ROOT / "scripts" / "check_solver_vs_colver.py"
-    spec = importlib.util.spec_from_file_location("check_solver_vs_colver", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_file(ROOT / "scripts" / "check_solver_vs_colver.py")
 
 
 # Full deals (depth 0) cost ~50 ms in each solver, depth 1 ~10 ms, later ones < 2 ms.

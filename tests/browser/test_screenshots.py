@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import struct
 from pathlib import Path
 from types import ModuleType
 
 from playwright.sync_api import Browser
 
+from tests.file_modules import load_file
+
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "screenshots.py"
 
 
 def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("screenshots", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(SCRIPT)
 
 
 def png_size(path: Path) -> tuple[int, int]:

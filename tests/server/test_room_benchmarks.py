@@ -10,7 +10,6 @@ own runs are not run here."""
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import sys
 from pathlib import Path
@@ -23,17 +22,13 @@ from belote.server.connection import Connection
 from belote.server.frames import PROCESS_FRAMES
 from belote.server.seats import Seat
 from belote.server.table import Table
+from tests.file_modules import load_file
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 def _benchmark(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"_bench_{name}", BENCHMARKS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # (dataclasses look their module up)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(BENCHMARKS / f"{name}.py", f"_bench_{name}")
 
 
 def _probe_line(fallbacks: str, built: int = 0) -> str:
