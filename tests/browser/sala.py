@@ -272,9 +272,13 @@ def click_start(page: Page) -> None:
 
 
 def play_match(page: Page, limit: int = 400) -> None:
-    """Click through the rest of the match (whoever plays for the others)."""
+    """Click through the rest of the match (whoever plays for the others), until the end of
+    the match shows its replay link: the table's last move says "match over" a moment
+    before the room has stored the finished match, which the replay link waits for (a replay
+    asked in between is refused as a match not over)."""
     for _ in range(limit):
         if my_turn(page, timeout=60_000) == MATCH_OVER:
+            expect(page.locator("#replay-link")).to_be_visible(timeout=TIMEOUT)
             return
         click_act(page)
     raise AssertionError("the match never ended")

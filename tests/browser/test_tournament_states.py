@@ -350,6 +350,8 @@ def test_wrong_codes_are_refused_and_said_by_keyboard(
 
     # The short form: a table that does not play, then a wrong code at a real table.
     scorer.goto(f"{base_url}/tournaments/{tid}/enter")
+    # (the keys wait for the page to focus its first field, as scorer_with_code does)
+    expect(scorer.locator("#table")).to_be_focused()
     scorer.keyboard.type("9")
     scorer.keyboard.press("Tab")
     scorer.keyboard.type("ZZZZ")
