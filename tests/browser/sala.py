@@ -114,12 +114,16 @@ def public_codes(view: dict[str, Any]) -> set[str]:
 
 # ---------------------------------------------------------------------------- keyboard
 def active(page: Page) -> dict[str, str]:
-    info: dict[str, str] = page.evaluate("""() => {
+    info: dict[str, str] | None = page.evaluate("""() => {
         const el = document.activeElement;
+        if (!el) return null;
         return { id: el.id, tag: el.tagName,
                  name: (el.getAttribute("aria-label") || el.textContent || "").trim(),
                  parent: el.parentElement ? el.parentElement.id : "" };
     }""")
+    if info is None:  # a document being replaced has nothing focused: wait for the next one
+        page.wait_for_function("() => document.activeElement !== null")
+        return active(page)
     return info
 
 

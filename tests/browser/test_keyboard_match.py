@@ -47,7 +47,9 @@ document.addEventListener("DOMContentLoaded", () => {
 });
 """
 
+# null while a document is replaced (after a form's Enter): nothing is focused yet.
 FOCUSED = """() => { const el = document.activeElement;
+  if (!el) return null;
   return { id: el.id, key: el.dataset ? (el.dataset.key || "") : "", tag: el.tagName }; }"""
 
 
@@ -69,7 +71,12 @@ class Keys:
     def tab_to(self, matches: Callable[[dict[str, str]], bool], *, shift: bool = False,
                limit: int = 300) -> None:
         for _ in range(limit):
-            if matches(self.page.evaluate(FOCUSED)):
+            focused = self.page.evaluate(FOCUSED)
+            if focused is None:  # the next page is still loading: wait for it, press nothing
+                self.page.wait_for_load_state()
+                self.page.wait_for_function("() => document.activeElement !== null")
+                continue
+            if matches(focused):
                 return
             self.press("Shift+Tab" if shift else "Tab")
         raise AssertionError("Tab never reached the element")
@@ -94,6 +101,7 @@ def test_a_whole_match_by_keyboard_in_each_language(
     keys.press("Enter")
     page.wait_for_load_state()
     expect(page.locator("#guest-name")).to_have_count(0)
+    expect(page.locator("#target")).to_be_visible()
     keys.tab_to(lambda el: el["id"] == "target")
     keys.type("1")  # the first hand that scores ends the match
     keys.press("Enter")
