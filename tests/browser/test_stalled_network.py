@@ -73,7 +73,7 @@ def press_a_card(page: Page) -> str:
     return str(chosen["text"]).removesuffix(" (playable)")
 
 
-def play_a_card_the_server_takes(page: Page, tries: int = 3) -> None:
+def play_a_card_the_server_takes(page: Page, sockets: Sockets, tries: int = 3) -> None:
     """Press a card until the turn passes.  A paced page may still show a hand and a "your
     turn" the server has moved past (the stand-in played for the player meanwhile): the card
     pressed then is refused by name, and the page catches up; the next try is pressed on it."""
@@ -84,15 +84,34 @@ def play_a_card_the_server_takes(page: Page, tries: int = 3) -> None:
         # The turn passes, or the card is refused (said in the assertive region).  Up to 30 s:
         # on a loaded CI machine this once took more than 15 s (a paced page; a stall is
         # noticed only after 10 s of silence).
-        page.wait_for_function(
-            """([yours, refusals]) => document.getElementById('turn').textContent !== yours
-                 || ((window.__spoken || {}).assertive || []).length > refusals""",
-            arg=[sala.YOUR_TURN, refusals], timeout=30_000)
+        try:
+            page.wait_for_function(
+                """([yours, refusals]) => document.getElementById('turn').textContent !== yours
+                     || ((window.__spoken || {}).assertive || []).length > refusals""",
+                arg=[sala.YOUR_TURN, refusals], timeout=30_000)
+        except Exception as error:
+            frames = [(f["t"], f.get("d", {}).get("view", {}).get("turn"))
+                      for f in sockets.frames[-1][-8:]] if sockets.frames else []
+            raise AssertionError(f"the card pressed was neither taken nor refused: "
+                                 f"{page_state(page)}; {len(sockets.frames)} sockets, the "
+                                 f"last one's last frames (type, turn): {frames}") from error
         if page.locator("#turn").inner_text() != sala.YOUR_TURN:
             return
         print("refused:", sala.spoken(page, "assertive")[refusals:])
     raise AssertionError(f"no card taken in {tries} tries; the page said: "
                          f"{sala.spoken(page, 'assertive')[-6:]}")
+
+
+def page_state(page: Page) -> dict[str, Any]:
+    """What the page shows and said, for a failure's message."""
+    state: dict[str, Any] = page.evaluate("""() => ({
+        turn: document.getElementById('turn').textContent,
+        connection: document.getElementById('connection').textContent,
+        focused: document.activeElement ? document.activeElement.id : null,
+        polite: ((window.__spoken || {}).polite || []).slice(-8),
+        assertive: ((window.__spoken || {}).assertive || []).slice(-6),
+    })""")
+    return state
 
 
 def said_after(page: Page, region: str, start: int, pattern: str) -> list[str]:
@@ -152,7 +171,7 @@ def test_the_pace_is_never_tested_together_with_stalls_paced_moves_are_held_conf
     my_turn_to_play_a_card(page)
     watch(paced_stalled_room[0], table,
           lambda v: v.get("turn") == south and not v["seats"][south]["standin"], timeout=30)
-    play_a_card_the_server_takes(page)
+    play_a_card_the_server_takes(page, sockets)
     my_turn_to_play_a_card(page)
     last = sockets.frames[-1]
     assert last and last[0]["t"] == "sync", [f["t"] for f in last[:3]]
