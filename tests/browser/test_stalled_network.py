@@ -74,28 +74,33 @@ def press_a_card(page: Page) -> str:
 
 
 def play_a_card_the_server_takes(page: Page, sockets: Sockets, tries: int = 3) -> None:
-    """Press a card until the turn passes.  A paced page may still show a hand and a "your
-    turn" the server has moved past (the stand-in played for the player meanwhile): the card
-    pressed then is refused by name, and the page catches up; the next try is pressed on it."""
+    """Press a card until the server takes it (the card leaves the hand).  Not "until the
+    turn passes": a card that ends a trick the player wins gives the turn straight back.  A
+    paced page may still show a hand the server has moved past (the stand-in played for the
+    player meanwhile): a card pressed then is refused by name, and the next try is pressed
+    once the page shows the turn again."""
     for _ in range(tries):
         my_turn_to_play_a_card(page)
         refusals = len(sala.spoken(page, "assertive"))
-        press_a_card(page)
-        # The turn passes, or the card is refused (said in the assertive region).  Up to 30 s:
-        # on a loaded CI machine this once took more than 15 s (a paced page; a stall is
-        # noticed only after 10 s of silence).
+        sala.focus_hand(page)
+        chosen = sala.select_playable(page)
+        page.keyboard.press("Enter")
+        # Up to 30 s: on a loaded CI machine this once took more than 15 s (a paced page; a
+        # stall is noticed only after 10 s of silence).
         try:
             page.wait_for_function(
-                """([yours, refusals]) => document.getElementById('turn').textContent !== yours
+                """([card, refusals]) => !document.getElementById(card)
                      || ((window.__spoken || {}).assertive || []).length > refusals""",
-                arg=[sala.YOUR_TURN, refusals], timeout=30_000)
+                arg=[chosen["id"], refusals], timeout=30_000)
         except Exception as error:
             frames = [(f["t"], f.get("d", {}).get("view", {}).get("turn"))
                       for f in sockets.frames[-1][-8:]] if sockets.frames else []
             raise AssertionError(f"the card pressed was neither taken nor refused: "
                                  f"{page_state(page)}; {len(sockets.frames)} sockets, the "
                                  f"last one's last frames (type, turn): {frames}") from error
-        if page.locator("#turn").inner_text() != sala.YOUR_TURN:
+        # Taken: the card left the hand (a new hand may deal it again: then nothing refused).
+        if (not page.locator(f"#{chosen['id']}").count()
+                or len(sala.spoken(page, "assertive")) == refusals):
             return
         print("refused:", sala.spoken(page, "assertive")[refusals:])
     raise AssertionError(f"no card taken in {tries} tries; the page said: "
@@ -171,12 +176,17 @@ def test_the_pace_is_never_tested_together_with_stalls_paced_moves_are_held_conf
     my_turn_to_play_a_card(page)
     watch(paced_stalled_room[0], table,
           lambda v: v.get("turn") == south and not v["seats"][south]["standin"], timeout=30)
-    play_a_card_the_server_takes(page, sockets)
-    my_turn_to_play_a_card(page)
-    last = sockets.frames[-1]
+    # On to a turn with the others' moves in between (a card that wins the trick it ends
+    # gives the turn straight back: then one more).
+    for _ in range(3):
+        play_a_card_the_server_takes(page, sockets)
+        my_turn_to_play_a_card(page)
+        last = sockets.frames[-1]
+        moves = [e["text"] for f in last if f["t"] == "update" for e in f["d"]["events"]
+                 if e["kind"] in ("card_played", "bid_made", "trick_won")]
+        if len(moves) >= 4:
+            break
     assert last and last[0]["t"] == "sync", [f["t"] for f in last[:3]]
-    moves = [e["text"] for f in last if f["t"] == "update" for e in f["d"]["events"]
-             if e["kind"] in ("card_played", "bid_made", "trick_won")]
     assert len(moves) >= 4, moves
 
     def missing() -> list[str]:
