@@ -18,10 +18,13 @@ the bots, and:
 - counts (:attr:`HeavyWork.stats`) and logs every refusal, failure and replacement: nothing
   degrades silently.  A process that dies, or does not answer a job within
   ``heavy_timeout`` seconds of the job's start (hung: killed), is replaced; the job it held
-  answers 503.  A job is handed to the pool only when one of its processes is free (and a new
-  pool's processes have started, within ``START_SECONDS`` at least), so its time is counted
-  from when it starts running, never while it waits behind others or for a process to start
-  on a loaded machine: a healthy process is never taken for a hung one;
+  answers 503.  A process that is only starved (niced below the rest, on a busy machine: it
+  got some CPU while it waited, less than a timeout's worth in all) is not hung: it is given
+  more time, ``STARVED_WAITS`` timeouts at most, logged and counted.  A job is handed to
+  the pool only when one of its processes is free (and a new pool's processes have started,
+  within ``START_SECONDS`` at least), so its time is counted from when it starts running,
+  never while it waits behind others or for a process to start on a loaded machine: a
+  healthy process is never taken for a hung one;
 - keeps "this step cannot be analysed" (not a card; too many unknown cards) like an answer:
   it never changes either, so asking again costs neither a job nor the client's token; and
   a request refused because all are busy costs its client nothing.
@@ -46,6 +49,7 @@ from concurrent.futures import (
     ThreadPoolExecutor,
 )
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from belote.ai.analysis import AnalysisUnavailable, PlayAnalysis
@@ -66,6 +70,13 @@ EXTRA_NICENESS = 5
 ANALYSIS_BYTES = 1024  # what one cached analysis is counted as
 ERROR_BYTES = 256  # what one kept "cannot be analysed" is counted as
 START_SECONDS = 60.0  # a new pool's processes have this long to start (at least the timeout)
+# A process that used less CPU than this share of a timeout while it waited is stopped (a
+# signal, swapping, asleep for ever): hung.  One that used more but less than a whole
+# timeout of CPU in all is starved: niced below the tables and the bots on a busy machine it
+# may get a few percent of a core, and a job of a second takes a minute; it waits on, up to
+# STARVED_WAITS timeouts in all.  (No job needs a timeout of CPU: one that used it is a loop.)
+STOPPED_SHARE = 0.005
+STARVED_WAITS = 10
 # Errors that are the answer itself (the step is not a card; the position cannot be
 # analysed): they never change, so they are kept like answers.
 FINAL_ERRORS = (AnalysisUnavailable, StepError)
@@ -82,7 +93,24 @@ class HeavyStats:
     shared: int = 0  # asked while the same answer was being computed
     failed: int = 0
     replacements: int = 0
+    starved: int = 0  # jobs given more time: their process got little CPU, but some
     refused: dict[str, int] = field(default_factory=dict)  # "analysis/client", "busy"...
+
+
+def _cpu_seconds(executor: Executor) -> float | None:
+    """The CPU time the pool's processes have used so far (Linux's /proc); None where it
+    cannot be known (a thread pool, another system): then a late job is hung, as before."""
+    if not isinstance(executor, ProcessPoolExecutor):
+        return None
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in list(getattr(executor, "_processes", None) or {}):
+        try:  # the fields after the name: utime and stime are the 12th and 13th
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks
+        except (OSError, IndexError, ValueError):
+            return None
+    return total
 
 
 def _retrieved(answer: asyncio.Future[Any]) -> None:
@@ -324,7 +352,24 @@ class HeavyWork:
         try:
             answer = asyncio.wrap_future(job)
             answer.add_done_callback(_retrieved)  # a hung job's end is no news to log
-            return await asyncio.wait_for(asyncio.shield(answer), timeout)
+            started = last = _cpu_seconds(executor)
+            for waits in range(1, STARVED_WAITS + 1):
+                try:
+                    return await asyncio.wait_for(asyncio.shield(answer), timeout)
+                except TimeoutError:
+                    now = _cpu_seconds(executor)
+                    if (waits == STARVED_WAITS or now is None or last is None
+                            or started is None or now - last < STOPPED_SHARE * timeout
+                            or now - started >= timeout):
+                        raise
+                    if waits == 1:
+                        self.stats.starved += 1
+                    log.warning("heavy-work process starved: %.2f s of CPU in %.0f s for %s "
+                                "(niced below the tables and the bots on a busy machine); "
+                                "it is given %.0f s more (%d starved so far)", now - started,
+                                waits * timeout, what, timeout, self.stats.starved)
+                    last = now
+            raise AssertionError("unreachable: the last wait raises")  # pragma: no cover
         except BrokenExecutor as error:
             self.stats.failed += 1
             self._replace(executor, error)
@@ -332,8 +377,8 @@ class HeavyWork:
         except TimeoutError as error:
             self.stats.failed += 1
             self._replace(executor, error, kill=True)
-            raise HeavyFailed(f"no answer from the heavy-work process in {timeout:.0f} s "
-                              f"to {what} (hung)") from error
+            raise HeavyFailed(f"no answer from the heavy-work process in time to {what} "
+                              f"(hung)") from error
 
     def _free_process(self) -> asyncio.Semaphore:
         loop = asyncio.get_running_loop()

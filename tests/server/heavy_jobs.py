@@ -34,3 +34,23 @@ def echo(text: str) -> str:
 def say_and_stop(path: str) -> str:
     Path(path).write_text(str(os.getpid()))
     return stop()
+
+
+def trickle(seconds: float) -> str:
+    """A job that gets a fifth of a core for ``seconds``: a process starved by its niceness
+    on a busy machine, as the heavy-work process sees it (some CPU, little)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        busy = time.monotonic() + 0.01
+        while time.monotonic() < busy:
+            pass
+        time.sleep(0.04)
+    return "trickled"
+
+
+def spin(seconds: float) -> str:
+    """A job in a busy loop (bounded, so that a test that fails ends)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+    return "spun"

@@ -18,6 +18,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from belote.ai.analysis import AnalysisUnavailable
+from belote.server import heavy as heavy_module
 from belote.server.app import create_app
 from belote.server.config import Settings
 from belote.server.heavy import HeavyFailed, HeavyWork
@@ -317,6 +318,41 @@ def test_a_healthy_heavy_process_with_jobs_waiting_behind_each_other_is_not_take
     assert answers == ["0", "1", "2", "3", "4", "5"]
     assert heavy.stats.replacements == 0 and heavy.stats.failed == 0
     assert not any("heavy-work process lost" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.slow
+def test_a_starved_heavy_process_is_given_more_time_a_busy_loop_is_hung(
+        caplog: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seen in the suite: the heavy-work process is niced below the tables and the bots; on
+    a busy machine it got a few percent of a core, a one-second analysis took longer than
+    the timeout, and the healthy process was killed as hung (the page said "try again", the
+    replay page answered 503).  A job whose process gets some CPU while it waits, less than a
+    timeout's worth in all, is starved, not hung: it is given more time, logged and counted.
+    A job that used a whole timeout of CPU (a busy loop) is hung, as one that used none (a
+    stopped process: the test above)."""
+    # Only the CPU rule may end the busy loop (not the cap on a starved job's waits, which a
+    # busy test machine could reach first).
+    monkeypatch.setattr(heavy_module, "STARVED_WAITS", 1000)
+    heavy = HeavyWork(Settings(heavy_workers=1, heavy_timeout=1.0))
+
+    async def scenario() -> list[Any]:
+        await heavy._get(("record", -1), "a", len, jobs.echo, "started")
+        starved = await heavy._get(("record", 1), "a", len, jobs.trickle, 3.0)
+        spun = await asyncio.gather(heavy._get(("record", 2), "a", len, jobs.spin, 300.0),
+                                    return_exceptions=True)
+        return [starved, *spun]
+
+    try:
+        with caplog.at_level(logging.WARNING):
+            starved, spun = asyncio.run(scenario())
+    finally:
+        heavy.close()
+    assert starved == "trickled"
+    assert isinstance(spun, HeavyFailed) and "hung" in str(spun), spun
+    assert heavy.stats.starved >= 1 and heavy.stats.failed == 1
+    assert heavy.stats.replacements == 1  # the busy loop's process only
+    said = [r.getMessage() for r in caplog.records]
+    assert any("heavy-work process starved" in m for m in said), said
 
 
 def test_a_request_refused_as_busy_costs_its_client_nothing() -> None:
