@@ -130,16 +130,22 @@ def test_features_never_see_the_other_hands(preset: str, played: int) -> None:
     game = _mid_hand(preset, played, played)
     viewer = game.current_player()
     before = features(game.observation(viewer))
-    others = [seat for seat in range(4) if seat != viewer]
     rng = random.Random(played)
     for _ in range(5):
-        hidden = [c for seat in others for c in card_list(game.hands[seat])]
-        rng.shuffle(hidden)
-        for seat in others:  # the same counts, other cards
-            size = game.hands[seat].bit_count()
-            game.hands[seat] = sum(1 << c for c in hidden[:size])
-            hidden = hidden[size:]
+        deal_the_others_again(game, viewer, rng)
         np.testing.assert_array_equal(features(game.observation(viewer)), before)
+
+
+def deal_the_others_again(game: Game, viewer: int, rng: random.Random) -> None:
+    """The cards of the seats other than ``viewer`` dealt among them again: the same
+    counts, other cards (what ``viewer`` sees must not move)."""
+    others = [seat for seat in range(game.players) if seat != viewer]
+    hidden = [c for seat in others for c in card_list(game.hands[seat])]
+    rng.shuffle(hidden)
+    for seat in others:
+        size = game.hands[seat].bit_count()
+        game.hands[seat] = sum(1 << c for c in hidden[:size])
+        hidden = hidden[size:]
 
 
 def test_canonical_suits_put_the_trump_first() -> None:

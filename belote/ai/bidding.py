@@ -84,6 +84,15 @@ def has_ace(hand: CardSet) -> bool:
     return bool(hand & ACES)
 
 
+def pass_word(obs: Observation) -> int | None:
+    """How the seat passes: "aspetto" where the rules have it and the hand holds an ace (bots
+    say it truthfully), else a plain pass; None where passing is not allowed."""
+    legal = obs.legal_actions
+    if A.ASPETTO in legal and has_ace(obs.hand):
+        return A.ASPETTO
+    return A.PASS if A.PASS in legal else None
+
+
 def choose_bid(obs: Observation, boldness: float = 0.0) -> int:
     """A bid for ``obs``; ``boldness`` lowers every threshold by that much hand value."""
     if obs.ruleset is not None and obs.ruleset.bidding == "auction":
@@ -119,7 +128,7 @@ def _auction(obs: Observation, boldness: float) -> int:
     rules = obs.ruleset
     levels = rules.auction.levels if rules is not None and rules.auction is not None else ()
     hand = obs.hand
-    passing = A.ASPETTO if A.ASPETTO in legal and has_ace(hand) else A.PASS
+    passing = pass_word(obs) or A.PASS
     bidder, index, suit, _ = obs.standing_contract() or (-1, -1, -1, 0)
     four = rules is None or rules.partners
     partner = (obs.seat + 2) % 4 if four else -2  # fewer than four players: no partner

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from belote.ai.belote_order import king_before_queen
+from belote.ai.bidding import pass_word
 from belote.ai.decision import Decision, DecisionMethod, elapsed_ms, only_move
 from belote.ai.fitting import EvidenceWorlds, FittingWorlds
 from belote.ai.heuristic import HeuristicBot
@@ -31,7 +32,7 @@ from belote.ai.models import SeatContext, SeatModels, TableSeat, models_at, mode
 from belote.ai.models.logit_bids import LogitBidder
 from belote.ai.showing import table_talk
 from belote.ai.worlds import ConventionEvidence, Knowledge, knowledge, sample_whole_world
-from belote.cards import ACES, ALL_CARDS, card_list
+from belote.cards import ALL_CARDS, card_list
 from belote.engine import actions as A
 from belote.engine.events import CardPlayed, Event, HandScored, HandStarted
 from belote.engine.evidence import Evidence
@@ -775,10 +776,8 @@ class ExpertBot:
         return abs(ours(total - 10) - ours(10)) / 2
 
     def _pass_word(self, obs: Observation) -> int:
-        legal = obs.legal_actions
-        if A.ASPETTO in legal and obs.hand & ACES:
-            return A.ASPETTO  # truthful: "aspetto" only with an ace
-        return A.PASS if A.PASS in legal else self.fallback.choose(obs)
+        word = pass_word(obs)
+        return self.fallback.choose(obs) if word is None else word
 
     def _candidates(self, obs: Observation,
                     rules: Rules) -> dict[int, tuple[int, int, int, int]]:

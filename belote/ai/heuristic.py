@@ -41,6 +41,20 @@ def _strength(card: Card, trump: int | None) -> int:
     return PLAIN_STRENGTH[card & 7]
 
 
+def _not_beaten_by(trump: int | None) -> tuple[CardSet, ...]:
+    """Per card: the cards of its suit at least as strong (itself included), with ``trump``
+    (0..3, NO_TRUMP, ALL_TRUMP; None while it is unknown)."""
+    return tuple(sum(1 << c for c in cards_in(SUIT_MASKS[card >> 3])
+                     if _strength(c, trump) >= _strength(card, trump))
+                 for card in range(32))
+
+
+# _AT_LEAST[trump][card], the last row for a trump not known: a card is master when none of
+# these is unseen (asked for every candidate card of every decision: one mask, not a loop).
+_AT_LEAST: tuple[tuple[CardSet, ...], ...] = tuple(
+    _not_beaten_by(trump) for trump in (*range(ALL_TRUMP + 1), None))
+
+
 class HeuristicBot:
     def __init__(self, seed: int | None = None, name: str = "heuristic",
                  boldness: float | None = None) -> None:
@@ -99,9 +113,8 @@ class HeuristicBot:
         return self._follow(obs, plays, unseen)
 
     def _is_master(self, card: Card, unseen: CardSet, trump: int | None) -> bool:
-        strength = _strength(card, trump)
-        rivals = unseen & SUIT_MASKS[card >> 3]
-        return all(_strength(c, trump) < strength for c in cards_in(rivals))
+        """No unseen card of its suit is as strong."""
+        return not unseen & _AT_LEAST[-1 if trump is None else trump][card]
 
     def _lead(self, obs: Observation, plays: list[Card], unseen: CardSet) -> Card:
         trump = obs.trump

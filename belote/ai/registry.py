@@ -73,7 +73,8 @@ BOTS: dict[str, Callable[[int | None], Player]] = {
     "expert-w20-nomodel": _expert(name="expert-w20-nomodel", max_worlds=20, min_worlds=20,
                                   budget_ms=600_000, hard_ms=600_000, seat_models=False),
     "normal": _heuristic("normal"),
-    # The normal bot's bids, cards by the network distilled from the exact solver.
+    # Bids and cards by small networks (belote.ai.network); the normal bot's bids where the
+    # bidding network does not read the auction.
     "quick": _quick,
     "easy": _easy,
     # The normal bot saying passo/aspetto, ancora/alzo and its first discard at random: the

@@ -4,8 +4,10 @@
   Casaro, the 10 on partner's ace, no trumping of partner's winning trick).
 * ``easy``: the same conventions, but it bids cautiously and, now and then, plays a random
   legal card instead of its best one, as a beginner would (:mod:`belote.ai.easy`).
-* ``quick``: the normal bot's bids, and cards chosen by a small network distilled from the
-  exact solver (:mod:`belote.ai.quick`): microseconds a card, four-seat tables only.
+* ``quick``: bids by a small network trained on simulated contract values where it reads the
+  auction (take-or-pass without senza or tutte; the normal bot's bids elsewhere), and cards
+  chosen by a small network distilled from the exact solver (:mod:`belote.ai.quick`):
+  microseconds a decision, four-seat tables only.
 * ``expert``: information-set search over the exact solver, bidding by simulation
   (:mod:`belote.ai.expert`).
 

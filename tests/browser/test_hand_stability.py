@@ -87,7 +87,11 @@ def test_the_active_option_changes_only_for_the_players_own_moves(
             assertive = len(sala.spoken(page, "assertive"))
             page.evaluate("() => window.__active.log.push('N')")
             page.keyboard.press("n")
-            page.wait_for_timeout(150)
+            # a move, or the card said (30 ms later on a quiet machine; a busy one is slower)
+            sala.wait_until(page, lambda b=before, n=assertive: selected_id(page) != b
+                            or len(sala.spoken(page, "assertive")) > n,
+                            message="the selection moved or the card was said")
+            page.wait_for_timeout(150)  # nothing more comes after it
             after = selected_id(page)
             name = next(o["text"] for o in sala.hand_options(page) if o["selected"])
             told = sala.spoken(page, "assertive")[assertive:]

@@ -43,7 +43,8 @@ def test_a_finished_match_is_stepped_through_and_analysed_by_keyboard(
     # The end screen focuses its replay link; Enter follows it.
     expect(page.locator("#replay-link")).to_be_focused()
     page.keyboard.press("Enter")
-    page.wait_for_url(re.compile(rf"/replay/{table_id}$"))
+    # the replay is heavy work: the room's first may start its niced process (60 s)
+    page.wait_for_url(re.compile(rf"/replay/{table_id}$"), timeout=60_000)
     expect(page.locator("#replay-position")).to_contain_text("Hand 1, the deal")
     audit(page, "replay, first step")
 

@@ -116,7 +116,7 @@ def test_the_replay_board_draws_each_step_as_card_faces(
     sala.click_bots(page, "West", "North", "East")
     sala.click_start(page)
     sala.play_match(page)
-    page.goto(f"{base_url}/replay/{table_id}")
+    page.goto(f"{base_url}/replay/{table_id}", timeout=60_000)  # heavy work: may start its process
     expect(page.locator("#replay-position")).to_contain_text("Hand 1, the deal")
     deal = check_board(page)
     assert len(deal["hands"]) == 4

@@ -22,7 +22,7 @@ from websockets.sync.client import connect as ws_connect
 
 from tests.browser import sala
 from tests.browser.live import LiveServer
-from tests.browser.test_axe import AXE, OPTIONS
+from tests.browser.test_axe import run_axe
 from tests.server.stall_proxy import StallProxy
 
 NOTICED_WITHIN = 10.0  # seconds: the bound for saying that the connection is lost
@@ -256,7 +256,7 @@ def stall_story(page: Page, server: LiveServer, proxy: StallProxy, tmp_path: Pat
                      region="assertive")
     expect(line).to_have_text(re.compile(f"Held: {re.escape(held)}\\.$"))
     page.screenshot(path=str(tmp_path / "held.png"))
-    audit = AXE.run(page, options=OPTIONS)  # the lost state is readable (contrast, names)
+    audit = run_axe(page)  # the lost state is readable (contrast, names)
     assert not audit.violations_count, audit.generate_report()
     seat = watch(server, table, lambda v: any(s["name"] == "Nina" and s["standin"]
                                                for s in v["seats"]),

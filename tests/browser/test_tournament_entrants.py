@@ -12,7 +12,12 @@ from playwright.sync_api import Page, expect
 
 from tests.browser import sala
 from tests.browser.test_axe import Audit
-from tests.browser.test_tournament import press_button, register, register_neighbourhoods
+from tests.browser.test_tournament import (
+    press_button,
+    register,
+    register_neighbourhoods,
+    round_drawn,
+)
 
 
 def type_into(page: Page, field: str, text: str) -> None:
@@ -43,7 +48,7 @@ def test_organiser_manages_entrants_by_keyboard(new_page: Callable[..., Page],
 
     org.locator("#r-club").focus()  # back up the page, then the draw by keyboard
     press_button(org, "Draw round 1")
-    expect(org.get_by_role("heading", name="Round 1")).to_be_visible()
+    round_drawn(org)
     type_into(org, "w-1", "went home")
     expect(org.get_by_role("status").first).to_have_text("Done.")
     expect(org.locator(".entrants tbody tr").first).to_contain_text("withdrawn")

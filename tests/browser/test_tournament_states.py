@@ -24,9 +24,11 @@ from tests.browser import sala
 from tests.browser.live import LiveServer
 from tests.browser.test_axe import Audit
 from tests.browser.test_tournament import (
+    DRAW_TIMEOUT,
     drawn_tournament,
     register,
     register_neighbourhoods,
+    round_drawn,
     type_answer,
 )
 from tests.browser.test_tournament_console import form_post
@@ -76,18 +78,19 @@ def tab_into(page: Page, field: str, limit: int = 250) -> None:
     sala.tab_to(page, lambda el: el["id"] == field, limit=limit)
 
 
-def posted(page: Page) -> None:
+def posted(page: Page, timeout: float | None = None) -> None:
     """Press Enter on the focused element and wait for the page the form's post leads to
     (the next keys would otherwise land on the old page)."""
-    with page.expect_navigation():
+    with page.expect_navigation(timeout=timeout):
         page.keyboard.press("Enter")
     page.wait_for_load_state()
 
 
 def press_and_wait(page: Page, name: str) -> None:
-    """Tab to the button named ``name``, press Enter, wait for the next page."""
+    """Tab to the button named ``name``, press Enter, wait for the next page (a draw's
+    longer: DRAW_TIMEOUT)."""
     sala.tab_to_name(page, name, limit=250)
-    posted(page)
+    posted(page, DRAW_TIMEOUT if name.startswith("Draw round") else None)
 
 
 def side_codes(org: Page, base: str, tid: int, game: int = 1) -> tuple[str, str]:
@@ -435,7 +438,7 @@ def test_concours_check_in_reserve_late_entry_and_best_of_three_by_keyboard(
         press_and_wait(org, f"Check in Coppia {n}")
         done(org)
     press_and_wait(org, "Draw round 1")
-    expect(org.get_by_role("heading", name="Round 1")).to_be_visible()
+    round_drawn(org)
     audit(org, "console, concours round 1 drawn (best of 3)")
 
     org.locator("#round-heading").focus()
@@ -605,7 +608,7 @@ def test_the_melee_and_double_elimination_consoles_with_a_round_drawn(
         form_post(org, base_url, f"/tournaments/{tid}/do/checkin", entrant=str(n))
     org.reload()
     press_and_wait(org, "Draw round 1")
-    expect(org.get_by_role("heading", name="Round 1")).to_be_visible()
+    round_drawn(org)
     audit(org, "mêlée console, round 1 drawn")
     org.goto(f"{base_url}/tournaments/{tid}/standings")
     audit(org, "mêlée standings, round 1")
@@ -621,7 +624,7 @@ def test_the_melee_and_double_elimination_consoles_with_a_round_drawn(
         form_post(org, base_url, f"/tournaments/{tid}/do/checkin", entrant=str(n))
     org.goto(f"{base_url}/tournaments/{tid}")
     press_and_wait(org, "Draw round 1")
-    expect(org.get_by_role("heading", name="Round 1")).to_be_visible()
+    round_drawn(org)
     tab_into(org, "ra-1")
     org.keyboard.type("1000")
     org.keyboard.press("Tab")

@@ -51,7 +51,8 @@ def owners(app: Any) -> set[str]:
 
 def test_listeners_get_a_diff_for_an_added_a_changed_and_a_removed_table(
         tmp_path: Path) -> None:
-    app = create_app(make_settings(tmp_path, waiting_table_expiry=0.4, lobby_sweep=0.05))
+    # 2 s: the table must not expire before Ada has sat (a busy machine is slow to get there)
+    app = create_app(make_settings(tmp_path, waiting_table_expiry=2.0, lobby_sweep=0.05))
     with client_for(app) as client:
         people = Identities(client)
         people.guest("Ada")
@@ -105,7 +106,8 @@ def test_no_session_id_reaches_a_listener_and_only_the_owner_is_told_mine(
 
 
 def test_changes_within_the_interval_arrive_as_one_frame(tmp_path: Path) -> None:
-    app = create_app(make_settings(tmp_path, lobby_coalesce=1.0))
+    # 5 s: the four tables and the sit must all fall in one window, also on a busy machine
+    app = create_app(make_settings(tmp_path, lobby_coalesce=5.0))
     with client_for(app) as client:
         people = Identities(client)
         people.guest("Ada")
@@ -154,7 +156,8 @@ def test_a_bad_page_number_is_refused_clearly(client: TestClient, page: str) -> 
 
 def test_a_waiting_table_nobody_attends_expires(tmp_path: Path,
                                                 caplog: pytest.LogCaptureFixture) -> None:
-    app = create_app(make_settings(tmp_path, waiting_table_expiry=0.3, lobby_sweep=0.05))
+    # 2 s: 'kept' must not expire before Ada sits there (a busy machine is slow to get there)
+    app = create_app(make_settings(tmp_path, waiting_table_expiry=2.0, lobby_sweep=0.05))
     with caplog.at_level(logging.INFO, logger="belote.server.lobby"), \
             client_for(app) as client:
         people = Identities(client)
@@ -180,7 +183,8 @@ def test_a_waiting_table_nobody_attends_expires(tmp_path: Path,
 
 
 def test_a_match_in_progress_or_a_present_player_never_expires(tmp_path: Path) -> None:
-    app = create_app(make_settings(tmp_path, waiting_table_expiry=0.2, lobby_sweep=0.05))
+    # 1.5 s: both tables set up (started; Bea seated and in the lobby) before it could pass
+    app = create_app(make_settings(tmp_path, waiting_table_expiry=1.5, lobby_sweep=0.05))
     with client_for(app) as client:
         people = Identities(client)
         ada = people.guest("Ada")
@@ -193,7 +197,7 @@ def test_a_match_in_progress_or_a_present_player_never_expires(tmp_path: Path) -
         sit(people.use("Bea"), waiting, 1)
         with lobby_socket(people.use("Bea")) as lobby:  # Bea waits in the lobby
             until(lobby, lambda f: f["t"] == "sync")
-            time.sleep(0.8)
+            time.sleep(3.5)  # over twice the expiry
             room = app.state.room
             assert playing in room.tables and waiting in room.tables
             assert app.state.lobby.counts["tables_expired"] == 0

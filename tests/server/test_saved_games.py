@@ -223,6 +223,10 @@ def two_people(people: People, a: str, b: str, sockets: ExitStack
     send(wa, "sit", seat=0)
     wb = sockets.enter_context(people.connect(b, table_id))
     send(wb, "sit", seat=2)
+    # b's sit comes on a socket of its own: seen seated before a's start, which else may
+    # overtake it (CI once: "Every seat must be taken").
+    until(wb, lambda f: f["t"] == "update"
+          and (f["d"]["view"]["seats"][2] or {}).get("name") == b.capitalize())
     send(wa, "bot", seat=1)
     send(wa, "bot", seat=3)
     send(wa, "start")

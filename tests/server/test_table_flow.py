@@ -72,7 +72,9 @@ def test_updates_carry_strictly_increasing_versions(client: TestClient) -> None:
 
 
 def test_a_bot_takes_an_absent_players_seat_and_the_player_reclaims_it(tmp_path: Any) -> None:
-    app = create_app(make_settings(tmp_path, takeover_seconds=0.3, bot_delay=0.05))
+    # 2 s: the watcher, connected after Ada leaves, must be there before the bot takes over
+    # to hear it said (0.3 s was tight on a busy machine)
+    app = create_app(make_settings(tmp_path, takeover_seconds=2.0, bot_delay=0.05))
     with client_for(app) as client:
         people = Identities(client)
         table_id = create_table(people.guest("Ada"), target=None)

@@ -119,14 +119,19 @@ def canonical_mask(mask: CardSet, trump: int) -> CardSet:
             | (mask >> 8 * d & 255) << 24)
 
 
+# _SUIT_BYTES[trump]: the bytes of the 14 card masks (one byte a suit, little-endian) in
+# canonical suit order: one gather puts every mask in canonical order at once.
+_SUIT_BYTES: tuple[npt.NDArray[np.intp], ...] = tuple(
+    np.array([4 * m + suit for m in range(_MASKS) for suit in SUIT_ORDER[trump]], dtype=np.intp)
+    for trump in range(6))
+
+
 def features(obs: Observation) -> npt.NDArray[np.float32]:
     """The feature vector (:data:`SIZE` float32, :data:`LAYOUT`) of ``obs``: a seat of four
     in the card play (trump known)."""
     viewer, trump, taker = obs.seat, obs.trump, obs.taker
     if viewer is None or trump is None or taker is None:
         raise ValueError("features read a seat's observation in the card play")
-    masks = np.zeros(_MASKS, dtype="<u4")
-    masks[0] = canonical_mask(obs.hand, trump)
     played_by = [0, 0, 0, 0]
     voids = [0, 0, 0, 0]  # a 4-bit set of real suits per relative seat
     for leader, cards in obs.tricks:
@@ -144,15 +149,14 @@ def features(obs: Observation) -> npt.NDArray[np.float32]:
             in_trick[rel] = 1 << card
             if card >> 3 != led:
                 voids[rel] |= 1 << led
-    shown = obs.shown
-    for rel in range(SEATS):
-        seat = (viewer + rel) % SEATS
-        masks[1 + rel] = canonical_mask(played_by[rel], trump)
-        masks[1 + SEATS + rel] = canonical_mask(in_trick[rel], trump)
-        masks[1 + 2 * SEATS + rel] = canonical_mask(shown[seat] & ~obs.played, trump)
-    masks[_MASKS - 1] = canonical_mask(ALL_CARDS & ~obs.played & ~obs.hand, trump)
+    shown, played = obs.shown, obs.played
+    shown_by = [shown[(viewer + rel) % SEATS] & ~played for rel in range(SEATS)]
+    # The masks in real card order, put in canonical order by one gather of their suit bytes.
+    masks = np.array([obs.hand, *played_by, *in_trick, *shown_by,
+                      ALL_CARDS & ~played & ~obs.hand], dtype="<u4")
     out = np.zeros(SIZE, dtype=np.float32)
-    out[:_BITS] = np.unpackbits(masks.view(np.uint8), bitorder="little")
+    out[:_BITS] = np.unpackbits(masks.view(np.uint8)[_SUIT_BYTES[trump]],
+                                 bitorder="little")
     at = _BITS
     order = SUIT_ORDER[trump]
     for rel in range(SEATS):

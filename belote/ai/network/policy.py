@@ -9,28 +9,24 @@ relative to the best card (a regret, so about 0 for the best and negative for th
 only the order of the legal cards' outputs matters.
 
 The default network is read once per process (:func:`default_policy`); another one (a new
-training run) is ``Policy.load(path)``.
+training run) is ``Policy.load(path)`` (the MLP itself: :mod:`belote.ai.network.mlp`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache
 from importlib import resources
-from pathlib import Path
-from typing import IO
 
 import numpy as np
-import numpy.typing as npt
 
 from belote.ai.network.features import CANONICAL, CARDS, SIZE, features
+from belote.ai.network.mlp import Mlp
 from belote.engine import actions as A
 from belote.engine.observation import Observation
 from belote.errors import BeloteError
 from belote.rules import PRESETS
 from belote.rules.base import Rules
 
-Matrix = npt.NDArray[np.float32]
 FOUR_SEAT_PRESETS: tuple[str, ...] = tuple(n for n, r in PRESETS.items() if r.players == 4)
 
 
@@ -44,43 +40,14 @@ def check_four_seats(rules: Rules | None) -> None:
             f"(rules {rules.name!r})")
 
 
-@dataclass(frozen=True)
-class Policy:  # not slots: _rows is a cached property
-    """An MLP's layers, ``(weight (in, out), bias (out,))`` each, ReLU between them."""
+class Policy(Mlp):
+    """The card-play network: :data:`~belote.ai.network.features.SIZE` features in, 32
+    canonical cards out."""
 
-    layers: tuple[tuple[Matrix, Matrix], ...]
-
-    def __post_init__(self) -> None:
-        if self.layers[0][0].shape[0] != SIZE or self.layers[-1][0].shape[1] != CARDS:
+    def check_shape(self, inputs: int, outputs: int) -> None:
+        if inputs != SIZE or outputs != CARDS:
             raise BeloteError(f"a card-play network reads {SIZE} features and writes {CARDS} "
-                              f"cards, not {self.layers[0][0].shape[0]} and "
-                              f"{self.layers[-1][0].shape[1]}")
-
-    @classmethod
-    def load(cls, source: Path | IO[bytes]) -> Policy:
-        """The network of a ``.npz`` file as ``scripts/train_policy.py`` writes it."""
-        with np.load(source) as arrays:
-            count = len(arrays.files) // 2
-            layers = tuple((np.ascontiguousarray(arrays[f"w{i}"], dtype=np.float32),
-                            np.ascontiguousarray(arrays[f"b{i}"], dtype=np.float32))
-                           for i in range(count))
-        return cls(layers)
-
-    @cached_property
-    def _rows(self) -> tuple[tuple[Matrix, Matrix], ...]:
-        """The weights as (out, in) rows: one vector's pass is then ``w @ x``, which numpy
-        does about twice as fast as ``x @ w`` with the (in, out) layout."""
-        return tuple((np.ascontiguousarray(w.T), b) for w, b in self.layers)
-
-    def outputs(self, x: Matrix) -> Matrix:
-        """The 32 canonical outputs of one feature vector (or of a batch of rows)."""
-        last = len(self.layers) - 1
-        for i, (w, b) in enumerate(self._rows):
-            x = w @ x if x.ndim == 1 else x @ w.T
-            x += b
-            if i < last:
-                np.maximum(x, 0.0, out=x)
-        return x
+                              f"cards, not {inputs} and {outputs}")
 
     def card_values(self, observation: Observation) -> dict[int, float]:
         """Each legal card action of ``observation`` (a seat of four in the card play) and
