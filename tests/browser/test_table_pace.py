@@ -105,7 +105,7 @@ def test_the_v_keys_pace_change_loses_queued_announcements_and_held_moves_saving
     for n, (seat, name) in enumerate([(3, "West"), (0, "North"), (1, "East")]):
         _update(script, view(turn=(seat + 1) % 4, step=12 + n, hand=[view()["hand"][1]]),
                 ("card_played", f"{name} plays card {n}."))
-    sala.wait_spoken(page, "West plays card 0", timeout=5_000)
+    sala.wait_spoken(page, "West plays card 0", timeout=15_000)  # 3 s pace, slack when busy
     # V, a faster pace, Enter: saved where the player is; nothing waiting is lost.
     page.keyboard.press("v")
     expect(page.locator("#pref-pace")).to_be_focused()
@@ -164,15 +164,75 @@ def test_spectators_fall_further_and_further_behind_the_page_catches_up_saying_h
     sala.connected(watcher)
     said = sala.wait_spoken(watcher, r"Skipped \d+ moves to keep up with the table\.",
                             timeout=20_000)
-    skipped = re.match(r"Skipped (\d+) moves", said)
+    # the sentence may come in one announcement with the moves said before it
+    skipped = re.search(r"Skipped (\d+) moves", said)
     assert skipped and int(skipped[1]) >= 8, said  # all that waited but the newest
     watcher.wait_for_timeout(6_000)  # bots play ~20 moves a second; the pace is 1.5 s
-    logged = watcher.locator("#log li").all_inner_texts()
-    lag = _lag(frames, logged)
-    assert lag <= 9 + 10, (lag, logged[-3:])  # at most 9 waiting (and those still arriving)
+    # Frames are counted as the network hears them, and a busy page's script may not have
+    # taken the last second's yet: the lag is sampled a few times and the least is bounded.
+    # An unbounded queue would be over a hundred frames behind by now, at every sample.
+    lags: list[tuple[int, list[str]]] = []
+    for _ in range(6):
+        logged = watcher.locator("#log li").all_inner_texts()
+        lags.append((_lag(frames, logged), logged[-3:]))
+        if lags[-1][0] <= 9 + 10:
+            break
+        watcher.wait_for_timeout(500)
+    assert min(lag for lag, _ in lags) <= 9 + 10, lags  # at most 9 waiting, and arriving
     # Said once per catching up, each time one sentence; never the skipped moves' sentences.
     skips = [t for t in sala.spoken(watcher) if "to keep up with the table" in t]
     assert skips and all(t.count("Skipped") == 1 for t in skips), skips
+
+
+# Keeps the table page's socket (the mock of route_web_socket or a real one) where the
+# test can hand it a burst of frames in one task, as a busy device takes them.
+_KEEP_TABLE_SOCKET = """
+(() => {
+  const add = EventTarget.prototype.addEventListener;
+  EventTarget.prototype.addEventListener = function (type, listener, options) {
+    if (type === "message" && String(this.url || "").includes("/ws/table/")) {
+      window.__tableSocket = this;
+    }
+    return add.call(this, type, listener, options);
+  };
+})();
+"""
+
+
+def test_catching_up_twice_before_the_first_is_said_is_one_sentence_for_both(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    """A busy device takes the frames in bursts: a CI run caught up twice before the
+    first catching up was said, and one announcement said "Skipped 8 moves ... Skipped 8
+    moves".  Caught up again before it was said, the page says one sentence counting both
+    and the move drawn between them (its words were not said either); the log has every
+    move."""
+    def prepare(page: Page) -> None:
+        page.add_init_script(_KEEP_TABLE_SOCKET)
+        settings_form("1.5")(page)
+    page, script = scripted_table(new_page, base_url, prepare)
+    script.frame("sync", view(turn=1, turn_name="East", step=20))
+    sala.connected(page)
+    sala.wait_until(page, lambda: page.evaluate("() => Boolean(window.__tableSocket)"),
+                    message="the table socket kept")
+    burst = []
+    for n in range(1, 21):  # 20 moves of the others, in one task
+        script.version += 1
+        burst.append({"t": "update", "v": script.version, "d": {
+            "view": view(turn=1, turn_name="East", step=20 + n, version=script.version),
+            "events": [{"kind": "card_played", "text": f"Move {n} is played."}]}})
+    page.evaluate("""(frames) => { for (const frame of frames) {
+        window.__tableSocket.dispatchEvent(
+          new MessageEvent("message", { data: JSON.stringify(frame) })); } }""", burst)
+    # Move 1 said; 2 to 9 skipped, 10 drawn; 11 to 18 skipped; 19 said; 20 waits its pace.
+    said = sala.wait_spoken(page, r"Skipped \d+ moves to keep up with the table\.")
+    assert "Skipped 17 moves to keep up with the table. Move 19 is played." in said, said
+    assert said.count("Skipped") == 1 and "Move 10 " not in said, said
+    sala.wait_spoken(page, "Move 20 is played", timeout=15_000)
+    skips = [t for t in sala.spoken(page) if "Skipped" in t]
+    assert len(skips) == 1, skips
+    logged = page.locator("#log li").all_inner_texts()
+    assert all(any(f"Move {n} is played." in line for line in logged) for n in range(1, 21)), \
+        logged
 
 
 def test_the_v_keys_pace_change_in_place_a_new_verbosity_takes_a_new_socket_and_the_theme_applies(

@@ -150,12 +150,15 @@ class BotPool:
         self._retired: weakref.WeakSet[Executor] = weakref.WeakSet()
         self._warming: list[Future[None]] = []  # the current executor's warm-ups
         self._executor: Executor = self._start()
+        # The levels deciding on the event loop are built beside it, not by their first
+        # decision on it (the quick bot reads its network once per process); kept so that
+        # whoever needs them built (a test) can wait for this thread.
+        self.inline_warm_up: threading.Thread | None = None
         if task is decide:
-            # The levels deciding on the event loop are built beside it, not by their first
-            # decision on it (the quick bot reads its network once per process).
-            threading.Thread(target=warm_inline, name="bot-warm-inline", daemon=True,
-                             args=([name for name in levels.LEVELS
-                                    if inline(name) or name == STAND_IN],)).start()
+            self.inline_warm_up = threading.Thread(
+                target=warm_inline, name="bot-warm-inline", daemon=True,
+                args=([name for name in levels.LEVELS if inline(name) or name == STAND_IN],))
+            self.inline_warm_up.start()
 
     @property
     def stats(self) -> BotStats:

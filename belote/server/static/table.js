@@ -38,6 +38,9 @@
 
   // ------------------------------------------------------------------ speech
   const pending = {}; // region id -> sentences waiting to be said
+  // A catching up (see catchUp) whose sentence waits in pending.polite, not said yet: where
+  // it is there, and how many moves it and the moves said after it stand for.
+  let skipUnsaid = null; // { at, moves }
   let moveWordsWaiting = false; // the last move drawn has words not yet in the live region
   let moveSaidAt = 0; // when they reached it (the pace counts from then)
   function speak(regionId, text) {
@@ -50,6 +53,7 @@
     window.setTimeout(() => {
       region.textContent = pending[regionId].join(" ");
       pending[regionId] = null;
+      if (regionId === "polite") skipUnsaid = null;
       if (regionId === "polite" && moveWordsWaiting) {
         moveWordsWaiting = false;
         moveSaidAt = Date.now();
@@ -277,9 +281,17 @@
   function catchUp() {
     if (paceTimer) { window.clearTimeout(paceTimer); paceTimer = null; }
     const skipped = queue.splice(0, queue.length - 1);
-    const count = skipped.filter(isMove).length;
+    let count = skipped.filter(isMove).length;
+    if (skipUnsaid && pending.polite) {
+      // Caught up again before the last catching up was said (a busy device takes frames in
+      // bursts): one sentence for both, counting the moves drawn between them, whose words
+      // had not been said either (they are in the log).
+      count += skipUnsaid.moves;
+      pending.polite.splice(skipUnsaid.at);
+    }
     for (const frame of skipped) receive(frame, true);
     polite(fmt(S.pace_skipped, { count }));
+    skipUnsaid = pending.polite ? { at: pending.polite.length - 1, moves: count } : null;
     pacedAt = 0; // the newest is said now, with the sentence that counts the skipped
     moveSaidAt = 0;
     moveWordsWaiting = false;
@@ -305,6 +317,7 @@
       const handEnds = events.some((e) => e.kind === "hand_scored");
       const ends = handEnds || events.some((e) => e.kind === "trick_won");
       receive(frame);
+      if (move && skipUnsaid) skipUnsaid.moves += 1;
       if (move) sayNow = false;
       if (move || ends) { // the next move waits after this one (own moves too)
         // Counted from when this one is drawn and given to the live region, not from when
