@@ -155,16 +155,24 @@ _ENV = Environment(loader=FileSystemLoader(Path(__file__).resolve().parent / "te
 
 @dataclass(frozen=True, slots=True)
 class ReplayPage:
-    """The heavy parts of a replay page in one language, as HTML already escaped: ``deals``
-    (every deal's hands and sentences) and ``frames`` (the stepping replay's steps as JSON,
-    escaped for an attribute)."""
+    """The heavy parts of a replay page in one language, as HTML already escaped and
+    encoded (UTF-8): ``deals`` (every deal's hands and sentences) and ``frames`` (the
+    stepping replay's steps as JSON, escaped for an attribute).  Bytes, so that the event
+    loop only splices them into the page (:func:`splice`): a long match's are 4 MB, whose
+    joining and encoding by the template cost the loop milliseconds."""
 
-    deals: str
-    frames: str
+    deals: bytes
+    frames: bytes
 
     @property
     def size(self) -> int:
         return len(self.deals) + len(self.frames)
+
+
+# Where the page's template is given the heavy parts: marks that no page text contains
+# (ASCII, so that they are found in the encoded page as they were written).
+DEALS_MARK = "\x00replay-deals\x00"
+FRAMES_MARK = "\x00replay-frames\x00"
 
 
 def replay_page(record: dict[str, Any], lang: str) -> ReplayPage:
@@ -172,7 +180,18 @@ def replay_page(record: dict[str, Any], lang: str) -> ReplayPage:
     deals = _ENV.get_template("_replay_deals.html").render(
         hands=replay_hands(record, lang), t=partial(translate, lang))
     frames = str(escape(json.dumps(replay_frames(record, lang), ensure_ascii=False)))
-    return ReplayPage(deals, frames)
+    return ReplayPage(deals.encode(), frames.encode())
+
+
+def splice(body: bytes, page: ReplayPage) -> bytes:
+    """The rendered page ``body`` (its template given the two marks) with ``page``'s parts
+    in their places.  A mark missing or repeated is a bug of the template: ValueError."""
+    for mark, part in ((DEALS_MARK, page.deals), (FRAMES_MARK, page.frames)):
+        pieces = body.split(mark.encode())
+        if len(pieces) != 2:
+            raise ValueError(f"the replay page has {len(pieces) - 1} marks {mark!r}, not 1")
+        body = part.join(pieces)
+    return body
 
 
 def record_file(record: dict[str, Any]) -> str:

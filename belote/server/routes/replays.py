@@ -20,6 +20,7 @@ from starlette.routing import Route
 from belote.i18n import messages, translate
 from belote.server.heavy import HeavyFailed
 from belote.server.limits import Refusal
+from belote.server.replay import DEALS_MARK, FRAMES_MARK, splice
 from belote.server.replay_analysis import (
     AnalysisError,
     AnalysisUnavailable,
@@ -83,11 +84,15 @@ async def replay_page(request: Request) -> Response:
         page = await shared(request).heavy.replay(table_id, record, lang, address(request))
     strings = {key.removeprefix("replays."): text for key, text in messages(lang).items()
                if key.startswith(PAGE_PREFIXES)}
-    # The deals and the steps come escaped from the heavy-work process (replay.py).
-    return render(request, "replay.html", table_id=table_id, deals=Markup(page.deals),
-                  result=record["result"], players=record.get("players", []),
-                  frames=Markup(page.frames),
-                  strings=json.dumps(strings, ensure_ascii=False))
+    # The deals and the steps come escaped and encoded from the heavy-work process
+    # (replay.py): the template is given marks, and the bytes are spliced in their places.
+    response = render(request, "replay.html", table_id=table_id, deals=Markup(DEALS_MARK),
+                      result=record["result"], players=record.get("players", []),
+                      frames=Markup(FRAMES_MARK),
+                      strings=json.dumps(strings, ensure_ascii=False))
+    response.body = splice(bytes(response.body), page)
+    response.headers["content-length"] = str(len(response.body))
+    return response
 
 
 async def replay_record(request: Request) -> Response:
