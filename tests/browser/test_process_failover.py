@@ -28,7 +28,42 @@ from tests.server.nginx_front import free_port, room_options, running_nginx
 from tests.server.postgres import fresh_database
 
 MOVED = "This table's server changed or restarted: reconnecting. Nothing is lost."
+LOST = "Connection lost: your moves are held. Reconnecting."
+BACK = "Connected again: the table is up to date."
 GRACE_S = 3.5  # past the page's grace for a quick return (table.js LOST_GRACE_MS)
+LOST_GRACE_MS = 3000  # table.js
+
+# When each of the page's table sockets opened and closed (the page's clock, ms), so that a
+# return slower than the grace is told from a page that said the loss too soon.
+SOCKET_TIMES = """
+(() => {
+  const Real = window.WebSocket;
+  window.__tableSockets = [];
+  function Timed(url, protocols) {
+    const ws = protocols === undefined ? new Real(url) : new Real(url, protocols);
+    if (String(url).includes("/ws/table/")) {
+      const times = { opened: null, closed: null };
+      window.__tableSockets.push(times);
+      ws.addEventListener("open", () => { times.opened = performance.now(); });
+      ws.addEventListener("close", () => { times.closed = performance.now(); });
+    }
+    return ws;
+  }
+  Timed.prototype = Real.prototype;
+  for (const name of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"]) Timed[name] = Real[name];
+  window.WebSocket = Timed;
+})();
+"""
+
+
+def _away_ms(page: Page, sockets_before: int) -> float:
+    """How long the page had no open table socket after the kill: from the close of the
+    socket open at the kill to the open of the next one that opened."""
+    times: list[dict[str, float | None]] = page.evaluate("() => window.__tableSockets")
+    at_kill = times[sockets_before - 1]
+    later = [t["opened"] for t in times[sockets_before:] if t["opened"] is not None]
+    assert at_kill["closed"] is not None and later, times
+    return float(later[0]) - float(at_kill["closed"])
 
 
 def test_the_page_says_once_that_its_table_moved_and_play_goes_on(
@@ -101,6 +136,7 @@ def test_behind_nginx_a_killed_process_is_one_sentence_wherever_the_socket_was(
                        ["--pace", "0", *room_options(https_port)])
     room.start()
     page = new_page(ignore_https_errors=True)  # the certificate is self-signed
+    page.add_init_script(SOCKET_TIMES)
     heard: list[list[str]] = []
     try:
         with running_nginx([p.port for p in room.processes], https_port) as nginx:
@@ -113,20 +149,31 @@ def test_behind_nginx_a_killed_process_is_one_sentence_wherever_the_socket_was(
                 my_turn_to_play_a_card(page)
                 killed = owner_of(room, table_id)
                 said_before = len(sala.spoken(page, "assertive"))
+                sockets_before = page.evaluate("() => window.__tableSockets.length")
                 killed.kill()
                 sala.wait_until(page, lambda n=said_before: len(sala.spoken(page, "assertive")) > n,
                                 timeout=30_000, message="a sentence about the kill")
                 sala.connected(page)
                 page.wait_for_timeout(GRACE_S * 1000)  # nothing more comes about it
                 heard.append(sala.spoken(page, "assertive")[said_before:])
-                assert heard[-1] in ([MOVED], [QUICK_RETURN]), heard
+                if heard[-1] == [LOST, BACK]:
+                    # The page's own socket was on the killed process, and the survivor's
+                    # take-over took longer than the grace (a busy machine: one CI run): the
+                    # loss is said when the grace ends and the return when it comes
+                    # (docs/room.md, "Failover").  Only then: not a loss said too soon.
+                    away = _away_ms(page, sockets_before)
+                    assert away > LOST_GRACE_MS, (away, heard)
+                    print(f"kill {len(heard)}: back after {away:.0f} ms, over the grace")
+                else:
+                    assert heard[-1] in ([MOVED], [QUICK_RETURN]), heard
                 my_turn_to_play_a_card(page)
                 card = press_a_card(page)
                 sala.wait_spoken(page, f"You played the {re.escape(card)}\\.")
-                if heard[-1] == [QUICK_RETURN]:
+                if heard[-1] in ([QUICK_RETURN], [LOST, BACK]):
                     break
                 killed.start()  # back for the next kill, with no table of its own
-            assert [QUICK_RETURN] in heard, heard  # the socket on the killed process was seen
+            # the socket on the killed process was seen
+            assert [QUICK_RETURN] in heard or [LOST, BACK] in heard, heard
     except Exception:
         print(f"--- heard at each kill: {heard} ---\n--- the processes' logs ---\n{room.logs()}")
         raise
