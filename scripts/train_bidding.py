@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import math
 import random
-import sys
 import time
 from collections.abc import Sequence
 from multiprocessing import Pool
@@ -32,26 +31,24 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from belote.ai.expert import ExpertBot  # noqa: E402  (after the path: run as a script)
-from belote.ai.heuristic import HeuristicBot  # noqa: E402
-from belote.ai.network.bidding import (  # noqa: E402
+from belote.ai import network
+from belote.ai.expert import ExpertBot
+from belote.ai.heuristic import HeuristicBot
+from belote.ai.network.bidding import (
     BID_SIZE,
     TRUMPS,
     bid_features,
     candidate_trump,
     labelled,
 )
-from belote.ai.network.features import SUIT_ORDER  # noqa: E402
-from belote.cards import NUM_CARDS  # noqa: E402
-from belote.engine.observation import Observation  # noqa: E402
-from belote.engine.state import CHANCE, Game, Phase  # noqa: E402
-from belote.rules import PRESETS  # noqa: E402
-from belote.rules.base import Rules  # noqa: E402
+from belote.ai.network.features import SUIT_ORDER
+from belote.cards import NUM_CARDS
+from belote.engine.observation import Observation
+from belote.engine.state import CHANCE, Game, Phase
+from belote.rules import PRESETS
+from belote.rules.base import Rules
 
-OUT = ROOT / "belote" / "ai" / "network" / "data"
+OUT = Path(network.__file__).resolve().parent / "data"  # the package's own (installed -e)
 TAKE_OR_PASS = tuple(n for n, r in PRESETS.items() if labelled(r))
 CHECK_INPUTS = 16  # fixed inputs stored with the torch model's outputs
 SCALE = 100.0  # labels run to a few hundred points of score: learned in hundreds

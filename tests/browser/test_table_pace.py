@@ -31,14 +31,22 @@ def _update(script: Any, the_view: dict[str, Any], *events: tuple[str, str]) -> 
         "events": [{"kind": kind, "text": text} for kind, text in events]}})
 
 
-def test_speech_too_fast_moves_are_held_a_pace_longer_after_a_trick_never_your_own(
-        new_page: Callable[..., Page], base_url: str) -> None:
+def _paced_table(new_page: Callable[..., Page], base_url: str, first_script: str,
+                 pace: str) -> tuple[Page, Any]:
+    """A scripted table page at ``pace``, ``first_script`` run before the page's own,
+    East to play (none of the frames to come is the player's own move)."""
     def prepare(page: Page) -> None:
-        page.add_init_script(TIMES)
-        settings_form("1")(page)
+        page.add_init_script(first_script)
+        settings_form(pace)(page)
     page, script = scripted_table(new_page, base_url, prepare)
     script.frame("sync", view(turn=1, turn_name="East", step=20))
     sala.connected(page)
+    return page, script
+
+
+def test_speech_too_fast_moves_are_held_a_pace_longer_after_a_trick_never_your_own(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    page, script = _paced_table(new_page, base_url, TIMES, "1")
     _update(script, view(turn=2, step=21), ("card_played", "East plays a card."))
     _update(script, view(turn=3, step=22), ("card_played", "You played a card."))
     _update(script, view(turn=3, step=23), ("card_played", "West plays a card."),
@@ -206,12 +214,7 @@ def test_catching_up_twice_before_the_first_is_said_is_one_sentence_for_both(
     moves".  Caught up again before it was said, the page says one sentence counting both
     and the move drawn between them (its words were not said either); the log has every
     move."""
-    def prepare(page: Page) -> None:
-        page.add_init_script(_KEEP_TABLE_SOCKET)
-        settings_form("1.5")(page)
-    page, script = scripted_table(new_page, base_url, prepare)
-    script.frame("sync", view(turn=1, turn_name="East", step=20))
-    sala.connected(page)
+    page, script = _paced_table(new_page, base_url, _KEEP_TABLE_SOCKET, "1.5")
     sala.wait_until(page, lambda: page.evaluate("() => Boolean(window.__tableSocket)"),
                     message="the table socket kept")
     burst = []
