@@ -186,12 +186,18 @@ def replay_page(record: dict[str, Any], lang: str) -> ReplayPage:
 def splice(body: bytes, page: ReplayPage) -> bytes:
     """The rendered page ``body`` (its template given the two marks) with ``page``'s parts
     in their places.  A mark missing or repeated is a bug of the template: ValueError."""
-    for mark, part in ((DEALS_MARK, page.deals), (FRAMES_MARK, page.frames)):
-        pieces = body.split(mark.encode())
-        if len(pieces) != 2:
-            raise ValueError(f"the replay page has {len(pieces) - 1} marks {mark!r}, not 1")
-        body = part.join(pieces)
-    return body
+    spots = []
+    for mark, part in ((DEALS_MARK.encode(), page.deals), (FRAMES_MARK.encode(), page.frames)):
+        if (count := body.count(mark)) != 1:
+            raise ValueError(f"the replay page has {count} marks {mark!r}, not 1")
+        spots.append((body.index(mark), len(mark), part))
+    # Found in the template's page only (never in the parts), and joined once.
+    pieces, end = [], 0
+    for at, length, part in sorted(spots):
+        pieces += [body[end:at], part]
+        end = at + length
+    pieces.append(body[end:])
+    return b"".join(pieces)
 
 
 def record_file(record: dict[str, Any]) -> str:

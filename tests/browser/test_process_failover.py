@@ -156,7 +156,8 @@ def test_behind_nginx_a_killed_process_is_one_sentence_wherever_the_socket_was(
                 sala.connected(page)
                 page.wait_for_timeout(GRACE_S * 1000)  # nothing more comes about it
                 heard.append(sala.spoken(page, "assertive")[said_before:])
-                if heard[-1] == [LOST, BACK]:
+                # (one announcement when the socket opened within 30 ms of the loss said)
+                if heard[-1] in ([LOST, BACK], [f"{LOST} {BACK}"]):
                     # The page's own socket was on the killed process, and the survivor's
                     # take-over took longer than the grace (a busy machine: one CI run): the
                     # loss is said when the grace ends and the return when it comes
@@ -169,11 +170,12 @@ def test_behind_nginx_a_killed_process_is_one_sentence_wherever_the_socket_was(
                 my_turn_to_play_a_card(page)
                 card = press_a_card(page)
                 sala.wait_spoken(page, f"You played the {re.escape(card)}\\.")
-                if heard[-1] in ([QUICK_RETURN], [LOST, BACK]):
+                if heard[-1] in ([QUICK_RETURN], [LOST, BACK], [f"{LOST} {BACK}"]):
                     break
                 killed.start()  # back for the next kill, with no table of its own
             # the socket on the killed process was seen
-            assert [QUICK_RETURN] in heard or [LOST, BACK] in heard, heard
+            assert any(h in heard for h in ([QUICK_RETURN], [LOST, BACK], [f"{LOST} {BACK}"])), \
+                heard
     except Exception:
         print(f"--- heard at each kill: {heard} ---\n--- the processes' logs ---\n{room.logs()}")
         raise

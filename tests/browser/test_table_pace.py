@@ -207,6 +207,23 @@ _KEEP_TABLE_SOCKET = """
 """
 
 
+def _burst(page: Page, script: Any, moves: list[tuple[str, int]]) -> None:
+    """The frames of ``moves`` (a sentence, and whose turn it is after it) handed to the
+    page in one task, as a busy device takes them."""
+    sala.wait_until(page, lambda: page.evaluate("() => Boolean(window.__tableSocket)"),
+                    message="the table socket kept")
+    frames = []
+    for n, (text, turn) in enumerate(moves, start=1):
+        script.version += 1
+        frames.append({"t": "update", "v": script.version, "d": {
+            "view": view(turn=turn, turn_name="Ada" if turn == 2 else "East", step=20 + n,
+                         version=script.version),
+            "events": [{"kind": "card_played", "text": text}]}})
+    page.evaluate("""(frames) => { for (const frame of frames) {
+        window.__tableSocket.dispatchEvent(
+          new MessageEvent("message", { data: JSON.stringify(frame) })); } }""", frames)
+
+
 def test_catching_up_twice_before_the_first_is_said_is_one_sentence_for_both(
         new_page: Callable[..., Page], base_url: str) -> None:
     """A busy device takes the frames in bursts: a CI run caught up twice before the
@@ -215,17 +232,7 @@ def test_catching_up_twice_before_the_first_is_said_is_one_sentence_for_both(
     and the move drawn between them (its words were not said either); the log has every
     move."""
     page, script = _paced_table(new_page, base_url, _KEEP_TABLE_SOCKET, "1.5")
-    sala.wait_until(page, lambda: page.evaluate("() => Boolean(window.__tableSocket)"),
-                    message="the table socket kept")
-    burst = []
-    for n in range(1, 21):  # 20 moves of the others, in one task
-        script.version += 1
-        burst.append({"t": "update", "v": script.version, "d": {
-            "view": view(turn=1, turn_name="East", step=20 + n, version=script.version),
-            "events": [{"kind": "card_played", "text": f"Move {n} is played."}]}})
-    page.evaluate("""(frames) => { for (const frame of frames) {
-        window.__tableSocket.dispatchEvent(
-          new MessageEvent("message", { data: JSON.stringify(frame) })); } }""", burst)
+    _burst(page, script, [(f"Move {n} is played.", 1) for n in range(1, 21)])
     # Move 1 said; 2 to 9 skipped, 10 drawn; 11 to 18 skipped; 19 said; 20 waits its pace.
     said = sala.wait_spoken(page, r"Skipped \d+ moves to keep up with the table\.")
     assert "Skipped 17 moves to keep up with the table. Move 19 is played." in said, said
@@ -236,6 +243,26 @@ def test_catching_up_twice_before_the_first_is_said_is_one_sentence_for_both(
     logged = page.locator("#log li").all_inner_texts()
     assert all(any(f"Move {n} is played." in line for line in logged) for n in range(1, 21)), \
         logged
+
+
+def test_the_players_own_move_between_two_catchings_up_is_still_said(
+        new_page: Callable[..., Page], base_url: str) -> None:
+    """Review of the merged catching up: only the skipped sentence and the others' moves
+    drawn after it give way to the one sentence; the player's own move drawn between them
+    (it answers a key just pressed) is still said."""
+    page, script = _paced_table(new_page, base_url, _KEEP_TABLE_SOCKET, "1.5")
+    moves = [(f"Move {n} is played.", 1) for n in range(1, 10)]
+    moves += [("Move 10 is played.", 2), ("You played the king of hearts.", 3)]
+    moves += [(f"Move {n} is played.", 3) for n in range(12, 22)]
+    _burst(page, script, moves)
+    # Move 1 said; 2 to 9 skipped, 10 drawn (Ada's turn), 11 hers (never held); 12 to 19
+    # skipped; 20 said; 21 waits its pace.
+    said = sala.wait_spoken(page, r"Skipped \d+ moves to keep up with the table\.")
+    assert said.startswith("Move 1 is played. You played the king of hearts. Skipped 17 moves "
+                           "to keep up with the table. Move 20 is played."), said
+    assert "Move 10 " not in said and "Your turn" not in said, said
+    sala.wait_spoken(page, "Move 21 is played", timeout=15_000)
+    assert len([t for t in sala.spoken(page) if "Skipped" in t]) == 1, sala.spoken(page)
 
 
 def test_the_v_keys_pace_change_in_place_a_new_verbosity_takes_a_new_socket_and_the_theme_applies(

@@ -37,3 +37,9 @@ def test_the_spliced_page_is_the_page_the_template_would_have_rendered() -> None
 def test_a_mark_missing_or_repeated_is_an_error_not_a_page(body: bytes) -> None:
     with pytest.raises(ValueError, match="marks"):
         splice(body, ReplayPage(b"deals", b"frames"))
+
+
+def test_the_parts_are_inserted_as_they_are_never_searched_for_marks() -> None:
+    body = f"<a>{FRAMES_MARK}</a><b>{DEALS_MARK}</b>".encode()
+    spliced = splice(body, ReplayPage(FRAMES_MARK.encode(), b"[1]"))
+    assert spliced == f"<a>[1]</a><b>{FRAMES_MARK}</b>".encode()

@@ -39,8 +39,9 @@
   // ------------------------------------------------------------------ speech
   const pending = {}; // region id -> sentences waiting to be said
   // A catching up (see catchUp) whose sentence waits in pending.polite, not said yet: where
-  // it is there, and how many moves it and the moves said after it stand for.
-  let skipUnsaid = null; // { at, moves }
+  // it and the words of the others' moves drawn after it are there ([from, to) ranges), and
+  // how many moves they stand for.
+  let skipUnsaid = null; // { drops: [[from, to], ...], moves }
   let moveWordsWaiting = false; // the last move drawn has words not yet in the live region
   let moveSaidAt = 0; // when they reached it (the pace counts from then)
   function speak(regionId, text) {
@@ -284,14 +285,16 @@
     let count = skipped.filter(isMove).length;
     if (skipUnsaid && pending.polite) {
       // Caught up again before the last catching up was said (a busy device takes frames in
-      // bursts): one sentence for both, counting the moves drawn between them, whose words
-      // had not been said either (they are in the log).
+      // bursts): one sentence for both, counting the others' moves drawn between them,
+      // whose words had not been said either (they are in the log).  Anything else waiting
+      // to be said (the player's own move, a held move's confirmation) stays.
       count += skipUnsaid.moves;
-      pending.polite.splice(skipUnsaid.at);
+      for (const [from, to] of skipUnsaid.drops.reverse()) pending.polite.splice(from, to - from);
     }
     for (const frame of skipped) receive(frame, true);
     polite(fmt(S.pace_skipped, { count }));
-    skipUnsaid = pending.polite ? { at: pending.polite.length - 1, moves: count } : null;
+    const at = pending.polite ? pending.polite.length : 0;
+    skipUnsaid = at ? { drops: [[at - 1, at]], moves: count } : null;
     pacedAt = 0; // the newest is said now, with the sentence that counts the skipped
     moveSaidAt = 0;
     moveWordsWaiting = false;
@@ -316,8 +319,12 @@
       queue.shift();
       const handEnds = events.some((e) => e.kind === "hand_scored");
       const ends = handEnds || events.some((e) => e.kind === "trick_won");
+      const before = pending.polite ? pending.polite.length : 0;
       receive(frame);
-      if (move && skipUnsaid) skipUnsaid.moves += 1;
+      if (move && !frame.own && skipUnsaid && pending.polite) {
+        skipUnsaid.drops.push([before, pending.polite.length]);
+        skipUnsaid.moves += 1;
+      }
       if (move) sayNow = false;
       if (move || ends) { // the next move waits after this one (own moves too)
         // Counted from when this one is drawn and given to the live region, not from when
