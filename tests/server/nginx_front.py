@@ -54,6 +54,7 @@ http {{
 """
 
 UPSTREAM = re.compile(r"(upstream belote_room \{\n\s*least_conn;\n)((?:[ \t]*server [^\n]*\n)+)")
+SERVER = re.compile(r"[ \t]*server \S+?((?: \w+=\S+?)*);")  # its parameters: group 1
 
 
 def find_nginx() -> str:
@@ -90,10 +91,15 @@ def render(sample: str, upstreams: Sequence[int], https_port: int, http_port: in
     ``upstreams`` (ports on 127.0.0.1), https and http on 127.0.0.1's ports."""
     if not upstreams:
         raise ValueError("nginx needs at least one upstream port")
-    servers = "".join(f"    server {HOST}:{port};\n" for port in upstreams)
-    text, found = UPSTREAM.subn(lambda m: m.group(1) + servers, sample)
-    if found != 1:
+    block = UPSTREAM.search(sample)
+    if block is None:
         raise AssertionError(f"{SAMPLE}: no 'upstream belote_room' block of server lines")
+    # Each line as the sample's first: its parameters (max_fails, fail_timeout) kept.
+    first = SERVER.match(block.group(2))
+    if first is None:
+        raise AssertionError(f"{SAMPLE}: its first upstream line is not 'server HOST:PORT ...;'")
+    servers = "".join(f"    server {HOST}:{port}{first.group(1)};\n" for port in upstreams)
+    text = sample[:block.start(2)] + servers + sample[block.end(2):]
     text = _replace_once(text, "listen 443 ssl;", f"listen {HOST}:{https_port} ssl;")
     text = _replace_once(text, "listen 80;", f"listen {HOST}:{http_port};")
     text = _replace_once(text, "ssl_certificate /etc/ssl/belote/fullchain.pem;",

@@ -18,9 +18,12 @@ here verify (they trust it; nothing is let through unverified).
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import httpx
@@ -175,6 +178,63 @@ def test_a_process_that_is_down_is_passed_over(postgres_url: str) -> None:
     assert answers == [200] * 6
     assert "connect() failed (111: Connection refused) while connecting to upstream" in log
     assert f"127.0.0.1:{dead}" in log
+
+
+class _Named(BaseHTTPRequestHandler):
+    """A stand-in for a room process: answers every GET with its own port."""
+
+    def do_GET(self) -> None:
+        body = str(self.server.server_address[1]).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet: the test reads nginx's log
+        pass
+
+
+def _up(port: int) -> ThreadingHTTPServer:
+    server = ThreadingHTTPServer(("127.0.0.1", port), _Named)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def _down(server: ThreadingHTTPServer) -> None:
+    server.shutdown()
+    server.server_close()  # the port refuses connections again: the process is down
+
+
+def test_a_process_back_from_down_is_tried_again_within_seconds() -> None:
+    """Found by the failover browser test: nginx passed over a process that had refused a
+    connection for its default 10 s.  Killed and restarted, a process stayed shunned; the
+    other one going down meanwhile (two processes, a rolling restart) left nginx with "no
+    live upstreams": 502 for every page and socket, the players' pages 7 s without their
+    table.  The sample passes a refusing process over for 2 s (fail_timeout)."""
+    first, second = free_port(), free_port()
+    running = [_up(second)]  # ``first`` is down
+    try:
+        with running_nginx([first, second]) as nginx, client(nginx) as http:
+            for _ in range(20):  # until nginx has tried ``first`` (and passed it over)
+                assert http.get("/").text == str(second)
+                if f"127.0.0.1:{first}" in nginx.error_log():
+                    break
+            assert "connect() failed (111: Connection refused) while connecting to upstream, " \
+                   "client: 127.0.0.1" in nginx.error_log(), nginx.error_log()
+            running.append(_up(first))  # ``first`` back, and at once ``second`` down
+            _down(running.pop(0))
+            started, answers = time.monotonic(), []
+            while time.monotonic() - started < 6.0:  # 2 s with the sample, 10 s without
+                response = http.get("/")
+                answers.append(response.status_code)
+                if response.status_code == 200:
+                    break
+                time.sleep(0.1)
+            assert answers[-1] == 200 and response.text == str(first), \
+                (answers, nginx.error_log()[-1500:])
+    finally:
+        for server in running:
+            _down(server)
 
 
 def test_a_body_over_the_rooms_64_kib_is_refused_by_nginx(front: Front) -> None:
