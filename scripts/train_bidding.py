@@ -37,12 +37,13 @@ from belote.ai.heuristic import HeuristicBot
 from belote.ai.network.bidding import (
     BID_SIZE,
     TRUMPS,
+    BidPolicy,
     bid_features,
     candidate_trump,
     labelled,
 )
 from belote.ai.network.features import SUIT_ORDER
-from belote.cards import NUM_CARDS
+from belote.engine.dealing import shuffled_deck
 from belote.engine.observation import Observation
 from belote.engine.state import CHANCE, Game, Phase
 from belote.rules import PRESETS
@@ -88,12 +89,6 @@ def label(expert: ExpertBot, obs_rules: Rules, obs: Observation, worlds: int
     return (sums / done).astype(np.float32), valued
 
 
-def _deck(rng: random.Random) -> list[int]:
-    deck = list(range(NUM_CARDS))
-    rng.shuffle(deck)
-    return deck
-
-
 def _chunk(job: tuple[Sequence[str], Sequence[int], str, int]) -> dict[str, np.ndarray]:
     names, indices, seed, worlds = job
     xs: list[np.ndarray] = []
@@ -111,7 +106,7 @@ def _chunk(job: tuple[Sequence[str], Sequence[int], str, int]) -> dict[str, np.n
         while game.phase != Phase.PLAYING and not game.is_terminal():
             mover = game.current_player()
             if mover == CHANCE:
-                game.deal(_deck(rng))
+                game.deal(shuffled_deck(rng))
                 continue
             obs = game.observation(mover)
             if obs.turned is not None and game.phase == Phase.BIDDING:
@@ -259,9 +254,7 @@ def main() -> None:
           f"{made:.0f} s", flush=True)
     layers, check, report = train(data, val, args.hidden, args.epochs, int(args.seed))
     args.out.mkdir(parents=True, exist_ok=True)
-    np.savez(args.out / "bidding.npz",
-             **{f"w{i}": w.astype(np.float32) for i, (w, _) in enumerate(layers)},
-             **{f"b{i}": b.astype(np.float32) for i, (_, b) in enumerate(layers)})
+    BidPolicy(tuple(layers)).save(args.out / "bidding.npz")  # its shape checked as read
     np.savez(args.out / "bidding_check.npz", inputs=check[0], outputs=check[1])
     print(f"validation: {report}; {time.perf_counter() - started:.0f} s in all")
 

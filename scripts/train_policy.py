@@ -48,8 +48,10 @@ from belote.ai.base import DECLINE  # noqa: E402  (after the path: run as a scri
 from belote.ai.expert import _position, team_score  # noqa: E402
 from belote.ai.heuristic import HeuristicBot  # noqa: E402
 from belote.ai.network.features import CANONICAL, OFFSETS, SIZE, features  # noqa: E402
+from belote.ai.network.policy import Policy  # noqa: E402
 from belote.cards import NUM_CARDS  # noqa: E402
 from belote.engine import actions as A  # noqa: E402
+from belote.engine.dealing import shuffled_deck  # noqa: E402
 from belote.engine.search import Solver  # noqa: E402
 from belote.engine.state import CHANCE, Game, Phase  # noqa: E402
 from belote.rules import PRESETS  # noqa: E402
@@ -72,12 +74,6 @@ LABELS = {
 
 
 # ----------------------------------------------------------------------------- self-play
-
-
-def _deck(rng: random.Random) -> list[int]:
-    deck = list(range(NUM_CARDS))
-    rng.shuffle(deck)
-    return deck
 
 
 class _Rows:
@@ -103,7 +99,7 @@ def play_labelled_hand(rules: Rules, solver: Solver, index: int, seed: str, eps:
     while game.hands_scored == scored and not game.is_terminal():
         mover = game.current_player()
         if mover == CHANCE:
-            game.deal(_deck(rng))  # again after an all-pass
+            game.deal(shuffled_deck(rng))  # again after an all-pass
             continue
         obs = game.observation(mover)
         action = bots[mover].choose(obs)
@@ -312,15 +308,15 @@ def _subset(data: dict[str, np.ndarray], keep: np.ndarray) -> dict[str, np.ndarr
 
 
 def write(model: Any, val: dict[str, np.ndarray], out: Path) -> None:
-    layers = [m for m in model if hasattr(m, "weight")]
-    arrays: dict[str, np.ndarray] = {}
-    for i, layer in enumerate(layers):
+    linear = [m for m in model if hasattr(m, "weight")]
+    layers = []
+    for i, layer in enumerate(linear):
         w = layer.weight.detach().numpy().T.astype(np.float32)  # (in, out): x @ w + b
         b = layer.bias.detach().numpy().astype(np.float32)
-        if i == len(layers) - 1:
+        if i == len(linear) - 1:
             w, b = w * SCALE, b * SCALE
-        arrays[f"w{i}"], arrays[f"b{i}"] = w, b
-    np.savez(out / "policy.npz", **arrays)
+        layers.append((w, b))
+    Policy(tuple(layers)).save(out / "policy.npz")  # its shape checked as the bot reads it
     inputs = val["x"][:CHECK_INPUTS].astype(np.float32)
     np.savez(out / "policy_check.npz", inputs=inputs, outputs=predict(model, inputs))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -144,3 +145,18 @@ def test_a_bidding_policy_of_the_wrong_shape_is_refused() -> None:
              (np.zeros((4, TRUMPS), np.float32), np.zeros(TRUMPS, np.float32)))
     with pytest.raises(BeloteError, match="bidding network reads"):
         BidPolicy(wrong)
+
+
+def test_a_network_saved_is_the_network_loaded_and_the_shipped_one_is_read_whole(
+        tmp_path: Path) -> None:
+    """The weights' format has one home (belote.ai.network.mlp): the training scripts write
+    with ``save`` what the bots read with ``load``."""
+    shipped = default_bid_policy()
+    assert BidPolicy.shipped("bidding.npz").layers[0][0].shape == (BID_SIZE, 64)
+    shipped.save(tmp_path / "again.npz")
+    again = BidPolicy.load(tmp_path / "again.npz")
+    assert len(again.layers) == len(shipped.layers)
+    for (w, b), (w2, b2) in zip(shipped.layers, again.layers, strict=True):
+        assert np.array_equal(w, w2) and np.array_equal(b, b2) and w2.dtype == np.float32
+    x = np.random.default_rng(3).random(BID_SIZE, dtype=np.float32)
+    assert np.array_equal(shipped.outputs(x.copy()), again.outputs(x.copy()))

@@ -16,25 +16,21 @@ from belote.cards import NUM_CARDS, Card
 DeckSource = Callable[[], list[Card]]
 
 
+def shuffled_deck(rng: random.Random) -> list[Card]:
+    """The 32 cards in the order ``rng`` shuffles them into (a seeded generator, or a
+    cryptographic one: ``secrets.SystemRandom`` is a ``random.Random``)."""
+    deck = list(range(NUM_CARDS))
+    rng.shuffle(deck)
+    return deck
+
+
 def seeded_deck_source(seed: int) -> DeckSource:
     """Decks drawn from a seeded generator: the same seed gives the same decks."""
     rng = random.Random(seed)
-
-    def next_deck() -> list[Card]:
-        deck = list(range(NUM_CARDS))
-        rng.shuffle(deck)
-        return deck
-
-    return next_deck
+    return lambda: shuffled_deck(rng)
 
 
 def secure_deck_source() -> DeckSource:
     """Decks shuffled with the operating system's cryptographic generator."""
     rng = secrets.SystemRandom()
-
-    def next_deck() -> list[Card]:
-        deck = list(range(NUM_CARDS))
-        rng.shuffle(deck)
-        return deck
-
-    return next_deck
+    return lambda: shuffled_deck(rng)

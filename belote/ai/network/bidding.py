@@ -30,7 +30,6 @@ read: their bids stay the normal bot's.
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
 
 import numpy as np
 import numpy.typing as npt
@@ -147,7 +146,4 @@ class BidPolicy(Mlp):
 @cache
 def default_bid_policy() -> BidPolicy:
     """The shipped bidding network (``data/bidding.npz``), read once per process."""
-    with (resources.files("belote.ai.network") / "data" / "bidding.npz").open("rb") as f:
-        policy = BidPolicy.load(f)
-    policy.outputs(np.zeros(BID_SIZE, dtype=np.float32))
-    return policy
+    return BidPolicy.shipped("bidding.npz")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from importlib import resources
 from pathlib import Path
 from typing import IO, Self
 
@@ -40,6 +41,22 @@ class Mlp:  # not slots: _rows is a cached property
                             np.ascontiguousarray(arrays[f"b{i}"], dtype=np.float32))
                            for i in range(count))
         return cls(layers)
+
+    @classmethod
+    def shipped(cls, file_name: str) -> Self:
+        """The network the package ships as ``data/{file_name}``, laid out for inference (its
+        rows) at once, so that whoever reads it first pays for both."""
+        with (resources.files("belote.ai.network") / "data" / file_name).open("rb") as f:
+            network = cls.load(f)
+        network.outputs(np.zeros(network.layers[0][0].shape[0], dtype=np.float32))
+        return network
+
+    def save(self, path: Path) -> None:
+        """Write the layers as :meth:`load` reads them (the training scripts' output)."""
+        arrays: dict[str, Matrix] = {}
+        for i, (w, b) in enumerate(self.layers):
+            arrays[f"w{i}"], arrays[f"b{i}"] = w.astype(np.float32), b.astype(np.float32)
+        np.savez(path, **arrays)  # type: ignore[arg-type]
 
     @cached_property
     def _rows(self) -> tuple[tuple[Matrix, Matrix], ...]:

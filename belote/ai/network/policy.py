@@ -15,7 +15,6 @@ training run) is ``Policy.load(path)`` (the MLP itself: :mod:`belote.ai.network.
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
 
 import numpy as np
 
@@ -81,12 +80,8 @@ class Policy(Mlp):
 
 @cache
 def default_policy() -> Policy:
-    """The shipped network (``data/policy.npz``), read once per process and laid out for
-    inference (its rows) at once, so that whoever reads it first pays for both."""
-    with (resources.files("belote.ai.network") / "data" / "policy.npz").open("rb") as f:
-        policy = Policy.load(f)
-    policy.outputs(np.zeros(SIZE, dtype=np.float32))
-    return policy
+    """The shipped network (``data/policy.npz``), read once per process."""
+    return Policy.shipped("policy.npz")
 
 
 def card_values(observation: Observation) -> dict[int, float]:
