@@ -147,10 +147,11 @@ def main() -> None:
         "no training framework at run time": not frameworks,
     }
     met = all(conditions.values())
+    unmet = [condition for condition, ok in conditions.items() if not ok] or "none"
     print(f"goal (issue 27, item 2: QuickBot.decide p95 <= {GOAL_P95_US:.0f} us on the cards and "
           f"on the bids, this machine; weights in the package; numpy only): "
           f"{'met' if met else 'NOT met'} (cards {decide_p95[0]:.1f} us, bids "
-          f"{decide_p95[1]:.1f} us; unmet: {[c for c, ok in conditions.items() if not ok] or 'none'})")
+          f"{decide_p95[1]:.1f} us; unmet: {unmet})")
 
 
 if __name__ == "__main__":
