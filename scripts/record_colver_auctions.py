@@ -4,7 +4,7 @@ Each line of the output (JSON lines) is one deal: the dealer, the four hands as 
 card ints) and the auction as our action ids, every seat bidding with colver's
 ``improved_v2`` (``Env.bid_improved``, the bidder of the arena's ``colver-bid``).  The deals
 are uniformly random (``random.Random(seed)``).  This script is the only place colver's
-bidder runs for the model: the model itself (:mod:`belote.ai.models.logit_bids`) reads
+bidder runs for the model: the model itself (:mod:`belote.ai.models.network_bids`) reads
 these auctions' fitted parameters, never colver.
 
     PYTHONPATH=. python scripts/record_colver_auctions.py --deals 30000 --seed 1 \

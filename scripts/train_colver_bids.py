@@ -1,105 +1,166 @@
-"""Fit the learned colver bid model (:mod:`belote.ai.models.logit_bids`) to recorded auctions.
+"""Fit the learned colver bid model (:mod:`belote.ai.models.network_bids`) to recorded auctions.
 
 Reads the JSON lines of ``scripts/record_colver_auctions.py``, replays each auction on our
-coinche table and fits the conditional logit's weights by maximum likelihood (L2 0.01,
-L-BFGS); prints the held-out log-loss and how often the likeliest bid is the one made, and
-writes the weights as package data.  Nothing of colver is imported here.
+coinche table (every bid must be legal there) and fits the network by maximum likelihood of
+the bids made (softmax over each decision's legal bids; L2 on the weights; L-BFGS on the
+whole set, in numpy: no training framework); prints the log-loss and how often the likeliest
+bid is the one made, on the training deals and on held-out deals, and writes the weights as
+package data.  Nothing of colver is imported here.
 
-    PYTHONPATH=. python scripts/train_colver_bids.py --train train.jsonl --test test.jsonl \
-        --out belote/ai/models/data/colver_bids.json
+    python scripts/train_colver_bids.py --train train.jsonl --test test.jsonl \\
+        --out belote/ai/network/data/colver_bids.npz
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 from scipy.optimize import minimize
 
-from belote.ai.models.logit_bids import DIMENSION, Context, features
+from belote.ai.models.network_bids import INPUTS, NetworkBidder, bid_features
 from belote.engine.bidding import bidding_system
 from belote.rules import find_preset
 
 RULES = find_preset("coinche")
+Array = npt.NDArray[np.float64]
 
 
-def decisions(path: Path, limit: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Feature rows, each decision's first row and the row of the bid made."""
-    assert RULES.auction is not None
-    levels = RULES.auction.levels
-    capot = RULES.auction.capot_level
-    capot_index = levels.index(capot) if capot and capot in levels else -1
-    system = bidding_system(RULES.bidding)
-    rows: list[list[float]] = []
-    starts: list[int] = []
-    chosen: list[int] = []
-    with path.open() as f:
-        for number, line in enumerate(f):
-            if number >= limit:
-                break
-            deal = json.loads(line)
-            state = system.start(deal["dealer"])
-            for who, action in deal["bids"]:
-                legal = sorted(system.legal_bids(state, -1, RULES))
-                if action not in legal:
-                    raise ValueError(f"deal {number}: bid {action} not legal on our table")
-                if len(legal) > 1:
-                    ctx = Context(who, state.bidder, state.level_index, state.suit, levels,
-                                  capot_index)
-                    starts.append(len(rows))
-                    chosen.append(len(rows) + legal.index(action))
-                    rows.extend(features(deal["hands"][who], ctx, a) for a in legal)
-                if system.apply(state, who, action, -1, RULES) is not False:
+class Decisions:
+    """Every bid decision with a choice in the recorded deals: the legal bids' rows, where
+    each decision's rows start and the row of the bid made."""
+
+    def __init__(self, path: Path, limit: int) -> None:
+        assert RULES.auction is not None
+        levels = RULES.auction.levels
+        system = bidding_system(RULES.bidding)
+        blocks: list[npt.NDArray[np.float32]] = []
+        starts: list[int] = []
+        chosen: list[int] = []
+        count = 0
+        with path.open() as f:
+            for number, line in enumerate(f):
+                if number >= limit:
                     break
-    return np.array(rows, dtype=np.float64), np.array(starts), np.array(chosen)
+                deal = json.loads(line)
+                state = system.start(deal["dealer"])
+                bids: list[tuple[int, int]] = []
+                for who, action in deal["bids"]:
+                    legal = tuple(sorted(system.legal_bids(state, -1, RULES)))
+                    if action not in legal:
+                        raise ValueError(f"deal {number}: bid {action} not legal on our table")
+                    if len(legal) > 1:
+                        starts.append(count)
+                        chosen.append(count + legal.index(action))
+                        blocks.append(bid_features(deal["hands"][who], who, tuple(bids),
+                                                   levels, legal))
+                        count += len(legal)
+                    bids.append((who, action))
+                    if system.apply(state, who, action, -1, RULES) is not False:
+                        break
+        self.rows = np.concatenate(blocks)
+        self.starts = np.array(starts)
+        self.chosen = np.array(chosen)
+        self.counts = np.diff(np.append(self.starts, len(self.rows)))
+
+    def __len__(self) -> int:
+        return len(self.starts)
 
 
-def loss(w: np.ndarray, x: np.ndarray, starts: np.ndarray, chosen: np.ndarray,
-         l2: float) -> tuple[float, np.ndarray]:
-    s = x @ w
-    top = np.maximum.reduceat(s, starts)
-    counts = np.diff(np.append(starts, len(s)))
-    e = np.exp(s - np.repeat(top, counts))
-    z = np.add.reduceat(e, starts)
-    p = e / np.repeat(z, counts)
-    n = len(starts)
-    value = -(s[chosen] - top - np.log(z)).sum() / n + l2 * w @ w
-    grad = (p @ x - x[chosen].sum(axis=0)) / n + 2 * l2 * w
-    return float(value), grad
+def shapes(hidden: tuple[int, ...]) -> list[tuple[int, int]]:
+    sizes = (INPUTS, *hidden, 1)
+    return list(itertools.pairwise(sizes))
 
 
-def accuracy(w: np.ndarray, x: np.ndarray, starts: np.ndarray, chosen: np.ndarray) -> float:
-    s = x @ w
-    ends = np.append(starts[1:], len(s))
-    hits = sum(int(np.argmax(s[a:b])) + a == c for a, b, c in zip(starts, ends, chosen,
-                                                                   strict=True))
-    return hits / len(starts)
+def unpack(theta: Array, hidden: tuple[int, ...]) -> list[tuple[Array, Array]]:
+    layers, at = [], 0
+    for n_in, n_out in shapes(hidden):
+        w = theta[at:at + n_in * n_out].reshape(n_in, n_out)
+        at += n_in * n_out
+        layers.append((w, theta[at:at + n_out]))
+        at += n_out
+    return layers
+
+
+def start(hidden: tuple[int, ...], seed: int) -> Array:
+    rng = np.random.default_rng(seed)
+    parts: list[Array] = []
+    for n_in, n_out in shapes(hidden):
+        parts += [rng.normal(0.0, np.sqrt(2.0 / n_in), n_in * n_out), np.zeros(n_out)]
+    return np.concatenate(parts)
+
+
+def loss(theta: Array, data: Decisions, hidden: tuple[int, ...], l2: float,
+         ) -> tuple[float, Array]:
+    """Mean negative log-likelihood of the bids made (plus L2) and its gradient."""
+    kind = data.rows.dtype  # float32 to train (half the memory and time); float64 to check
+    layers = [(w.astype(kind), b.astype(kind)) for w, b in unpack(theta, hidden)]
+    acts = [data.rows]
+    for i, (w, b) in enumerate(layers):
+        z = acts[-1] @ w + b
+        acts.append(np.maximum(z, 0.0) if i < len(layers) - 1 else z)
+    s = acts[-1][:, 0].astype(np.float64)
+    top = np.maximum.reduceat(s, data.starts)
+    e = np.exp(s - np.repeat(top, data.counts))
+    z = np.add.reduceat(e, data.starts)
+    n = len(data)
+    value = -(s[data.chosen] - top - np.log(z)).sum() / n
+    delta = e / np.repeat(z, data.counts)
+    delta[data.chosen] -= 1.0
+    back = (delta / n).astype(kind)[:, None]
+    grads: list[Array] = []
+    for i in range(len(layers) - 1, -1, -1):
+        w, _ = layers[i]
+        grads = [(acts[i].T @ back).astype(np.float64).ravel(),
+                 back.sum(axis=0).astype(np.float64), *grads]
+        if i:
+            back = (back @ w.T) * (acts[i] > 0)
+    weights = np.concatenate([w.ravel() for w, _ in unpack(theta, hidden)])
+    grad = np.concatenate(grads)
+    at = 0
+    for n_in, n_out in shapes(hidden):  # L2 on the weights, not on the biases
+        grad[at:at + n_in * n_out] += 2 * l2 * theta[at:at + n_in * n_out]
+        at += n_in * n_out + n_out
+    return float(value + l2 * weights @ weights), grad
+
+
+def accuracy(theta: Array, data: Decisions, hidden: tuple[int, ...]) -> float:
+    s = network(theta, hidden).outputs(data.rows)[:, 0]
+    top = np.maximum.reduceat(s, data.starts)
+    return float(np.mean(s[data.chosen] >= top))
+
+
+def network(theta: Array, hidden: tuple[int, ...]) -> NetworkBidder:
+    return NetworkBidder(tuple((w.astype(np.float32), b.astype(np.float32))
+                               for w, b in unpack(theta, hidden)))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--train", type=Path, required=True)
     parser.add_argument("--test", type=Path, required=True)
-    parser.add_argument("--deals", type=int, default=10000)
-    parser.add_argument("--l2", type=float, default=0.01)
+    parser.add_argument("--deals", type=int, default=20000)
+    parser.add_argument("--hidden", type=int, nargs="+", default=[32, 32])
+    parser.add_argument("--l2", type=float, default=1e-5)
+    parser.add_argument("--iterations", type=int, default=600)
+    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
-    x, starts, chosen = decisions(args.train, args.deals)
-    fit = minimize(loss, np.zeros(DIMENSION), args=(x, starts, chosen, args.l2), jac=True,
-                   method="L-BFGS-B", options={"maxiter": 500})
-    w = fit.x
-    tx, ts, tc = decisions(args.test, args.deals)
-    held_out = loss(w, tx, ts, tc, 0.0)[0]
-    print(f"{len(starts)} decisions; train log-loss {loss(w, x, starts, chosen, 0.0)[0]:.4f},"
-          f" held-out {held_out:.4f} on {len(ts)}; likeliest bid made: train "
-          f"{accuracy(w, x, starts, chosen):.3f}, held-out {accuracy(w, tx, ts, tc):.3f}")
-    args.out.write_text(json.dumps({
-        "model": "belote.ai.models.logit_bids", "source": "colver-bid (improved_v2) self-play",
-        "decisions": len(starts), "held_out_log_loss": round(held_out, 4),
-        "held_out_accuracy": round(accuracy(w, tx, ts, tc), 4),
-        "weights": [round(float(v), 5) for v in w]}, indent=0) + "\n")
+    hidden = tuple(args.hidden)
+    train, test = Decisions(args.train, args.deals), Decisions(args.test, args.deals)
+    fit = minimize(loss, start(hidden, args.seed), args=(train, hidden, args.l2), jac=True,
+                   method="L-BFGS-B", options={"maxiter": args.iterations})
+    theta = fit.x
+    print(f"{len(train)} decisions, {len(theta)} weights; log-loss per bid: train "
+          f"{loss(theta, train, hidden, 0.0)[0]:.4f}, held-out "
+          f"{loss(theta, test, hidden, 0.0)[0]:.4f} ({len(test)} decisions); likeliest bid "
+          f"made: train {accuracy(theta, train, hidden):.3f}, held-out "
+          f"{accuracy(theta, test, hidden):.3f}")
+    network(theta, hidden).save(args.out)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from helpers import normal_bots_midway
 from belote.ai import make_bot, plugins
 from belote.ai.expert import ExpertBot
 from belote.ai.models import TableSeat, meet_all
-from belote.ai.models.logit_bids import colver_bidder
+from belote.ai.models.network_bids import colver_bidder
 from belote.ai.models.seats import KnownBidder, Learned
 from belote.bot_group import BOT_GROUP
 from belote.oracles.colver.learned import ExpertWithLearnedColverBids

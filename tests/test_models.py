@@ -10,13 +10,10 @@ from belote.ai.fitting import EvidenceWorlds
 from belote.ai.heuristic import HeuristicBot
 from belote.ai.models import TableSeat, meet_all, models_for
 from belote.ai.models.auction import auction_moves, bid_view
-from belote.ai.models.logit_bids import Context, colver_bidder
 from belote.ai.models.seats import BASE_RATE, PRIOR_ODDS, KnownBidder
 from belote.ai.models.words import ASPETTO, PASSO, claims
 from belote.ai.worlds import WORD_ODDS, knowledge, world_of
 from belote.cards import ACES
-from belote.engine import actions as A
-from belote.engine.bidding import bidding_system
 from belote.engine.evidence import World
 from belote.engine.state import CHANCE, Game, Phase
 from belote.rules import find_preset
@@ -142,31 +139,6 @@ def test_take_or_pass_worlds_draw_which_five_cards_each_seat_bid_with() -> None:
         if s != seat:
             assert world.first[s].bit_count() == 5 and world.first[s] & ~world.dealt[s] == 0
             assert obs.turned is None or s != obs.taker or not world.first[s] >> obs.turned & 1
-
-
-def test_the_learned_colver_bidder_is_a_distribution_over_the_legal_bids() -> None:
-    rules = find_preset("coinche")
-    system = bidding_system(rules.bidding)
-    state = system.start(0)
-    legal = tuple(sorted(system.legal_bids(state, -1, rules)))
-    assert rules.auction is not None
-    ctx = Context(1, -1, -1, -1, rules.auction.levels, 9)
-    model = colver_bidder()
-    rng = random.Random(5)
-    for _ in range(20):
-        hand = sum(1 << c for c in rng.sample(range(32), 8))
-        fast, slow = model.scores(hand, ctx, legal), model.slow_scores(hand, ctx, legal)
-        assert all(abs(a - b) < 1e-9 for a, b in zip(fast, slow, strict=True))
-        top = max(fast)
-        total = sum(math.exp(s - top) for s in fast)
-        assert 0.999 < sum(math.exp(s - top) / total for s in fast) < 1.001
-    strong = sum(1 << c for c in (0 * 8 + 4, 0 * 8 + 2, 0 * 8 + 7, 0 * 8 + 3, 0 * 8 + 6,
-                                   8 + 7, 16 + 7, 24 + 7))
-    weak = sum(1 << c for c in (0, 1, 9, 10, 17, 18, 25, 26))
-    pass_weak = model.scores(weak, ctx, legal)[legal.index(A.PASS)]
-    assert max(model.scores(weak, ctx, legal)) - pass_weak < 1.0  # a weak hand passes
-    assert max(model.scores(strong, ctx, legal)) > model.scores(strong, ctx, legal)[
-        legal.index(A.PASS)]
 
 
 def test_the_expert_builds_its_models_when_told_who_sits_where() -> None:

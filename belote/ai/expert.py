@@ -29,7 +29,7 @@ from belote.ai.fitting import EvidenceWorlds, FittingWorlds
 from belote.ai.heuristic import HeuristicBot
 from belote.ai.likelihood import BidModel, auction_moves, normalised, play_log_likelihood
 from belote.ai.models import SeatContext, SeatModels, TableSeat, models_at, models_for
-from belote.ai.models.logit_bids import LogitBidder
+from belote.ai.models.network_bids import NetworkBidder
 from belote.ai.showing import table_talk
 from belote.ai.worlds import ConventionEvidence, Knowledge, knowledge, sample_whole_world
 from belote.cards import ALL_CARDS, card_list
@@ -278,7 +278,7 @@ class ExpertBot:
                  bid_hard_ms: float = 800.0, likelihood_eps: float | None = None,
                  likelihood_bids: bool = False, bid_model: BidModel | None = None,
                  seat_models: bool = True,
-                 learned_bidders: dict[str, LogitBidder] | None = None) -> None:
+                 learned_bidders: dict[str, NetworkBidder] | None = None) -> None:
         self.name = name
         self.rng = random.Random(seed)
         # The table's composition once told (``meet``): the other seats' models are built

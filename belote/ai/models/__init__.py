@@ -5,7 +5,7 @@
 * :mod:`.words`: what a conventional word or signal claims about a hand;
 * :mod:`.seats`: the expert's model per seat (a known bidder's system, a learned trust in a
   person's words and bids), an :class:`belote.engine.evidence.Evidence`;
-* :mod:`.logit_bids`: a bidder learned from recorded auctions (colver's, in self-play);
+* :mod:`.network_bids`: a bidder learned from recorded auctions (colver's, in self-play);
 * :mod:`.learned`: what a table learned of each seat (counts), and the context a room table
   sends with each decision (:class:`SeatContext`).
 """

@@ -8,7 +8,7 @@ table's composition (:class:`~belote.ai.models.table.TableSeat`):
   ``easy``: :data:`KNOWN_BIDDERS`) is that bidder, trusted all but ``1 - KNOWN_TRUST``
   (GIB's worlds "consistent with the auction" under the disclosed system, softened only
   so that a misfit is never impossible); a seat whose bids come from colver-bid is the
-  bidder learned from colver's recorded auctions (:func:`~belote.ai.models.logit_bids.
+  bidder learned from colver's recorded auctions (:func:`~belote.ai.models.network_bids.
   colver_bidder`, when the level asks for it); anyone else (a person, an expert, an
   unknown plug-in) is the normal bidder with a trust *learned* from that seat's hands:
   Beta counts of how often its bids were the normal bidder's on its real hand, from a
@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 from belote.ai.models.auction import AuctionMove, auction_moves, bid_view, bidding_hand
 from belote.ai.models.learned import SeatContext, SeatCounts, hand_counts
-from belote.ai.models.logit_bids import LogitBidder, colver_bidder
+from belote.ai.models.network_bids import NetworkBidder, colver_bidder
 from belote.ai.models.table import TableSeat
 from belote.ai.models.words import ASPETTO, PASSO, SIGNAL, SUPPORT, Claim, claims
 from belote.ai.worlds import SIGNAL_ODDS, WORD_ODDS
@@ -121,9 +121,9 @@ class KnownBidder:
 
 
 class Learned:
-    """A probabilistic bidder (``LogitBidder``): its log-probability as it is."""
+    """A probabilistic bidder (``NetworkBidder``): its log-probability as it is."""
 
-    def __init__(self, bidder: LogitBidder) -> None:
+    def __init__(self, bidder: NetworkBidder) -> None:
         self.bidder = bidder
 
     def log_prob(self, view: Observation, action: int) -> float:
@@ -244,7 +244,7 @@ def _bidder_of(level: str) -> Callable[[Observation], int]:
 
 
 def models_for(seats: Sequence[TableSeat], me: int, *,
-               learned_bidders: dict[str, LogitBidder] | None = None) -> SeatModels:
+               learned_bidders: dict[str, NetworkBidder] | None = None) -> SeatModels:
     """The expert's model of every seat but ``me`` at a table of ``seats``.
     ``learned_bidders``: levels whose bids a learned model reads (e.g. ``{"colver-bid":
     colver_bidder()}``; never a call into that level's own code)."""
@@ -285,7 +285,7 @@ def normal_bidder() -> Callable[[Observation], int]:
 
 
 def models_at(table: SeatContext, me: int, *,
-              learned_bidders: dict[str, LogitBidder] | None = None) -> SeatModels:
+              learned_bidders: dict[str, NetworkBidder] | None = None) -> SeatModels:
     """:func:`models_for` at a room table: its composition, with the counts it learned of
     each seat added to the models' priors (built per decision: nothing kept between
     tables)."""

@@ -1,5 +1,5 @@
 """``expert-w20-learned``: the expert at colver's table reading colver-bid's bids through a
-model LEARNED from colver-bid's recorded auctions (:mod:`belote.ai.models.logit_bids`,
+model LEARNED from colver-bid's recorded auctions (:mod:`belote.ai.models.network_bids`,
 fitted by ``scripts/train_colver_bids.py`` to ``scripts/record_colver_auctions.py``'s
 self-play), never through colver's code: unlike ``expert-w20-cbid``
 (:class:`~belote.oracles.colver.bid_model.ColverBidModel`), it needs no colver installed and
@@ -9,7 +9,7 @@ table's composition (``meet``: the arena tells it)."""
 from __future__ import annotations
 
 from belote.ai.expert import ExpertBot
-from belote.ai.models.logit_bids import colver_bidder
+from belote.ai.models.network_bids import colver_bidder
 
 
 class ExpertWithLearnedColverBids(ExpertBot):
