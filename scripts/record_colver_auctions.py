@@ -7,8 +7,7 @@ are uniformly random (``random.Random(seed)``).  This script is the only place c
 bidder runs for the model: the model itself (:mod:`belote.ai.models.network_bids`) reads
 these auctions' fitted parameters, never colver.
 
-    PYTHONPATH=. python scripts/record_colver_auctions.py --deals 30000 --seed 1 \
-        --out train.jsonl
+    python scripts/record_colver_auctions.py --deals 60000 --seed 1 --out train.jsonl
 """
 
 from __future__ import annotations

@@ -17,25 +17,28 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from belote.ai.models.network_bids import INPUTS, NetworkBidder, bid_features, colver_bidder
+from belote.ai.models.auction import auction_moves, bid_view
+from belote.ai.models.network_bids import INPUTS, NetworkBidder, colver_bidder, view_rows
 from belote.engine import actions as A
 from belote.engine.observation import Observation
 from belote.engine.state import Game, Phase
 from belote.errors import BeloteError
-from belote.rules import find_preset
+from belote.oracles.presets import arena_rules
+from belote.rules import Rules, find_preset
+from tests.file_modules import ROOT, load_file
 
 COINCHE = find_preset("coinche")
 HELD_OUT = Path(__file__).parent / "data" / "colver_auctions_seed3.jsonl"
 
 
-def _game(dealer: int, hands: list[int]) -> Game:
+def _game(dealer: int, hands: list[int], rules: Rules = COINCHE) -> Game:
     """A coinche game dealt exactly ``hands`` (the deal's packets put each deck position at
     a seat: read them from a probe dealt 0..31)."""
-    probe = Game(COINCHE, dealer)
+    probe = Game(rules, dealer)
     probe.deal(list(range(32)))
     owner = {c: s for s, hand in enumerate(probe.hands) for c in range(32) if hand >> c & 1}
     cards = [[c for c in range(32) if hands[s] >> c & 1] for s in range(4)]
-    game = Game(COINCHE, dealer)
+    game = Game(rules, dealer)
     game.deal([cards[owner[position]].pop() for position in range(32)])
     assert list(game.hands) == hands
     return game
@@ -73,12 +76,8 @@ def test_the_learned_bidder_is_a_distribution_over_the_legal_bids_of_real_auctio
 
 
 def test_a_bids_row_says_its_suit_kind_level_and_the_auction() -> None:
-    # the trainer builds the rows from the recorded bids (scripts/train_colver_bids.py), the
-    # room's model from a seat's observation: the same function, so the same rows
     for view, action in _decisions():
-        assert COINCHE.auction is not None
-        rows = bid_features(view.hand, view.seat or 0, view.bids, COINCHE.auction.levels,
-                            view.legal_actions)
+        rows = view_rows(view)
         assert rows.shape == (len(view.legal_actions), INPUTS)
         row = rows[view.legal_actions.index(action)]
         kinds = row[17:21]
@@ -89,6 +88,28 @@ def test_a_bids_row_says_its_suit_kind_level_and_the_auction() -> None:
             assert row[1] == (view.hand >> (8 * suit) & 0xFF).bit_count()  # the suit's length
         elif action == A.PASS:
             assert kinds[0] == 1.0 and not row[:17].any()
+
+
+def test_the_trainer_and_the_experts_worlds_read_the_same_rows() -> None:
+    # the trainer's rows come from the recorded bids (scripts/train_colver_bids.py); the
+    # expert's from each bid as its bidder saw it in a world (auction_moves, bid_view), on
+    # the arena's 'colver' rules: the same rows, bid by bid, or the model reads at the
+    # table something else than what it learned
+    train = load_file(ROOT / "scripts" / "train_colver_bids.py", "train_colver_bids_rows")
+    trained = train.Decisions(HELD_OUT, 10_000)
+    colver = arena_rules("colver")
+    read: list[np.ndarray] = []
+    with HELD_OUT.open(encoding="utf-8") as lines:
+        for line in lines:
+            deal = json.loads(line)
+            game = _game(deal["dealer"], deal["hands"], colver)
+            for who, action in deal["bids"]:
+                game.apply(action, who)
+            spectator = game.observation(None)
+            for move in auction_moves(spectator):
+                read.append(view_rows(bid_view(spectator, move, deal["hands"][move[0]])))
+    assert len(read) == len(trained) > 500
+    assert np.array_equal(np.concatenate(read), trained.rows)
 
 
 def test_the_learned_bidder_prefers_colver_bids_on_held_out_auctions() -> None:

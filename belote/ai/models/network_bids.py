@@ -3,7 +3,7 @@
 Fitted to colver-bid's auctions recorded in self-play (``scripts/record_colver_auctions.py``,
 ``scripts/train_colver_bids.py``): the model knows colver's bidder only through what it bid
 with which hands, never through its code.  A small MLP (:class:`~belote.ai.network.mlp.Mlp`,
-one output) scores each legal bid from :func:`bid_features`; P(bid) is the softmax of the
+one output) scores each legal bid from :func:`bid_rows`; P(bid) is the softmax of the
 scores over the legal bids, with a small share (:data:`SLIP`) spread over them all.  A
 conditional logit whose utility is a network: a hand's opening level is a threshold of its
 strength, which no utility linear in the hand's features draws sharply (a linear one made
@@ -96,8 +96,8 @@ def _last_suit(bids: tuple[tuple[int, int], ...], seat: int) -> int:
     return -1
 
 
-def bid_features(hand: CardSet, seat: int, bids: tuple[tuple[int, int], ...],
-                 levels: tuple[int, ...], legal: tuple[int, ...]) -> Matrix:
+def bid_rows(hand: CardSet, seat: int, bids: tuple[tuple[int, int], ...],
+             levels: tuple[int, ...], legal: tuple[int, ...]) -> Matrix:
     """One row per legal bid (see the module doc), for a four-seat auction on a table of
     at most :data:`LEVELS` levels."""
     auction, suits = _auction_rows(seat, bids, levels, legal)
@@ -105,6 +105,15 @@ def bid_features(hand: CardSet, seat: int, bids: tuple[tuple[int, int], ...],
     named = suits >= 0
     rows[named, :HAND] = suit_features(hand)[suits[named]]
     return rows
+
+
+def view_rows(view: Observation) -> Matrix:
+    """:func:`bid_rows` of a seat's view of an auction (its hand, the bids so far, its
+    legal bids): what the model reads at a table."""
+    rules = view.ruleset
+    if rules is None or rules.auction is None or view.seat is None:
+        raise BeloteError("the learned bidder reads a seat's view of an auction")
+    return bid_rows(view.hand, view.seat, view.bids, rules.auction.levels, view.legal_actions)
 
 
 @lru_cache(maxsize=4096)
@@ -162,12 +171,7 @@ class NetworkBidder(Mlp):
 
     def scores(self, view: Observation) -> Matrix:
         """One score per legal bid of ``view`` (its seat's hand, the auction so far)."""
-        rules = view.ruleset
-        if rules is None or rules.auction is None or view.seat is None:
-            raise BeloteError("the learned bidder reads a seat's view of an auction")
-        rows = bid_features(view.hand, view.seat, view.bids, rules.auction.levels,
-                            view.legal_actions)
-        return self.outputs(rows)[:, 0]
+        return self.outputs(view_rows(view))[:, 0]
 
     def log_prob(self, view: Observation, action: int) -> float:
         """log P(``action`` | the bidder's hand and the auction in ``view``)."""
