@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy.optimize import minimize
 
-from belote.ai.models.network_bids import INPUTS, SLIP, NetworkBidder, bid_rows
+from belote.ai.models.network_bids import INPUTS, NetworkBidder, bid_rows, slipped
 from belote.engine.bidding import bidding_system
 from belote.rules import find_preset
 
@@ -106,12 +106,9 @@ def loss(theta: Array, data: Decisions, hidden: tuple[int, ...], l2: float,
         z = acts[-1] @ w + b
         acts.append(np.maximum(z, 0.0) if i < len(layers) - 1 else z)
     s = acts[-1][:, 0].astype(np.float64)
-    top = np.maximum.reduceat(s, data.starts)
-    e = np.exp(s - np.repeat(top, data.counts))
-    z = np.add.reduceat(e, data.starts)
     n = len(data)
-    value = -(s[data.chosen] - top - np.log(z)).sum() / n
-    delta = e / np.repeat(z, data.counts)
+    delta, log_norm = choice_probabilities(s, data)
+    value = (log_norm - s[data.chosen]).sum() / n
     delta[data.chosen] -= 1.0
     back = (delta / n).astype(kind)[:, None]
     grads: list[Array] = []
@@ -130,24 +127,29 @@ def loss(theta: Array, data: Decisions, hidden: tuple[int, ...], l2: float,
     return float(value + l2 * weights @ weights), grad
 
 
-def accuracy(theta: Array, data: Decisions, hidden: tuple[int, ...]) -> float:
-    """How often the bid made is the likeliest, as the bidder's ``choose`` takes it (the
-    first of equal scores)."""
-    s = network(theta, hidden).outputs(data.rows)[:, 0]
+def choice_probabilities(s: Array, data: Decisions) -> tuple[Array, Array]:
+    """Each row's probability within its decision (the softmax of the scores ``s`` over
+    the decision's legal bids), and each decision's log-normaliser."""
+    top = np.maximum.reduceat(s, data.starts)
+    e = np.exp(s - np.repeat(top, data.counts))
+    z = np.add.reduceat(e, data.starts)
+    return e / np.repeat(z, data.counts), top + np.log(z)
+
+
+def measures(theta: Array, data: Decisions, hidden: tuple[int, ...],
+             ) -> tuple[float, float, float]:
+    """The log-loss per bid of the network alone, the same with the slip (the model as the
+    expert reads it: :func:`slipped`), and how often the bid made is the likeliest as the
+    bidder's ``choose`` takes it (the first of equal scores)."""
+    s = network(theta, hidden).outputs(data.rows)[:, 0].astype(np.float64)
+    p, log_norm = choice_probabilities(s, data)
+    fitted = p[data.chosen]
     ends = np.append(data.starts[1:], len(s))
     firsts = np.array([a + int(np.argmax(s[a:b])) for a, b in zip(data.starts, ends,
                                                                    strict=True)])
-    return float(np.mean(firsts == data.chosen))
-
-
-def slipped_loss(theta: Array, data: Decisions, hidden: tuple[int, ...]) -> float:
-    """The log-loss per bid of the model as the expert reads it: with ``SLIP`` spread
-    over the legal bids (:meth:`NetworkBidder.log_prob`)."""
-    s = network(theta, hidden).outputs(data.rows)[:, 0].astype(np.float64)
-    top = np.maximum.reduceat(s, data.starts)
-    e = np.exp(s - np.repeat(top, data.counts))
-    fitted = e[data.chosen] / np.add.reduceat(e, data.starts)
-    return float(-np.mean(np.log((1.0 - SLIP) * fitted + SLIP / data.counts)))
+    return (float(np.mean(log_norm - s[data.chosen])),
+            float(-np.mean(np.log(slipped(fitted, data.counts)))),
+            float(np.mean(firsts == data.chosen)))
 
 
 def network(theta: Array, hidden: tuple[int, ...]) -> NetworkBidder:
@@ -172,11 +174,12 @@ def main() -> None:
                    method="L-BFGS-B", options={"maxiter": args.iterations})
     theta = fit.x
     print(f"L-BFGS: {fit.nit} iterations, {fit.message}")
+    train_loss, _, train_hits = measures(theta, train, hidden)
+    test_loss, test_slipped, test_hits = measures(theta, test, hidden)
     print(f"{len(train)} decisions, {len(theta)} weights; log-loss per bid: train "
-          f"{loss(theta, train, hidden, 0.0)[0]:.4f}, held-out "
-          f"{loss(theta, test, hidden, 0.0)[0]:.4f} ({len(test)} decisions; with the slip "
-          f"{slipped_loss(theta, test, hidden):.4f}); likeliest bid made: train "
-          f"{accuracy(theta, train, hidden):.3f}, held-out {accuracy(theta, test, hidden):.3f}")
+          f"{train_loss:.4f}, held-out {test_loss:.4f} ({len(test)} decisions; with the slip "
+          f"{test_slipped:.4f}); likeliest bid made: train {train_hits:.3f}, held-out "
+          f"{test_hits:.3f}")
     network(theta, hidden).save(args.out)
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from functools import cache, lru_cache
+from typing import overload
 
 import numpy as np
 import numpy.typing as npt
@@ -60,6 +61,21 @@ _I_BID = _PARTNERS + 1  # this seat has named a contract before
 _PARTNER_BID = _I_BID + 1
 _TURN = _PARTNER_BID + 1  # bids so far / 8
 INPUTS = _TURN + 1
+
+
+Probabilities = npt.NDArray[np.float64]
+
+
+@overload
+def slipped(fitted: float, bids: int) -> float: ...
+@overload
+def slipped(fitted: Probabilities, bids: npt.NDArray[np.int64]) -> Probabilities: ...
+def slipped(fitted: float | Probabilities, bids: int | npt.NDArray[np.int64],
+            ) -> float | Probabilities:
+    """P(bid) as the expert reads it: the network's ``fitted`` probability among ``bids``
+    legal bids, with :data:`SLIP` spread over them all (one home: the trainer's reports
+    read it too)."""
+    return (1.0 - SLIP) * fitted + SLIP / bids
 
 
 @lru_cache(maxsize=8192)
@@ -180,8 +196,8 @@ class NetworkBidder(Mlp):
             raise ValueError(f"bid {action} is not among the legal ones")
         scores = self.scores(view)
         weights = np.exp(scores - scores.max())
-        fitted = float(weights[legal.index(action)] / weights.sum())
-        return math.log((1.0 - SLIP) * fitted + SLIP / len(legal))
+        return math.log(slipped(float(weights[legal.index(action)] / weights.sum()),
+                                len(legal)))
 
     def choose(self, view: Observation) -> int:
         """The bid the model finds likeliest."""
